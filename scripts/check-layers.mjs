@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Checks what ESLint cannot see: package.json dependencies follow the layering (core ← packages ← apps),
+// every source file name is kebab-case, and every package has the exports a publishable package needs.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const problems = [];
+const workspace = (folder) =>
+  readdirSync(join(root, folder))
+    .map((name) => join(root, folder, name))
+    .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
+
+const packages = workspace('packages');
+const apps = workspace('apps');
+for (const dir of [...packages, ...apps]) {
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const where = relative(root, join(dir, 'package.json'));
+  const isApp = apps.includes(dir);
+  const folder = dir.split('/').pop();
+  if (manifest.name !== `@promptyard/${folder}`) problems.push(`${where}: name must be @promptyard/${folder} (folder name = unscoped package name)`);
+  const internal = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies }).filter((name) => name.startsWith('@promptyard/'));
+  for (const name of internal) {
+    if (name === manifest.name) continue;
+    if (!isApp && folder === 'core') problems.push(`${where}: core must not depend on ${name}`);
+    else if (!isApp && name !== '@promptyard/core') problems.push(`${where}: a package may depend only on @promptyard/core, not ${name}`);
+    if (apps.some((app) => JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).name === name)) problems.push(`${where}: nothing depends on an app (${name})`);
+  }
+  if (manifest.type !== 'module') problems.push(`${where}: "type" must be "module"`);
+  if (!manifest.exports?.['./package.json']) problems.push(`${where}: exports must include "./package.json"`);
+  if (manifest.main) problems.push(`${where}: use "exports", not "main"`);
+  if (!isApp && manifest.sideEffects !== false) problems.push(`${where}: "sideEffects" must be false`);
+  if (!manifest.engines?.node) problems.push(`${where}: "engines.node" is required`);
+}
+
+const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+)*$/;
+const walk = (dir) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !kebab.test(entry.name)) problems.push(`${relative(root, path)}: file names are kebab-case`);
+  }
+};
+for (const dir of [...packages, ...apps]) walk(dir);
+
+if (problems.length > 0) {
+  console.error(`Layering and package checks failed:\n  ${problems.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`layers ok: ${packages.length} packages, ${apps.length} apps`);
