@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { envName, loadConfig, locateKey } from './config.js';
+
+const schema = {
+  server: { name: { type: 'string', default: 'promptyard' }, level: { type: 'string', enum: ['debug', 'info'], default: 'info' } },
+  transport: { port: { type: 'integer', min: 0, max: 65535, default: 3000 }, hosts: { type: 'string[]' } },
+  'transport.rate_limit': { enabled: { type: 'boolean' }, burst: { type: 'integer', min: 1, default: 20 } },
+} as const;
+
+describe('loadConfig', () => {
+  it('applies defaults, the file and then the environment', async () => {
+    const { values } = await loadConfig(schema, {
+      file: 'promptyard.toml',
+      source: '[server]\nname = "mine"\n[transport]\nport = 8080\n[transport.rate_limit]\nburst = 5\n',
+      env: { PROMPTYARD_TRANSPORT_PORT: '9090', PROMPTYARD_TRANSPORT_HOSTS: 'a.example, b.example', PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'yes' },
+    });
+    expect(values.server).toEqual({ name: 'mine', level: 'info' });
+    expect(values.transport).toEqual({ port: 9090, hosts: ['a.example', 'b.example'] });
+    expect(values['transport.rate_limit']).toEqual({ enabled: true, burst: 5 });
+  });
+
+  it('names the file, the line and what is allowed for every mistake', async () => {
+    const source = '[server]\nlevel = "loud"\n\n[transport]\nport = 70000\nprot = 1\n\n[extra]\nx = 1\n';
+    const error = await loadConfig(schema, { file: 'promptyard.toml', source }).catch((caught: unknown) => caught as Error);
+    expect(error).toMatchObject({ code: 'CONFIG_INVALID' });
+    const message = (error as Error).message;
+    expect(message).toContain('promptyard.toml:2: [server] level must be one of "debug" or "info", got "loud"');
+    expect(message).toContain('promptyard.toml:5: [transport] port must be an integer from 0 to 65535, got 70000');
+    expect(message).toMatch(/promptyard\.toml:6: unknown key "prot" in \[transport\] \(did you mean "port"\?\)/);
+    expect(message).toMatch(/promptyard\.toml:8: unknown section \[extra\]/);
+  });
+
+  it('reports TOML syntax errors with line and column', async () => {
+    await expect(loadConfig(schema, { file: 'bad.toml', source: '[server]\nname = \n' })).rejects.toThrow(/bad\.toml:2:\d+/);
+  });
+
+  it('rejects an environment value of the wrong type, naming the variable', async () => {
+    await expect(loadConfig(schema, { env: { PROMPTYARD_TRANSPORT_PORT: 'eighty' } })).rejects.toThrow(/PROMPTYARD_TRANSPORT_PORT: must be an integer/);
+  });
+
+  it('explains a missing file', async () => {
+    await expect(loadConfig(schema, { file: '/nonexistent/promptyard.toml' })).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('helpers', () => {
+  it('locates keys inside dotted tables', () => {
+    const source = '[a]\nx = 1\n[a.b]\nx = 2\n';
+    expect(locateKey(source, 'a', 'x')).toBe(2);
+    expect(locateKey(source, 'a.b', 'x')).toBe(4);
+    expect(locateKey(source, 'a.b')).toBe(3);
+  });
+
+  it('derives environment names', () => {
+    expect(envName('transport.rate_limit', 'burst')).toBe('PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST');
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Every failure Promptyard reports carries a stable `code`, a message that tells the user what to do
+ * next, and optionally the underlying `cause`. The MCP seam maps codes to JSON-RPC errors.
+ */
+export type PromptyardErrorCode =
+  | 'PROMPT_NOT_FOUND'
+  | 'MISSING_ARGUMENTS'
+  | 'INVALID_ARGUMENT'
+  | 'TEMPLATE_ERROR'
+  | 'INVALID_CURSOR'
+  | 'INVALID_REQUEST'
+  | 'CONFIG_INVALID'
+  | 'SOURCE_ERROR'
+  | 'TIMEOUT'
+  | 'RESPONSE_TOO_LARGE'
+  | 'INTERNAL';
+
+export interface PromptyardErrorOptions {
+  readonly cause?: unknown;
+  /** Structured details safe to show a client (never argument values or secrets). */
+  readonly data?: Readonly<Record<string, unknown>>;
+}
+
+export class PromptyardError extends Error {
+  override readonly name = 'PromptyardError';
+  readonly code: PromptyardErrorCode;
+  readonly data: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(code: PromptyardErrorCode, message: string, options: PromptyardErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.data = options.data;
+  }
+}
+
+export const isPromptyardError = (value: unknown): value is PromptyardError => value instanceof PromptyardError;
+
+/** Error codes that mean "the request was wrong" (JSON-RPC -32602) rather than "the server failed". */
+const invalidParamsCodes: ReadonlySet<PromptyardErrorCode> = new Set([
+  'PROMPT_NOT_FOUND',
+  'MISSING_ARGUMENTS',
+  'INVALID_ARGUMENT',
+  'TEMPLATE_ERROR',
+  'INVALID_CURSOR',
+  'INVALID_REQUEST',
+]);
+
+export const isInvalidParams = (code: PromptyardErrorCode): boolean => invalidParamsCodes.has(code);
+
+/** A readable one-line description of any thrown value. */
+export const describeError = (error: unknown): string => {
+  if (error instanceof Error) return error.message;
+  return String(error);
+};

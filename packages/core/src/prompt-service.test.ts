@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalog } from './catalog.js';
+import { PromptyardError } from './errors.js';
+import { createLogger } from './logger.js';
+import type { LogRecord } from './logger.js';
+import { createPromptService } from './prompt-service.js';
+import type { PromptArgument, PromptEntry } from './types.js';
+
+const entry = (name: string, args: PromptArgument[], render: PromptEntry['render'] = async (values) => ({ messages: [{ role: 'user', content: { type: 'text', text: JSON.stringify(values) } }] })): PromptEntry => ({
+  name,
+  description: `The ${name} prompt`,
+  arguments: args,
+  origin: { file: `/prompts/${name}.md`, line: 1 },
+  render,
+});
+
+const setup = (entries: PromptEntry[], options: { maxArgumentChars?: number; maxResponseBytes?: number; timeoutMs?: number } = {}) => {
+  const catalog = createCatalog<PromptEntry>({ kind: 'prompt' });
+  catalog.owner('test').replace(entries);
+  const records: LogRecord[] = [];
+  const logger = createLogger({ level: 'debug', write: () => {} });
+  logger.subscribe((record) => records.push(record));
+  const service = createPromptService({
+    catalog,
+    logger,
+    limits: { maxArgumentChars: options.maxArgumentChars ?? 10_000, maxResponseBytes: options.maxResponseBytes ?? 1_000_000 },
+    timeoutMs: options.timeoutMs ?? 1000,
+  });
+  return { service, records };
+};
+
+const text = (result: Awaited<ReturnType<ReturnType<typeof setup>['service']['get']>>): string => {
+  const content = result.messages[0]?.content;
+  return content?.type === 'text' ? content.text : '';
+};
+
+describe('createPromptService', () => {
+  it('applies defaults and passes only declared arguments', async () => {
+    const { service } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: false, default: 'ts' }])]);
+    const result = await service.get('review', { code: 'x', extra: 'ignored' });
+    expect(JSON.parse(text(result))).toEqual({ code: 'x', lang: 'ts' });
+    expect(result.description).toBe('The review prompt');
+  });
+
+  it('names every missing required argument and where it is declared', async () => {
+    const { service } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: true }])]);
+    const error = await service.get('review', {}).catch((caught: unknown) => caught as PromptyardError);
+    expect(error).toBeInstanceOf(PromptyardError);
+    expect(error.code).toBe('MISSING_ARGUMENTS');
+    expect(error.message).toBe('Prompt "review" is missing required arguments "code" and "lang" (declared in /prompts/review.md:1).');
+  });
+
+  it('suggests close names for an unknown prompt', async () => {
+    const { service } = setup([entry('review', []), entry('git/commit', [])]);
+    await expect(service.get('reviw', {})).rejects.toThrow(/Unknown prompt "reviw". Did you mean "review"\?/);
+  });
+
+  it('truncates long values and logs lengths, never values', async () => {
+    const { service, records } = setup([entry('echo', [{ name: 'text', required: true }])], { maxArgumentChars: 5 });
+    const result = await service.get('echo', { text: 'abcdefghij-secret' });
+    expect(JSON.parse(text(result))).toEqual({ text: 'abcde' });
+    const logged = JSON.stringify(records);
+    expect(logged).toContain('argument truncated');
+    expect(logged).toContain('"length":17');
+    expect(logged).not.toContain('secret');
+    expect(logged).not.toContain('abcde');
+  });
+
+  it('fails a render that exceeds the timeout instead of hanging', async () => {
+    const slow = entry('slow', [], (_args, options) => new Promise((_, reject) => options?.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    const { service } = setup([slow], { timeoutMs: 50 });
+    await expect(service.get('slow', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('refuses a rendered prompt over the response cap', async () => {
+    const { service } = setup([entry('big', [{ name: 'text', required: true }])], { maxResponseBytes: 20 });
+    await expect(service.get('big', { text: 'x'.repeat(100) })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+  });
+
+  it('completes from enum and default, prefix matches first', () => {
+    const { service } = setup([entry('review', [{ name: 'lang', required: false, enum: ['python', 'typescript', 'javascript'], default: 'typescript' }])]);
+    expect(service.complete('review', 'lang', 'script').values).toEqual(['typescript', 'javascript']);
+    expect(service.complete('review', 'lang', 'Ja')).toEqual({ values: ['javascript'], total: 1, hasMore: false });
+    expect(service.complete('review', 'other', '').values).toEqual([]);
+    expect(() => service.complete('nope', 'lang', '')).toThrow(/Unknown prompt/);
+  });
+});

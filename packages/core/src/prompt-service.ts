@@ -1,0 +1,154 @@
+import type { Catalog } from './catalog.js';
+import { PromptyardError } from './errors.js';
+import type { Logger } from './logger.js';
+import { closestNames, formatList } from './suggest.js';
+import type { PromptEntry, RenderedPrompt } from './types.js';
+
+export interface PromptLimits {
+  /** Argument values longer than this are truncated, with a warning. */
+  readonly maxArgumentChars: number;
+  /** Rendered prompts larger than this (UTF-8 bytes of their text) are refused. */
+  readonly maxResponseBytes: number;
+}
+
+export interface PromptServiceOptions {
+  readonly catalog: Catalog<PromptEntry>;
+  readonly logger: Logger;
+  readonly limits: PromptLimits;
+  /** How long one render may take before the request fails. */
+  readonly timeoutMs: number;
+}
+
+export interface CompletionResult {
+  readonly values: readonly string[];
+  readonly total: number;
+  readonly hasMore: boolean;
+}
+
+export interface PromptService {
+  readonly catalog: Catalog<PromptEntry>;
+  /** Looks a prompt up, or throws `PROMPT_NOT_FOUND` naming the closest known names. */
+  find(name: string): PromptEntry;
+  get(name: string, args: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal): Promise<RenderedPrompt>;
+  complete(name: string, argument: string, value: string): CompletionResult;
+}
+
+const maxCompletionValues = 100;
+
+const contentBytes = (rendered: RenderedPrompt): number => {
+  let bytes = 0;
+  for (const message of rendered.messages) {
+    const { content } = message;
+    if (content.type === 'text') bytes += Buffer.byteLength(content.text, 'utf8');
+    else if (content.type === 'image') bytes += content.data.length;
+    else bytes += 'text' in content.resource ? Buffer.byteLength(content.resource.text, 'utf8') : content.resource.blob.length;
+  }
+  return bytes;
+};
+
+const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origin.line === undefined ? '' : `:${entry.origin.line}`}`;
+
+/** Runs `work` with a deadline; the signal handed to it aborts when the deadline passes or `outer` aborts. */
+const withDeadline = async <T>(timeoutMs: number, outer: AbortSignal | undefined, onTimeout: () => PromptyardError, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+  const controller = new AbortController();
+  const abortFromOuter = (): void => controller.abort(outer?.reason);
+  outer?.addEventListener('abort', abortFromOuter, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = onTimeout();
+      // Settle the race first, then tell the work to stop.
+      reject(error);
+      controller.abort(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([work(controller.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', abortFromOuter);
+  }
+};
+
+/** The behaviour behind `prompts/get` and completion, independent of any transport or SDK. */
+export const createPromptService = (options: PromptServiceOptions): PromptService => {
+  const { catalog, logger, limits, timeoutMs } = options;
+
+  const find = (name: string): PromptEntry => {
+    const entry = catalog.get(name);
+    if (entry !== undefined) return entry;
+    const suggestions = closestNames(name, catalog.names());
+    const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
+    throw new PromptyardError('PROMPT_NOT_FOUND', `Unknown prompt "${name}".${hint} Use prompts/list to see the ${catalog.size} available prompts.`, {
+      data: { name, suggestions },
+    });
+  };
+
+  const prepareArguments = (entry: PromptEntry, given: Readonly<Record<string, unknown>>): Record<string, string> => {
+    const args: Record<string, string> = {};
+    const missing: string[] = [];
+    const lengths: string[] = [];
+    for (const argument of entry.arguments) {
+      const raw = given[argument.name];
+      let value = raw === undefined || raw === null ? undefined : typeof raw === 'string' ? raw : String(raw);
+      if (value === undefined || (value === '' && argument.required && argument.default === undefined)) {
+        if (argument.default !== undefined) value = argument.default;
+        else if (argument.required) {
+          missing.push(argument.name);
+          continue;
+        } else continue;
+      }
+      if (value.length > limits.maxArgumentChars) {
+        logger.warn('argument truncated', { prompt: entry.name, argument: argument.name, length: value.length, limit: limits.maxArgumentChars });
+        value = value.slice(0, limits.maxArgumentChars);
+      }
+      lengths.push(`${argument.name}:${value.length}`);
+      args[argument.name] = value;
+    }
+    if (missing.length > 0) {
+      throw new PromptyardError(
+        'MISSING_ARGUMENTS',
+        `Prompt "${entry.name}" is missing required argument${missing.length > 1 ? 's' : ''} ${formatList(missing, 'and')} (declared in ${where(entry)}).`,
+        { data: { name: entry.name, missing } },
+      );
+    }
+    const ignored = Object.keys(given).filter((key) => !entry.arguments.some((argument) => argument.name === key));
+    logger.info('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined, ignored: ignored.length > 0 ? ignored.join(',') : undefined });
+    return args;
+  };
+
+  return {
+    catalog,
+    find,
+    get: async (name, given = {}, signal) => {
+      const entry = find(name);
+      const args = prepareArguments(entry, given);
+      const rendered = await withDeadline(
+        timeoutMs,
+        signal,
+        () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
+        (deadlineSignal) => entry.render(args, { signal: deadlineSignal }),
+      );
+      const bytes = contentBytes(rendered);
+      if (bytes > limits.maxResponseBytes) {
+        throw new PromptyardError(
+          'RESPONSE_TOO_LARGE',
+          `Prompt "${name}" rendered ${bytes} bytes, over the ${limits.maxResponseBytes}-byte limit ([limits] max_response_bytes); shorten the arguments or raise the limit.`,
+          { data: { name, bytes, limit: limits.maxResponseBytes } },
+        );
+      }
+      return rendered.description === undefined ? { description: entry.description, messages: rendered.messages } : rendered;
+    },
+    complete: (name, argumentName, value) => {
+      const entry = find(name);
+      const argument = entry.arguments.find((candidate) => candidate.name === argumentName);
+      if (argument === undefined) return { values: [], total: 0, hasMore: false };
+      const candidates = [...new Set([...(argument.enum ?? []), ...(argument.default === undefined ? [] : [argument.default])])];
+      const needle = value.toLowerCase();
+      const prefixed = candidates.filter((candidate) => candidate.toLowerCase().startsWith(needle));
+      const containing = candidates.filter((candidate) => !candidate.toLowerCase().startsWith(needle) && candidate.toLowerCase().includes(needle));
+      const matches = [...prefixed, ...containing];
+      return { values: matches.slice(0, maxCompletionValues), total: matches.length, hasMore: matches.length > maxCompletionValues };
+    },
+  };
+};
