@@ -1,0 +1,119 @@
+import { isAbsolute, resolve, dirname } from 'node:path';
+import { loadConfig, logLevels } from '@promptyard/core';
+import type { ConfigOf } from '@promptyard/core';
+
+/** `promptyard.toml`: every key, its type and default. The README's config reference mirrors it. */
+export const configSchema = {
+  server: {
+    name: { type: 'string', default: 'promptyard', doc: 'Server name reported to clients.' },
+    version: { type: 'string', doc: 'Version reported to clients (default: the package version).' },
+    instructions: { type: 'string', doc: 'Instructions sent to clients at initialization.' },
+    log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr.' },
+    log_format: { type: 'string', enum: ['text', 'json'], default: 'text', doc: 'stderr log format.' },
+  },
+  transport: {
+    type: { type: 'string', enum: ['stdio', 'http'], default: 'stdio', doc: 'stdio for clients that launch the server; http to serve many.' },
+    host: { type: 'string', default: '127.0.0.1', doc: 'HTTP bind address.' },
+    port: { type: 'integer', min: 0, max: 65535, default: 3000, doc: 'HTTP port (0 picks a free one).' },
+    path: { type: 'string', default: '/mcp', doc: 'HTTP path of the MCP endpoint.' },
+    allowed_hosts: { type: 'string[]', doc: 'Host header names accepted (default: loopback names on a loopback bind, else the bind host).' },
+    allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
+    auth_token: { type: 'string', doc: 'Require "Authorization: Bearer <token>" (prefer PROMPTYARD_AUTH_TOKEN).' },
+    max_body_bytes: { type: 'integer', min: 1024, default: 1_048_576, doc: 'Largest accepted HTTP request body.' },
+  },
+  'transport.rate_limit': {
+    enabled: { type: 'boolean', doc: 'Per-client rate limiting (default: off on a loopback bind, on otherwise).' },
+    requests_per_minute: { type: 'integer', min: 1, default: 100, doc: 'Sustained requests per minute per client.' },
+    burst: { type: 'integer', min: 1, default: 20, doc: 'Requests a client may send at once.' },
+  },
+  prompts: {
+    folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
+    libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },
+    watch: { type: 'boolean', default: true, doc: 'Hot reload: watch the folders and notify clients of changes.' },
+    page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Prompts per prompts/list page.' },
+    debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
+  },
+  limits: {
+    max_file_bytes: { type: 'integer', min: 1, default: 102_400, doc: 'Prompt files larger than this are skipped with a warning.' },
+    max_argument_chars: { type: 'integer', min: 1, default: 10_000, doc: 'Longer argument values are truncated with a warning.' },
+    max_response_bytes: { type: 'integer', min: 1, default: 1_048_576, doc: 'Largest rendered prompt returned.' },
+  },
+  timeouts: {
+    prompt_ms: { type: 'integer', min: 1, default: 5000, doc: 'Longest a prompt may take to render.' },
+    resource_ms: { type: 'integer', min: 1, default: 10_000, doc: 'Longest a resource read may take.' },
+    tool_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest a tool call may take.' },
+  },
+} as const;
+
+export type ServerConfig = ConfigOf<typeof configSchema>;
+
+/** Short environment names, for the settings people change most. */
+const envAliases: Readonly<Record<string, string>> = {
+  PROMPTYARD_TRANSPORT: 'PROMPTYARD_TRANSPORT_TYPE',
+  PROMPTYARD_HOST: 'PROMPTYARD_TRANSPORT_HOST',
+  PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
+  PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
+  PROMPTYARD_PROMPTS: 'PROMPTYARD_PROMPTS_FOLDERS',
+  PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_SERVER_LOG_LEVEL',
+};
+
+export interface Overrides {
+  readonly transport?: 'stdio' | 'http';
+  readonly host?: string;
+  readonly port?: number;
+  readonly prompts?: readonly string[];
+  readonly logLevel?: (typeof logLevels)[number];
+  readonly watch?: boolean;
+}
+
+export interface ResolvedConfig {
+  readonly config: ServerConfig;
+  readonly file?: string;
+  /** Prompt folders and libraries as absolute paths. */
+  readonly folders: readonly string[];
+  readonly libraries: readonly string[];
+}
+
+const absolute = (path: string, base: string): string => (isAbsolute(path) ? path : resolve(base, path));
+
+/** Defaults < `promptyard.toml` < `PROMPTYARD_*` environment < flags. */
+export const resolveServerConfig = async (options: {
+  readonly file?: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly overrides: Overrides;
+}): Promise<ResolvedConfig> => {
+  const env: Record<string, string | undefined> = { ...options.env };
+  for (const [alias, canonical] of Object.entries(envAliases)) {
+    if (env[alias] !== undefined && env[canonical] === undefined) env[canonical] = env[alias];
+  }
+  const file = options.file === undefined ? undefined : absolute(options.file, options.cwd);
+  const loaded = await loadConfig(configSchema, { file, env });
+  const { overrides } = options;
+  const values = loaded.values;
+  const config: ServerConfig = {
+    ...values,
+    server: { ...values.server, ...(overrides.logLevel === undefined ? {} : { log_level: overrides.logLevel }) },
+    transport: {
+      ...values.transport,
+      ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
+      ...(overrides.host === undefined ? {} : { host: overrides.host }),
+      ...(overrides.port === undefined ? {} : { port: overrides.port }),
+    },
+    prompts: {
+      ...values.prompts,
+      ...(overrides.prompts === undefined || overrides.prompts.length === 0 ? {} : { folders: overrides.prompts }),
+      ...(overrides.watch === undefined ? {} : { watch: overrides.watch }),
+    },
+  };
+  // Paths written in the file are relative to the file; from flags or the environment, to the cwd.
+  const fromFile = (key: 'folders' | 'libraries'): boolean =>
+    file !== undefined && env[`PROMPTYARD_PROMPTS_${key.toUpperCase()}`] === undefined && !(key === 'folders' && (overrides.prompts?.length ?? 0) > 0);
+  const base = (key: 'folders' | 'libraries'): string => (fromFile(key) && file !== undefined ? dirname(file) : options.cwd);
+  return {
+    config,
+    ...(file === undefined ? {} : { file }),
+    folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
+    libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
+  };
+};

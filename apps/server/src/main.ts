@@ -1,0 +1,145 @@
+import { stat } from 'node:fs/promises';
+import {
+  createCatalog,
+  createLogger,
+  createMcpServerBlueprint,
+  createPromptService,
+  isLoopbackHost,
+  PromptyardError,
+  serveHttp,
+  serveStdio,
+} from '@promptyard/core';
+import type { Logger, PromptEntry } from '@promptyard/core';
+import { createPromptFolderSource } from '@promptyard/prompts';
+import type { PromptFolderSource } from '@promptyard/prompts';
+import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import type { ResolvedConfig } from './config.js';
+
+export interface RunningServer {
+  /** The HTTP endpoint, when serving over HTTP. */
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+const requireFolder = async (folder: string, kind: string): Promise<void> => {
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
+  if (!info.isDirectory()) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} is not a folder.`);
+};
+
+const clientConfigs = (url: string, name: string): string =>
+  [
+    'Connect a client:',
+    `  Claude Code:     claude mcp add --transport http ${name} ${url}`,
+    `  VS Code:         .vscode/mcp.json  {"servers":{"${name}":{"type":"http","url":"${url}"}}}`,
+    `  Cursor:          ~/.cursor/mcp.json  {"mcpServers":{"${name}":{"url":"${url}"}}}`,
+    `  Claude Desktop:  claude_desktop_config.json  {"mcpServers":{"${name}":{"command":"npx","args":["-y","mcp-remote","${url}"]}}}`,
+    `  MCP Inspector:   npx @modelcontextprotocol/inspector  (Streamable HTTP, ${url})`,
+  ].join('\n');
+
+/** Composes config, prompt sources, the registry and a transport into a running server. */
+export const startServer = async (resolved: ResolvedConfig, options: { readonly version: string; readonly logger?: Logger }): Promise<RunningServer> => {
+  const { config } = resolved;
+  const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
+  const folders = [...resolved.folders, ...resolved.libraries];
+  if (folders.length === 0) {
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.',
+    );
+  }
+  await Promise.all([
+    ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
+    ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
+  ]);
+
+  const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
+  catalog.onConflict(({ name, kept, shadowed }) =>
+    logger.warn('duplicate prompt name: the first folder wins', { prompt: name, served: kept, ignored: shadowed }),
+  );
+
+  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
+  const engines = { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
+  const sourceLogger = logger.child('prompts');
+  const sources: { readonly source: PromptFolderSource; readonly owner: ReturnType<typeof catalog.owner> }[] = folders.map((dir) => ({
+    source: createPromptFolderSource({
+      dir,
+      engines,
+      createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
+      maxFileBytes: config.limits.max_file_bytes,
+      debounceMs: config.prompts.debounce_ms,
+      logger: sourceLogger,
+    }),
+    owner: catalog.owner(dir),
+  }));
+  const loadStarted = performance.now();
+  const loaded = await Promise.all(sources.map(({ source }) => source.load()));
+  sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+  logger.info('prompts loaded', { prompts: catalog.size, folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
+
+  const prompts = createPromptService({
+    catalog,
+    logger: logger.child('get'),
+    limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
+    timeoutMs: config.timeouts.prompt_ms,
+  });
+  const blueprint = createMcpServerBlueprint({
+    name: config.server.name,
+    version: config.server.version ?? options.version,
+    ...(config.server.instructions === undefined ? {} : { instructions: config.server.instructions }),
+    logger,
+    prompts,
+    pageSize: config.prompts.page_size,
+  });
+
+  let closeTransport: () => Promise<void>;
+  let url: string | undefined;
+  if (config.transport.type === 'http') {
+    const { transport } = config;
+    const rateLimited = config['transport.rate_limit'].enabled ?? !isLoopbackHost(transport.host);
+    const handle = await serveHttp(blueprint, {
+      host: transport.host,
+      port: transport.port,
+      path: transport.path,
+      ...(transport.allowed_hosts === undefined ? {} : { allowedHosts: transport.allowed_hosts }),
+      ...(transport.allowed_origins === undefined ? {} : { allowedOrigins: transport.allowed_origins }),
+      authToken: transport.auth_token,
+      maxBodyBytes: transport.max_body_bytes,
+      rateLimit: rateLimited
+        ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
+        : undefined,
+      health: () => ({ name: config.server.name, prompts: catalog.size, catalogVersion: catalog.version }),
+    });
+    url = handle.url;
+    closeTransport = handle.close;
+    if (!isLoopbackHost(transport.host) && transport.auth_token === undefined) {
+      logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN', { host: transport.host });
+    }
+    logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: transport.auth_token === undefined ? 'none' : 'bearer' });
+    process.stderr.write(`\n${clientConfigs(handle.url, config.server.name)}\n\n`);
+  } else {
+    const handle = serveStdio(blueprint);
+    closeTransport = handle.close;
+    logger.info('serving on stdio', { prompts: catalog.size });
+  }
+
+  if (config.prompts.watch) {
+    for (const { source, owner } of sources) {
+      source.watch((delta) => owner.update(delta)).catch((error: unknown) => {
+        logger.warn('hot reload is off for this folder', { folder: source.dir, reason: error instanceof Error ? error.message : String(error) });
+      });
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    ...(url === undefined ? {} : { url }),
+    close: () => {
+      closing ??= (async () => {
+        await Promise.allSettled(sources.map(({ source }) => source.close()));
+        await closeTransport().catch(() => {});
+      })();
+      return closing;
+    },
+  };
+};
