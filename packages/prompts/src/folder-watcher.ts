@@ -1,0 +1,148 @@
+import type { Stats } from 'node:fs';
+import { basename } from 'node:path';
+import { describeError, type Logger } from '@promptyard/core';
+import { watch, type FSWatcher } from 'chokidar';
+import { isIgnoredPath } from './ignore.js';
+
+export interface FolderWatcherOptions {
+  readonly dir: string;
+  readonly debounceMs: number;
+  readonly logger: Logger;
+  /** Receives the paths changed during one quiet period; batches never overlap. */
+  readonly onBatch: (paths: ReadonlySet<string>) => Promise<void>;
+}
+
+export interface FolderWatcher {
+  /** Settles when the initial scan is done, or when watching gave up. */
+  readonly ready: Promise<void>;
+  /** False once the watcher failed or was closed. */
+  isActive(): boolean;
+  /** Stops watching and waits for a batch in progress. */
+  close(): Promise<void>;
+}
+
+/**
+ * chokidar drops a second `change` of a path within 50 ms of the first (and a second removal within
+ * 100 ms), so a quick second save would be lost: every changed file is read once more after that
+ * window. An unchanged file costs one read and no delta.
+ */
+const recheckDelayMs = 120;
+
+const errorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+
+const isPromptPath = (path: string): boolean => path.endsWith('.md') || basename(path) === 'twig.toml';
+
+/** Only prompt files, library manifests and folders can change what a folder serves. */
+const isRelevant = (event: string, path: string): boolean => event === 'addDir' || event === 'unlinkDir' || isPromptPath(path);
+
+/**
+ * Watches a folder with chokidar and hands over changed paths after `debounceMs` of quiet. Any
+ * watcher error (EMFILE, ENOSPC, EACCES…) turns hot reload off with one warning: the prompts
+ * already loaded keep being served.
+ */
+export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher => {
+  const { dir, debounceMs, logger } = options;
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  // Path → when to look at it again (see recheckDelayMs).
+  const recheck = new Map<string, number>();
+  let recheckTimer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+  let watcher: FSWatcher | undefined;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+
+  const stop = (): Promise<void> => {
+    closed = true;
+    clearTimeout(timer);
+    timer = undefined;
+    clearTimeout(recheckTimer);
+    recheckTimer = undefined;
+    recheck.clear();
+    pending.clear();
+    markReady();
+    const current = watcher;
+    watcher = undefined;
+    return current === undefined ? Promise.resolve() : current.close().catch(() => {});
+  };
+
+  const fail = (error: unknown): void => {
+    if (closed) return;
+    logger.warn('hot reload is off: cannot watch the prompt folder', { dir, code: errorCode(error), reason: describeError(error) });
+    void stop();
+  };
+
+  const flush = (): void => {
+    timer = undefined;
+    if (closed || running !== undefined || pending.size === 0) return;
+    const batch = pending;
+    pending = new Set();
+    running = options
+      .onBatch(batch)
+      .catch((error: unknown) => logger.error('cannot apply prompt folder changes', { dir, reason: describeError(error) }))
+      .finally(() => {
+        running = undefined;
+        if (pending.size > 0) schedule();
+      });
+  };
+
+  const schedule = (): void => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(flush, debounceMs);
+  };
+
+  const armRecheck = (): void => {
+    if (closed || recheckTimer !== undefined || recheck.size === 0) return;
+    let due = Number.POSITIVE_INFINITY;
+    for (const at of recheck.values()) due = Math.min(due, at);
+    recheckTimer = setTimeout(fireRecheck, Math.max(0, due - performance.now()));
+  };
+
+  const fireRecheck = (): void => {
+    recheckTimer = undefined;
+    const now = performance.now();
+    for (const [path, at] of recheck) {
+      if (at > now) continue;
+      recheck.delete(path);
+      pending.add(path);
+    }
+    if (pending.size > 0) schedule();
+    armRecheck();
+  };
+
+  try {
+    watcher = watch(dir, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      // Other files are not watched at all: chokidar holds one fs.watch per file.
+      ignored: (path: string, stats?: Stats) => isIgnoredPath(dir, path) || (stats?.isFile() === true && !isPromptPath(path)),
+    });
+    watcher.on('all', (event, path) => {
+      if (closed || !isRelevant(event, path)) return;
+      pending.add(path);
+      schedule();
+      if (event === 'add' || event === 'change' || event === 'unlink') {
+        recheck.set(path, performance.now() + recheckDelayMs);
+        armRecheck();
+      }
+    });
+    watcher.on('error', fail);
+    watcher.on('ready', markReady);
+  } catch (error) {
+    fail(error);
+  }
+
+  return {
+    ready,
+    isActive: () => !closed,
+    close: async () => {
+      await stop();
+      await running;
+    },
+  };
+};

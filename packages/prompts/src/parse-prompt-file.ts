@@ -1,0 +1,150 @@
+import {
+  PromptyardError,
+  describeError,
+  isPromptyardError,
+  type CompiledTemplate,
+  type Logger,
+  type PromptArgument,
+  type PromptEntry,
+  type TemplateEngine,
+} from '@promptyard/core';
+import { deriveDescription } from './derive-description.js';
+import { fileError } from './file-error.js';
+import { parseFrontmatter } from './frontmatter.js';
+import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
+
+/** What a twig library contributes to one of its prompts. */
+export interface PromptLibraryContext {
+  /** Liquid with partials confined to the library; renders the library's prompts. */
+  readonly engine: TemplateEngine;
+  /** From `[prompts.<name>]` in twig.toml; wins over the file's own frontmatter. */
+  readonly description?: string;
+  readonly arguments?: readonly PromptArgument[];
+}
+
+export interface ParsePromptFileOptions {
+  /** Decoded file content. */
+  readonly text: string;
+  /** Absolute path: the entry's origin and the file named in errors. */
+  readonly file: string;
+  readonly name: string;
+  /** Path relative to the prompt folder, exposed as `meta['dev.promptyard/source']`. */
+  readonly source: string;
+  /** Must contain `liquid` and `arguments`. */
+  readonly engines: Readonly<Record<string, TemplateEngine>>;
+  readonly library?: PromptLibraryContext;
+  readonly logger?: Logger;
+}
+
+const freeTextArgument: PromptArgument = {
+  name: 'arguments',
+  description: 'Free-text arguments, substituted for $ARGUMENTS',
+  required: false,
+};
+
+// Undeclared template variables become the same argument object wherever they occur: with
+// thousands of prompts using `{{ audience }}`, one object instead of thousands.
+const variableArguments = new Map<string, PromptArgument>();
+const variableArgument = (name: string): PromptArgument => {
+  let argument = variableArguments.get(name);
+  if (argument === undefined) {
+    argument = Object.freeze({ name, description: `Template variable "${name}"`, required: false });
+    if (variableArguments.size < 10_000) variableArguments.set(name, argument);
+  }
+  return argument;
+};
+
+const engineNamed = (engines: Readonly<Record<string, TemplateEngine>>, name: string): TemplateEngine | undefined =>
+  Object.hasOwn(engines, name) ? engines[name] : undefined;
+
+const requireEngine = (engines: Readonly<Record<string, TemplateEngine>>, name: string, file: string): TemplateEngine => {
+  const engine = engineNamed(engines, name);
+  if (engine === undefined) throw fileError(file, `no "${name}" template engine is configured`);
+  return engine;
+};
+
+const compile = (engine: TemplateEngine, body: string, file: string, bodyLine: number): CompiledTemplate => {
+  try {
+    return engine.compile(body, { file, lineOffset: bodyLine });
+  } catch (error) {
+    if (isPromptyardError(error)) throw error;
+    throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
+  }
+};
+
+/**
+ * Turns one prompt file's text into a registry entry: frontmatter checked, template compiled once,
+ * arguments and description settled. Throws a `PromptyardError` naming the file when it is invalid.
+ */
+export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry => {
+  const { text, file, name, engines, library } = options;
+  const { data, body, bodyLine } = parseFrontmatter(text, file);
+  const location = { file, text, bodyLine };
+  const frontmatter = readPromptFrontmatter(data, location);
+
+  let engineName: string;
+  if (frontmatter.engine !== undefined) {
+    engineName = frontmatter.engine;
+    if (engineNamed(engines, engineName) === undefined) {
+      throw fileError(
+        file,
+        `frontmatter: engine "${engineName}" is unknown; known engines: ${Object.keys(engines).join(', ')}`,
+        { line: frontmatterKeyLine(location, 'engine') },
+      );
+    }
+  } else if (library === undefined && body.includes('$ARGUMENTS')) {
+    engineName = 'arguments';
+  } else {
+    engineName = 'liquid';
+  }
+  const engine = library !== undefined && engineName === 'liquid' ? library.engine : requireEngine(engines, engineName, file);
+  const template = compile(engine, body, file, bodyLine);
+
+  // Declared arguments are authoritative; undeclared template variables become optional ones.
+  const declared: PromptArgument[] = [...(library?.arguments ?? [])];
+  const names = new Set(declared.map((argument) => argument.name));
+  for (const argument of frontmatter.arguments) {
+    if (!names.has(argument.name)) {
+      declared.push(argument);
+      names.add(argument.name);
+    }
+  }
+  const args = [...declared];
+  if (engineName === 'arguments') {
+    if (!names.has('arguments')) args.push(freeTextArgument);
+  } else {
+    for (const variable of template.variables) {
+      if (names.has(variable)) continue;
+      names.add(variable);
+      args.push(variableArgument(variable));
+    }
+  }
+  if (options.logger !== undefined) {
+    const used = new Set(template.variables);
+    for (const argument of declared) {
+      if (!used.has(argument.name)) options.logger.debug('declared argument is not used by the template', { file, argument: argument.name });
+    }
+  }
+
+  const given = [library?.description, frontmatter.description].find((text) => text !== undefined && text.trim() !== '');
+  const description = given ?? deriveDescription(body, name);
+  const title = frontmatter.title;
+  return {
+    name,
+    ...(title !== undefined && { title }),
+    description,
+    arguments: args,
+    meta: { ...frontmatter.extra, 'dev.promptyard/source': options.source },
+    origin: { file, line: 1 },
+    render: async (values, renderOptions) => {
+      let rendered: string;
+      try {
+        rendered = await template.render(values, renderOptions);
+      } catch (error) {
+        if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
+        throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
+      }
+      return { messages: [{ role: 'user', content: { type: 'text', text: rendered } }] };
+    },
+  };
+};

@@ -1,0 +1,31 @@
+import type { Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
+
+export interface PromptFolderOptions {
+  /** Absolute path of a prompt folder (or of a twig library). */
+  readonly dir: string;
+  /** Must contain `liquid` and `arguments`; may contain others (e.g. `plain`) for `engine:`. */
+  readonly engines: Readonly<Record<string, TemplateEngine>>;
+  /** Liquid with partials confined to a twig library; `engines.liquid` by default. */
+  readonly createLibraryEngine?: (libraryRoot: string) => TemplateEngine;
+  /** Larger files are skipped with a warning; 100 KiB by default. */
+  readonly maxFileBytes?: number;
+  readonly logger?: Logger;
+  /** Quiet period before changed files are re-read; 25 ms by default. */
+  readonly debounceMs?: number;
+}
+
+/** What one batch of file changes did to the folder's prompts. */
+export interface PromptDelta {
+  readonly upserted: readonly PromptEntry[];
+  readonly removed: readonly string[];
+}
+
+export interface PromptFolderSource {
+  readonly dir: string;
+  /** Full load; invalid files are logged and skipped. */
+  load(): Promise<readonly PromptEntry[]>;
+  /** Starts hot reload; resolves once the watcher is ready. Call after `load()`. */
+  watch(onChange: (delta: PromptDelta) => void): Promise<void>;
+  /** Stops the watcher and pending timers. */
+  close(): Promise<void>;
+}
