@@ -176,7 +176,8 @@ const main = async (): Promise<void> => {
     const gets: number[] = [];
     const pings: number[] = [];
     for (let index = 0; index < 2200; index++) {
-      const name = `area-${index % 10}/topic-${Math.floor(index / 10) % 10}/prompt-${(index * 7919) % promptCount}`;
+      const id = (index * 7919) % promptCount;
+      const name = `area-${id % 10}/topic-${Math.floor(id / 10) % 10}/prompt-${id}`;
       const getMs = await time(() => client.getPrompt({ name, arguments: { subject: `subject ${index}`, tone: 'casual' } }));
       const pingMs = await time(() => client.ping());
       if (index >= 200) {

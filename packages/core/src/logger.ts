@@ -97,12 +97,32 @@ const build = (state: SharedState, scope: string): Logger => {
   };
 };
 
+/**
+ * Writes lines to stderr in one batch per turn of the event loop: a request's log line then costs
+ * no system call on the path of its response. Pending lines are flushed on exit.
+ */
+const createStderrWriter = (): ((line: string) => void) => {
+  let pending: string[] = [];
+  const flush = (): void => {
+    if (pending.length === 0) return;
+    const text = `${pending.join('\n')}\n`;
+    pending = [];
+    process.stderr.write(text);
+  };
+  process.once('exit', flush);
+  return (line) => {
+    if (pending.push(line) === 1) setImmediate(flush);
+  };
+};
+
+let stderrWriter: ((line: string) => void) | undefined;
+
 export const createLogger = (options: LoggerOptions = {}): Logger =>
   build(
     {
       level: options.level ?? 'info',
       listeners: new Set(),
-      emit: options.write ?? ((line) => process.stderr.write(`${line}\n`)),
+      emit: options.write ?? (stderrWriter ??= createStderrWriter()),
       format: options.format === 'json' ? formatJson : formatText,
     },
     options.scope ?? 'promptyard',

@@ -48,25 +48,19 @@ const contentBytes = (rendered: RenderedPrompt): number => {
 
 const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origin.line === undefined ? '' : `:${entry.origin.line}`}`;
 
-/** Runs `work` with a deadline; the signal handed to it aborts when the deadline passes or `outer` aborts. */
-const withDeadline = async <T>(timeoutMs: number, outer: AbortSignal | undefined, onTimeout: () => PromptyardError, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-  const controller = new AbortController();
-  const abortFromOuter = (): void => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', abortFromOuter, { once: true });
+/**
+ * Runs `work` with a deadline. Renders are synchronous in practice and bounded by the engines' own
+ * limits, so no AbortController is made per call: the caller's signal is passed through.
+ */
+const withDeadline = async <T>(timeoutMs: number, onTimeout: () => PromptyardError, work: () => Promise<T>): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = onTimeout();
-      // Settle the race first, then tell the work to stop.
-      reject(error);
-      controller.abort(error);
-    }, timeoutMs);
+    timer = setTimeout(() => reject(onTimeout()), timeoutMs);
   });
   try {
-    return await Promise.race([work(controller.signal), deadline]);
+    return await Promise.race([work(), deadline]);
   } finally {
     clearTimeout(timer);
-    outer?.removeEventListener('abort', abortFromOuter);
   }
 };
 
@@ -125,9 +119,8 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       const args = prepareArguments(entry, given);
       const rendered = await withDeadline(
         timeoutMs,
-        signal,
         () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
-        (deadlineSignal) => entry.render(args, { signal: deadlineSignal }),
+        () => entry.render(args, signal === undefined ? {} : { signal }),
       );
       const bytes = contentBytes(rendered);
       if (bytes > limits.maxResponseBytes) {

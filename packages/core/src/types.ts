@@ -78,7 +78,7 @@ export interface TemplateAnalysis {
 export interface CompileOptions {
   /** Shown in error messages; also the root that partials may not escape. */
   readonly file?: string;
-  /** Line of the template's first line in `file` (frontmatter shifts it). */
+  /** Lines that precede the template in `file` (its frontmatter): file line = template line + lineOffset. */
   readonly lineOffset?: number;
 }
 
