@@ -1,4 +1,5 @@
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
 import { fileError } from './file-error.js';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { describeValue, isRecord } from './value-shape.js';
@@ -14,6 +15,14 @@ export interface Frontmatter {
 
 // Core schema: no custom tags or timestamps; a low alias cap defeats "billion laughs" documents.
 const yamlOptions = { schema: 'core', uniqueKeys: true, maxAliasCount: 10, logLevel: 'error' } as const;
+
+// The full YAML parser loads only for frontmatter the simple parser declines: most files never need
+// it, and it costs ~10 MB of memory per process.
+let yamlParse: typeof Yaml.parse | undefined;
+const parse = (text: string, options: typeof yamlOptions): unknown => {
+  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof Yaml).parse;
+  return yamlParse(text, options);
+};
 
 const lineEnd = (text: string, start: number): number => {
   const end = text.indexOf('\n', start);

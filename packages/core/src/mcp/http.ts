@@ -13,7 +13,6 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { createRateLimiter } from './rate-limit.js';
 import type { McpServerBlueprint } from './server.js';
@@ -177,6 +176,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return modern.fetch(request);
   };
 
+  // Loaded here, not at import: a stdio server never pays for the HTTP adapter.
+  const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const nodeHandler = toNodeHandler(
     { fetch: route },
     {
