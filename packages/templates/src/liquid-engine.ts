@@ -4,6 +4,8 @@ import { Liquid, LiquidError, Tag } from 'liquidjs';
 import type { Context, LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
 import { PromptyardError, describeError } from '@promptyard/core';
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
+import { compileDirect, renderDirect } from './direct.js';
+import type { DirectTemplate } from './direct.js';
 import { buildSkeleton, textsName } from './skeleton.js';
 import type { Skeleton } from './skeleton.js';
 import { substitutionTemplate } from './substitution.js';
@@ -60,6 +62,13 @@ const partialTags = ['include', 'render', 'layout'] as const;
 /** A quoted name with no `{{`/`{%` inside, so the partial is known when the template is parsed. */
 const literalPartialName = /^\s*(["'])([^"'{}]+)\1/;
 
+/** What compiling a skeleton found, shared by the prompts with that skeleton. */
+interface Analysis {
+  readonly variables: readonly string[];
+  /** How to render it without liquidjs, if its markup is all in the direct renderer's subset. */
+  readonly direct: DirectTemplate | undefined;
+}
+
 /** Where a template came from, to turn Liquid's positions into `file:line`. */
 interface Site {
   readonly file: string | undefined;
@@ -102,14 +111,15 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
   };
 
   /**
-   * Skeletons without partials, by skeleton, least recently used first: their variables (filled
-   * when prompts compile) and their syntax trees (when they render). A parsed skeleton does not
-   * depend on the text runs, so prompts with the same markup on the same lines share one parse.
+   * Skeletons without partials, by skeleton, least recently used first: their variables and direct
+   * templates (filled when prompts compile) and their syntax trees (when they render). A parsed
+   * skeleton does not depend on the text runs, so prompts with the same markup on the same lines
+   * share one parse.
    * The trees are kept here only, for the prompts rendered lately: a prompt whose tree was dropped
    * parses its skeleton again (which parsed once already, so cannot fail). Compiling 10,000
    * prompts thus leaves no 10,000 trees behind.
    */
-  const analyses = new LeastRecentlyUsed<readonly string[]>(analysisLimit);
+  const analyses = new LeastRecentlyUsed<Analysis>(analysisLimit);
   const trees = new LeastRecentlyUsed<Template[]>(treeLimit);
 
   const compile = (source: string, compileOptions: CompileOptions = {}): CompiledTemplate => {
@@ -122,24 +132,31 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     let skeleton = source.length <= parseLimit ? buildSkeleton(source) : undefined;
     if (skeleton !== undefined && skeleton.source.length > parseLimit) skeleton = undefined;
 
-    let variables = skeleton === undefined ? undefined : analyses.get(skeleton.source);
+    let analysis = skeleton === undefined ? undefined : analyses.get(skeleton.source);
     /** The tree this template keeps itself: a source parsed in full, or a skeleton with partials. */
     let ownTree: Template[] | undefined;
     let partials = false;
-    if (variables === undefined) {
+    if (analysis === undefined) {
       try {
         // A skeleton is parsed without a file name: its positions are the template's own,
         // whichever file it came from (a position in another file is a partial's).
         const parsed = skeleton === undefined ? parse(source, compileOptions.file, false) : parse(skeleton.source, undefined, true);
         // Partials are analysed too: `include` shares the caller's scope, and arguments are globals.
-        variables = liquid.globalVariablesSync(parsed.templates);
+        const variables = liquid.globalVariablesSync(parsed.templates);
         partials = parsed.partials;
-        if (skeleton === undefined || partials) ownTree = parsed.templates;
-        else analyses.set(skeleton.source, variables);
+        if (skeleton === undefined || partials) {
+          ownTree = parsed.templates;
+          analysis = { variables, direct: undefined };
+        } else {
+          // Parsed by liquidjs all the same (above): its errors and variables stand either way.
+          analysis = { variables, direct: compileDirect(skeleton.sequence) };
+          analyses.set(skeleton.source, analysis);
+        }
       } catch (error) {
         throw templateError(error, site);
       }
     }
+    const { variables, direct } = analysis;
 
     const texts = skeleton?.texts;
     const treeOf = (): Template[] => {
@@ -157,6 +174,17 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
       render: async (args, renderOptions = {}) => {
         const { signal } = renderOptions;
         signal?.throwIfAborted();
+        if (direct !== undefined && texts !== undefined) {
+          // The subset cannot fail (see direct.ts), but should it, it fails like a Liquid render.
+          let output: string | undefined;
+          try {
+            output = renderDirect(direct, texts, args);
+          } catch (error) {
+            throw templateError(error, site);
+          }
+          // `undefined`: an argument is not a string; liquidjs renders it below.
+          if (output !== undefined) return output;
+        }
         // A copy, because `{% increment %}` writes to the scope. As globals the arguments also
         // reach `{% render %}` partials, whose scope is otherwise isolated. The text runs go in
         // last, so no argument can replace them.

@@ -25,6 +25,11 @@ export interface Skeleton {
   readonly source: string;
   /** The text runs, whitespace control applied: what `{%__promptyard_text__ i%}` prints. */
   readonly texts: readonly string[];
+  /**
+   * The skeleton in order, for the direct renderer: text run indices and markup tokens as written
+   * (`{% comment %}` directly followed by its `{% endcomment %}`, as nothing inside renders).
+   */
+  readonly sequence: readonly (number | string)[];
 }
 
 /** liquidjs's `BLANK` characters: what `{{-`/`-}}` trim and what tag names are padded with. */
@@ -232,6 +237,7 @@ export const buildSkeleton = (source: string): Skeleton | undefined => {
 
   const parts: string[] = [];
   const texts: string[] = [];
+  const sequence: (number | string)[] = [];
   // The text run being collected: text tokens, raw contents, and the dropped raw/endraw markers.
   let run = '';
   let runNewlines = 0;
@@ -239,6 +245,7 @@ export const buildSkeleton = (source: string): Skeleton | undefined => {
   const flush = (): void => {
     if (run === '' && runNewlines === 0) return;
     parts.push(`{%${textsName} ${texts.length}${'\n'.repeat(runNewlines)}%}`);
+    sequence.push(texts.length);
     texts.push(run);
     run = '';
     runNewlines = 0;
@@ -252,6 +259,7 @@ export const buildSkeleton = (source: string): Skeleton | undefined => {
       if (kind === 'tag' && name === 'endcomment') {
         inComment = false;
         parts.push(source.slice(begin, end));
+        sequence.push(source.slice(begin, end));
       } else {
         const newlines = countNewlines(source, begin, end);
         if (newlines !== 0) parts.push('\n'.repeat(newlines));
@@ -265,9 +273,10 @@ export const buildSkeleton = (source: string): Skeleton | undefined => {
     } else {
       flush();
       parts.push(source.slice(begin, end));
+      sequence.push(source.slice(begin, end));
       if (kind === 'tag' && name === 'comment') inComment = true;
     }
   }
   flush();
-  return { source: parts.join(''), texts };
+  return { source: parts.join(''), texts, sequence };
 };
