@@ -62,15 +62,14 @@ const formatJson = (record: LogRecord): string =>
 interface SharedState {
   level: LogLevel;
   readonly listeners: Set<(record: LogRecord) => void>;
-  readonly emit: (line: string) => void;
-  readonly format: (record: LogRecord) => string;
+  readonly emit: (record: LogRecord) => void;
 }
 
 const build = (state: SharedState, scope: string): Logger => {
   const log = (level: LogLevel, message: string, fields: LogFields = {}): void => {
     if (!logLevelAtLeast(level, state.level)) return;
     const record: LogRecord = { time: Date.now(), level, scope, message, fields };
-    state.emit(state.format(record));
+    state.emit(record);
     for (const listener of state.listeners) {
       try {
         listener(record);
@@ -98,32 +97,55 @@ const build = (state: SharedState, scope: string): Logger => {
 };
 
 /**
- * Writes lines to stderr in one batch per turn of the event loop: a request's log line then costs
- * no system call on the path of its response. Pending lines are flushed on exit.
+ * Writes records to stderr in batches, formatted when written, so logging a request costs neither
+ * formatting nor a system call on the path of its response: routine records wait up to 50 ms,
+ * warnings and errors only for the current turn of the event loop. Pending records are written on
+ * exit.
  */
-const createStderrWriter = (): ((line: string) => void) => {
-  let pending: string[] = [];
+const createStderrSink = (): ((record: LogRecord, format: (record: LogRecord) => string) => void) => {
+  let records: { readonly record: LogRecord; readonly format: (record: LogRecord) => string }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let immediate = false;
   const flush = (): void => {
-    if (pending.length === 0) return;
-    const text = `${pending.join('\n')}\n`;
-    pending = [];
+    clearTimeout(timer);
+    timer = undefined;
+    immediate = false;
+    if (records.length === 0) return;
+    const text = records.map(({ record, format }) => `${format(record)}\n`).join('');
+    records = [];
     process.stderr.write(text);
   };
   process.once('exit', flush);
-  return (line) => {
-    if (pending.push(line) === 1) setImmediate(flush);
+  return (record, format) => {
+    records.push({ record, format });
+    if (logLevelAtLeast(record.level, 'warning') || records.length >= 256) {
+      if (!immediate) {
+        immediate = true;
+        setImmediate(flush);
+      }
+    } else if (timer === undefined) {
+      timer = setTimeout(flush, 50);
+      timer.unref();
+    }
   };
 };
 
-let stderrWriter: ((line: string) => void) | undefined;
+let stderrSink: ReturnType<typeof createStderrSink> | undefined;
+
+const emitter = (options: LoggerOptions): ((record: LogRecord) => void) => {
+  const format = options.format === 'json' ? formatJson : formatText;
+  const { write } = options;
+  if (write !== undefined) return (record) => write(format(record));
+  const sink = (stderrSink ??= createStderrSink());
+  return (record) => sink(record, format);
+};
 
 export const createLogger = (options: LoggerOptions = {}): Logger =>
   build(
     {
       level: options.level ?? 'info',
       listeners: new Set(),
-      emit: options.write ?? (stderrWriter ??= createStderrWriter()),
-      format: options.format === 'json' ? formatJson : formatText,
+      emit: emitter(options),
     },
     options.scope ?? 'promptyard',
   );

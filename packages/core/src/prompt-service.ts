@@ -49,24 +49,53 @@ const contentBytes = (rendered: RenderedPrompt): number => {
 const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origin.line === undefined ? '' : `:${entry.origin.line}`}`;
 
 /**
- * Runs `work` with a deadline. Renders are synchronous in practice and bounded by the engines' own
- * limits, so no AbortController is made per call: the caller's signal is passed through.
+ * Deadlines for renders without a timer per call: one watchdog interval runs while renders are in
+ * flight (and briefly after) and fails those past their deadline. Renders are synchronous in
+ * practice and bounded by the engines' own limits; the watchdog catches the ones that are not.
  */
-const withDeadline = async <T>(timeoutMs: number, onTimeout: () => PromptyardError, work: () => Promise<T>): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), timeoutMs);
-  });
-  try {
-    return await Promise.race([work(), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+const createDeadlines = (timeoutMs: number) => {
+  const inflight = new Set<{ readonly deadline: number; readonly fail: () => void }>();
+  let watchdog: NodeJS.Timeout | undefined;
+  const check = (): void => {
+    if (inflight.size === 0) {
+      clearInterval(watchdog);
+      watchdog = undefined;
+      return;
+    }
+    const now = performance.now();
+    for (const entry of inflight) if (entry.deadline <= now) entry.fail();
+  };
+  return <T>(onTimeout: () => PromptyardError, work: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const entry = {
+        deadline: performance.now() + timeoutMs,
+        fail: () => {
+          inflight.delete(entry);
+          reject(onTimeout());
+        },
+      };
+      inflight.add(entry);
+      if (watchdog === undefined) {
+        watchdog = setInterval(check, Math.max(10, Math.min(250, timeoutMs / 4)));
+        watchdog.unref();
+      }
+      work().then(
+        (value) => {
+          inflight.delete(entry);
+          resolve(value);
+        },
+        (error: unknown) => {
+          inflight.delete(entry);
+          reject(error);
+        },
+      );
+    });
 };
 
 /** The behaviour behind `prompts/get` and completion, independent of any transport or SDK. */
 export const createPromptService = (options: PromptServiceOptions): PromptService => {
   const { catalog, logger, limits, timeoutMs } = options;
+  const withDeadline = createDeadlines(timeoutMs);
 
   const find = (name: string): PromptEntry => {
     const entry = catalog.get(name);
@@ -118,7 +147,6 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       const entry = find(name);
       const args = prepareArguments(entry, given);
       const rendered = await withDeadline(
-        timeoutMs,
         () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
         () => entry.render(args, signal === undefined ? {} : { signal }),
       );
