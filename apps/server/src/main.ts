@@ -72,25 +72,27 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     }),
     owner: catalog.owner(dir),
   }));
-  const loadStarted = performance.now();
-  const loaded = await Promise.all(sources.map(({ source }) => source.load()));
-  sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  logger.info('prompts loaded', { prompts: catalog.size, folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
-
   const prompts = createPromptService({
     catalog,
     logger: logger.child('get'),
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  const blueprint = createMcpServerBlueprint({
-    name: config.server.name,
-    version: config.server.version ?? options.version,
-    ...(config.server.instructions === undefined ? {} : { instructions: config.server.instructions }),
-    logger,
-    prompts,
-    pageSize: config.prompts.page_size,
-  });
+  // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
+  const loadStarted = performance.now();
+  const [loaded, blueprint] = await Promise.all([
+    Promise.all(sources.map(({ source }) => source.load())),
+    createMcpServerBlueprint({
+      name: config.server.name,
+      version: config.server.version ?? options.version,
+      ...(config.server.instructions === undefined ? {} : { instructions: config.server.instructions }),
+      logger,
+      prompts,
+      pageSize: config.prompts.page_size,
+    }),
+  ]);
+  sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+  logger.info('prompts loaded', { prompts: catalog.size, folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
 
   let closeTransport: () => Promise<void>;
   let url: string | undefined;
@@ -118,7 +120,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: transport.auth_token === undefined ? 'none' : 'bearer' });
     process.stderr.write(`\n${clientConfigs(handle.url, config.server.name)}\n\n`);
   } else {
-    const handle = serveStdio(blueprint);
+    const handle = await serveStdio(blueprint);
     closeTransport = handle.close;
     logger.info('serving on stdio', { prompts: catalog.size });
   }

@@ -257,7 +257,10 @@ const liquidLiterals: ReadonlySet<string> = new Set(['nil', 'null', 'true', 'fal
  * tags, filters, paths, `{{-`, a stray `{{` — returns `undefined` and goes to Liquid.
  */
 const substitution = (source: string): CompiledTemplate | undefined => {
-  if (!source.includes('{{') && !source.includes('{%')) return substitutionTemplate(source, [source]);
+  const hasTag = source.includes('{%');
+  if (!hasTag && !source.includes('{{')) return substitutionTemplate(source, [source]);
+  // Any tag means Liquid; finding that out before splitting saves a regex pass over the source.
+  if (hasTag) return undefined;
   const parts = source.split(simpleOutput);
   for (const [index, part] of parts.entries()) {
     if (index % 2 === 1) {

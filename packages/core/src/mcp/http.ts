@@ -1,20 +1,10 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createMcpHandler,
-  hostHeaderValidationResponse,
-  isInitializeRequest,
-  isLegacyRequest,
-  legacyStatelessFallback,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
-import type { Server } from '@modelcontextprotocol/server';
+import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { createRateLimiter } from './rate-limit.js';
+import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
 
 export interface HttpServeOptions {
@@ -69,6 +59,17 @@ interface LegacySession {
  * per-client token bucket, a body cap and `/health`.
  */
 export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServeOptions): Promise<HttpHandle> => {
+  const {
+    createMcpHandler,
+    hostHeaderValidationResponse,
+    isInitializeRequest,
+    isLegacyRequest,
+    legacyStatelessFallback,
+    localhostAllowedHostnames,
+    localhostAllowedOrigins,
+    originValidationResponse,
+    WebStandardStreamableHTTPServerTransport: Transport,
+  } = await loadServerSdk();
   const { logger } = blueprint;
   const path = options.path ?? '/mcp';
   const loopback = isLoopbackHost(options.host);
@@ -126,7 +127,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           if (oldest !== undefined) await closeSession(oldest);
         }
         const server = blueprint.create({ live: true });
-        const transport = new WebStandardStreamableHTTPServerTransport({
+        const transport = new Transport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
             sessions.set(id, { transport, server, lastUsed: Date.now() });

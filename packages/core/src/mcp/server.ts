@@ -1,11 +1,11 @@
-import { Server } from '@modelcontextprotocol/server';
-import type { LoggingLevel, McpServerFactory } from '@modelcontextprotocol/server';
+import type { LoggingLevel, McpServerFactory, Server } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog.js';
 import type { Logger, LogLevel, LogRecord } from '../logger.js';
 import { logLevelAtLeast } from '../logger.js';
 import type { PromptService } from '../prompt-service.js';
 import type { PromptEntry } from '../types.js';
 import { toProtocolError } from './errors.js';
+import { loadServerSdk } from './sdk.js';
 
 export interface McpServerOptions {
   readonly name: string;
@@ -46,7 +46,8 @@ const toPrompt = (entry: PromptEntry) => ({
  * The one place a catalog meets an MCP server: list/get/complete handlers, the `listChanged`,
  * `completions` and `logging` capabilities, and notifications for long-lived instances.
  */
-export const createMcpServerBlueprint = (options: McpServerOptions): McpServerBlueprint => {
+export const createMcpServerBlueprint = async (options: McpServerOptions): Promise<McpServerBlueprint> => {
+  const sdk = await loadServerSdk();
   const { logger, prompts } = options;
   const catalog: Catalog<PromptEntry> = prompts.catalog;
   // prompts/list results are serialised once per catalog version and page, then shared.
@@ -71,7 +72,7 @@ export const createMcpServerBlueprint = (options: McpServerOptions): McpServerBl
   };
 
   const create = ({ live }: { readonly live: boolean }): Server => {
-    const server = new Server(
+    const server = new sdk.Server(
       { name: options.name, version: options.version },
       {
         capabilities: { prompts: { listChanged: true }, completions: {}, logging: {} },
@@ -84,7 +85,7 @@ export const createMcpServerBlueprint = (options: McpServerOptions): McpServerBl
         const page = listPage(request.params?.cursor);
         return { ...page, prompts: [...page.prompts] };
       } catch (error) {
-        throw toProtocolError(error, logger, 'prompts/list');
+        throw toProtocolError(sdk, error, logger, 'prompts/list');
       }
     });
 
@@ -96,7 +97,7 @@ export const createMcpServerBlueprint = (options: McpServerOptions): McpServerBl
           messages: rendered.messages.map((message) => ({ role: message.role, content: { ...message.content } })),
         };
       } catch (error) {
-        throw toProtocolError(error, logger, 'prompts/get');
+        throw toProtocolError(sdk, error, logger, 'prompts/get');
       }
     });
 
@@ -107,7 +108,7 @@ export const createMcpServerBlueprint = (options: McpServerOptions): McpServerBl
         const result = prompts.complete(ref.name, argument.name, argument.value);
         return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
       } catch (error) {
-        throw toProtocolError(error, logger, 'completion/complete');
+        throw toProtocolError(sdk, error, logger, 'completion/complete');
       }
     });
 

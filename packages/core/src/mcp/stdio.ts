@@ -1,4 +1,3 @@
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpServerBlueprint } from './server.js';
 
 export interface StdioHandle {
@@ -6,7 +5,8 @@ export interface StdioHandle {
 }
 
 /** Serves one connection over stdin/stdout, in whichever protocol era the client opens with. */
-export const serveStdio = (blueprint: McpServerBlueprint): StdioHandle => {
+export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
+  const { serveStdio: sdkServeStdio } = await import('@modelcontextprotocol/server/stdio');
   const handle = sdkServeStdio(blueprint.factory(true), {
     onerror: (error) => blueprint.logger.warn('stdio transport error', { reason: error.message }),
   });
