@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { describeError, type Logger } from '@promptyard/core';
 import { watch, type FSWatcher } from 'chokidar';
 import { isIgnoredPath } from './ignore.js';
@@ -115,21 +115,34 @@ export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher
     armRecheck();
   };
 
+  const changed = (path: string): void => {
+    pending.add(path);
+    schedule();
+    recheck.set(path, performance.now() + recheckDelayMs);
+    armRecheck();
+  };
+
   try {
     watcher = watch(dir, {
       ignoreInitial: true,
       followSymlinks: false,
-      // Other files are not watched at all: chokidar holds one fs.watch per file.
-      ignored: (path: string, stats?: Stats) => isIgnoredPath(dir, path) || (stats?.isFile() === true && !isPromptPath(path)),
+      // chokidar tracks the folder tree only. Watching files too would cost one fs.watch handle per
+      // file (~8 KB each: 80 MB for 10,000 prompts); the folders' own watchers already report
+      // every change to the files in them, as raw events.
+      ignored: (path: string, stats?: Stats) => isIgnoredPath(dir, path) || (stats === undefined ? isPromptPath(path) : !stats.isDirectory()),
+    });
+    watcher.on('raw', (_event, name: string | null, details: unknown) => {
+      const watched = (details as { readonly watchedPath?: unknown } | undefined)?.watchedPath;
+      if (closed || typeof name !== 'string' || name === '' || typeof watched !== 'string') return;
+      const path = join(watched, name);
+      if (isPromptPath(path) && !isIgnoredPath(dir, path)) changed(path);
     });
     watcher.on('all', (event, path) => {
       if (closed || !isRelevant(event, path)) return;
-      pending.add(path);
-      schedule();
-      if (event === 'add' || event === 'change' || event === 'unlink') {
-        recheck.set(path, performance.now() + recheckDelayMs);
-        armRecheck();
-      }
+      if (event === 'addDir' || event === 'unlinkDir') {
+        pending.add(path);
+        schedule();
+      } else changed(path);
     });
     watcher.on('error', fail);
     watcher.on('ready', markReady);
