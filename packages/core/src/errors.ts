@@ -4,6 +4,7 @@
  */
 export type PromptyardErrorCode =
   | 'PROMPT_NOT_FOUND'
+  | 'TOOL_NOT_FOUND'
   | 'MISSING_ARGUMENTS'
   | 'INVALID_ARGUMENT'
   | 'TEMPLATE_ERROR'
@@ -38,6 +39,7 @@ export const isPromptyardError = (value: unknown): value is PromptyardError => v
 /** Error codes that mean "the request was wrong" (JSON-RPC -32602) rather than "the server failed". */
 const invalidParamsCodes: ReadonlySet<PromptyardErrorCode> = new Set([
   'PROMPT_NOT_FOUND',
+  'TOOL_NOT_FOUND',
   'MISSING_ARGUMENTS',
   'INVALID_ARGUMENT',
   'TEMPLATE_ERROR',

@@ -25,8 +25,13 @@ export type { ConfigOf, ConfigSchema, FieldSpec, LoadConfigOptions, LoadedConfig
 export { closestNames, formatList } from './suggest.js';
 export { createPromptService } from './prompt-service.js';
 export type { CompletionResult, PromptLimits, PromptService, PromptServiceOptions } from './prompt-service.js';
+export { textResult } from './tools.js';
+export type { ToolAnnotations, ToolContext, ToolDefinition, ToolFactory, ToolInputSchema, ToolPropertySchema, ToolResult } from './tools.js';
+export { validateToolArguments } from './tool-arguments.js';
+export { createToolService } from './tool-service.js';
+export type { ToolService, ToolServiceOptions } from './tool-service.js';
 export { createMcpServerBlueprint } from './mcp/server.js';
-export type { McpServerBlueprint, McpServerOptions } from './mcp/server.js';
+export type { ListKind, McpServerBlueprint, McpServerOptions } from './mcp/server.js';
 export { serveStdio } from './mcp/stdio.js';
 export type { StdioHandle } from './mcp/stdio.js';
 export { isLoopbackHost, serveHttp } from './mcp/http.js';

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { createDeadlines } from './deadlines.js';
 import { PromptyardError } from './errors.js';
 import type { Logger } from './logger.js';
 import { closestNames, formatList } from './suggest.js';
@@ -47,50 +48,6 @@ const contentBytes = (rendered: RenderedPrompt): number => {
 };
 
 const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origin.line === undefined ? '' : `:${entry.origin.line}`}`;
-
-/**
- * Deadlines for renders without a timer per call: one watchdog interval runs while renders are in
- * flight (and briefly after) and fails those past their deadline. Renders are synchronous in
- * practice and bounded by the engines' own limits; the watchdog catches the ones that are not.
- */
-const createDeadlines = (timeoutMs: number) => {
-  const inflight = new Set<{ readonly deadline: number; readonly fail: () => void }>();
-  let watchdog: NodeJS.Timeout | undefined;
-  const check = (): void => {
-    if (inflight.size === 0) {
-      clearInterval(watchdog);
-      watchdog = undefined;
-      return;
-    }
-    const now = performance.now();
-    for (const entry of inflight) if (entry.deadline <= now) entry.fail();
-  };
-  return <T>(onTimeout: () => PromptyardError, work: () => Promise<T>): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const entry = {
-        deadline: performance.now() + timeoutMs,
-        fail: () => {
-          inflight.delete(entry);
-          reject(onTimeout());
-        },
-      };
-      inflight.add(entry);
-      if (watchdog === undefined) {
-        watchdog = setInterval(check, Math.max(10, Math.min(250, timeoutMs / 4)));
-        watchdog.unref();
-      }
-      work().then(
-        (value) => {
-          inflight.delete(entry);
-          resolve(value);
-        },
-        (error: unknown) => {
-          inflight.delete(entry);
-          reject(error);
-        },
-      );
-    });
-};
 
 /** The behaviour behind `prompts/get` and completion, independent of any transport or SDK. */
 export const createPromptService = (options: PromptServiceOptions): PromptService => {

@@ -86,7 +86,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => logger.debug('http request rejected', { reason: error.message }),
   });
-  const stopModernNotifications = blueprint.onPromptsChanged(() => modern.notify.promptsChanged());
+  const stopModernNotifications = blueprint.onListChanged((list) => {
+    if (list === 'prompts') modern.notify.promptsChanged();
+    else modern.notify.toolsChanged();
+  });
   const statelessLegacy = legacyStatelessFallback(blueprint.factory(false), (error) => logger.debug('legacy request failed', { reason: error.message }), {
     maxRequestBodySize: options.maxBodyBytes,
   });

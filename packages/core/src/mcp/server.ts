@@ -1,8 +1,10 @@
-import type { LoggingLevel, McpServerFactory, Server } from '@modelcontextprotocol/server';
+import type { LoggingLevel, McpServerFactory, Server, Tool } from '@modelcontextprotocol/server';
 import type { Catalog } from '../catalog.js';
 import type { Logger, LogLevel, LogRecord } from '../logger.js';
 import { logLevelAtLeast } from '../logger.js';
 import type { PromptService } from '../prompt-service.js';
+import type { ToolService } from '../tool-service.js';
+import type { ToolDefinition } from '../tools.js';
 import type { PromptEntry } from '../types.js';
 import { toProtocolError } from './errors.js';
 import { loadServerSdk } from './sdk.js';
@@ -13,7 +15,9 @@ export interface McpServerOptions {
   readonly instructions?: string;
   readonly logger: Logger;
   readonly prompts: PromptService;
-  /** `prompts/list` page size. */
+  /** When given, the server declares `tools` and answers `tools/list` and `tools/call`. */
+  readonly tools?: ToolService;
+  /** `prompts/list` and `tools/list` page size. */
   readonly pageSize?: number;
 }
 
@@ -22,10 +26,13 @@ export interface McpServerBlueprint {
   /** Builds one instance; `live` instances (stdio, sessions) push notifications until closed. */
   create(options: { readonly live: boolean }): Server;
   readonly factory: (live: boolean) => McpServerFactory;
-  /** Fires when any catalog changes, for entries that publish changes themselves. */
-  onPromptsChanged(listener: () => void): () => void;
+  /** Fires when a served list changes, for entries that publish changes themselves. */
+  onListChanged(listener: (list: ListKind) => void): () => void;
   readonly logger: Logger;
 }
+
+/** The lists whose changes are announced with `notifications/<list>/list_changed`. */
+export type ListKind = 'prompts' | 'tools';
 
 const toMcpLevel = (level: LogLevel): LoggingLevel => level;
 
@@ -42,48 +49,69 @@ const toPrompt = (entry: PromptEntry) => ({
   ...(entry.meta === undefined ? {} : { _meta: { ...entry.meta } }),
 });
 
+const toTool = (tool: ToolDefinition): Tool => ({
+  name: tool.name,
+  ...(tool.title === undefined ? {} : { title: tool.title }),
+  description: tool.description,
+  // Our schema subset is JSON Schema; the SDK types it as JSON values.
+  inputSchema: tool.inputSchema as unknown as Tool['inputSchema'],
+  ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+});
+
+interface Page<T> {
+  readonly items: readonly T[];
+  readonly nextCursor?: string;
+}
+
+/** List results (prompts/list, tools/list) serialised once per catalog version and page, then shared. */
+const createPageCache = <E extends { readonly name: string }, T>(catalog: Catalog<E>, map: (entry: E) => T, pageSize: number | undefined) => {
+  const pages = new Map<string, Page<T>>();
+  let cachedVersion = -1;
+  return (cursor: string | undefined): Page<T> => {
+    if (cachedVersion !== catalog.version) {
+      pages.clear();
+      cachedVersion = catalog.version;
+    }
+    const key = cursor ?? '';
+    let page = pages.get(key);
+    if (page === undefined) {
+      const listed = catalog.list({ cursor, pageSize });
+      page = { items: listed.items.map(map), ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }) };
+      if (pages.size < 1000) pages.set(key, page);
+    }
+    return page;
+  };
+};
+
 /**
  * The one place a catalog meets an MCP server: list/get/complete handlers, the `listChanged`,
  * `completions` and `logging` capabilities, and notifications for long-lived instances.
  */
 export const createMcpServerBlueprint = async (options: McpServerOptions): Promise<McpServerBlueprint> => {
   const sdk = await loadServerSdk();
-  const { logger, prompts } = options;
+  const { logger, prompts, tools } = options;
   const catalog: Catalog<PromptEntry> = prompts.catalog;
-  // prompts/list results are serialised once per catalog version and page, then shared.
-  const pageCache = new Map<string, ReturnType<typeof buildPage>>();
-  let cachedVersion = -1;
-  const buildPage = (cursor: string | undefined) => {
-    const page = catalog.list({ cursor, pageSize: options.pageSize });
-    return { prompts: page.items.map(toPrompt), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
-  };
-  const listPage = (cursor: string | undefined) => {
-    if (cachedVersion !== catalog.version) {
-      pageCache.clear();
-      cachedVersion = catalog.version;
-    }
-    const key = cursor ?? '';
-    let page = pageCache.get(key);
-    if (page === undefined) {
-      page = buildPage(cursor);
-      if (pageCache.size < 1000) pageCache.set(key, page);
-    }
-    return page;
-  };
+  const promptPage = createPageCache(catalog, toPrompt, options.pageSize);
+  const toolPage = tools === undefined ? undefined : createPageCache(tools.catalog, toTool, options.pageSize);
 
   const create = ({ live }: { readonly live: boolean }): Server => {
     const server = new sdk.Server(
       { name: options.name, version: options.version },
       {
-        capabilities: { prompts: { listChanged: true }, completions: {}, logging: {} },
+        capabilities: {
+          prompts: { listChanged: true },
+          ...(tools === undefined ? {} : { tools: { listChanged: true } }),
+          completions: {},
+          logging: {},
+        },
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       },
     );
 
     server.setRequestHandler('prompts/list', async (request) => {
       try {
-        const page = listPage(request.params?.cursor);
-        return { ...page, prompts: [...page.prompts] };
+        const page = promptPage(request.params?.cursor);
+        return { prompts: [...page.items], ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
       } catch (error) {
         throw toProtocolError(sdk, error, logger, 'prompts/list');
       }
@@ -100,6 +128,31 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
         throw toProtocolError(sdk, error, logger, 'prompts/get');
       }
     });
+
+    if (tools !== undefined && toolPage !== undefined) {
+      server.setRequestHandler('tools/list', async (request) => {
+        try {
+          const page = toolPage(request.params?.cursor);
+          return { tools: [...page.items], ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+        } catch (error) {
+          throw toProtocolError(sdk, error, logger, 'tools/list');
+        }
+      });
+
+      // Unknown tools are protocol errors (-32602); everything else, invalid arguments included,
+      // comes back as an `isError` result the model can read and act on.
+      server.setRequestHandler('tools/call', async (request, ctx) => {
+        try {
+          const result = await tools.call(request.params.name, request.params.arguments, ctx.mcpReq.signal);
+          return {
+            content: result.content.map((item) => ({ ...item })),
+            ...(result.isError === true ? { isError: true } : {}),
+          };
+        } catch (error) {
+          throw toProtocolError(sdk, error, logger, 'tools/call');
+        }
+      });
+    }
 
     server.setRequestHandler('completion/complete', async (request) => {
       try {
@@ -127,13 +180,17 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
         server.sendLoggingMessage({ level: toMcpLevel(record.level), logger: record.scope, data }).catch(() => {});
       };
       const unsubscribeLogs = logger.subscribe(forward);
-      const unsubscribeChanges = catalog.onChange(() => {
+      const unsubscribePrompts = catalog.onChange(() => {
         server.sendPromptListChanged().catch(() => {});
+      });
+      const unsubscribeTools = tools?.catalog.onChange(() => {
+        server.sendToolListChanged().catch(() => {});
       });
       const previousOnClose = server.onclose;
       server.onclose = () => {
         unsubscribeLogs();
-        unsubscribeChanges();
+        unsubscribePrompts();
+        unsubscribeTools?.();
         previousOnClose?.();
       };
     }
@@ -143,7 +200,14 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
   return {
     create,
     factory: (live) => () => create({ live }),
-    onPromptsChanged: (listener) => catalog.onChange(() => listener()),
+    onListChanged: (listener) => {
+      const unsubscribePrompts = catalog.onChange(() => listener('prompts'));
+      const unsubscribeTools = tools?.catalog.onChange(() => listener('tools'));
+      return () => {
+        unsubscribePrompts();
+        unsubscribeTools?.();
+      };
+    },
     logger,
   };
 };

@@ -1,0 +1,125 @@
+import type { Catalog } from './catalog.js';
+import { createDeadlines } from './deadlines.js';
+import { describeError, PromptyardError } from './errors.js';
+import type { Logger } from './logger.js';
+import { closestNames, formatList } from './suggest.js';
+import { validateToolArguments } from './tool-arguments.js';
+import type { ToolDefinition, ToolResult } from './tools.js';
+import { textResult } from './tools.js';
+
+export interface ToolServiceOptions {
+  readonly catalog: Catalog<ToolDefinition>;
+  readonly logger: Logger;
+  /** How long one call may take (`[timeouts] tool_ms`), unless the tool declares a longer limit. */
+  readonly timeoutMs: number;
+  /** Results whose text is larger than this (UTF-8 bytes) are cut, with a note saying so. */
+  readonly maxResponseBytes: number;
+}
+
+export interface ToolService {
+  readonly catalog: Catalog<ToolDefinition>;
+  /** Looks a tool up, or throws `TOOL_NOT_FOUND` naming the closest known names. */
+  find(name: string): ToolDefinition;
+  /**
+   * Runs a tool. Unknown names throw (a protocol error); everything a model should see — invalid
+   * arguments, failures, timeouts — comes back as a result with `isError: true`.
+   */
+  call(name: string, args: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
+const cutToBytes = (text: string, maxBytes: number): string => {
+  const buffer = Buffer.from(text, 'utf8');
+  if (buffer.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Step back over continuation bytes (10xxxxxx) to a character start.
+  while (end > 0 && ((buffer[end] as number) & 0xc0) === 0x80) end--;
+  return buffer.subarray(0, end).toString('utf8');
+};
+
+const capResult = (result: ToolResult, maxBytes: number): ToolResult => {
+  let remaining = maxBytes;
+  let cut = false;
+  const content = result.content.map((item) => {
+    const bytes = Buffer.byteLength(item.text, 'utf8');
+    if (bytes <= remaining) {
+      remaining -= bytes;
+      return item;
+    }
+    cut = true;
+    const text = cutToBytes(item.text, remaining);
+    remaining = 0;
+    return { type: 'text' as const, text };
+  });
+  if (!cut) return result;
+  const note = { type: 'text' as const, text: `[output cut at ${maxBytes} bytes ([limits] max_response_bytes)]` };
+  const kept = content.filter((item) => item.text !== '');
+  return { content: [...kept, note], ...(result.isError === true ? { isError: true } : {}) };
+};
+
+const argumentLengths = (args: Readonly<Record<string, unknown>>): string | undefined => {
+  const parts = Object.entries(args).map(([key, value]) => {
+    const length = typeof value === 'string' ? value.length : Array.isArray(value) ? value.length : String(value).length;
+    return `${key}:${length}`;
+  });
+  return parts.length > 0 ? parts.join(',') : undefined;
+};
+
+/** The behaviour behind `tools/list` and `tools/call`, independent of any transport or SDK. */
+export const createToolService = (options: ToolServiceOptions): ToolService => {
+  const { catalog, logger, timeoutMs, maxResponseBytes } = options;
+  const withDeadline = createDeadlines(timeoutMs);
+
+  const find = (name: string): ToolDefinition => {
+    const tool = catalog.get(name);
+    if (tool !== undefined) return tool;
+    const suggestions = closestNames(name, catalog.names());
+    const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
+    throw new PromptyardError('TOOL_NOT_FOUND', `Unknown tool "${name}".${hint} Use tools/list to see the ${catalog.size} available tools.`, {
+      data: { name, suggestions },
+    });
+  };
+
+  return {
+    catalog,
+    find,
+    call: async (name, given, clientSignal) => {
+      const tool = find(name);
+      const args = given ?? {};
+      const started = performance.now();
+      const log = (outcome: string): void =>
+        logger.info('tools/call', { tool: name, args: argumentLengths(args), outcome, ms: Math.round(performance.now() - started) });
+
+      const problems = validateToolArguments(tool.inputSchema, args);
+      if (problems.length > 0) {
+        log('invalid arguments');
+        return textResult(`Invalid arguments for tool "${name}": ${problems.join('; ')}.`, true);
+      }
+      const limit = Math.max(timeoutMs, tool.timeoutMs ?? 0);
+      try {
+        const result = await withDeadline(
+          () =>
+            new PromptyardError(
+              'TIMEOUT',
+              `Tool "${name}" did not finish within ${limit / 1000} s${limit === timeoutMs ? ' ([timeouts] tool_ms)' : ''}; try again, narrow the request or raise the limit.`,
+            ),
+          (deadline) =>
+            tool.execute(args, {
+              signal: clientSignal === undefined ? deadline : AbortSignal.any([deadline, clientSignal]),
+              logger,
+            }),
+          limit,
+        );
+        log(result.isError === true ? 'error' : 'ok');
+        return capResult(result, maxResponseBytes);
+      } catch (error) {
+        if (clientSignal?.aborted === true) {
+          log('cancelled');
+          return textResult(`Tool "${name}" was cancelled by the client.`, true);
+        }
+        log(error instanceof PromptyardError && error.code === 'TIMEOUT' ? 'timeout' : 'failed');
+        return textResult(describeError(error), true);
+      }
+    },
+  };
+};
