@@ -1,5 +1,6 @@
 import { isAbsolute, resolve, dirname } from 'node:path';
 import { loadConfig, logLevels } from '@promptyard/core';
+import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import type { ConfigOf } from '@promptyard/core';
 
 /** `promptyard.toml`: every key, its type and default. The README's config reference mirrors it. */
@@ -41,7 +42,22 @@ export const configSchema = {
   timeouts: {
     prompt_ms: { type: 'integer', min: 1, default: 5000, doc: 'Longest a prompt may take to render.' },
     resource_ms: { type: 'integer', min: 1, default: 10_000, doc: 'Longest a resource read may take.' },
-    tool_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest a tool call may take.' },
+    tool_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest a tool call may take (a tool with a longer limit of its own, such as deep research, gets that).' },
+  },
+  'tools.web_search': {
+    enabled: { type: 'boolean', default: true, doc: 'Serve web_search (Google results through Serper; the key comes from SERPER_API_KEY).' },
+    base_url: { type: 'string', default: serperBaseUrl, doc: 'Serper API base URL; SERPER_BASE_URL overrides it (proxies, tests).' },
+    results: { type: 'integer', min: 1, max: 100, default: 10, doc: 'Results asked for when a call does not pass num.' },
+    timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Serper request may take, a Retry-After wait included.' },
+    max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a result boundary, with a note (≈10k tokens, well under clients\' 25k-token limit).' },
+  },
+  'tools.perplexity_summary_search': {
+    enabled: { type: 'boolean', default: true, doc: 'Serve perplexity_summary_search (Perplexity Sonar; the key comes from PERPLEXITY_API_KEY).' },
+    base_url: { type: 'string', default: perplexityBaseUrl, doc: 'Perplexity API base URL; PERPLEXITY_BASE_URL overrides it (proxies, tests).' },
+    model: { type: 'string', enum: perplexityModels, default: 'sonar', doc: 'Model used when a call does not pass one.' },
+    timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Perplexity request may take, a Retry-After wait included.' },
+    deep_research_timeout_ms: { type: 'integer', min: 1, default: 300_000, doc: 'The same for sonar-deep-research, which runs for minutes.' },
+    max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a source boundary, with a note.' },
   },
 } as const;
 
@@ -72,7 +88,11 @@ export interface ResolvedConfig {
   /** Prompt folders and libraries as absolute paths. */
   readonly folders: readonly string[];
   readonly libraries: readonly string[];
+  /** API keys, from the environment only: a config file is too easily committed. */
+  readonly keys: { readonly serper?: string; readonly perplexity?: string };
 }
+
+const nonEmpty = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
 const absolute = (path: string, base: string): string => (isAbsolute(path) ? path : resolve(base, path));
 
@@ -100,6 +120,11 @@ export const resolveServerConfig = async (options: {
       ...(overrides.host === undefined ? {} : { host: overrides.host }),
       ...(overrides.port === undefined ? {} : { port: overrides.port }),
     },
+    'tools.web_search': { ...values['tools.web_search'], ...(nonEmpty(env['SERPER_BASE_URL']) ? { base_url: env['SERPER_BASE_URL'] } : {}) },
+    'tools.perplexity_summary_search': {
+      ...values['tools.perplexity_summary_search'],
+      ...(nonEmpty(env['PERPLEXITY_BASE_URL']) ? { base_url: env['PERPLEXITY_BASE_URL'] } : {}),
+    },
     prompts: {
       ...values.prompts,
       ...(overrides.prompts === undefined || overrides.prompts.length === 0 ? {} : { folders: overrides.prompts }),
@@ -115,5 +140,9 @@ export const resolveServerConfig = async (options: {
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
+    keys: {
+      ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),
+      ...(nonEmpty(env['PERPLEXITY_API_KEY']) ? { perplexity: env['PERPLEXITY_API_KEY'] } : {}),
+    },
   };
 };

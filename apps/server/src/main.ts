@@ -4,12 +4,14 @@ import {
   createLogger,
   createMcpServerBlueprint,
   createPromptService,
+  createToolService,
   isLoopbackHost,
   PromptyardError,
   serveHttp,
   serveStdio,
 } from '@promptyard/core';
-import type { Logger, PromptEntry } from '@promptyard/core';
+import type { Logger, PromptEntry, ToolDefinition, ToolService } from '@promptyard/core';
+import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
 import { createPromptFolderSource } from '@promptyard/prompts';
 import type { PromptFolderSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
@@ -25,6 +27,48 @@ const requireFolder = async (folder: string, kind: string): Promise<void> => {
   const info = await stat(folder).catch(() => undefined);
   if (info === undefined) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
   if (!info.isDirectory()) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} is not a folder.`);
+};
+
+/** The built-in tools the config enables; a missing key leaves a tool listed, explaining itself when called. */
+const createTools = (resolved: ResolvedConfig, logger: Logger): ToolService | undefined => {
+  const { config, keys } = resolved;
+  const web = config['tools.web_search'];
+  const perplexity = config['tools.perplexity_summary_search'];
+  const tools: ToolDefinition[] = [];
+  if (web.enabled) {
+    tools.push(
+      createWebSearchTool({
+        apiKey: keys.serper,
+        baseUrl: web.base_url,
+        defaultResults: web.results,
+        timeoutMs: web.timeout_ms,
+        maxOutputBytes: web.max_output_bytes,
+      }),
+    );
+    if (keys.serper === undefined) logger.warn('web_search has no API key: set SERPER_API_KEY (calls explain this until then)');
+  }
+  if (perplexity.enabled) {
+    tools.push(
+      createPerplexitySearchTool({
+        apiKey: keys.perplexity,
+        baseUrl: perplexity.base_url,
+        defaultModel: perplexity.model,
+        timeoutMs: perplexity.timeout_ms,
+        deepResearchTimeoutMs: perplexity.deep_research_timeout_ms,
+        maxOutputBytes: perplexity.max_output_bytes,
+      }),
+    );
+    if (keys.perplexity === undefined) logger.warn('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
+  }
+  if (tools.length === 0) return undefined;
+  const catalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
+  catalog.owner('builtin').replace(tools);
+  return createToolService({
+    catalog,
+    logger: logger.child('tools'),
+    timeoutMs: config.timeouts.tool_ms,
+    maxResponseBytes: config.limits.max_response_bytes,
+  });
 };
 
 const clientConfigs = (url: string, name: string): string =>
@@ -78,6 +122,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
+  const tools = createTools(resolved, logger);
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
@@ -88,11 +133,12 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       ...(config.server.instructions === undefined ? {} : { instructions: config.server.instructions }),
       logger,
       prompts,
+      ...(tools === undefined ? {} : { tools }),
       pageSize: config.prompts.page_size,
     }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  logger.info('prompts loaded', { prompts: catalog.size, folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
+  logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
 
   let closeTransport: () => Promise<void>;
   let url: string | undefined;
@@ -110,7 +156,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       rateLimit: rateLimited
         ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
         : undefined,
-      health: () => ({ name: config.server.name, prompts: catalog.size, catalogVersion: catalog.version }),
+      health: () => ({ name: config.server.name, prompts: catalog.size, tools: tools?.catalog.size ?? 0, catalogVersion: catalog.version }),
     });
     url = handle.url;
     closeTransport = handle.close;
