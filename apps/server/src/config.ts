@@ -37,7 +37,7 @@ export const configSchema = {
   limits: {
     max_file_bytes: { type: 'integer', min: 1, default: 102_400, doc: 'Prompt files larger than this are skipped with a warning.' },
     max_argument_chars: { type: 'integer', min: 1, default: 10_000, doc: 'Longer argument values are truncated with a warning.' },
-    max_response_bytes: { type: 'integer', min: 1, default: 1_048_576, doc: 'Largest rendered prompt returned.' },
+    max_response_bytes: { type: 'integer', min: 1, default: 1_048_576, doc: 'Largest rendered prompt returned; larger tool results are cut with a note.' },
   },
   timeouts: {
     prompt_ms: { type: 'integer', min: 1, default: 5000, doc: 'Longest a prompt may take to render.' },

@@ -30,10 +30,24 @@ const requireFolder = async (folder: string, kind: string): Promise<void> => {
 };
 
 /** The built-in tools the config enables; a missing key leaves a tool listed, explaining itself when called. */
+const requireHttpUrl = (value: string, key: string, variable: string): void => {
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // reported below
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new PromptyardError('CONFIG_INVALID', `${key} must be an http(s) URL, got ${JSON.stringify(value)}: fix it in promptyard.toml or ${variable}.`);
+  }
+};
+
 const createTools = (resolved: ResolvedConfig, logger: Logger): ToolService | undefined => {
   const { config, keys } = resolved;
   const web = config['tools.web_search'];
   const perplexity = config['tools.perplexity_summary_search'];
+  if (web.enabled) requireHttpUrl(web.base_url, '[tools.web_search] base_url', 'SERPER_BASE_URL');
+  if (perplexity.enabled) requireHttpUrl(perplexity.base_url, '[tools.perplexity_summary_search] base_url', 'PERPLEXITY_BASE_URL');
   const tools: ToolDefinition[] = [];
   if (web.enabled) {
     tools.push(

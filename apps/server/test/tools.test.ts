@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPerplexityFake, startSerperFake } from '../../../packages/search/src/test-fakes.js';
 import type { FakeService } from '../../../packages/search/src/test-fakes.js';
 import { promptFiles } from './fixtures.js';
-import { cleanup, connectHttp, makeFolder, startHttp, startStdio } from './harness.js';
+import { cleanup, connectHttp, makeFolder, runCli, startHttp, startStdio } from './harness.js';
 import type { Era } from './harness.js';
 
 const serperKey = 'serper-e2e-secret-0001';
@@ -199,6 +199,13 @@ describe('search tools through promptyard-server', () => {
     expect(serper.requests).toHaveLength(0);
     const error = await client.callTool({ name: 'web_serch', arguments: { query: 'x' } }).catch((caught: unknown) => caught as { code: number; message: string });
     expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "web_serch"\. Did you mean "web_search"\?/) });
+  });
+
+  it('refuses to start with a base URL that is not http(s)', async () => {
+    const dir = await makeFolder(promptFiles);
+    const result = await runCli(['--prompts', dir], { env: { SERPER_BASE_URL: 'ftp://example.com' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\[tools\.web_search\] base_url must be an http\(s\) URL, got "ftp:\/\/example\.com": fix it in promptyard\.toml or SERPER_BASE_URL/);
   });
 
   it('can disable a tool in the config', async () => {

@@ -95,7 +95,8 @@ export const createToolService = (options: ToolServiceOptions): ToolService => {
         log('invalid arguments');
         return textResult(`Invalid arguments for tool "${name}": ${problems.join('; ')}.`, true);
       }
-      const limit = Math.max(timeoutMs, tool.timeoutMs ?? 0);
+      // A tool with its own limit gets a second more, so its own, more specific message wins.
+      const limit = Math.max(timeoutMs, tool.timeoutMs === undefined ? 0 : tool.timeoutMs + 1000);
       try {
         const result = await withDeadline(
           () =>

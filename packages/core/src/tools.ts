@@ -66,8 +66,9 @@ export interface ToolDefinition {
   readonly inputSchema: ToolInputSchema;
   readonly annotations?: ToolAnnotations;
   /**
-   * The longest one call may need. The server's deadline is the larger of this and
-   * `[timeouts] tool_ms`, so a tool with its own longer limit (deep research) is not cut short.
+   * The longest one call may need, enforced by the tool itself. The server's deadline is the larger
+   * of this (plus a second of grace) and `[timeouts] tool_ms`, so a tool with its own longer limit
+   * (deep research) is not cut short and its own timeout message is the one a client sees.
    */
   readonly timeoutMs?: number;
   /** `args` have been validated against `inputSchema`. Thrown errors become `isError` results. */
