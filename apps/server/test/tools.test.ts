@@ -94,6 +94,9 @@ describe('search tools through promptyard-server', () => {
     );
     const cited = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'fake:citations-only', model: 'sonar-reasoning-pro' } });
     expect(text(cited)).toBe('An answer about fake:citations-only [1][2].\n\nSources:\n[1] https://example.com/source-1\n[2] https://example.com/source-2');
+    const deep = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'deep', model: 'sonar-deep-research' } });
+    expect((perplexity.requests.at(-1)?.body as { stream?: boolean }).stream).toBe(true);
+    expect(text(deep)).toMatch(/^An answer about deep \[1\]\[2\]\.\n\nSources:\n\[1\] Source 1/);
   });
 
   it('answers the empty string when there are no results', async () => {

@@ -1,7 +1,7 @@
 import { createLogger } from '@promptyard/core';
 import type { ToolResult } from '@promptyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPerplexitySearchTool } from './perplexity-search.js';
+import { assembleStream, createPerplexitySearchTool } from './perplexity-search.js';
 import { startPerplexityFake } from './test-fakes.js';
 import type { FakeService } from './test-fakes.js';
 
@@ -46,6 +46,22 @@ describe('perplexity_summary_search', () => {
     const reasoned = text(await run({ query: 'q', model: 'sonar-reasoning-pro' }));
     expect(reasoned).toMatch(/^An answer about q/);
     expect((fake.requests.at(-1)?.body as { model: string }).model).toBe('sonar-reasoning-pro');
+  });
+
+  it('streams deep research and assembles the chunks and the final sources', async () => {
+    const result = await run({ query: 'long question', model: 'sonar-deep-research' });
+    expect(fake.requests[0]?.body).toEqual({ model: 'sonar-deep-research', messages: [{ role: 'user', content: 'long question' }], stream: true });
+    expect(fake.requests[0]?.headers.accept).toBe('text/event-stream');
+    expect(text(result)).toBe(
+      'An answer about long question [1][2].\n\nSources:\n[1] Source 1 — https://example.com/source-1 (2026-01-02)\n[2] Source 2 — https://example.com/source-2 (2026-01-02)',
+    );
+  });
+
+  it('assembles a stream that ends without sources, and rejects a broken one', () => {
+    expect(assembleStream('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n')).toEqual({
+      choices: [{ message: { content: 'ab' } }],
+    });
+    expect(() => assembleStream('data: {"choices":')).toThrow();
   });
 
   it('uses the configured default model and answers the empty string for an empty answer', async () => {

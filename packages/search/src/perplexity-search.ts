@@ -23,6 +23,35 @@ export const perplexityBaseUrl = 'https://api.perplexity.ai';
 
 const recencies = ['hour', 'day', 'week', 'month', 'year'] as const;
 
+interface PerplexityChunk extends PerplexityResponse {
+  readonly choices?: readonly { readonly delta?: { readonly content?: string }; readonly message?: { readonly content?: string } }[];
+}
+
+/**
+ * A streamed completion (`data: {chunk}` lines, then `data: [DONE]`) assembled into the shape of a
+ * non-streamed one: deltas concatenated; citations and search results arrive in the last chunks.
+ * Throws on a data line that is not JSON.
+ */
+export const assembleStream = (text: string): PerplexityResponse => {
+  let content = '';
+  let citations: readonly string[] | undefined;
+  let searchResults: PerplexityResponse['search_results'];
+  for (const line of text.split(/\r?\n/)) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') continue;
+    const chunk = JSON.parse(data) as PerplexityChunk;
+    content += chunk.choices?.[0]?.delta?.content ?? '';
+    if (chunk.citations !== undefined) citations = chunk.citations;
+    if (chunk.search_results !== undefined) searchResults = chunk.search_results;
+  }
+  return {
+    choices: [{ message: { content } }],
+    ...(citations === undefined ? {} : { citations }),
+    ...(searchResults === undefined ? {} : { search_results: searchResults }),
+  };
+};
+
 interface PerplexityResponse {
   readonly choices?: readonly { readonly message?: { readonly content?: string } }[];
   readonly citations?: readonly string[];
@@ -83,7 +112,10 @@ export const createPerplexitySearchTool: ToolFactory<PerplexitySearchOptions> = 
         );
       }
       const model = (args['model'] as PerplexityModel | undefined) ?? defaultModel;
-      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: args['query'] }] };
+      // Deep research runs for minutes: streamed, the connection is never idle long enough for a
+      // proxy to cut it (a non-streamed request can be dropped after ~5 idle minutes).
+      const stream = model === 'sonar-deep-research';
+      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: args['query'] }], ...(stream ? { stream: true } : {}) };
       if (typeof args['recency'] === 'string') body['search_recency_filter'] = args['recency'];
       if (Array.isArray(args['domains']) && args['domains'].length > 0) body['search_domain_filter'] = args['domains'];
       const outcome = await postJson({
@@ -91,9 +123,10 @@ export const createPerplexitySearchTool: ToolFactory<PerplexitySearchOptions> = 
         keyVariable: 'PERPLEXITY_API_KEY',
         apiKey: options.apiKey,
         url: `${baseUrl}/chat/completions`,
-        headers: { authorization: `Bearer ${options.apiKey}` },
+        headers: { authorization: `Bearer ${options.apiKey}`, ...(stream ? { accept: 'text/event-stream' } : {}) },
         body,
-        timeoutMs: model === 'sonar-deep-research' ? deepResearchTimeoutMs : timeoutMs,
+        ...(stream ? { decode: (text: string, type: string) => (type.startsWith('text/event-stream') ? assembleStream(text) : (JSON.parse(text) as unknown)) } : {}),
+        timeoutMs: stream ? deepResearchTimeoutMs : timeoutMs,
         signal,
         logger,
         fetch: doFetch,

@@ -14,6 +14,8 @@ export interface ServiceRequest {
   readonly signal: AbortSignal;
   readonly logger: Logger;
   readonly fetch: typeof fetch;
+  /** Turns a 2xx body into data; JSON.parse unless given (a streamed answer is decoded by its tool). */
+  readonly decode?: (text: string, contentType: string) => unknown;
 }
 
 /** The parsed JSON body of a 2xx answer, or a message a model and its user can act on. */
@@ -93,7 +95,7 @@ export const postJson = async (request: ServiceRequest): Promise<ServiceOutcome>
       try {
         response = await request.fetch(request.url, {
           method: 'POST',
-          headers: { ...request.headers, 'content-type': 'application/json', accept: 'application/json' },
+          headers: { accept: 'application/json', ...request.headers, 'content-type': 'application/json' },
           body: JSON.stringify(request.body),
           signal: combined,
         });
@@ -106,10 +108,10 @@ export const postJson = async (request: ServiceRequest): Promise<ServiceOutcome>
       }
       logger.debug(`${service} answered`, { status: response.status, attempt, ms: Math.round(performance.now() - started), bytes: text.length });
       if (response.ok) {
+        const type = response.headers.get('content-type') ?? 'no content type';
         try {
-          return { ok: true, data: JSON.parse(text) as unknown };
+          return { ok: true, data: request.decode === undefined ? (JSON.parse(text) as unknown) : request.decode(text, type) };
         } catch {
-          const type = response.headers.get('content-type') ?? 'no content type';
           return fail(`${service} answered with something that is not JSON (HTTP ${response.status}, ${type}): it may be down or behind a proxy; try again later.`);
         }
       }

@@ -1,7 +1,8 @@
 /**
  * Loopback fakes of Serper and Perplexity for tests and benchmarks (not built, not published).
  * They check requests as the real services do — path, method, headers, body fields — and answer
- * with the real response and error shapes. Magic queries pick the behaviour:
+ * with the real response and error shapes; Perplexity also streams (`stream: true`: three content
+ * chunks, a final one with the sources, `[DONE]`). Magic queries pick the behaviour:
  *
  *   fake:empty            no results / an empty answer
  *   fake:rich             (Serper) answer box, knowledge graph and people also ask
@@ -216,7 +217,7 @@ const perplexityFields = new Set([
 ]);
 const perplexityModels = new Set(['sonar', 'sonar-pro', 'sonar-reasoning-pro', 'sonar-deep-research']);
 
-/** `POST /chat/completions` as api.perplexity.ai answers it (non-streaming). */
+/** `POST /chat/completions` as api.perplexity.ai answers it, streamed or not. */
 export const startPerplexityFake = (options: { readonly apiKey: string }): Promise<FakeService> =>
   startFake((request, res, state) => {
     const fail = (status: number, message: string, type = status === 401 ? 'invalid_api_key' : 'invalid_request'): void =>
@@ -250,16 +251,30 @@ export const startPerplexityFake = (options: { readonly apiKey: string }): Promi
       query === 'fake:empty'
         ? ''
         : `${model === 'sonar-reasoning-pro' ? '<think>Let me search for this.</think>\n' : ''}An answer about ${query} [1][2].${query === 'fake:many' ? ` ${'More detail. '.repeat(50)}` : ''}`;
-    send(res, 200, {
-      id: 'fake-completion',
-      model,
-      created: 1_724_369_245,
-      object: 'chat.completion',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } }],
+    const sources = {
       citations: urls,
       ...(query === 'fake:citations-only'
         ? {}
         : { search_results: urls.map((url, index) => ({ title: `Source ${index + 1}`, url, date: '2026-01-02', last_updated: '2026-01-03', snippet: `Snippet ${index + 1}` })) }),
-      usage: { prompt_tokens: 14, completion_tokens: 70, total_tokens: 84, search_context_size: 'low' },
+    };
+    const usage = { prompt_tokens: 14, completion_tokens: 70, total_tokens: 84, search_context_size: 'low' };
+    const envelope = { id: 'fake-completion', model, created: 1_724_369_245 };
+    if (body['stream'] === true) {
+      // Three content chunks, a final chunk with the sources and usage, then [DONE].
+      const third = Math.ceil(answer.length / 3);
+      const parts = [answer.slice(0, third), answer.slice(third, 2 * third), answer.slice(2 * third)];
+      const chunk = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+      for (const part of parts) res.write(chunk({ ...envelope, object: 'chat.completion.chunk', choices: [{ index: 0, finish_reason: null, delta: { role: 'assistant', content: part } }] }));
+      res.write(chunk({ ...envelope, object: 'chat.completion.chunk', choices: [{ index: 0, finish_reason: 'stop', delta: { content: '' } }], ...sources, usage }));
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    send(res, 200, {
+      ...envelope,
+      object: 'chat.completion',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: answer } }],
+      ...sources,
+      usage,
     });
   });
