@@ -65,6 +65,14 @@ describe('web_search', () => {
     expect(text(result)).toMatch(message);
   });
 
+  it('says when Serper cannot be reached', async () => {
+    const closed = await startSerperFake({ apiKey });
+    await closed.close();
+    const result = await run({ query: 'x' }, { baseUrl: closed.url });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(new RegExp(`^Could not reach Serper at ${closed.url}: fetch failed \\(.*ECONNREFUSED.*\\)\\.$`));
+  });
+
   it('reports a wrong key as the real service does', async () => {
     const result = await run({ query: 'x' }, { apiKey: 'wrong-key-5678' });
     expect(text(result)).toMatch(/check SERPER_API_KEY/);
