@@ -1,4 +1,6 @@
 import { PromptyardError } from './errors.js';
+import type { PromptyardErrorCode } from './errors.js';
+import { closestNames, formatList } from './suggest.js';
 
 export interface Named {
   readonly name: string;
@@ -193,4 +195,18 @@ export const createCatalog = <T extends Named>(options: CatalogOptions): Catalog
       return () => conflictListeners.delete(listener);
     },
   };
+};
+
+/**
+ * The entry named `name`, or an error of `code` naming the closest known names and the list method
+ * to call (`Unknown prompt "reviw". Did you mean "review"?`).
+ */
+export const findOrSuggest = <T extends Named>(catalog: Catalog<T>, name: string, code: PromptyardErrorCode): T => {
+  const entry = catalog.get(name);
+  if (entry !== undefined) return entry;
+  const suggestions = closestNames(name, catalog.names());
+  const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
+  throw new PromptyardError(code, `Unknown ${catalog.kind} "${name}".${hint} Use ${catalog.kind}s/list to see the ${catalog.size} available ${catalog.kind}s.`, {
+    data: { name, suggestions },
+  });
 };

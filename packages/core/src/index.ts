@@ -18,7 +18,7 @@ export { PromptyardError, describeError, isInvalidParams, isPromptyardError } fr
 export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors.js';
 export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logger.js';
 export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logger.js';
-export { createCatalog, encodeCursor } from './catalog.js';
+export { createCatalog, encodeCursor, findOrSuggest } from './catalog.js';
 export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogListOptions, CatalogOptions, CatalogOwner, CatalogPage, Named } from './catalog.js';
 export { envName, loadConfig, locateKey, resolveConfig } from './config.js';
 export type { ConfigOf, ConfigSchema, FieldSpec, LoadConfigOptions, LoadedConfig, SectionSpec } from './config.js';

@@ -1,8 +1,9 @@
 import type { Catalog } from './catalog.js';
+import { findOrSuggest } from './catalog.js';
 import { createDeadlines } from './deadlines.js';
 import { PromptyardError } from './errors.js';
 import type { Logger } from './logger.js';
-import { closestNames, formatList } from './suggest.js';
+import { formatList } from './suggest.js';
 import type { PromptEntry, RenderedPrompt } from './types.js';
 
 export interface PromptLimits {
@@ -54,15 +55,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
   const { catalog, logger, limits, timeoutMs } = options;
   const withDeadline = createDeadlines(timeoutMs);
 
-  const find = (name: string): PromptEntry => {
-    const entry = catalog.get(name);
-    if (entry !== undefined) return entry;
-    const suggestions = closestNames(name, catalog.names());
-    const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
-    throw new PromptyardError('PROMPT_NOT_FOUND', `Unknown prompt "${name}".${hint} Use prompts/list to see the ${catalog.size} available prompts.`, {
-      data: { name, suggestions },
-    });
-  };
+  const find = (name: string): PromptEntry => findOrSuggest(catalog, name, 'PROMPT_NOT_FOUND');
 
   const prepareArguments = (entry: PromptEntry, given: Readonly<Record<string, unknown>>): Record<string, string> => {
     const args: Record<string, string> = {};

@@ -1,8 +1,8 @@
 import type { Catalog } from './catalog.js';
+import { findOrSuggest } from './catalog.js';
 import { createDeadlines } from './deadlines.js';
 import { describeError, PromptyardError } from './errors.js';
 import type { Logger } from './logger.js';
-import { closestNames, formatList } from './suggest.js';
 import { validateToolArguments } from './tool-arguments.js';
 import type { ToolDefinition, ToolResult } from './tools.js';
 import { textResult } from './tools.js';
@@ -70,15 +70,7 @@ export const createToolService = (options: ToolServiceOptions): ToolService => {
   const { catalog, logger, timeoutMs, maxResponseBytes } = options;
   const withDeadline = createDeadlines(timeoutMs);
 
-  const find = (name: string): ToolDefinition => {
-    const tool = catalog.get(name);
-    if (tool !== undefined) return tool;
-    const suggestions = closestNames(name, catalog.names());
-    const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
-    throw new PromptyardError('TOOL_NOT_FOUND', `Unknown tool "${name}".${hint} Use tools/list to see the ${catalog.size} available tools.`, {
-      data: { name, suggestions },
-    });
-  };
+  const find = (name: string): ToolDefinition => findOrSuggest(catalog, name, 'TOOL_NOT_FOUND');
 
   return {
     catalog,
