@@ -6,3 +6,8 @@ export { parsePromptFile } from './parse-prompt-file.js';
 export type { ParsePromptFileOptions, PromptLibraryContext } from './parse-prompt-file.js';
 export { normalizeLibraryName, parseTwigManifest } from './twig-manifest.js';
 export type { TwigManifest, TwigPromptDeclaration } from './twig-manifest.js';
+export { createNativePromptSource } from './native/native-prompt-source.js';
+export type { NativeInspection, NativeProblem, NativePromptSource, NativePromptSourceOptions } from './native/native-prompt-source.js';
+export { nativeFormats } from './native/native-definition.js';
+export type { NativeFormat } from './native/native-definition.js';
+export { isValidPromptName, normalizePromptName } from './native/prompt-name.js';

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { compileDollarDialect, hintNames } from './dollar-dialect.js';
+import { compileFreeTextDialect, continueInput, geminiArgs } from './free-text-dialect.js';
+import { compileInputDialect } from './input-dialect.js';
+import { jinjaToLiquid } from './jinja-to-liquid.js';
+import { normalizePromptName } from './prompt-name.js';
+import { splitRoleSections } from './role-sections.js';
+
+describe('the $ARGUMENTS / $1 dialect', () => {
+  it('fills $ARGUMENTS verbatim and $1…$9 / $ARGUMENTS[N] from named arguments or the free text words', () => {
+    const template = compileDollarDialect('Fix #$1 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', { positionalNames: ['issue'] });
+    expect(template.variables).toEqual(['issue', '2', 'arguments']);
+    expect(template.render({ arguments: '42 "very high"' })).toBe('Fix #42 with priority very high. All: 42 "very high". Cost $5, pid $$');
+    expect(template.render({ issue: '7', 2: 'low' })).toBe('Fix #7 with priority low. All: 7 low. Cost $5, pid $$');
+  });
+
+  it('treats $$ as a literal $ for Codex and never interprets $ patterns in values', () => {
+    const template = compileDollarDialect('Price $$10 for $1', { doubleDollarEscape: true });
+    expect(template.render({ 1: "$& $' $1" })).toBe("Price $10 for $& $' $1");
+  });
+
+  it('keeps shell execution literal', () => {
+    expect(compileDollarDialect('Status: !`git status` $ARGUMENTS').render({ arguments: 'x' })).toBe('Status: !`git status` x');
+  });
+
+  it('reads names from a bracketed argument-hint only', () => {
+    expect(hintNames('[pr-number] [Priority Level]')).toEqual(['pr-number', 'priority-level']);
+    expect(hintNames('<file>')).toEqual(['file']);
+    expect(hintNames('add a feature description')).toEqual([]);
+  });
+});
+
+describe('other dialects', () => {
+  it('Copilot ${input:name:placeholder} → arguments with descriptions; editor variables stay', () => {
+    const template = compileInputDialect('Form ${input:formName:MyForm} in ${workspaceFolder} for ${input:formName}');
+    expect(template.variables).toEqual(['formName']);
+    expect(template.placeholders.get('formName')).toBe('MyForm');
+    expect(template.render({ formName: 'Login' })).toBe('Form Login in ${workspaceFolder} for Login');
+  });
+
+  it('Gemini {{args}} is substituted, else the text is appended; Continue {{{ input }}}', () => {
+    expect(compileFreeTextDialect('Review {{args}} now. !{git diff}', geminiArgs).render({ arguments: 'a.ts' })).toBe('Review a.ts now. !{git diff}');
+    expect(compileFreeTextDialect('Explain this.\n', geminiArgs).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
+    expect(compileFreeTextDialect('Explain this.', geminiArgs).render({})).toBe('Explain this.');
+    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }}', continueInput).render({ arguments: 'why' })).toBe('Q: why {{ x }}');
+  });
+
+  it('splits Prompty role lines outside code fences', () => {
+    const sections = splitRoleSections('system:\nBe kind.\n\nuser:\n```yaml\nuser:\n```\n{{q}}\nassistant:\nOK');
+    expect(sections.map((section) => [section.role, section.text])).toEqual([
+      ['system', 'Be kind.'],
+      ['user', '```yaml\nuser:\n```\n{{q}}'],
+      ['assistant', 'OK'],
+    ]);
+  });
+
+  it('translates common Jinja spellings to Liquid', () => {
+    expect(jinjaToLiquid("{# note #}{{ name | default('you') }}{% if a %}x{% elif b %}y{% endif %}{{ loop.index }}")).toBe(
+      "{{ name | default: 'you' }}{% if a %}x{% elsif b %}y{% endif %}{{ forloop.index }}",
+    );
+  });
+
+  it('normalises names to valid MCP tool names deterministically', () => {
+    expect(normalizePromptName('claude:git/résumé draft')).toBe('claude:git/resume-draft');
+    const long = normalizePromptName(`x:${'a'.repeat(100)}`);
+    expect(long).toHaveLength(64);
+    expect(long).toBe(normalizePromptName(`x:${'a'.repeat(100)}`));
+    expect(long).not.toBe(normalizePromptName(`x:${'a'.repeat(101)}`));
+    expect(normalizePromptName('日本語')).toMatch(/^prompt-[0-9a-f]{8}$/);
+  });
+});

@@ -1,0 +1,20 @@
+import { argumentValue, freeTextName, type DialectTemplate } from './dialect.js';
+
+/**
+ * One free-text placeholder (Gemini `{{args}}`, Continue `{{{ input }}}`), or none: then the text,
+ * when given, is appended after a blank line — what Gemini CLI does with a prompt lacking `{{args}}`.
+ */
+export const compileFreeTextDialect = (body: string, placeholder: RegExp | undefined): DialectTemplate => {
+  const parts = placeholder === undefined ? [body] : body.split(placeholder);
+  return {
+    variables: [freeTextName],
+    render: (args) => {
+      const value = argumentValue(args, freeTextName) ?? '';
+      if (parts.length > 1) return parts.join(value);
+      return value.trim() === '' ? body : `${body.replace(/\s+$/, '')}\n\n${value}`;
+    },
+  };
+};
+
+export const geminiArgs = /\{\{args\}\}/;
+export const continueInput = /\{\{\{\s*input\s*\}\}\}/;

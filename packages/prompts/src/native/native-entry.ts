@@ -1,0 +1,58 @@
+import { PromptyardError, describeError, isPromptyardError, type PromptEntry, type PromptMessage } from '@promptyard/core';
+import { deriveDescription } from '../derive-description.js';
+import { findReferences, resolveReference } from './file-references.js';
+import type { NativeDefinition, NativeFormat } from './native-definition.js';
+import { normalizePromptName } from './prompt-name.js';
+
+export interface NativeEntryOptions {
+  readonly format: NativeFormat;
+  readonly definition: NativeDefinition;
+  readonly file: string;
+  /** Path relative to the format's folder, exposed as `_meta['dev.promptyard/source']`. */
+  readonly source: string;
+  readonly prefix: string;
+  /** `@path` references resolve inside this folder only. */
+  readonly root: string;
+  readonly maxFileBytes: number;
+}
+
+/**
+ * A registry entry for a native prompt: each section renders to a message (system sections as user
+ * messages — MCP prompts have no system role), then each `@path` that resolves inside the root is
+ * appended as an embedded resource or image; the reference text itself stays as written.
+ */
+export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
+  const { definition, file, root, maxFileBytes } = options;
+  const name = normalizePromptName(`${options.prefix}${definition.id}`);
+  const description = definition.description ?? deriveDescription(definition.body, name);
+  return {
+    name,
+    ...(definition.title === undefined ? {} : { title: definition.title }),
+    description,
+    arguments: definition.arguments,
+    meta: { ...definition.meta, 'dev.promptyard/format': options.format, 'dev.promptyard/source': options.source },
+    origin: { file, line: 1 },
+    render: async (args, renderOptions) => {
+      const messages: PromptMessage[] = [];
+      const references: string[] = [];
+      for (const section of definition.sections) {
+        renderOptions?.signal?.throwIfAborted();
+        let text: string;
+        try {
+          text = await section.render(args);
+        } catch (error) {
+          if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
+          throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
+        }
+        if (text.trim() === '') continue;
+        messages.push({ role: section.role === 'assistant' ? 'assistant' : 'user', content: { type: 'text', text } });
+        if (definition.references !== undefined) references.push(...findReferences(text, definition.references));
+      }
+      for (const reference of new Set(references)) {
+        const content = await resolveReference(root, reference, maxFileBytes);
+        if (content !== undefined) messages.push({ role: 'user', content });
+      }
+      return { description, messages };
+    },
+  };
+};

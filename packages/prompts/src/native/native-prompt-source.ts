@@ -1,0 +1,174 @@
+import type { Dirent } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createLogger, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
+import { fileErrorDetails } from '../file-error.js';
+import { isIgnoredName, toPosixRelative } from '../ignore.js';
+import { mapLimit } from '../map-limit.js';
+import { readPromptText } from '../read-prompt-text.js';
+import { parseContinueFormat } from './continue-format.js';
+import { parseCopilotFormat } from './copilot-format.js';
+import { parseDollarFormat } from './dollar-formats.js';
+import { parseGeminiFormat } from './gemini-format.js';
+import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-definition.js';
+import { createNativeEntry } from './native-entry.js';
+import { parsePromptyFormat } from './prompty-format.js';
+
+export interface NativePromptSourceOptions {
+  readonly format: NativeFormat;
+  /** The format's folder (`.claude/commands`, `.gemini/commands`, a project for Prompty). */
+  readonly dir: string;
+  /** Prepended to every name (`claude:`); empty by default. */
+  readonly prefix?: string;
+  /** `@path` references resolve inside it; `dir` by default. */
+  readonly root?: string;
+  /** Renders Prompty bodies. */
+  readonly liquid: TemplateEngine;
+  readonly maxFileBytes?: number;
+  readonly logger?: Logger;
+}
+
+/** Something `validate` reports: a file that does not load, or an argument that is declared but unused. */
+export interface NativeProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+export interface NativeInspection {
+  readonly entries: readonly PromptEntry[];
+  readonly problems: readonly NativeProblem[];
+}
+
+export interface NativePromptSource {
+  readonly format: NativeFormat;
+  readonly dir: string;
+  readonly prefix: string;
+  /** Full load; invalid files are logged and skipped. */
+  load(): Promise<readonly PromptEntry[]>;
+  /** Full load that returns the problems instead of logging them. */
+  inspect(): Promise<NativeInspection>;
+  /** Native folders are read at start-up only: there is nothing to watch or close. */
+  watch(onChange: (delta: { upserted: readonly PromptEntry[]; removed: readonly string[] }) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Layout {
+  readonly matches: (relative: string) => boolean;
+  readonly maxDepth: number;
+}
+
+const layouts: Readonly<Record<NativeFormat, Layout>> = {
+  'claude-commands': { matches: (path) => path.endsWith('.md'), maxDepth: 8 },
+  'claude-skills': { matches: (path) => /^[^/]+\/SKILL\.md$/.test(path), maxDepth: 2 },
+  copilot: { matches: (path) => path.endsWith('.prompt.md'), maxDepth: 8 },
+  continue: { matches: (path) => path.endsWith('.md') || path.endsWith('.prompt'), maxDepth: 8 },
+  gemini: { matches: (path) => path.endsWith('.toml'), maxDepth: 8 },
+  codex: { matches: (path) => path.endsWith('.md'), maxDepth: 8 },
+  speckit: { matches: (path) => !path.includes('/') && path.endsWith('.md'), maxDepth: 1 },
+  // `*.prompty` anywhere in a project would mean walking all of it: the top three levels are searched.
+  prompty: { matches: (path) => path.endsWith('.prompty'), maxDepth: 3 },
+};
+
+const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeDefinition>> = {
+  'claude-commands': (input) => parseDollarFormat('claude-commands', input),
+  'claude-skills': (input) => parseDollarFormat('claude-skills', input),
+  codex: (input) => parseDollarFormat('codex', input),
+  speckit: (input) => parseDollarFormat('speckit', input),
+  copilot: parseCopilotFormat,
+  continue: parseContinueFormat,
+  gemini: parseGeminiFormat,
+  prompty: parsePromptyFormat,
+};
+
+/** Files under `dir` that the layout takes, sorted so that names and conflicts are deterministic. */
+const listFiles = async (dir: string, layout: Layout): Promise<string[]> => {
+  const found: string[] = [];
+  const visit = async (folder: string, depth: number): Promise<void> => {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const folders: Promise<void>[] = [];
+    for (const entry of entries) {
+      if (isIgnoredName(entry.name)) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (depth + 1 < layout.maxDepth) folders.push(visit(path, depth + 1));
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && layout.matches(toPosixRelative(dir, path))) {
+        found.push(path);
+      }
+    }
+    await Promise.all(folders);
+  };
+  await visit(dir, 0);
+  return found.sort();
+};
+
+/** The prompts a tool keeps in its own format, read in that format's own placeholder dialect. */
+export const createNativePromptSource = (options: NativePromptSourceOptions): NativePromptSource => {
+  const dir = resolve(options.dir);
+  const root = resolve(options.root ?? dir);
+  const prefix = options.prefix ?? '';
+  const maxFileBytes = options.maxFileBytes ?? 100 * 1024;
+  const logger = options.logger ?? createLogger({ level: 'warning', scope: 'promptyard:prompts' });
+  const layout = layouts[options.format];
+  const parse = parsers[options.format];
+
+  const inspect = async (): Promise<NativeInspection> => {
+    const files = await listFiles(dir, layout);
+    const problems: NativeProblem[] = [];
+    const results = await mapLimit(files, 16, async (file): Promise<PromptEntry | undefined> => {
+      const read = await readPromptText(file, maxFileBytes).catch((error: unknown) => ({ kind: 'error' as const, error }));
+      if (read.kind === 'too-large') {
+        problems.push({ file, severity: 'error', message: `the file is over the limit of ${maxFileBytes} bytes` });
+        return undefined;
+      }
+      if (read.kind !== 'text') {
+        if (read.kind === 'error') problems.push({ file, severity: 'error', message: `cannot read the file: ${String(read.error)}` });
+        return undefined;
+      }
+      const source = toPosixRelative(dir, file);
+      try {
+        const definition = parse({ text: read.text.replace(/\r\n/g, '\n'), file, path: source, liquid: options.liquid });
+        const used = new Set(definition.sections.flatMap((section) => section.variables));
+        for (const name of definition.declared) {
+          if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
+        }
+        if (definition.declared.length > 0) {
+          const declared = new Set(definition.declared);
+          for (const name of used) {
+            if (!declared.has(name)) problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
+          }
+        }
+        return createNativeEntry({ format: options.format, definition, file, source, prefix, root, maxFileBytes });
+      } catch (error) {
+        const { reason, line } = fileErrorDetails(error);
+        problems.push({ file, severity: 'error', message: reason, ...(line === undefined ? {} : { line }) });
+        return undefined;
+      }
+    });
+    const entries = results.filter((entry) => entry !== undefined);
+    return { entries, problems };
+  };
+
+  return {
+    format: options.format,
+    dir,
+    prefix,
+    inspect,
+    load: async () => {
+      const { entries, problems } = await inspect();
+      for (const problem of problems) {
+        if (problem.severity === 'error') logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
+        else logger.debug(problem.message, { file: problem.file });
+      }
+      return entries;
+    },
+    watch: async () => {},
+    close: async () => {},
+  };
+};
