@@ -34,6 +34,27 @@ export const configSchema = {
     page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Prompts per prompts/list page.' },
     debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
   },
+  discovery: {
+    enabled: { type: 'boolean', default: true, doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.' },
+    project: { type: 'boolean', default: true, doc: 'Search the current directory (the project).' },
+    home: { type: 'boolean', default: true, doc: 'Search the home folder; project prompts win on a name clash.' },
+    home_dir: { type: 'string', doc: 'The home folder searched (default: PROMPTYARD_HOME, else HOME).' },
+    formats: {
+      type: 'string[]',
+      separator: 'comma',
+      default: ['claude-commands', 'claude-skills', 'copilot', 'continue', 'gemini', 'codex', 'speckit', 'prompty'],
+      doc: 'Formats searched: claude-commands, claude-skills, copilot, continue, gemini, codex, speckit, prompty.',
+    },
+  },
+  'discovery.prefixes': {
+    claude: { type: 'string', default: 'claude:', doc: 'Prefix of Claude Code command and skill names.' },
+    copilot: { type: 'string', default: 'copilot:', doc: 'Prefix of Copilot / VS Code prompt names.' },
+    continue: { type: 'string', default: 'continue:', doc: 'Prefix of Continue prompt names.' },
+    gemini: { type: 'string', default: 'gemini:', doc: 'Prefix of Gemini CLI command names.' },
+    codex: { type: 'string', default: 'codex:', doc: 'Prefix of Codex prompt names.' },
+    speckit: { type: 'string', default: 'speckit:', doc: 'Prefix of spec-kit command names.' },
+    prompty: { type: 'string', default: 'prompty:', doc: 'Prefix of Prompty prompt names.' },
+  },
   limits: {
     max_file_bytes: { type: 'integer', min: 1, default: 102_400, doc: 'Prompt files larger than this are skipped with a warning.' },
     max_argument_chars: { type: 'integer', min: 1, default: 10_000, doc: 'Longer argument values are truncated with a warning.' },
@@ -71,6 +92,7 @@ const envAliases: Readonly<Record<string, string>> = {
   PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
   PROMPTYARD_PROMPTS: 'PROMPTYARD_PROMPTS_FOLDERS',
   PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_SERVER_LOG_LEVEL',
+  PROMPTYARD_HOME: 'PROMPTYARD_DISCOVERY_HOME_DIR',
 };
 
 export interface Overrides {
@@ -88,6 +110,10 @@ export interface ResolvedConfig {
   /** Prompt folders and libraries as absolute paths. */
   readonly folders: readonly string[];
   readonly libraries: readonly string[];
+  /** Where discovery looks: the project (the working directory), the home folder and `$CODEX_HOME`. */
+  readonly cwd: string;
+  readonly home: string | undefined;
+  readonly codexHome: string | undefined;
   /** API keys, from the environment only: a config file is too easily committed. */
   readonly keys: { readonly serper?: string; readonly perplexity?: string };
 }
@@ -140,6 +166,9 @@ export const resolveServerConfig = async (options: {
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
+    cwd: options.cwd,
+    home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
+    codexHome: nonEmpty(env['CODEX_HOME']) ? absolute(env['CODEX_HOME'], options.cwd) : undefined,
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),
       ...(nonEmpty(env['PERPLEXITY_API_KEY']) ? { perplexity: env['PERPLEXITY_API_KEY'] } : {}),

@@ -12,10 +12,19 @@ import {
 } from '@promptyard/core';
 import type { Logger, PromptEntry, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
-import { createPromptFolderSource } from '@promptyard/prompts';
-import type { PromptFolderSource } from '@promptyard/prompts';
+import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
+import type { PromptDelta } from '@promptyard/prompts';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
+import { discoverFolders, type DiscoveredFolder } from './discovery.js';
+
+/** What the server needs of a prompt source, whatever its format. */
+interface ServedSource {
+  readonly dir: string;
+  load(): Promise<readonly PromptEntry[]>;
+  watch(onChange: (delta: PromptDelta) => void): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface RunningServer {
   /** The HTTP endpoint, when serving over HTTP. */
@@ -95,17 +104,43 @@ const clientConfigs = (url: string, name: string): string =>
     `  MCP Inspector:   npx @modelcontextprotocol/inspector  (Streamable HTTP, ${url})`,
   ].join('\n');
 
+/** The stderr note on what discovery found and how its prompts are named. */
+const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: readonly (readonly PromptEntry[])[]): string => {
+  const lines = found.flatMap((folder, index) => {
+    const count = loaded[index]?.length ?? 0;
+    // The project itself is Prompty's folder: it is worth a line only when it holds some.
+    if (folder.format === 'prompty' && count === 0) return [];
+    const example = loaded[index]?.[0]?.name;
+    return [`  ${folder.scope.padEnd(7)} ${folder.format.padEnd(15)} ${folder.dir}  ${count} prompt${count === 1 ? '' : 's'} named ${folder.prefix}<name>${example === undefined ? '' : ` (e.g. ${example})`}`];
+  });
+  return `promptyard-server: no prompt folders configured; serving the well-known folders found (project before home on a name clash):\n${lines.join('\n')}\n`;
+};
+
 /** Composes config, prompt sources, the registry and a transport into a running server. */
 export const startServer = async (resolved: ResolvedConfig, options: { readonly version: string; readonly logger?: Logger }): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
   const folders = [...resolved.folders, ...resolved.libraries];
-  if (folders.length === 0) {
-    throw new PromptyardError(
+  const discovery = config.discovery;
+  const discovered: DiscoveredFolder[] =
+    folders.length === 0 && discovery.enabled
+      ? await discoverFolders({
+          cwd: resolved.cwd,
+          home: resolved.home,
+          codexHome: resolved.codexHome,
+          project: discovery.project,
+          includeHome: discovery.home,
+          formats: discovery.formats,
+          prefixes: config['discovery.prefixes'],
+        })
+      : [];
+  const nothingToServe = (): PromptyardError =>
+    new PromptyardError(
       'CONFIG_INVALID',
-      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.',
+      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
+        (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
     );
-  }
+  if (folders.length === 0 && discovered.length === 0) throw nothingToServe();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
@@ -113,23 +148,37 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
 
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
   catalog.onConflict(({ name, kept, shadowed }) =>
-    logger.warn('duplicate prompt name: the first folder wins', { prompt: name, served: kept, ignored: shadowed }),
+    logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', { prompt: name, served: kept, ignored: shadowed }),
   );
 
   const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
   const engines = { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
   const sourceLogger = logger.child('prompts');
-  const sources: { readonly source: PromptFolderSource; readonly owner: ReturnType<typeof catalog.owner> }[] = folders.map((dir) => ({
-    source: createPromptFolderSource({
-      dir,
-      engines,
-      createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
-      maxFileBytes: config.limits.max_file_bytes,
-      debounceMs: config.prompts.debounce_ms,
-      logger: sourceLogger,
-    }),
-    owner: catalog.owner(dir),
-  }));
+  const sources: { readonly source: ServedSource; readonly owner: ReturnType<typeof catalog.owner> }[] = [
+    ...folders.map((dir) => ({
+      source: createPromptFolderSource({
+        dir,
+        engines,
+        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
+        maxFileBytes: config.limits.max_file_bytes,
+        debounceMs: config.prompts.debounce_ms,
+        logger: sourceLogger,
+      }),
+      owner: catalog.owner(dir),
+    })),
+    ...discovered.map((found) => ({
+      source: createNativePromptSource({
+        format: found.format,
+        dir: found.dir,
+        root: found.root,
+        prefix: found.prefix,
+        liquid: engines.liquid,
+        maxFileBytes: config.limits.max_file_bytes,
+        logger: sourceLogger,
+      }),
+      owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`),
+    })),
+  ];
   const prompts = createPromptService({
     catalog,
     logger: logger.child('get'),
@@ -152,7 +201,9 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: folders.length, ms: Math.round(performance.now() - loadStarted) });
+  if (folders.length === 0 && catalog.size === 0) throw nothingToServe();
+  if (discovered.length > 0) process.stderr.write(describeDiscovery(discovered, loaded.slice(folders.length)));
+  logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: sources.length, ms: Math.round(performance.now() - loadStarted) });
 
   let closeTransport: () => Promise<void>;
   let url: string | undefined;

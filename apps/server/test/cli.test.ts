@@ -36,7 +36,9 @@ describe('promptyard-server command line', () => {
     const flag = await runCli(['--transport', 'smoke']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/--transport must be "stdio" or "http"/);
-    const none = await runCli([]);
+    // Nothing configured and nothing to discover in an empty project and home.
+    const empty = await makeFolder({});
+    const none = await runCli([], { cwd: empty, env: { PROMPTYARD_HOME: empty } });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/No prompt folders/);
     const missing = await runCli(['--prompts', join(dir, 'does-not-exist')]);
