@@ -55,6 +55,11 @@ export const configSchema = {
     speckit: { type: 'string', default: 'speckit:', doc: 'Prefix of spec-kit command names.' },
     prompty: { type: 'string', default: 'prompty:', doc: 'Prefix of Prompty prompt names.' },
   },
+  fallback: {
+    tools: { type: 'boolean', default: false, doc: 'Serve list_prompts, get_prompt and search_prompts, for clients that show tools but not prompts.' },
+    resources: { type: 'boolean', default: false, doc: 'Serve every prompt as a resource prompt://{name}, for clients that show resources but not prompts.' },
+    max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger fallback tool results and prompt resources are cut, with a note.' },
+  },
   limits: {
     max_file_bytes: { type: 'integer', min: 1, default: 102_400, doc: 'Prompt files larger than this are skipped with a warning.' },
     max_argument_chars: { type: 'integer', min: 1, default: 10_000, doc: 'Longer argument values are truncated with a warning.' },

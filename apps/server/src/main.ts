@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import {
   createCatalog,
   createLogger,
+  createPromptResources,
+  createPromptTools,
   createMcpServerBlueprint,
   createPromptService,
   createToolService,
@@ -12,7 +14,7 @@ import {
 } from '@promptyard/core';
 import type { Logger, PromptEntry, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
-import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
+import { createNativePromptSource, createPromptFolderSource, createPromptSearch } from '@promptyard/prompts';
 import type { PromptDelta } from '@promptyard/prompts';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
@@ -51,7 +53,7 @@ const requireHttpUrl = (value: string, key: string, variable: string): void => {
   }
 };
 
-const createTools = (resolved: ResolvedConfig, logger: Logger): ToolService | undefined => {
+const createTools = (resolved: ResolvedConfig, logger: Logger, promptTools: readonly ToolDefinition[]): ToolService | undefined => {
   const { config, keys } = resolved;
   const web = config['tools.web_search'];
   const perplexity = config['tools.perplexity_summary_search'];
@@ -83,9 +85,10 @@ const createTools = (resolved: ResolvedConfig, logger: Logger): ToolService | un
     );
     if (keys.perplexity === undefined) logger.warn('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
   }
-  if (tools.length === 0) return undefined;
+  if (tools.length === 0 && promptTools.length === 0) return undefined;
   const catalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
   catalog.owner('builtin').replace(tools);
+  catalog.owner('prompts').replace(promptTools);
   return createToolService({
     catalog,
     logger: logger.child('tools'),
@@ -185,7 +188,10 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  const tools = createTools(resolved, logger);
+  const { fallback } = config;
+  const promptTools = fallback.tools ? createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }) : [];
+  const tools = createTools(resolved, logger, promptTools);
+  const resources = fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : [];
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
@@ -197,6 +203,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       logger,
       prompts,
       ...(tools === undefined ? {} : { tools }),
+      ...(resources.length === 0 ? {} : { resources }),
       pageSize: config.prompts.page_size,
     }),
   ]);

@@ -5,6 +5,7 @@
 export type PromptyardErrorCode =
   | 'PROMPT_NOT_FOUND'
   | 'TOOL_NOT_FOUND'
+  | 'RESOURCE_NOT_FOUND'
   | 'MISSING_ARGUMENTS'
   | 'INVALID_ARGUMENT'
   | 'TEMPLATE_ERROR'
@@ -40,6 +41,7 @@ export const isPromptyardError = (value: unknown): value is PromptyardError => v
 const invalidParamsCodes: ReadonlySet<PromptyardErrorCode> = new Set([
   'PROMPT_NOT_FOUND',
   'TOOL_NOT_FOUND',
+  'RESOURCE_NOT_FOUND',
   'MISSING_ARGUMENTS',
   'INVALID_ARGUMENT',
   'TEMPLATE_ERROR',

@@ -63,6 +63,8 @@ export interface PromptEntry {
   /** Extra frontmatter keys and provenance, exposed as the prompt's `_meta`. */
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly origin: SourceLocation;
+  /** The prompt's source text (its template body), for search. */
+  readonly text?: string;
   /**
    * Renders the prompt. `args` holds only declared arguments, with defaults applied and required
    * ones checked by the caller. Throws `PromptyardError('TEMPLATE_ERROR')` with the file and line.

@@ -11,3 +11,5 @@ export type { NativeInspection, NativeProblem, NativePromptSource, NativePromptS
 export { nativeFormats } from './native/native-definition.js';
 export type { NativeFormat } from './native/native-definition.js';
 export { isValidPromptName, normalizePromptName } from './native/prompt-name.js';
+export { createPromptSearch } from './prompt-search.js';
+export type { PromptSearchOptions } from './prompt-search.js';

@@ -136,6 +136,7 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
     arguments: args,
     meta: { ...frontmatter.extra, 'dev.promptyard/source': options.source },
     origin: { file, line: 1 },
+    text: body,
     render: async (values, renderOptions) => {
       let rendered: string;
       try {

@@ -2,7 +2,9 @@ import type { LoggingLevel, McpServerFactory, Server, Tool } from '@modelcontext
 import type { Catalog } from '../catalog.js';
 import type { Logger, LogLevel, LogRecord } from '../logger.js';
 import { logLevelAtLeast } from '../logger.js';
+import { PromptyardError } from '../errors.js';
 import type { PromptService } from '../prompt-service.js';
+import type { ResourceProvider } from '../resources.js';
 import type { ToolService } from '../tool-service.js';
 import type { ToolDefinition } from '../tools.js';
 import type { PromptEntry } from '../types.js';
@@ -17,6 +19,8 @@ export interface McpServerOptions {
   readonly prompts: PromptService;
   /** When given, the server declares `tools` and answers `tools/list` and `tools/call`. */
   readonly tools?: ToolService;
+  /** When given, the server declares `resources` and answers `resources/list`, `resources/templates/list` and `resources/read`. */
+  readonly resources?: readonly ResourceProvider[];
   /** `prompts/list` and `tools/list` page size. */
   readonly pageSize?: number;
 }
@@ -90,6 +94,14 @@ const createPageCache = <E extends { readonly name: string }, T>(catalog: Catalo
 export const createMcpServerBlueprint = async (options: McpServerOptions): Promise<McpServerBlueprint> => {
   const sdk = await loadServerSdk();
   const { logger, prompts, tools } = options;
+  const providers = options.resources ?? [];
+  const providerFor = (uri: string): ResourceProvider => {
+    const provider = providers.find((candidate) => uri.startsWith(`${candidate.scheme}://`));
+    if (provider === undefined) {
+      throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": this server serves ${providers.map((candidate) => `${candidate.scheme}://`).join(', ')} URIs; see resources/list.`, { data: { uri } });
+    }
+    return provider;
+  };
   const catalog: Catalog<PromptEntry> = prompts.catalog;
   const promptPage = createPageCache(catalog, toPrompt, options.pageSize);
   const toolPage = tools === undefined ? undefined : createPageCache(tools.catalog, toTool, options.pageSize);
@@ -101,6 +113,7 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
         capabilities: {
           prompts: { listChanged: true },
           ...(tools === undefined ? {} : { tools: { listChanged: true } }),
+          ...(providers.length === 0 ? {} : { resources: {} }),
           completions: {},
           logging: {},
         },
@@ -150,6 +163,31 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
           };
         } catch (error) {
           throw toProtocolError(sdk, error, logger, 'tools/call');
+        }
+      });
+    }
+
+    if (providers.length > 0) {
+      server.setRequestHandler('resources/list', async () => {
+        try {
+          return { resources: providers.flatMap((provider) => provider.list().map((resource) => ({ ...resource }))) };
+        } catch (error) {
+          throw toProtocolError(sdk, error, logger, 'resources/list');
+        }
+      });
+      server.setRequestHandler('resources/templates/list', async () => {
+        try {
+          return { resourceTemplates: providers.flatMap((provider) => provider.templates().map((template) => ({ ...template }))) };
+        } catch (error) {
+          throw toProtocolError(sdk, error, logger, 'resources/templates/list');
+        }
+      });
+      server.setRequestHandler('resources/read', async (request, ctx) => {
+        try {
+          const contents = await providerFor(request.params.uri).read(request.params.uri, ctx.mcpReq.signal);
+          return { contents: contents.map((item) => ({ ...item })) };
+        } catch (error) {
+          throw toProtocolError(sdk, error, logger, 'resources/read');
         }
       });
     }

@@ -32,6 +32,7 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
     arguments: definition.arguments,
     meta: { ...definition.meta, 'dev.promptyard/format': options.format, 'dev.promptyard/source': options.source },
     origin: { file, line: 1 },
+    text: definition.body,
     render: async (args, renderOptions) => {
       const messages: PromptMessage[] = [];
       const references: string[] = [];

@@ -1,0 +1,109 @@
+import { PromptyardError } from './errors.js';
+import { capText, promptCard, renderedText } from './prompt-cards.js';
+import type { PromptService } from './prompt-service.js';
+import { textResult, type ToolDefinition } from './tools.js';
+import type { PromptEntry } from './types.js';
+
+/** Ranks prompts for a query, best first (MiniSearch in @promptyard/prompts; injected by the app). */
+export interface PromptSearch {
+  search(query: string, limit: number): readonly PromptEntry[];
+}
+
+export interface PromptToolsOptions {
+  readonly prompts: PromptService;
+  /** Results larger than this (UTF-8 bytes) are cut with a note. */
+  readonly maxOutputBytes: number;
+  /** The setting named in the note. */
+  readonly setting?: string;
+  /** When given, `search_prompts` is served too. */
+  readonly search?: PromptSearch;
+}
+
+const parseArguments = (raw: unknown): Record<string, unknown> => {
+  if (raw === undefined || raw === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(String(raw));
+  } catch {
+    throw new PromptyardError('INVALID_ARGUMENT', '"arguments" must be a JSON object such as {"code": "…"}; it is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PromptyardError('INVALID_ARGUMENT', '"arguments" must be a JSON object such as {"code": "…"}.');
+  }
+  return value as Record<string, unknown>;
+};
+
+/**
+ * `list_prompts`, `get_prompt` and `search_prompts`: the prompt library for clients that show tools
+ * but not MCP prompts (Codex, Cursor, ChatGPT, …). Errors come back as `isError` results.
+ */
+export const createPromptTools = (options: PromptToolsOptions): ToolDefinition[] => {
+  const { prompts, maxOutputBytes } = options;
+  const setting = options.setting ?? '[fallback] max_output_bytes';
+  const cap = (text: string): string => capText(text, maxOutputBytes, setting);
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+
+  const tools: ToolDefinition[] = [
+    {
+      name: 'list_prompts',
+      title: 'List prompts',
+      description: 'List the prompt library: one line per prompt, "name(arguments, optional?) — description". Render one with get_prompt.',
+      inputSchema: {
+        type: 'object',
+        properties: { prefix: { type: 'string', description: 'Only prompts whose name starts with this (e.g. "claude:")', maxLength: 200 } },
+        additionalProperties: false,
+      },
+      annotations: { title: 'List prompts', ...readOnly },
+      execute: async (args) => {
+        const prefix = typeof args['prefix'] === 'string' ? args['prefix'] : '';
+        const entries = prompts.catalog.names().filter((name) => name.startsWith(prefix)).map((name) => prompts.catalog.get(name)).filter((entry) => entry !== undefined);
+        if (entries.length === 0) return textResult(prefix === '' ? 'The library has no prompts.' : `No prompt name starts with "${prefix}".`);
+        return textResult(cap(`${entries.length} prompts:\n${entries.map(promptCard).join('\n')}`));
+      },
+    },
+    {
+      name: 'get_prompt',
+      title: 'Get a prompt',
+      description: 'Render a prompt from the library with arguments and return its text. Find names with list_prompts or search_prompts.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'Prompt name, e.g. "claude:git/fix-issue"', minLength: 1, maxLength: 200 },
+          arguments: { type: 'string', description: 'Argument values as a JSON object, e.g. {"code": "…"}', maxLength: 200_000 },
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Get a prompt', ...readOnly },
+      execute: async (args, context) => {
+        const rendered = await prompts.get(String(args['name']), parseArguments(args['arguments']), context.signal);
+        return textResult(cap(renderedText(rendered)));
+      },
+    },
+  ];
+  const { search } = options;
+  if (search !== undefined) {
+    tools.push({
+      name: 'search_prompts',
+      title: 'Search prompts',
+      description: 'Find prompts by words in their name, title, description or text (prefix and fuzzy matching). Returns one line per prompt, best first.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'Words to look for', minLength: 1, maxLength: 500 },
+          limit: { type: 'integer', description: 'Most results to return (default 10)', minimum: 1, maximum: 50, default: 10 },
+        },
+        required: ['query'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Search prompts', ...readOnly },
+      execute: async (args) => {
+        const limit = typeof args['limit'] === 'number' ? args['limit'] : 10;
+        const found = search.search(String(args['query']), limit);
+        if (found.length === 0) return textResult(`No prompt matches "${String(args['query'])}". Try fewer words, or list_prompts.`);
+        return textResult(cap(found.map(promptCard).join('\n')));
+      },
+    });
+  }
+  return tools;
+};
