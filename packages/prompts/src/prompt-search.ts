@@ -32,7 +32,14 @@ export const createPromptSearch = (options: PromptSearchOptions): PromptSearch =
     const search = new MiniSearch<Indexed>({
       fields: ['name', 'title', 'description', 'body'],
       storeFields: [],
-      searchOptions: { boost: { name: 3, title: 2, description: 1.5 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+      // Fuzzy matching costs most: short words are matched exactly or by prefix only, and at most two edits.
+      searchOptions: {
+        boost: { name: 3, title: 2, description: 1.5 },
+        prefix: (term) => term.length >= 3,
+        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+        maxFuzzy: 2,
+        combineWith: 'OR',
+      },
     });
     const documents: Indexed[] = [];
     for (const name of catalog.names()) {
@@ -50,8 +57,11 @@ export const createPromptSearch = (options: PromptSearchOptions): PromptSearch =
         index = build();
         version = catalog.version;
       }
+      // Every word first (few hits to rank); any word when that finds too little.
+      let hits = index.search(query, { combineWith: 'AND' });
+      if (hits.length < limit) hits = index.search(query);
       const results: PromptEntry[] = [];
-      for (const hit of index.search(query)) {
+      for (const hit of hits) {
         const entry = catalog.get(String(hit.id));
         if (entry !== undefined) results.push(entry);
         if (results.length >= limit) break;
