@@ -84,11 +84,14 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
     expect(skill.messages).toHaveLength(1);
   });
 
-  it('completes Prompty enums and requires what the format requires', async () => {
+  it('completes Prompty enums and values seen before, and requires what the format requires', async () => {
     const { client } = await start();
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'prompty:prompts/greet' }, argument: { name: 'tone', value: 'f' } });
     expect(completion.completion.values).toEqual(['friendly', 'formal']);
     await expect(client.getPrompt({ name: 'copilot:react-form' })).rejects.toThrow(/formName/);
+    await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'LoginForm' } });
+    const seen = await client.complete({ ref: { type: 'ref/prompt', name: 'copilot:react-form' }, argument: { name: 'formName', value: 'log' } });
+    expect(seen.completion).toMatchObject({ values: ['LoginForm'], total: 1, hasMore: false });
   });
 
   it('serves only configured folders when there are some', async () => {

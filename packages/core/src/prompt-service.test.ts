@@ -87,4 +87,25 @@ describe('createPromptService', () => {
     expect(service.complete('review', 'other', '').values).toEqual([]);
     expect(() => service.complete('nope', 'lang', '')).toThrow(/Unknown prompt/);
   });
+  it('completes from values seen before, those seen with the same context first, bounded and capped at 100', async () => {
+    const { service } = setup([
+      entry('deploy', [
+        { name: 'env', required: true },
+        { name: 'service', required: false },
+        { name: 'tier', required: false, enum: ['gold', 'silver'] },
+      ]),
+    ]);
+    await service.get('deploy', { env: 'staging', service: 'api' });
+    await service.get('deploy', { env: 'production', service: 'web' });
+    await service.get('deploy', { env: 'prod-eu', service: 'api', tier: 'gold' });
+    await service.get('deploy', { env: 'x\ny' });
+    expect(service.complete('deploy', 'env', '').values).toEqual(['prod-eu', 'production', 'staging']);
+    expect(service.complete('deploy', 'env', 'prod', { service: 'web' }).values).toEqual(['production', 'prod-eu']);
+    expect(service.complete('deploy', 'tier', '').values).toEqual(['gold', 'silver']);
+    for (let index = 0; index < 120; index++) await service.get('deploy', { env: `env-${index}` });
+    const many = service.complete('deploy', 'env', 'env-');
+    expect(many.values).toHaveLength(50);
+    expect(many).toMatchObject({ total: 50, hasMore: false });
+    expect(many.values[0]).toBe('env-119');
+  });
 });

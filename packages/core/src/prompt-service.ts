@@ -32,10 +32,24 @@ export interface PromptService {
   /** Looks a prompt up, or throws `PROMPT_NOT_FOUND` naming the closest known names. */
   find(name: string): PromptEntry;
   get(name: string, args: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal): Promise<RenderedPrompt>;
-  complete(name: string, argument: string, value: string): CompletionResult;
+  /**
+   * Values for an argument: its enum, its default, then values this server saw for it before (those
+   * seen with the same `context` arguments first), matching `value` by prefix, then by substring.
+   */
+  complete(name: string, argument: string, value: string, context?: Readonly<Record<string, string>>): CompletionResult;
 }
 
 const maxCompletionValues = 100;
+/** Remembered values per prompt argument, and prompt arguments remembered: memory stays bounded. */
+const maxSeenValues = 50;
+const maxSeenKeys = 2000;
+/** Longer values (pasted code) are not worth offering again. */
+const maxSeenLength = 200;
+
+interface SeenValue {
+  readonly value: string;
+  readonly with: Readonly<Record<string, string>>;
+}
 
 const contentBytes = (rendered: RenderedPrompt): number => {
   let bytes = 0;
@@ -54,6 +68,30 @@ const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origi
 export const createPromptService = (options: PromptServiceOptions): PromptService => {
   const { catalog, logger, limits, timeoutMs } = options;
   const withDeadline = createDeadlines(timeoutMs);
+  const seen = new Map<string, SeenValue[]>();
+  const seenKey = (prompt: string, argument: string): string => `${prompt}\u0000${argument}`;
+
+  const remember = (entry: PromptEntry, args: Readonly<Record<string, string>>): void => {
+    for (const [argument, value] of Object.entries(args)) {
+      if (value === '' || value.length > maxSeenLength || value.includes('\n')) continue;
+      const key = seenKey(entry.name, argument);
+      let values = seen.get(key);
+      if (values === undefined) {
+        if (seen.size >= maxSeenKeys) {
+          const oldest = seen.keys().next().value;
+          if (oldest !== undefined) seen.delete(oldest);
+        }
+        values = [];
+        seen.set(key, values);
+      }
+      const others: Record<string, string> = {};
+      for (const [other, otherValue] of Object.entries(args)) if (other !== argument && otherValue.length <= maxSeenLength) others[other] = otherValue;
+      const existing = values.findIndex((item) => item.value === value);
+      if (existing !== -1) values.splice(existing, 1);
+      values.unshift({ value, with: others });
+      if (values.length > maxSeenValues) values.pop();
+    }
+  };
 
   const find = (name: string): PromptEntry => findOrSuggest(catalog, name, 'PROMPT_NOT_FOUND');
 
@@ -96,6 +134,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
     get: async (name, given = {}, signal) => {
       const entry = find(name);
       const args = prepareArguments(entry, given);
+      remember(entry, args);
       const rendered = await withDeadline(
         () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
         () => entry.render(args, signal === undefined ? {} : { signal }),
@@ -110,11 +149,24 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       }
       return rendered.description === undefined ? { description: entry.description, messages: rendered.messages } : rendered;
     },
-    complete: (name, argumentName, value) => {
+    complete: (name, argumentName, value, context = {}) => {
       const entry = find(name);
       const argument = entry.arguments.find((candidate) => candidate.name === argumentName);
       if (argument === undefined) return { values: [], total: 0, hasMore: false };
-      const candidates = [...new Set([...(argument.enum ?? []), ...(argument.default === undefined ? [] : [argument.default])])];
+      const remembered = seen.get(seenKey(entry.name, argumentName)) ?? [];
+      const contextKeys = Object.keys(context);
+      const matchesContext = (item: SeenValue): boolean => contextKeys.length > 0 && contextKeys.every((key) => item.with[key] === context[key]);
+      // An enum is a closed set: remembered values outside it are not offered.
+      const allowed = (items: readonly SeenValue[]): string[] =>
+        items.map((item) => item.value).filter((item) => argument.enum === undefined || argument.enum.includes(item));
+      const candidates = [
+        ...new Set([
+          ...allowed(remembered.filter(matchesContext)),
+          ...(argument.enum ?? []),
+          ...(argument.default === undefined ? [] : [argument.default]),
+          ...allowed(remembered),
+        ]),
+      ];
       const needle = value.toLowerCase();
       const prefixed = candidates.filter((candidate) => candidate.toLowerCase().startsWith(needle));
       const containing = candidates.filter((candidate) => !candidate.toLowerCase().startsWith(needle) && candidate.toLowerCase().includes(needle));

@@ -196,7 +196,7 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
       try {
         const { ref, argument } = request.params;
         if (ref.type !== 'ref/prompt') return { completion: { values: [], total: 0, hasMore: false } };
-        const result = prompts.complete(ref.name, argument.name, argument.value);
+        const result = prompts.complete(ref.name, argument.name, argument.value, request.params.context?.arguments ?? {});
         return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
       } catch (error) {
         throw toProtocolError(sdk, error, logger, 'completion/complete');
