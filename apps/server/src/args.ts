@@ -2,7 +2,14 @@ import { parseArgs } from 'node:util';
 import { isLogLevel, PromptyardError } from '@promptyard/core';
 import type { Overrides } from './config.js';
 
+/** A one-shot subcommand instead of serving. */
+export type CliCommand =
+  | { readonly kind: 'list' }
+  | { readonly kind: 'render'; readonly name: string; readonly args: Readonly<Record<string, string>> }
+  | { readonly kind: 'validate'; readonly strict: boolean };
+
 export interface CliOptions {
+  readonly command?: CliCommand;
   readonly help: boolean;
   readonly version: boolean;
   readonly config?: string;
@@ -10,8 +17,20 @@ export interface CliOptions {
 }
 
 export const usage = `Usage: promptyard-server [options]
+       promptyard-server list [options]
+       promptyard-server render <name> [--arg key=value …] [options]
+       promptyard-server validate [--strict] [options]
 
-Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP.
+Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
+folders configured, serves the well-known folders of the project and the home folder
+(.claude/commands, .github/prompts, .gemini/commands, …).
+
+Commands:
+  list                     print every prompt: name, arguments and description
+  render <name>            print a prompt rendered with --arg key=value (repeatable)
+  validate                 load every source; report parse errors, declared-but-unused and
+                           used-but-undeclared arguments as file:line; exit 1 on errors
+                           (--strict: on warnings too) — usable in a pre-commit hook
 
 Options:
   -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else none)
@@ -33,11 +52,12 @@ Logs go to stderr; stdout carries only the protocol.`;
 const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
 
 export const parseCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliOptions => {
+  const commandName = argv[0] === 'list' || argv[0] === 'render' || argv[0] === 'validate' ? argv[0] : undefined;
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: false,
+      args: commandName === undefined ? [...argv] : argv.slice(1),
+      allowPositionals: commandName === 'render',
       strict: true,
       options: {
         config: { type: 'string', short: 'c' },
@@ -49,12 +69,27 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
         'no-watch': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
+        ...(commandName === 'render' ? { arg: { type: 'string', short: 'a', multiple: true } } : {}),
+        ...(commandName === 'validate' ? { strict: { type: 'boolean' } } : {}),
       },
     });
   } catch (error) {
     throw usageError((error as Error).message);
   }
-  const { values } = parsed;
+  const { values, positionals } = parsed;
+  let command: CliCommand | undefined;
+  if (commandName === 'list') command = { kind: 'list' };
+  if (commandName === 'validate') command = { kind: 'validate', strict: (values as { strict?: boolean }).strict === true };
+  if (commandName === 'render') {
+    if (positionals.length !== 1) throw usageError('render takes one prompt name: promptyard-server render <name> --arg key=value');
+    const args: Record<string, string> = {};
+    for (const pair of (values as unknown as { arg?: string[] }).arg ?? []) {
+      const equals = pair.indexOf('=');
+      if (equals <= 0) throw usageError(`--arg must be key=value, got "${pair}".`);
+      args[pair.slice(0, equals)] = pair.slice(equals + 1);
+    }
+    command = { kind: 'render', name: positionals[0] as string, args };
+  }
   const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = {};
   if (values.transport !== undefined) {
     if (values.transport !== 'stdio' && values.transport !== 'http') throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
@@ -75,6 +110,7 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   }
   const config = values.config ?? env['PROMPTYARD_CONFIG'];
   return {
+    ...(command === undefined ? {} : { command }),
     help: values.help === true,
     version: values.version === true,
     ...(config === undefined || config === '' ? {} : { config }),

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describeError, isPromptyardError } from '@promptyard/core';
 import { parseCli, usage } from './args.js';
+import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';
 import { startServer } from './main.js';
 import type { RunningServer } from './main.js';
@@ -24,6 +25,11 @@ const main = async (): Promise<void> => {
     return;
   }
   const resolved = await resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
+  if (cli.command !== undefined) {
+    const io = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text), cwd: process.cwd() };
+    process.exitCode = await runCommand(cli.command, resolved, io);
+    return;
+  }
 
   // Signals may arrive while the server is still starting: remember them and stop once it is up.
   const running: { server?: RunningServer } = {};

@@ -1,32 +1,20 @@
-import { stat } from 'node:fs/promises';
 import {
   createCatalog,
   createLogger,
   createPromptResources,
   createPromptTools,
   createMcpServerBlueprint,
-  createPromptService,
   createToolService,
   isLoopbackHost,
   PromptyardError,
   serveHttp,
   serveStdio,
 } from '@promptyard/core';
-import type { Logger, PromptEntry, ToolDefinition, ToolService } from '@promptyard/core';
+import type { Logger, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
-import { createNativePromptSource, createPromptFolderSource, createPromptSearch } from '@promptyard/prompts';
-import type { PromptDelta } from '@promptyard/prompts';
-import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import { createPromptSearch } from '@promptyard/prompts';
 import type { ResolvedConfig } from './config.js';
-import { discoverFolders, type DiscoveredFolder } from './discovery.js';
-
-/** What the server needs of a prompt source, whatever its format. */
-interface ServedSource {
-  readonly dir: string;
-  load(): Promise<readonly PromptEntry[]>;
-  watch(onChange: (delta: PromptDelta) => void): Promise<void>;
-  close(): Promise<void>;
-}
+import { createLibrary, describeDiscovery } from './library.js';
 
 export interface RunningServer {
   /** The HTTP endpoint, when serving over HTTP. */
@@ -34,11 +22,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const requireFolder = async (folder: string, kind: string): Promise<void> => {
-  const info = await stat(folder).catch(() => undefined);
-  if (info === undefined) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
-  if (!info.isDirectory()) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} is not a folder.`);
-};
 
 /** The built-in tools the config enables; a missing key leaves a tool listed, explaining itself when called. */
 const requireHttpUrl = (value: string, key: string, variable: string): void => {
@@ -107,87 +90,11 @@ const clientConfigs = (url: string, name: string): string =>
     `  MCP Inspector:   npx @modelcontextprotocol/inspector  (Streamable HTTP, ${url})`,
   ].join('\n');
 
-/** The stderr note on what discovery found and how its prompts are named. */
-const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: readonly (readonly PromptEntry[])[]): string => {
-  const lines = found.flatMap((folder, index) => {
-    const count = loaded[index]?.length ?? 0;
-    // The project itself is Prompty's folder: it is worth a line only when it holds some.
-    if (folder.format === 'prompty' && count === 0) return [];
-    const example = loaded[index]?.[0]?.name;
-    return [`  ${folder.scope.padEnd(7)} ${folder.format.padEnd(15)} ${folder.dir}  ${count} prompt${count === 1 ? '' : 's'} named ${folder.prefix}<name>${example === undefined ? '' : ` (e.g. ${example})`}`];
-  });
-  return `promptyard-server: no prompt folders configured; serving the well-known folders found (project before home on a name clash):\n${lines.join('\n')}\n`;
-};
-
 /** Composes config, prompt sources, the registry and a transport into a running server. */
 export const startServer = async (resolved: ResolvedConfig, options: { readonly version: string; readonly logger?: Logger }): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
-  const folders = [...resolved.folders, ...resolved.libraries];
-  const discovery = config.discovery;
-  const discovered: DiscoveredFolder[] =
-    folders.length === 0 && discovery.enabled
-      ? await discoverFolders({
-          cwd: resolved.cwd,
-          home: resolved.home,
-          codexHome: resolved.codexHome,
-          project: discovery.project,
-          includeHome: discovery.home,
-          formats: discovery.formats,
-          prefixes: config['discovery.prefixes'],
-        })
-      : [];
-  const nothingToServe = (): PromptyardError =>
-    new PromptyardError(
-      'CONFIG_INVALID',
-      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
-        (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
-    );
-  if (folders.length === 0 && discovered.length === 0) throw nothingToServe();
-  await Promise.all([
-    ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
-    ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
-  ]);
-
-  const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
-  catalog.onConflict(({ name, kept, shadowed }) =>
-    logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', { prompt: name, served: kept, ignored: shadowed }),
-  );
-
-  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
-  const engines = { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
-  const sourceLogger = logger.child('prompts');
-  const sources: { readonly source: ServedSource; readonly owner: ReturnType<typeof catalog.owner> }[] = [
-    ...folders.map((dir) => ({
-      source: createPromptFolderSource({
-        dir,
-        engines,
-        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
-        maxFileBytes: config.limits.max_file_bytes,
-        debounceMs: config.prompts.debounce_ms,
-        logger: sourceLogger,
-      }),
-      owner: catalog.owner(dir),
-    })),
-    ...discovered.map((found) => ({
-      source: createNativePromptSource({
-        format: found.format,
-        dir: found.dir,
-        root: found.root,
-        prefix: found.prefix,
-        liquid: engines.liquid,
-        maxFileBytes: config.limits.max_file_bytes,
-        logger: sourceLogger,
-      }),
-      owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`),
-    })),
-  ];
-  const prompts = createPromptService({
-    catalog,
-    logger: logger.child('get'),
-    limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
-    timeoutMs: config.timeouts.prompt_ms,
-  });
+  const { catalog, prompts, sources, folders, discovered, nothingToServe } = await createLibrary(resolved, logger);
   const { fallback } = config;
   const promptTools = fallback.tools ? createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }) : [];
   const tools = createTools(resolved, logger, promptTools);

@@ -124,6 +124,13 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
     for (const argument of declared) {
       if (!used.has(argument.name)) options.logger.debug('declared argument is not used by the template', { file, argument: argument.name });
     }
+    if (declared.length > 0) {
+      for (const variable of template.variables) {
+        if (!names.has(variable) || !declared.some((argument) => argument.name === variable)) {
+          options.logger.debug('template variable is not declared', { file, argument: variable });
+        }
+      }
+    }
   }
 
   const given = [library?.description, frontmatter.description].find((text) => text !== undefined && text.trim() !== '');

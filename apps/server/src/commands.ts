@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { createLogger, describeError, promptCard } from '@promptyard/core';
+import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
+import type { CliCommand } from './args.js';
+import type { ResolvedConfig } from './config.js';
+import { createLibrary, type Library } from './library.js';
+
+export interface CommandIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly cwd: string;
+}
+
+const loadAll = async (library: Library): Promise<void> => {
+  const loaded = await Promise.all(library.sources.map(({ source }) => source.load()));
+  library.sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+};
+
+const entries = (library: Library): PromptEntry[] =>
+  library.catalog.names().flatMap((name) => {
+    const entry = library.catalog.get(name);
+    return entry === undefined ? [] : [entry];
+  });
+
+interface Finding {
+  readonly file: string;
+  readonly line?: number;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+/** The first line (1-based) mentioning `word`, to point an argument finding somewhere useful. */
+const lineOf = async (file: string, word: string): Promise<number | undefined> => {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const pattern = new RegExp(`(^|[^\\w])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`);
+  const index = text.split('\n').findIndex((line) => pattern.test(line));
+  return index === -1 ? undefined : index + 1;
+};
+
+/** Log records that are findings: load failures, argument mismatches, duplicates. */
+const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
+  const { fields, message } = record;
+  const file = typeof fields['file'] === 'string' ? fields['file'] : undefined;
+  const argument = typeof fields['argument'] === 'string' ? fields['argument'] : undefined;
+  const line = typeof fields['line'] === 'number' ? fields['line'] : undefined;
+  if (message.startsWith('duplicate prompt name')) {
+    return { file: String(fields['ignored'] ?? ''), severity: 'warning', message: `prompt "${String(fields['prompt'])}" is also defined in ${String(fields['served'])}, which wins` };
+  }
+  if (file === undefined) return undefined;
+  if (message.startsWith('invalid ')) {
+    // Template errors carry "file:line: " in their reason; the finding says where already.
+    const reason = String(fields['reason'] ?? message);
+    const located = reason.startsWith(`${file}:`) ? /^[^\n]*?:(\d+): ([\s\S]*)$/.exec(reason.slice(file.length)) : null;
+    const at = line ?? (located?.[1] === undefined ? undefined : Number(located[1]));
+    return { file, ...(at === undefined ? {} : { line: at }), severity: 'error', message: located?.[2] ?? reason };
+  }
+  if (argument !== undefined && message === 'declared argument is not used by the template') {
+    const at = await lineOf(file, argument);
+    return { file, ...(at === undefined ? {} : { line: at }), severity: 'warning', message: `argument "${argument}" is declared but never used` };
+  }
+  if (argument !== undefined && message === 'template variable is not declared') {
+    const at = await lineOf(file, argument);
+    return { file, ...(at === undefined ? {} : { line: at }), severity: 'warning', message: `"${argument}" is used but not declared` };
+  }
+  if (message.startsWith('twig.toml declares a prompt')) return { file, severity: 'warning', message: `declares prompt "${String(fields['prompt'])}" but ${String(fields['expected'])} is missing` };
+  return undefined;
+};
+
+const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo): Promise<number> => {
+  const records: LogRecord[] = [];
+  const logger: Logger = createLogger({ level: 'debug', write: () => {} });
+  logger.subscribe((record) => records.push(record));
+  const library = await createLibrary(resolved, logger);
+  const findings: Finding[] = [];
+  const loaded = await Promise.all(
+    library.sources.map(async ({ source, native }) => {
+      if (native === undefined) return source.load();
+      const inspection = await native.inspect();
+      for (const problem of inspection.problems) {
+        const at = problem.line ?? (problem.severity === 'warning' ? await lineOf(problem.file, /"([^"]+)"/.exec(problem.message)?.[1] ?? '') : undefined);
+        findings.push({ file: problem.file, ...(at === undefined ? {} : { line: at }), severity: problem.severity, message: problem.message });
+      }
+      return inspection.entries;
+    }),
+  );
+  library.sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+  for (const record of records) {
+    const finding = await findingOf(record);
+    if (finding !== undefined) findings.push(finding);
+  }
+  findings.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+  for (const finding of findings) {
+    const where = `${relative(io.cwd, finding.file) || finding.file}${finding.line === undefined ? '' : `:${finding.line}`}`;
+    io.stdout(`${where}: ${finding.severity}: ${finding.message}\n`);
+  }
+  const errors = findings.filter((finding) => finding.severity === 'error').length;
+  const warnings = findings.length - errors;
+  io.stderr(`validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  return errors > 0 || (strict && warnings > 0) ? 1 : 0;
+};
+
+/** Runs `list`, `render` or `validate`; resolves with the exit code. */
+export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, io: CommandIo): Promise<number> => {
+  if (command.kind === 'validate') return validate(resolved, command.strict, io);
+  const logger = createLogger({ level: 'warning', scope: 'promptyard', write: (line) => io.stderr(`${line}\n`) });
+  const library = await createLibrary(resolved, logger);
+  await loadAll(library);
+  if (command.kind === 'list') {
+    for (const entry of entries(library)) io.stdout(`${promptCard(entry)}\n`);
+    return 0;
+  }
+  try {
+    const rendered = await library.prompts.get(command.name, command.args);
+    const parts = rendered.messages.map((message) => {
+      const { content } = message;
+      const body = content.type === 'text' ? content.text : content.type === 'image' ? `[image ${content.mimeType}]` : `[resource ${content.resource.uri}]\n${'text' in content.resource ? content.resource.text : ''}`;
+      return rendered.messages.length === 1 ? body : `[${message.role}]\n${body}`;
+    });
+    io.stdout(`${parts.join('\n\n')}\n`);
+    return 0;
+  } catch (error) {
+    io.stderr(`promptyard-server: ${describeError(error)}\n`);
+    return 1;
+  }
+};

@@ -1,0 +1,124 @@
+import { stat } from 'node:fs/promises';
+import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
+import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService } from '@promptyard/core';
+import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
+import type { NativePromptSource, PromptDelta } from '@promptyard/prompts';
+import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import type { ResolvedConfig } from './config.js';
+import { discoverFolders, type DiscoveredFolder } from './discovery.js';
+
+/** What the server needs of a prompt source, whatever its format. */
+interface ServedSource {
+  readonly dir: string;
+  load(): Promise<readonly PromptEntry[]>;
+  watch(onChange: (delta: PromptDelta) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LibrarySource {
+  readonly source: ServedSource;
+  readonly owner: CatalogOwner<PromptEntry>;
+  /** Set for discovered folders: `validate` asks them for their problems. */
+  readonly native?: NativePromptSource;
+}
+
+/** The prompt sources the config names (or discovery finds), their catalog and the prompt service. */
+export interface Library {
+  readonly catalog: Catalog<PromptEntry>;
+  readonly prompts: PromptService;
+  readonly sources: readonly LibrarySource[];
+  /** Configured folders and libraries. */
+  readonly folders: readonly string[];
+  readonly discovered: readonly DiscoveredFolder[];
+  nothingToServe(): PromptyardError;
+}
+
+const requireFolder = async (folder: string, kind: string): Promise<void> => {
+  const info = await stat(folder).catch(() => undefined);
+  if (info === undefined) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
+  if (!info.isDirectory()) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} is not a folder.`);
+};
+
+/** The stderr note on what discovery found and how its prompts are named. */
+export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: readonly (readonly PromptEntry[])[]): string => {
+  const lines = found.flatMap((folder, index) => {
+    const count = loaded[index]?.length ?? 0;
+    // The project itself is Prompty's folder: it is worth a line only when it holds some.
+    if (folder.format === 'prompty' && count === 0) return [];
+    const example = loaded[index]?.[0]?.name;
+    return [`  ${folder.scope.padEnd(7)} ${folder.format.padEnd(15)} ${folder.dir}  ${count} prompt${count === 1 ? '' : 's'} named ${folder.prefix}<name>${example === undefined ? '' : ` (e.g. ${example})`}`];
+  });
+  return `promptyard-server: no prompt folders configured; serving the well-known folders found (project before home on a name clash):\n${lines.join('\n')}\n`;
+};
+
+
+/** Builds (but does not load) the sources; throws when there is nothing to serve. */
+export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): Promise<Library> => {
+  const { config } = resolved;
+  const folders = [...resolved.folders, ...resolved.libraries];
+  const discovery = config.discovery;
+  const discovered: DiscoveredFolder[] =
+    folders.length === 0 && discovery.enabled
+      ? await discoverFolders({
+          cwd: resolved.cwd,
+          home: resolved.home,
+          codexHome: resolved.codexHome,
+          project: discovery.project,
+          includeHome: discovery.home,
+          formats: discovery.formats,
+          prefixes: config['discovery.prefixes'],
+        })
+      : [];
+  const nothingToServe = (): PromptyardError =>
+    new PromptyardError(
+      'CONFIG_INVALID',
+      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
+        (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
+    );
+  if (folders.length === 0 && discovered.length === 0) throw nothingToServe();
+  await Promise.all([
+    ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
+    ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
+  ]);
+
+  const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
+  catalog.onConflict(({ name, kept, shadowed }) =>
+    logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', { prompt: name, served: kept, ignored: shadowed }),
+  );
+
+  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
+  const engines = { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
+  const sourceLogger = logger.child('prompts');
+  const sources: LibrarySource[] = [
+    ...folders.map((dir) => ({
+      source: createPromptFolderSource({
+        dir,
+        engines,
+        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
+        maxFileBytes: config.limits.max_file_bytes,
+        debounceMs: config.prompts.debounce_ms,
+        logger: sourceLogger,
+      }),
+      owner: catalog.owner(dir),
+    })),
+    ...discovered.map((found) => {
+      const native = createNativePromptSource({
+        format: found.format,
+        dir: found.dir,
+        root: found.root,
+        prefix: found.prefix,
+        liquid: engines.liquid,
+        maxFileBytes: config.limits.max_file_bytes,
+        logger: sourceLogger,
+      });
+      return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
+    }),
+  ];
+  const prompts = createPromptService({
+    catalog,
+    logger: logger.child('get'),
+    limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
+    timeoutMs: config.timeouts.prompt_ms,
+  });
+  return { catalog, prompts, sources, folders, discovered, nothingToServe };
+};
