@@ -240,6 +240,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
         source,
         engines,
         logger,
+        maxFileBytes,
         ...(context !== undefined && { library: context }),
       });
       record.failure = undefined;

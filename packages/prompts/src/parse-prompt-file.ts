@@ -6,11 +6,14 @@ import {
   type Logger,
   type PromptArgument,
   type PromptEntry,
+  type PromptMessage,
   type TemplateEngine,
 } from '@promptyard/core';
 import { deriveDescription } from './derive-description.js';
 import { fileError } from './file-error.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { hasMessageMarkers, splitMessageParts } from './message-sections.js';
+import { resolveReference } from './native/file-references.js';
 import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
 
 /** What a twig library contributes to one of its prompts. */
@@ -34,7 +37,13 @@ export interface ParsePromptFileOptions {
   readonly engines: Readonly<Record<string, TemplateEngine>>;
   readonly library?: PromptLibraryContext;
   readonly logger?: Logger;
+  /** `<!-- resource: … -->` files larger than this stay out; 100 KiB by default. */
+  readonly maxFileBytes?: number;
 }
+
+type Part =
+  | { readonly kind: 'message'; readonly role: 'user' | 'assistant'; readonly template: CompiledTemplate }
+  | { readonly kind: 'resource'; readonly path: string };
 
 const freeTextArgument: PromptArgument = {
   name: 'arguments',
@@ -98,7 +107,21 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
     engineName = 'liquid';
   }
   const engine = library !== undefined && engineName === 'liquid' ? library.engine : requireEngine(engines, engineName, file);
-  const template = compile(engine, body, file, bodyLine);
+  // Several messages and embedded files only when the body asks for them (see message-sections.ts).
+  const parts: Part[] = hasMessageMarkers(body)
+    ? splitMessageParts(body, (line, reason) => {
+        throw fileError(file, reason, { line: bodyLine + line + 1 });
+      }).map((part): Part =>
+        part.kind === 'resource'
+          ? part
+          : { kind: 'message', role: part.role, template: compile(engine, part.text, file, bodyLine + part.lineOffset) },
+      )
+    : [{ kind: 'message', role: 'user', template: compile(engine, body, file, bodyLine) }];
+  const variables = [...new Set(parts.flatMap((part) => (part.kind === 'message' ? part.template.variables : [])))];
+  const template = { variables };
+  // Embedded files resolve inside the prompt folder (the file's path minus its source path).
+  const root = file.slice(0, Math.max(0, file.length - options.source.length - 1));
+  const maxFileBytes = options.maxFileBytes ?? 100 * 1024;
 
   // Declared arguments are authoritative; undeclared template variables become optional ones.
   const declared: PromptArgument[] = [...(library?.arguments ?? [])];
@@ -145,14 +168,23 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
     origin: { file, line: 1 },
     text: body,
     render: async (values, renderOptions) => {
-      let rendered: string;
-      try {
-        rendered = await template.render(values, renderOptions);
-      } catch (error) {
-        if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
-        throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
+      const messages: PromptMessage[] = [];
+      for (const part of parts) {
+        if (part.kind === 'resource') {
+          const content = await resolveReference(root, part.path, maxFileBytes);
+          messages.push({ role: 'user', content: content ?? { type: 'text', text: `[${part.path}: not found inside the prompt folder]` } });
+          continue;
+        }
+        let rendered: string;
+        try {
+          rendered = await part.template.render(values, renderOptions);
+        } catch (error) {
+          if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
+          throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
+        }
+        if (parts.length === 1 || rendered.trim() !== '') messages.push({ role: part.role, content: { type: 'text', text: rendered } });
       }
-      return { messages: [{ role: 'user', content: { type: 'text', text: rendered } }] };
+      return { messages };
     },
   };
 };
