@@ -62,6 +62,7 @@ describe('other dialects', () => {
 
   it('normalises names to valid MCP tool names deterministically', () => {
     expect(normalizePromptName('claude:git/résumé draft')).toBe('claude:git/resume-draft');
+    expect(normalizePromptName('a--b/c')).toBe('a--b/c');
     const long = normalizePromptName(`x:${'a'.repeat(100)}`);
     expect(long).toHaveLength(64);
     expect(long).toBe(normalizePromptName(`x:${'a'.repeat(100)}`));

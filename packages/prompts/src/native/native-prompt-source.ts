@@ -152,6 +152,9 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
       }
     });
     const entries = results.filter((entry) => entry !== undefined);
+    // Files are read concurrently: order the problems as the files are ordered.
+    const order = new Map(files.map((file, index) => [file, index]));
+    problems.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0));
     return { entries, problems };
   };
 
