@@ -54,7 +54,7 @@ describe('promptyard-server validate, list and render', () => {
     const result = await runCli(['validate'], { cwd: project, env: { PROMPTYARD_HOME: home } });
     expect(result.stdout).not.toMatch(/error:/);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/14 prompts from \d+ sources; 0 errors/);
+    expect(result.stderr).toMatch(/15 prompts from \d+ sources; 0 errors/);
   });
 
   it('list prints one card per prompt and render prints a rendered prompt', async () => {
@@ -64,7 +64,7 @@ describe('promptyard-server validate, list and render', () => {
     const list = await runCli(['list'], { cwd: project, env });
     expect(list.code).toBe(0);
     expect(list.stdout).toContain('prompty:prompts/greet(firstName, tone?) — Greet someone\n');
-    expect(list.stdout.trim().split('\n')).toHaveLength(14);
+    expect(list.stdout.trim().split('\n')).toHaveLength(15);
     const render = await runCli(['render', 'claude:git/fix-issue', '--arg', 'issue=7', '--arg', 'priority=low'], { cwd: project, env });
     expect(render.code).toBe(0);
     expect(render.stdout).toMatch(/^\[user\]\nFix issue #7 with priority low\./);

@@ -23,6 +23,7 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
         'claude:personal',
         'claude:release-notes',
         'claude:review',
+        'claude:triage',
         'codex:draft-pr',
         'continue:explain',
         'continue:legacy',
@@ -68,6 +69,8 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
     expect(text(codex.messages[0])).toBe('Draft a PR for branch feat/x; costs $5.\n');
     const plan = await client.getPrompt({ name: 'speckit:plan', arguments: { arguments: 'Add dark mode' } });
     expect(text(plan.messages[0])).toContain('```text\nAdd dark mode\n```');
+    const triage = await client.getPrompt({ name: 'claude:triage', arguments: { issue: '#9', severity: 'minor' } });
+    expect(text(triage.messages[0])).toBe('Triage issue #9 as minor.\n');
     const review = await client.getPrompt({ name: 'claude:review', arguments: { arguments: 'the diff' } });
     expect(text(review.messages[0])).toBe('Review the diff carefully. Ünïcödé ✓\n');
 

@@ -18,6 +18,7 @@ export const projectFiles: Record<string, string> = {
   ].join('\r\n'),
   '.claude/commands/review.md': '---\ndescription: Review the change\n---\nReview $ARGUMENTS carefully. Ünïcödé ✓\n',
   '.claude/skills/release-notes/SKILL.md': '---\nname: release-notes\ndescription: Draft release notes\n---\nDraft release notes for $ARGUMENTS.\n',
+  '.claude/skills/triage/SKILL.md': '---\nname: triage\ndescription: Triage an issue\narguments: [issue, severity]\n---\nTriage issue $issue as $severity.\n',
   '.github/prompts/react-form.prompt.md': [
     '---',
     "description: 'Create a React form'",

@@ -70,3 +70,11 @@ describe('other dialects', () => {
     expect(normalizePromptName('日本語')).toMatch(/^prompt-[0-9a-f]{8}$/);
   });
 });
+
+describe('Claude skill arguments', () => {
+  it('names positions with `arguments:` and substitutes $name', () => {
+    const template = compileDollarDialect('Fix $issue at $priority ($1); keep $issues and $HOME', { positionalNames: ['issue', 'priority'], namedTokens: true });
+    expect(template.variables).toEqual(['issue', 'priority', 'arguments']);
+    expect(template.render({ arguments: '12 high' })).toBe('Fix 12 at high (12); keep $issues and $HOME');
+  });
+});

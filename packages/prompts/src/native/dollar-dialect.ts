@@ -5,7 +5,11 @@ export interface DollarDialectOptions {
   readonly positionalNames?: readonly string[];
   /** Codex: `$$` is a literal `$`. Claude keeps `$$` (a shell's PID) and uses `\$` instead. */
   readonly doubleDollarEscape?: boolean;
+  /** Claude skills' `arguments: [issue, priority]`: `$issue` is `$1`, `$priority` is `$2`. */
+  readonly namedTokens?: boolean;
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 type Part = string | { readonly position: number } | { readonly all: true };
 
@@ -15,10 +19,11 @@ type Part = string | { readonly position: number } | { readonly all: true };
  * wins over the word taken from the free text. Everything else, `` !`cmd` `` included, stays verbatim.
  */
 export const compileDollarDialect = (body: string, options: DollarDialectOptions = {}): DialectTemplate => {
-  const pattern = options.doubleDollarEscape === true
-    ? /\\\$|\$\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$([1-9])/g
-    : /\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$([1-9])/g;
   const names = options.positionalNames ?? [];
+  const named = options.namedTokens === true && names.length > 0
+    ? `|\\$(${[...names].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})(?![\\w-])`
+    : '';
+  const pattern = new RegExp(`\\\\\\$${options.doubleDollarEscape === true ? '|\\$\\$' : ''}|\\$ARGUMENTS\\[(\\d+)\\]|\\$ARGUMENTS|\\$([1-9])${named}`, 'g');
   const nameOf = (position: number): string => names[position] ?? String(position + 1);
   const parts: Part[] = [];
   const variables: string[] = [];
@@ -40,7 +45,7 @@ export const compileDollarDialect = (body: string, options: DollarDialectOptions
       parts.push({ all: true });
       use(freeTextName);
     } else {
-      const position = match[1] !== undefined ? Number(match[1]) : Number(match[2]) - 1;
+      const position = match[1] !== undefined ? Number(match[1]) : match[2] !== undefined ? Number(match[2]) - 1 : names.indexOf(match[3] ?? '');
       parts.push({ position });
       use(nameOf(position));
     }

@@ -6,13 +6,19 @@ import { extraFields, stringField, stripExtension, type NativeDefinition, type N
 
 export type DollarFormat = 'claude-commands' | 'claude-skills' | 'codex' | 'speckit';
 
-const consumed = ['description', 'argument-hint', 'name'];
+const consumed = ['description', 'argument-hint', 'name', 'arguments'];
 
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */
 export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput): NativeDefinition => {
   const { data, body } = parseNativeFrontmatter(input.text, input.file);
   const hint = stringField(data, 'argument-hint');
-  const template = compileDollarDialect(body, { positionalNames: hintNames(hint), doubleDollarEscape: format === 'codex' });
+  // Claude's `arguments: [issue, priority]` names the positions and enables `$issue`.
+  const listed = Array.isArray(data['arguments']) && data['arguments'].every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item)) ? (data['arguments'] as string[]) : [];
+  const template = compileDollarDialect(body, {
+    positionalNames: listed.length > 0 ? listed : hintNames(hint),
+    doubleDollarEscape: format === 'codex',
+    namedTokens: listed.length > 0,
+  });
   const argumentsOf = template.variables.map(
     (name): PromptArgument =>
       name === freeTextName
@@ -24,9 +30,9 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
   const description = stringField(data, 'description');
   return {
     id,
+    declared: listed,
     ...(description === undefined ? {} : { description }),
     arguments: argumentsOf,
-    declared: [],
     sections: [{ role: 'user', variables: template.variables, render: async (args) => template.render(args) }],
     body,
     ...(format === 'claude-commands' || format === 'claude-skills' ? { references: 'at' as const } : {}),

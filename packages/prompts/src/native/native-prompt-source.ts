@@ -7,6 +7,7 @@ import { isIgnoredName, toPosixRelative } from '../ignore.js';
 import { mapLimit } from '../map-limit.js';
 import { readPromptText } from '../read-prompt-text.js';
 import { parseContinueFormat } from './continue-format.js';
+import { freeTextName } from './dialect.js';
 import { parseCopilotFormat } from './copilot-format.js';
 import { parseDollarFormat } from './dollar-formats.js';
 import { parseGeminiFormat } from './gemini-format.js';
@@ -141,7 +142,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
         if (definition.declared.length > 0) {
           const declared = new Set(definition.declared);
           for (const name of used) {
-            if (!declared.has(name)) problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
+            if (!declared.has(name) && name !== freeTextName) problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
           }
         }
         return createNativeEntry({ format: options.format, definition, file, source, prefix, root, maxFileBytes });
