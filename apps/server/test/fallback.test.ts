@@ -26,11 +26,13 @@ describe('a client that never calls prompts/*', () => {
     expect(found.split('\n')[0]).toMatch(/^git\/commit\(/);
     expect(textOf(await client.callTool({ name: 'search_prompts', arguments: { query: 'squas' } }))).toMatch(/^git\/deep\/squash/);
 
-    const rendered = await client.callTool({ name: 'get_prompt', arguments: { name: 'review', arguments: JSON.stringify({ code: 'x = 1', language: 'python' }) } });
+    const rendered = await client.callTool({ name: 'get_prompt', arguments: { name: 'review', arguments: { code: 'x = 1', language: 'python' } } });
     expect(textOf(rendered)).toContain('Review this python code:\n\nx = 1');
     const missing = await client.callTool({ name: 'get_prompt', arguments: { name: 'review' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/missing required argument "code"/);
+    const wrong = await client.callTool({ name: 'get_prompt', arguments: { name: 'review', arguments: { code: ['x'] } } });
+    expect(textOf(wrong)).toMatch(/"arguments\.code" must be text/);
     const unknown = await client.callTool({ name: 'get_prompt', arguments: { name: 'reveiw' } });
     expect(textOf(unknown)).toMatch(/Did you mean "review"/);
 

@@ -1,4 +1,3 @@
-import { PromptyardError } from './errors.js';
 import { capText, promptCard, renderedText } from './prompt-cards.js';
 import type { PromptService } from './prompt-service.js';
 import { textResult, type ToolDefinition } from './tools.js';
@@ -19,19 +18,9 @@ export interface PromptToolsOptions {
   readonly search?: PromptSearch;
 }
 
-const parseArguments = (raw: unknown): Record<string, unknown> => {
-  if (raw === undefined || raw === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(String(raw));
-  } catch {
-    throw new PromptyardError('INVALID_ARGUMENT', '"arguments" must be a JSON object such as {"code": "…"}; it is not valid JSON.');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new PromptyardError('INVALID_ARGUMENT', '"arguments" must be a JSON object such as {"code": "…"}.');
-  }
-  return value as Record<string, unknown>;
-};
+/** Validated against the schema already: absent or an object of text values. */
+const argumentsOf = (raw: unknown): Record<string, unknown> =>
+  typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
 
 /**
  * `list_prompts`, `get_prompt` and `search_prompts`: the prompt library for clients that show tools
@@ -69,14 +58,14 @@ export const createPromptTools = (options: PromptToolsOptions): ToolDefinition[]
         type: 'object',
         properties: {
           name: { type: 'string', description: 'Prompt name, e.g. "claude:git/fix-issue"', minLength: 1, maxLength: 200 },
-          arguments: { type: 'string', description: 'Argument values as a JSON object, e.g. {"code": "…"}', maxLength: 200_000 },
+          arguments: { type: 'object', description: 'Argument values by name, e.g. {"code": "…"}', additionalProperties: { type: 'string' } },
         },
         required: ['name'],
         additionalProperties: false,
       },
       annotations: { title: 'Get a prompt', ...readOnly },
       execute: async (args, context) => {
-        const rendered = await prompts.get(String(args['name']), parseArguments(args['arguments']), context.signal);
+        const rendered = await prompts.get(String(args['name']), argumentsOf(args['arguments']), context.signal);
         return textResult(cap(renderedText(rendered)));
       },
     },

@@ -27,6 +27,11 @@ const checkProperty = (name: string, spec: ToolPropertySchema, value: unknown): 
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `"${name}" must be true or false, not ${typeName(value)}`;
+    case 'object': {
+      if (typeof value !== 'object' || Array.isArray(value)) return `"${name}" must be an object of names to text values, not ${typeName(value)}`;
+      const bad = Object.entries(value as Record<string, unknown>).find(([, item]) => typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean');
+      return bad === undefined ? undefined : `"${name}.${bad[0]}" must be text, not ${typeName(bad[1])}`;
+    }
     case 'array': {
       if (!Array.isArray(value)) return `"${name}" must be a list of strings, not ${typeName(value)}`;
       if (spec.maxItems !== undefined && value.length > spec.maxItems) return `"${name}" may hold at most ${spec.maxItems} items`;

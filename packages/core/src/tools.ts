@@ -6,7 +6,7 @@ import type { TextContent } from './types.js';
  * server turns the definition into a `tools/list` entry and runs `execute` on `tools/call`.
  */
 
-/** The JSON Schema subset tool arguments use: flat objects of primitives and string lists. */
+/** The JSON Schema subset tool arguments use: flat objects of primitives, string lists and string maps. */
 export type ToolPropertySchema =
   | {
       readonly type: 'string';
@@ -24,6 +24,12 @@ export type ToolPropertySchema =
       readonly default?: number;
     }
   | { readonly type: 'boolean'; readonly description?: string; readonly default?: boolean }
+  | {
+      /** A map of names to string values (prompt arguments); numbers and booleans are accepted as text. */
+      readonly type: 'object';
+      readonly description?: string;
+      readonly additionalProperties: { readonly type: 'string' };
+    }
   | {
       readonly type: 'array';
       readonly description?: string;
