@@ -109,6 +109,7 @@ export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): P
         prefix: found.prefix,
         liquid: engines.liquid,
         maxFileBytes: config.limits.max_file_bytes,
+        debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, makeFolder, startStdio } from './harness.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cleanup, eventually, makeFolder, startStdio } from './harness.js';
 import { homeFiles, projectFiles } from './native-fixtures.js';
 
 afterEach(cleanup);
@@ -95,6 +97,22 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
     await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'LoginForm' } });
     const seen = await client.complete({ ref: { type: 'ref/prompt', name: 'copilot:react-form' }, argument: { name: 'formName', value: 'log' } });
     expect(seen.completion).toMatchObject({ values: ['LoginForm'], total: 1, hasMore: false });
+  });
+
+  it('reloads discovered folders when their files change', async () => {
+    const project = await makeFolder(projectFiles);
+    const home = await makeFolder(homeFiles);
+    const { client, stderr } = await startStdio([], { cwd: project, env: { PROMPTYARD_HOME: home } });
+    const escaped = project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await stderr.waitFor(new RegExp(`watching dir=${escaped}/\\.gemini/commands`));
+    await stderr.waitFor(new RegExp(`watching dir=${escaped}/\\.claude/commands`));
+    await writeFile(join(project, '.gemini/commands/added.toml'), 'description = "Added later"\nprompt = "New {{args}}"\n');
+    await writeFile(join(project, '.claude/commands/review.md'), '---\ndescription: Edited review\n---\nReview $ARGUMENTS\n');
+    const prompts = await eventually(
+      async () => (await client.listPrompts()).prompts,
+      (list) => list.some((prompt) => prompt.name === 'gemini:added') && list.some((prompt) => prompt.description === 'Edited review'),
+    );
+    expect(prompts.find((prompt) => prompt.name === 'claude:review')?.description).toBe('Edited review');
   });
 
   it('serves only configured folders when there are some', async () => {

@@ -10,6 +10,8 @@ export interface FolderWatcherOptions {
   readonly logger: Logger;
   /** Receives the paths changed during one quiet period; batches never overlap. */
   readonly onBatch: (paths: ReadonlySet<string>) => Promise<void>;
+  /** Files that can change what the folder serves; `*.md` and `twig.toml` by default. */
+  readonly isPromptFile?: (path: string) => boolean;
 }
 
 export interface FolderWatcher {
@@ -31,10 +33,9 @@ const recheckDelayMs = 120;
 const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
-const isPromptPath = (path: string): boolean => path.endsWith('.md') || basename(path) === 'twig.toml';
+const isMarkdownPromptPath = (path: string): boolean => path.endsWith('.md') || basename(path) === 'twig.toml';
 
-/** Only prompt files, library manifests and folders can change what a folder serves. */
-const isRelevant = (event: string, path: string): boolean => event === 'addDir' || event === 'unlinkDir' || isPromptPath(path);
+// Only prompt files, library manifests and folders can change what a folder serves (see isRelevant).
 
 /**
  * Watches a folder with chokidar and hands over changed paths after `debounceMs` of quiet. Any
@@ -43,6 +44,8 @@ const isRelevant = (event: string, path: string): boolean => event === 'addDir' 
  */
 export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher => {
   const { dir, debounceMs, logger } = options;
+  const isPromptPath = options.isPromptFile ?? isMarkdownPromptPath;
+  const isRelevant = (event: string, path: string): boolean => event === 'addDir' || event === 'unlinkDir' || isPromptPath(path);
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   // Path → when to look at it again (see recheckDelayMs).

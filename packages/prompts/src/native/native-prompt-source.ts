@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createLogger, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
 import { fileErrorDetails } from '../file-error.js';
+import { startFolderWatcher, type FolderWatcher } from '../folder-watcher.js';
 import { isIgnoredName, toPosixRelative } from '../ignore.js';
 import { mapLimit } from '../map-limit.js';
 import { readPromptText } from '../read-prompt-text.js';
@@ -27,6 +28,8 @@ export interface NativePromptSourceOptions {
   readonly liquid: TemplateEngine;
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
+  /** Quiet period before changed files are re-read; 25 ms by default. */
+  readonly debounceMs?: number;
 }
 
 /** Something `validate` reports: a file that does not load, or an argument that is declared but unused. */
@@ -50,7 +53,10 @@ export interface NativePromptSource {
   load(): Promise<readonly PromptEntry[]>;
   /** Full load that returns the problems instead of logging them. */
   inspect(): Promise<NativeInspection>;
-  /** Native folders are read at start-up only: there is nothing to watch or close. */
+  /**
+   * Hot reload: a change reloads the whole folder (native folders are small) and reports what
+   * changed. Prompty's folder is the project itself, too large to watch: it is read at start-up only.
+   */
   watch(onChange: (delta: { upserted: readonly PromptEntry[]; removed: readonly string[] }) => void): Promise<void>;
   close(): Promise<void>;
 }
@@ -159,20 +165,49 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
     return { entries, problems };
   };
 
+  // What each served prompt looked like, to report only the prompts a change touched.
+  const signature = (entry: PromptEntry): string => JSON.stringify([entry.title, entry.description, entry.arguments, entry.text]);
+  let served = new Map<string, string>();
+  let watcher: FolderWatcher | undefined;
+  const load = async (): Promise<readonly PromptEntry[]> => {
+    const { entries, problems } = await inspect();
+    for (const problem of problems) {
+      if (problem.severity === 'error') logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
+      else logger.debug(problem.message, { file: problem.file });
+    }
+    served = new Map(entries.map((entry) => [entry.name, signature(entry)]));
+    return entries;
+  };
+
   return {
     format: options.format,
     dir,
     prefix,
     inspect,
-    load: async () => {
-      const { entries, problems } = await inspect();
-      for (const problem of problems) {
-        if (problem.severity === 'error') logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
-        else logger.debug(problem.message, { file: problem.file });
-      }
-      return entries;
+    load,
+    watch: async (onChange) => {
+      if (options.format === 'prompty' || watcher !== undefined) return;
+      const current = startFolderWatcher({
+        dir,
+        debounceMs: options.debounceMs ?? 25,
+        logger,
+        isPromptFile: (path) => /\.(md|toml|prompt)$/i.test(path),
+        onBatch: async () => {
+          const before = served;
+          const entries = await load();
+          const upserted = entries.filter((entry) => !before.has(entry.name) || before.get(entry.name) !== signature(entry));
+          const removed = [...before.keys()].filter((name) => !served.has(name));
+          if (current.isActive() && (upserted.length > 0 || removed.length > 0)) onChange({ upserted, removed });
+        },
+      });
+      watcher = current;
+      await current.ready;
+      if (current.isActive()) logger.info('watching', { dir });
     },
-    watch: async () => {},
-    close: async () => {},
+    close: async () => {
+      const current = watcher;
+      watcher = undefined;
+      await current?.close();
+    },
   };
 };
