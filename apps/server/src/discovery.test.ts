@@ -23,7 +23,7 @@ const allFormats = configSchema.discovery.formats.default;
 describe('discoverFolders', () => {
   it('finds existing well-known folders, project before home, with their prefixes and roots', async () => {
     const project = await folderWith(['.claude/commands', '.github/prompts', 'templates/commands']);
-    const home = await folderWith(['.claude/commands', '.codex/prompts', '.gemini/commands', '.github/prompts']);
+    const home = await folderWith(['.claude/commands', '.codex/prompts', '.gemini/commands', '.github/prompts', '.config/Code/User/prompts']);
     const found = await discoverFolders({ cwd: project, home, project: true, includeHome: true, formats: allFormats, prefixes });
     expect(found.map((folder) => [folder.scope, folder.format, folder.prefix])).toEqual([
       ['project', 'claude-commands', 'claude:'],
@@ -31,6 +31,7 @@ describe('discoverFolders', () => {
       ['project', 'speckit', 'speckit:'],
       ['project', 'prompty', 'prompty:'],
       ['home', 'claude-commands', 'claude:'],
+      ['home', 'copilot', 'copilot:'],
       ['home', 'gemini', 'gemini:'],
       ['home', 'codex', 'codex:'],
     ]);

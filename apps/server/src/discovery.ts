@@ -20,15 +20,16 @@ export const prefixKey = (format: NativeFormat): 'claude' | 'copilot' | 'continu
   format === 'claude-commands' || format === 'claude-skills' ? 'claude' : format;
 
 /** Where each format lives, relative to the project and to the home folder; Codex prompts are user-only. */
-const locations: Readonly<Record<NativeFormat, { readonly project?: string; readonly home?: string }>> = {
-  'claude-commands': { project: '.claude/commands', home: '.claude/commands' },
-  'claude-skills': { project: '.claude/skills', home: '.claude/skills' },
-  copilot: { project: '.github/prompts' },
-  continue: { project: '.continue/prompts', home: '.continue/prompts' },
-  gemini: { project: '.gemini/commands', home: '.gemini/commands' },
-  codex: { home: '.codex/prompts' },
-  speckit: { project: 'templates/commands' },
-  prompty: { project: '.' },
+const locations: Readonly<Record<NativeFormat, { readonly project?: readonly string[]; readonly home?: readonly string[] }>> = {
+  'claude-commands': { project: ['.claude/commands'], home: ['.claude/commands'] },
+  'claude-skills': { project: ['.claude/skills'], home: ['.claude/skills'] },
+  // VS Code keeps user prompt files in its profile folder: Linux, then macOS.
+  copilot: { project: ['.github/prompts'], home: ['.config/Code/User/prompts', 'Library/Application Support/Code/User/prompts'] },
+  continue: { project: ['.continue/prompts'], home: ['.continue/prompts'] },
+  gemini: { project: ['.gemini/commands'], home: ['.gemini/commands'] },
+  codex: { home: ['.codex/prompts'] },
+  speckit: { project: ['templates/commands'] },
+  prompty: { project: ['.'] },
 };
 
 export interface DiscoveryOptions {
@@ -66,12 +67,12 @@ export const discoverFolders = async (options: DiscoveryOptions): Promise<Discov
   for (const [scope, base] of scopes) {
     if (base === undefined) continue;
     for (const format of formats) {
-      const relative = locations[format][scope];
-      if (relative === undefined) continue;
-      const dir = format === 'codex' && options.codexHome !== undefined ? join(options.codexHome, 'prompts') : join(base, relative);
-      // The project may be the home folder: each folder is served once.
-      if (candidates.some((candidate) => candidate.dir === dir && candidate.format === format)) continue;
-      candidates.push({ format, scope, dir, root: scope === 'project' ? base : dir, prefix: options.prefixes[prefixKey(format)] });
+      for (const relative of locations[format][scope] ?? []) {
+        const dir = format === 'codex' && options.codexHome !== undefined ? join(options.codexHome, 'prompts') : join(base, relative);
+        // The project may be the home folder: each folder is served once.
+        if (candidates.some((candidate) => candidate.dir === dir && candidate.format === format)) continue;
+        candidates.push({ format, scope, dir, root: scope === 'project' ? base : dir, prefix: options.prefixes[prefixKey(format)] });
+      }
     }
   }
   const present = await Promise.all(candidates.map((candidate) => isFolder(candidate.dir)));
