@@ -45,7 +45,8 @@ Options:
 
 Environment: PROMPTYARD_<SECTION>_<KEY> sets any config key (PROMPTYARD_LIMITS_MAX_FILE_BYTES=…),
 with short forms PROMPTYARD_TRANSPORT, PROMPTYARD_HOST, PROMPTYARD_PORT, PROMPTYARD_PROMPTS,
-PROMPTYARD_LOG_LEVEL and PROMPTYARD_AUTH_TOKEN. Flags override the environment, which overrides the file.
+PROMPTYARD_LOG_LEVEL, PROMPTYARD_AUTH_TOKEN and PROMPTYARD_HOME (the home folder discovery
+searches). Flags override the environment, which overrides the file.
 
 Logs go to stderr; stdout carries only the protocol.`;
 
