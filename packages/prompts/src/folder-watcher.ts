@@ -142,10 +142,14 @@ export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher
     });
     watcher.on('all', (event, path) => {
       if (closed || !isRelevant(event, path)) return;
-      if (event === 'addDir' || event === 'unlinkDir') {
+      if (event === 'unlinkDir') {
         pending.add(path);
         schedule();
-      } else changed(path);
+      } else {
+        // A new folder is read again a little later too: files written into it before chokidar
+        // attached its watcher would otherwise go unnoticed.
+        changed(path);
+      }
     });
     watcher.on('error', fail);
     watcher.on('ready', markReady);
