@@ -28,5 +28,9 @@ describe('createPromptSearch', () => {
     owner.replace([entry('deploy', 'Deploy the service')]);
     expect(search.search('deploy', 5).map((found) => found.name)).toEqual(['deploy']);
     expect(search.search('commit', 5)).toEqual([]);
+    // An edited prompt is re-indexed: its old words no longer find it, its new ones do.
+    owner.update({ upserted: [entry('deploy', 'Ship the release')] });
+    expect(search.search('release', 5).map((found) => found.name)).toEqual(['deploy']);
+    expect(search.search('service', 5)).toEqual([]);
   });
 });
