@@ -53,7 +53,7 @@ const createTools = (resolved: ResolvedConfig, logger: Logger, promptTools: read
         maxOutputBytes: web.max_output_bytes,
       }),
     );
-    if (keys.serper === undefined) logger.warn('web_search has no API key: set SERPER_API_KEY (calls explain this until then)');
+    if (keys.serper === undefined) logger.notice('web_search has no API key: set SERPER_API_KEY (calls explain this until then)');
   }
   if (perplexity.enabled) {
     tools.push(
@@ -66,7 +66,7 @@ const createTools = (resolved: ResolvedConfig, logger: Logger, promptTools: read
         maxOutputBytes: perplexity.max_output_bytes,
       }),
     );
-    if (keys.perplexity === undefined) logger.warn('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
+    if (keys.perplexity === undefined) logger.notice('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
   }
   if (tools.length === 0 && promptTools.length === 0) return undefined;
   const catalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
