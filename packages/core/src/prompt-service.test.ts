@@ -104,8 +104,8 @@ describe('createPromptService', () => {
     expect(service.complete('deploy', 'tier', '').values).toEqual(['gold', 'silver']);
     for (let index = 0; index < 120; index++) await service.get('deploy', { env: `env-${index}` });
     const many = service.complete('deploy', 'env', 'env-');
-    expect(many.values).toHaveLength(50);
-    expect(many).toMatchObject({ total: 50, hasMore: false });
+    expect(many.values).toHaveLength(20);
+    expect(many).toMatchObject({ total: 20, hasMore: false });
     expect(many.values[0]).toBe('env-119');
   });
 });

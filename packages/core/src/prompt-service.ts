@@ -41,8 +41,8 @@ export interface PromptService {
 
 const maxCompletionValues = 100;
 /** Remembered values per prompt argument, and prompt arguments remembered: memory stays bounded. */
-const maxSeenValues = 50;
-const maxSeenKeys = 2000;
+const maxSeenValues = 20;
+const maxSeenKeys = 1000;
 /** Longer values (pasted code) are not worth offering again. */
 const maxSeenLength = 200;
 
@@ -71,10 +71,22 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
   const seen = new Map<string, SeenValue[]>();
   const seenKey = (prompt: string, argument: string): string => `${prompt}\u0000${argument}`;
 
+  // Values are remembered after the response is on its way, in one batch per turn of the event loop.
+  let toRemember: { readonly name: string; readonly args: Readonly<Record<string, string>> }[] = [];
   const remember = (entry: PromptEntry, args: Readonly<Record<string, string>>): void => {
+    if (toRemember.push({ name: entry.name, args }) === 1) setImmediate(flushRemembered);
+  };
+  /** Also run before a completion, so it sees every value given so far. */
+  const flushRemembered = (): void => {
+    const batch = toRemember;
+    toRemember = [];
+    for (const item of batch) rememberNow(item.name, item.args);
+  };
+
+  const rememberNow = (name: string, args: Readonly<Record<string, string>>): void => {
     for (const [argument, value] of Object.entries(args)) {
       if (value === '' || value.length > maxSeenLength || value.includes('\n')) continue;
-      const key = seenKey(entry.name, argument);
+      const key = seenKey(name, argument);
       let values = seen.get(key);
       if (values === undefined) {
         if (seen.size >= maxSeenKeys) {
@@ -150,6 +162,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       return rendered.description === undefined ? { description: entry.description, messages: rendered.messages } : rendered;
     },
     complete: (name, argumentName, value, context = {}) => {
+      flushRemembered();
       const entry = find(name);
       const argument = entry.arguments.find((candidate) => candidate.name === argumentName);
       if (argument === undefined) return { values: [], total: 0, hasMore: false };
