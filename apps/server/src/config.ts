@@ -1,4 +1,5 @@
-import { isAbsolute, resolve, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, logLevels } from '@promptyard/core';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import type { ConfigOf } from '@promptyard/core';
@@ -77,6 +78,14 @@ export const configSchema = {
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Serper request may take, a Retry-After wait included.' },
     max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a result boundary, with a note (≈10k tokens, well under clients\' 25k-token limit).' },
   },
+  'resources.doc': {
+    enabled: { type: 'boolean', default: true, doc: 'Serve doc://{library} (a library\'s llms.txt) and doc://{library}/full (llms-full.txt).' },
+    libraries: { type: 'record', default: {}, doc: 'Library name → llms.txt URL, added to and overriding the built-in map; "<name>/full" sets its llms-full.txt.' },
+    cache_dir: { type: 'string', doc: 'Where fetched docs are kept across restarts (default: $XDG_CACHE_HOME or ~/.cache, then promptyard/doc).' },
+    ttl_s: { type: 'integer', min: 0, default: 3600, doc: 'Seconds a fetched file is served before it is revalidated (ETag / If-None-Match).' },
+    max_bytes: { type: 'integer', min: 1024, default: 10_485_760, doc: 'Larger files are refused.' },
+    timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one fetch may take.' },
+  },
   'tools.perplexity_summary_search': {
     enabled: { type: 'boolean', default: true, doc: 'Serve perplexity_summary_search (Perplexity Sonar; the key comes from PERPLEXITY_API_KEY).' },
     base_url: { type: 'string', default: perplexityBaseUrl, doc: 'Perplexity API base URL; PERPLEXITY_BASE_URL overrides it (proxies, tests).' },
@@ -119,6 +128,8 @@ export interface ResolvedConfig {
   readonly cwd: string;
   readonly home: string | undefined;
   readonly codexHome: string | undefined;
+  /** Where `doc://` keeps fetched files, absolute. */
+  readonly docCacheDir: string;
   /** API keys, from the environment only: a config file is too easily committed. */
   readonly keys: { readonly serper?: string; readonly perplexity?: string };
 }
@@ -173,6 +184,10 @@ export const resolveServerConfig = async (options: {
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
     cwd: options.cwd,
     home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
+    docCacheDir: ((configured) =>
+      configured === undefined
+        ? join(nonEmpty(env['XDG_CACHE_HOME']) ? absolute(env['XDG_CACHE_HOME'], options.cwd) : join(env['HOME'] ?? env['USERPROFILE'] ?? tmpdir(), '.cache'), 'promptyard', 'doc')
+        : absolute(configured, file !== undefined && env['PROMPTYARD_RESOURCES_DOC_CACHE_DIR'] === undefined ? dirname(file) : options.cwd))(config['resources.doc'].cache_dir),
     codexHome: nonEmpty(env['CODEX_HOME']) ? absolute(env['CODEX_HOME'], options.cwd) : undefined,
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),

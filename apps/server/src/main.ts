@@ -13,6 +13,7 @@ import {
 import type { Logger, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
 import { createPromptSearch } from '@promptyard/prompts';
+import { createDocProvider } from '@promptyard/resources';
 import type { ResolvedConfig } from './config.js';
 import { createLibrary, describeDiscovery } from './library.js';
 
@@ -98,7 +99,13 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const { fallback } = config;
   const promptTools = fallback.tools ? createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }) : [];
   const tools = createTools(resolved, logger, promptTools);
-  const resources = fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : [];
+  const doc = config['resources.doc'];
+  const resources = [
+    ...(fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : []),
+    ...(doc.enabled
+      ? [createDocProvider({ libraries: doc.libraries, cacheDir: resolved.docCacheDir, ttlMs: doc.ttl_s * 1000, maxBytes: doc.max_bytes, timeoutMs: doc.timeout_ms })]
+      : []),
+  ];
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([

@@ -55,3 +55,15 @@ describe('helpers', () => {
     expect(envName('transport.rate_limit', 'burst')).toBe('PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST');
   });
 });
+
+describe('record fields', () => {
+  const schema = { 'resources.doc': { libraries: { type: 'record', default: {} } } } as const;
+
+  it('read a [section.key] table of strings, or name=value pairs from the environment', async () => {
+    const fromFile = await loadConfig(schema, { source: '[resources.doc.libraries]\nfoo = "https://foo.dev/llms.txt"\n"foo/full" = "https://foo.dev/llms-full.txt"\n' });
+    expect(fromFile.values['resources.doc'].libraries).toEqual({ foo: 'https://foo.dev/llms.txt', 'foo/full': 'https://foo.dev/llms-full.txt' });
+    const fromEnv = await loadConfig(schema, { env: { PROMPTYARD_RESOURCES_DOC_LIBRARIES: 'a=https://a.dev/llms.txt, b=https://b.dev/llms.txt' } });
+    expect(fromEnv.values['resources.doc'].libraries).toEqual({ a: 'https://a.dev/llms.txt', b: 'https://b.dev/llms.txt' });
+    await expect(loadConfig(schema, { source: '[resources.doc.libraries]\nfoo = 1\n' })).rejects.toThrow(/a table of names to strings/);
+  });
+});

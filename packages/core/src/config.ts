@@ -13,7 +13,9 @@ export type FieldSpec =
   | { readonly type: 'string'; readonly enum?: readonly string[]; readonly default?: string; readonly doc?: string }
   | { readonly type: 'integer'; readonly min?: number; readonly max?: number; readonly default?: number; readonly doc?: string }
   | { readonly type: 'boolean'; readonly default?: boolean; readonly doc?: string }
-  | { readonly type: 'string[]'; readonly default?: readonly string[]; readonly separator?: 'comma' | 'path'; readonly doc?: string };
+  | { readonly type: 'string[]'; readonly default?: readonly string[]; readonly separator?: 'comma' | 'path'; readonly doc?: string }
+  /** A table of names to strings (`[resources.doc.libraries]`); from the environment as `name=value,…`. */
+  | { readonly type: 'record'; readonly default?: Readonly<Record<string, string>>; readonly doc?: string };
 
 export type SectionSpec = Readonly<Record<string, FieldSpec>>;
 /** Section names may be dotted (`transport.rate_limit`) for nested tables. */
@@ -27,7 +29,9 @@ type FieldValue<F extends FieldSpec> = F extends { type: 'string'; enum: readonl
       ? number
       : F extends { type: 'boolean' }
         ? boolean
-        : readonly string[];
+        : F extends { type: 'record' }
+          ? Readonly<Record<string, string>>
+          : readonly string[];
 
 type WithDefault<F extends FieldSpec> = F extends { default: unknown } ? FieldValue<F> : FieldValue<F> | undefined;
 
@@ -55,6 +59,8 @@ const describeField = (spec: FieldSpec): string => {
       return 'true or false';
     case 'string[]':
       return 'a list of strings';
+    case 'record':
+      return 'a table of names to strings';
   }
 };
 
@@ -103,6 +109,8 @@ const coerce = (spec: FieldSpec, value: unknown): { ok: true; value: unknown } |
       return typeof value === 'boolean' ? { ok: true, value } : { ok: false };
     case 'string[]':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? { ok: true, value } : { ok: false };
+    case 'record':
+      return isTable(value) && Object.values(value).every((item) => typeof item === 'string') ? { ok: true, value: { ...value } } : { ok: false };
   }
 };
 
@@ -123,6 +131,10 @@ const fromEnvString = (spec: FieldSpec, raw: string): unknown => {
         .split(spec.separator === 'path' ? delimiter : ',')
         .map((item) => item.trim())
         .filter((item) => item !== '');
+    case 'record': {
+      const entries = raw.split(',').map((item) => item.split('=').map((part) => part.trim()));
+      return entries.every((pair) => pair.length === 2 && pair[0] !== '') ? Object.fromEntries(entries) : raw;
+    }
   }
 };
 

@@ -32,6 +32,8 @@ export interface ResourceProvider {
   templates(): readonly ResourceTemplateInfo[];
   /** Throws `PromptyardError('RESOURCE_NOT_FOUND')` for an unknown URI. */
   read(uri: string, signal?: AbortSignal): Promise<readonly ResourceContents[]>;
+  /** Suggestions for a template variable (`completion/complete` with `ref/resource`). */
+  complete?(uriTemplate: string, variable: string, value: string): readonly string[] | Promise<readonly string[]>;
 }
 
 export type ResourceProviderFactory<Options> = (options: Options) => ResourceProvider;

@@ -96,7 +96,8 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
   const { logger, prompts, tools } = options;
   const providers = options.resources ?? [];
   const providerFor = (uri: string): ResourceProvider => {
-    const provider = providers.find((candidate) => uri.startsWith(`${candidate.scheme}://`));
+    // `url:` has no authority, so match the scheme's colon; `doc://`, `prompt://` match as well.
+    const provider = providers.find((candidate) => uri.startsWith(`${candidate.scheme}:`));
     if (provider === undefined) {
       throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": this server serves ${providers.map((candidate) => `${candidate.scheme}://`).join(', ')} URIs; see resources/list.`, { data: { uri } });
     }
@@ -195,6 +196,11 @@ export const createMcpServerBlueprint = async (options: McpServerOptions): Promi
     server.setRequestHandler('completion/complete', async (request) => {
       try {
         const { ref, argument } = request.params;
+        if (ref.type === 'ref/resource') {
+          const provider = providers.find((candidate) => ref.uri.startsWith(`${candidate.scheme}:`));
+          const values = (await provider?.complete?.(ref.uri, argument.name, argument.value)) ?? [];
+          return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+        }
         if (ref.type !== 'ref/prompt') return { completion: { values: [], total: 0, hasMore: false } };
         const result = prompts.complete(ref.name, argument.name, argument.value, request.params.context?.arguments ?? {});
         return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };

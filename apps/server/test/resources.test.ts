@@ -1,0 +1,43 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { llmsText, startFakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
+import type { FakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
+import { promptFiles } from './fixtures.js';
+import { cleanup, makeFolder, startStdio } from './harness.js';
+
+let site: FakeDocsSite;
+
+beforeAll(async () => {
+  site = await startFakeDocsSite();
+});
+afterAll(() => site.close());
+afterEach(cleanup);
+
+const textOf = (result: { contents: readonly unknown[] }): string => (result.contents[0] as { text?: string } | undefined)?.text ?? '';
+
+describe('doc:// resources', () => {
+  it('lists, completes and reads library docs from promptyard.toml, cached on disk across restarts', async () => {
+    const dir = await makeFolder({
+      ...promptFiles,
+      'promptyard.toml': `[resources.doc]\ncache_dir = "cache"\n\n[resources.doc.libraries]\nfakelib = "${site.url}/llms.txt"\n"fakelib/full" = "${site.url}/llms-full.txt"\n`,
+    });
+    const args = ['--config', join(dir, 'promptyard.toml'), '--prompts', dir, '--no-watch'];
+    const { client } = await startStdio(args);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['doc://fakelib', 'doc://anthropic']));
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(expect.arrayContaining(['doc://{library}', 'doc://{library}/full']));
+    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'doc://{library}' }, argument: { name: 'library', value: 'fake' } });
+    expect(completion.completion.values).toEqual(['fakelib']);
+
+    expect(textOf(await client.readResource({ uri: 'doc://fakelib' }))).toBe(llmsText(1));
+    expect(textOf(await client.readResource({ uri: 'doc://fakelib/full' }))).toContain('Everything, concatenated.');
+    await expect(client.readResource({ uri: 'doc://fakelbi' })).rejects.toThrow(/did you mean "doc:\/\/fakelib"/);
+    await client.close();
+
+    const requestsBefore = site.requests.length;
+    const restarted = await startStdio(args);
+    expect(textOf(await restarted.client.readResource({ uri: 'doc://fakelib' }))).toBe(llmsText(1));
+    expect(site.requests.length).toBe(requestsBefore);
+  });
+});
