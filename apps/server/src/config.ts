@@ -86,6 +86,13 @@ export const configSchema = {
     max_bytes: { type: 'integer', min: 1024, default: 10_485_760, doc: 'Larger files are refused.' },
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one fetch may take.' },
   },
+  'resources.project': {
+    command: { type: 'string', default: 'codeweaver', doc: 'Code-map command run as <command> -input <folder> -output <tempfile> (codeweaver, also found as codeweawer), or "builtin".' },
+    paths: { type: 'record', default: {}, doc: 'Project name → folder served as project://{name}; relative to the config file.' },
+    timeout_ms: { type: 'integer', min: 1, default: 60_000, doc: 'Longest the command may run.' },
+    max_bytes: { type: 'integer', min: 1024, default: 1_000_000, doc: 'Larger code maps are cut, with a note.' },
+    max_file_bytes: { type: 'integer', min: 1, default: 100_000, doc: 'The builtin renderer lists larger files without their content.' },
+  },
   'tools.perplexity_summary_search': {
     enabled: { type: 'boolean', default: true, doc: 'Serve perplexity_summary_search (Perplexity Sonar; the key comes from PERPLEXITY_API_KEY).' },
     base_url: { type: 'string', default: perplexityBaseUrl, doc: 'Perplexity API base URL; PERPLEXITY_BASE_URL overrides it (proxies, tests).' },
@@ -128,6 +135,8 @@ export interface ResolvedConfig {
   readonly cwd: string;
   readonly home: string | undefined;
   readonly codexHome: string | undefined;
+  /** `project://` names → absolute folders. */
+  readonly projects: Readonly<Record<string, string>>;
   /** Where `doc://` keeps fetched files, absolute. */
   readonly docCacheDir: string;
   /** API keys, from the environment only: a config file is too easily committed. */
@@ -184,6 +193,12 @@ export const resolveServerConfig = async (options: {
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
     cwd: options.cwd,
     home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
+    projects: Object.fromEntries(
+      Object.entries(config['resources.project'].paths).map(([name, folder]) => [
+        name,
+        absolute(folder, file !== undefined && env['PROMPTYARD_RESOURCES_PROJECT_PATHS'] === undefined ? dirname(file) : options.cwd),
+      ]),
+    ),
     docCacheDir: ((configured) =>
       configured === undefined
         ? join(nonEmpty(env['XDG_CACHE_HOME']) ? absolute(env['XDG_CACHE_HOME'], options.cwd) : join(env['HOME'] ?? env['USERPROFILE'] ?? tmpdir(), '.cache'), 'promptyard', 'doc')

@@ -13,7 +13,7 @@ import {
 import type { Logger, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
 import { createPromptSearch } from '@promptyard/prompts';
-import { createDocProvider } from '@promptyard/resources';
+import { createDocProvider, createProjectProvider } from '@promptyard/resources';
 import type { ResolvedConfig } from './config.js';
 import { createLibrary, describeDiscovery } from './library.js';
 
@@ -104,6 +104,17 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     ...(fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : []),
     ...(doc.enabled
       ? [createDocProvider({ libraries: doc.libraries, cacheDir: resolved.docCacheDir, ttlMs: doc.ttl_s * 1000, maxBytes: doc.max_bytes, timeoutMs: doc.timeout_ms })]
+      : []),
+    ...(Object.keys(resolved.projects).length > 0
+      ? [
+          createProjectProvider({
+            paths: resolved.projects,
+            command: config['resources.project'].command,
+            timeoutMs: config['resources.project'].timeout_ms,
+            maxBytes: config['resources.project'].max_bytes,
+            maxFileBytes: config['resources.project'].max_file_bytes,
+          }),
+        ]
       : []),
   ];
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { installFakeCodeweaver } from '../../../packages/resources/src/test-codeweaver.js';
 import { llmsText, startFakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
 import type { FakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
 import { promptFiles } from './fixtures.js';
@@ -39,5 +40,32 @@ describe('doc:// resources', () => {
     const restarted = await startStdio(args);
     expect(textOf(await restarted.client.readResource({ uri: 'doc://fakelib' }))).toBe(llmsText(1));
     expect(site.requests.length).toBe(requestsBefore);
+  });
+});
+
+describe('project:// resources', () => {
+  it('serves a configured project through codeweaver on PATH, and through the builtin renderer', async () => {
+    const dir = await makeFolder({
+      ...promptFiles,
+      'api/src/main.ts': 'export const answer = 42;\n',
+      'api/.gitignore': 'secret.txt\n',
+      'api/secret.txt': 'hunter2\n',
+      'promptyard.toml': '[resources.project.paths]\napi = "api"\n',
+    });
+    const bin = join(dir, 'bin');
+    await installFakeCodeweaver(bin);
+    const args = ['--config', join(dir, 'promptyard.toml'), '--prompts', dir, '--no-watch'];
+    const { client } = await startStdio(args, { env: { PATH: `${bin}${delimiter}${process.env['PATH'] ?? ''}` } });
+    expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain('project://api');
+    const woven = textOf(await client.readResource({ uri: 'project://api' }));
+    expect(woven).toMatch(/^# Tree View:/);
+    expect(woven).toContain('src/main.ts\n```ts\nexport const answer = 42;');
+    await expect(client.readResource({ uri: 'project://apj' })).rejects.toThrow(/did you mean "project:\/\/api"/);
+    await client.close();
+
+    const builtin = await startStdio(args, { env: { PROMPTYARD_RESOURCES_PROJECT_COMMAND: 'builtin' } });
+    const rendered = textOf(await builtin.client.readResource({ uri: 'project://api' }));
+    expect(rendered).toContain('src/main.ts\n```ts\nexport const answer = 42;');
+    expect(rendered).not.toContain('hunter2');
   });
 });
