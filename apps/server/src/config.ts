@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, logLevels } from '@promptyard/core';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
+import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
 
 /** `promptyard.toml`: every key, its type and default. The README's config reference mirrors it. */
@@ -78,6 +79,19 @@ export const configSchema = {
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Serper request may take, a Retry-After wait included.' },
     max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a result boundary, with a note (≈10k tokens, well under clients\' 25k-token limit).' },
   },
+  'resources.url': {
+    enabled: { type: 'boolean', default: true, doc: 'Serve url:{+url}, a web page as Markdown.' },
+    mode: { type: 'string', enum: ['jina', 'local'], default: 'jina', doc: 'jina: read through Jina Reader; local: fetch here behind the SSRF guard and convert (no third party sees the URL). PROMPTYARD_URL_MODE.' },
+    reader_url: { type: 'string', default: jinaReaderUrl, doc: 'Jina Reader base URL; JINA_READER_URL overrides it. The key comes from JINA_API_KEY.' },
+    return_format: { type: 'string', enum: ['content', 'markdown', 'html', 'text'], doc: 'Sent as X-Return-Format (default: the reader\'s, Readability-filtered Markdown).' },
+    reader_timeout_s: { type: 'integer', min: 1, max: 180, doc: 'Sent as X-Timeout: seconds the reader waits for the page.' },
+    no_cache: { type: 'boolean', default: false, doc: 'Send X-No-Cache: true (the reader fetches the page afresh).' },
+    allow: { type: 'string[]', separator: 'comma', default: [], doc: 'Hosts or CIDRs exempt from the SSRF guard in local mode; PROMPTYARD_URL_ALLOW (comma-separated).' },
+    timeout_ms: { type: 'integer', min: 1, default: 10_000, doc: 'Longest one page fetch may take.' },
+    max_bytes: { type: 'integer', min: 1024, default: 5_242_880, doc: 'Larger pages are refused (local) or cut (jina).' },
+    content_types: { type: 'string[]', separator: 'comma', default: ['text/', 'application/xhtml+xml', 'application/json'], doc: 'Content types (prefixes) converted in local mode.' },
+    cache_ttl_s: { type: 'integer', min: 0, default: 300, doc: 'Seconds a page is served from memory before it is fetched again.' },
+  },
   'resources.doc': {
     enabled: { type: 'boolean', default: true, doc: 'Serve doc://{library} (a library\'s llms.txt) and doc://{library}/full (llms-full.txt).' },
     libraries: { type: 'record', default: {}, doc: 'Library name → llms.txt URL, added to and overriding the built-in map; "<name>/full" sets its llms-full.txt.' },
@@ -114,6 +128,8 @@ const envAliases: Readonly<Record<string, string>> = {
   PROMPTYARD_PROMPTS: 'PROMPTYARD_PROMPTS_FOLDERS',
   PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_SERVER_LOG_LEVEL',
   PROMPTYARD_HOME: 'PROMPTYARD_DISCOVERY_HOME_DIR',
+  PROMPTYARD_URL_MODE: 'PROMPTYARD_RESOURCES_URL_MODE',
+  PROMPTYARD_URL_ALLOW: 'PROMPTYARD_RESOURCES_URL_ALLOW',
 };
 
 export interface Overrides {
@@ -140,7 +156,7 @@ export interface ResolvedConfig {
   /** Where `doc://` keeps fetched files, absolute. */
   readonly docCacheDir: string;
   /** API keys, from the environment only: a config file is too easily committed. */
-  readonly keys: { readonly serper?: string; readonly perplexity?: string };
+  readonly keys: { readonly serper?: string; readonly perplexity?: string; readonly jina?: string };
 }
 
 const nonEmpty = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
@@ -176,6 +192,7 @@ export const resolveServerConfig = async (options: {
       ...values['tools.perplexity_summary_search'],
       ...(nonEmpty(env['PERPLEXITY_BASE_URL']) ? { base_url: env['PERPLEXITY_BASE_URL'] } : {}),
     },
+    'resources.url': { ...values['resources.url'], ...(nonEmpty(env['JINA_READER_URL']) ? { reader_url: env['JINA_READER_URL'] } : {}) },
     prompts: {
       ...values.prompts,
       ...(overrides.prompts === undefined || overrides.prompts.length === 0 ? {} : { folders: overrides.prompts }),
@@ -207,6 +224,7 @@ export const resolveServerConfig = async (options: {
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),
       ...(nonEmpty(env['PERPLEXITY_API_KEY']) ? { perplexity: env['PERPLEXITY_API_KEY'] } : {}),
+      ...(nonEmpty(env['JINA_API_KEY']) ? { jina: env['JINA_API_KEY'] } : {}),
     },
   };
 };

@@ -13,7 +13,7 @@ import {
 import type { Logger, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
 import { createPromptSearch } from '@promptyard/prompts';
-import { createDocProvider, createProjectProvider } from '@promptyard/resources';
+import { createDocProvider, createProjectProvider, createUrlProvider } from '@promptyard/resources';
 import type { ResolvedConfig } from './config.js';
 import { createLibrary, describeDiscovery } from './library.js';
 
@@ -100,7 +100,28 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const promptTools = fallback.tools ? createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }) : [];
   const tools = createTools(resolved, logger, promptTools);
   const doc = config['resources.doc'];
+  const web = config['resources.url'];
+  if (web.enabled && web.mode === 'jina') requireHttpUrl(web.reader_url, '[resources.url] reader_url', 'JINA_READER_URL');
   const resources = [
+    ...(web.enabled
+      ? [
+          createUrlProvider({
+            mode: web.mode,
+            readerUrl: web.reader_url,
+            apiKey: resolved.keys.jina,
+            readerHeaders: {
+              ...(web.return_format === undefined ? {} : { 'X-Return-Format': web.return_format }),
+              ...(web.reader_timeout_s === undefined ? {} : { 'X-Timeout': String(web.reader_timeout_s) }),
+              ...(web.no_cache ? { 'X-No-Cache': 'true' } : {}),
+            },
+            allow: web.allow,
+            timeoutMs: web.timeout_ms,
+            maxBytes: web.max_bytes,
+            contentTypes: web.content_types,
+            cacheTtlMs: web.cache_ttl_s * 1000,
+          }),
+        ]
+      : []),
     ...(fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : []),
     ...(doc.enabled
       ? [createDocProvider({ libraries: doc.libraries, cacheDir: resolved.docCacheDir, ttlMs: doc.ttl_s * 1000, maxBytes: doc.max_bytes, timeoutMs: doc.timeout_ms })]

@@ -3,6 +3,8 @@ import { delimiter, join } from 'node:path';
 import { installFakeCodeweaver } from '../../../packages/resources/src/test-codeweaver.js';
 import { llmsText, startFakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
 import type { FakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
+import { startFakeReader, startFakeSite } from '../../../packages/resources/src/test-web.js';
+import type { FakeHost } from '../../../packages/resources/src/test-web.js';
 import { promptFiles } from './fixtures.js';
 import { cleanup, makeFolder, startStdio } from './harness.js';
 
@@ -67,5 +69,28 @@ describe('project:// resources', () => {
     const rendered = textOf(await builtin.client.readResource({ uri: 'project://api' }));
     expect(rendered).toContain('src/main.ts\n```ts\nexport const answer = 42;');
     expect(rendered).not.toContain('hunter2');
+  });
+});
+
+describe('url: resources', () => {
+  let reader: FakeHost;
+  let page: FakeHost;
+  beforeAll(async () => {
+    [reader, page] = await Promise.all([startFakeReader(), startFakeSite()]);
+  });
+  afterAll(() => Promise.all([reader.close(), page.close()]));
+
+  it('reads a page through the reader (JINA_READER_URL) and, in local mode, fetches and converts it behind the SSRF guard', async () => {
+    const dir = await makeFolder(promptFiles);
+    const { client } = await startStdio(['--prompts', dir, '--no-watch'], { env: { JINA_READER_URL: reader.url } });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toContain('url:{+url}');
+    expect(textOf(await client.readResource({ uri: 'url:https://example.com/a' }))).toMatch(/^Title: example\.com\n\nURL Source: https:\/\/example\.com\/a/);
+    expect(textOf(await client.readResource({ uri: 'url:https://ratelimited.test/' }))).toMatch(/retry after 7 s/);
+    await client.close();
+
+    const local = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_URL_MODE: 'local', PROMPTYARD_URL_ALLOW: '127.0.0.1' } });
+    expect(textOf(await local.client.readResource({ uri: `url:${page.url}/article` }))).toMatch(/\| Service \| Port \|/);
+    await expect(local.client.readResource({ uri: 'url:http://169.254.169.254/latest/meta-data/' })).rejects.toThrow(/Refused to fetch/);
   });
 });

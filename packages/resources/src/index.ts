@@ -6,3 +6,5 @@ export { createProjectProvider } from './project-provider.js';
 export type { ProjectOptions } from './project-provider.js';
 export { renderCodeMap } from './builtin-code-map.js';
 export type { CodeMapOptions } from './builtin-code-map.js';
+export { createUrlProvider, jinaReaderUrl } from './url-provider.js';
+export type { UrlOptions } from './url-provider.js';

@@ -1,0 +1,108 @@
+/**
+ * Loopback fakes for `url:` tests and benchmarks (not built, not published).
+ *
+ * `startFakeReader`: Jina Reader (`r.jina.ai`) as documented: `GET /<target>` (raw or
+ * percent-encoded), bearer auth when a key is set (a wrong one → 401 JSON error), the text framing
+ * (`Title: …\n\nURL Source: …\n\nMarkdown Content:\n…`, `X-Usage-Tokens`) or, for
+ * `Accept: application/json`, the `{code,status,data}` envelope; civkit JSON errors: non-http →
+ * 400 ParamValidationError, localhost/private targets → 451 SecurityCompromiseError,
+ * `ratelimited.test` → 429 RateLimitTriggeredError with `retryAfter` and `Retry-After`,
+ * `nocontent.test` → 422 AssertionFailureError. `X-Timeout` is clamped to 180.
+ *
+ * `startFakeSite`: pages for local mode: `/article` (HTML with a table), `/big` (`bigBytes` of
+ * HTML), `/plain`, `/image.png`, `/redirect?to=<url>`, `/loop` (redirects forever).
+ */
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeHost {
+  readonly url: string;
+  readonly requests: { readonly path: string; readonly headers: IncomingHttpHeaders }[];
+  close(): Promise<void>;
+}
+
+const listen = async (server: Server, requests: FakeHost['requests']): Promise<FakeHost> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+export const startFakeReader = async (options: { readonly apiKey?: string } = {}): Promise<FakeHost> => {
+  const requests: FakeHost['requests'] = [];
+  const server = createServer((req, res) => {
+    const raw = (req.url ?? '/').slice(1);
+    requests.push({ path: req.url ?? '/', headers: req.headers });
+    const answer = ({ status, headers, body }: { status: number; headers: Record<string, string>; body: string }): void => {
+      res.writeHead(status, headers);
+      res.end(body);
+    };
+    const auth = req.headers.authorization;
+    if (options.apiKey !== undefined && auth !== undefined && auth.replace(/^Bearer\s+/i, '') !== options.apiKey) {
+      return answer(json(401, { data: null, code: 401, name: 'AuthenticationFailedError', status: 40103, message: 'Invalid API key, please get a new one from https://jina.ai', readableMessage: 'AuthenticationFailedError: Invalid API key' }));
+    }
+    let target: URL;
+    try {
+      target = new URL(decodeURIComponent(raw));
+    } catch {
+      return answer(json(400, { data: null, code: 400, name: 'ParamValidationError', status: 40001, message: 'No URL provided', readableMessage: 'ParamValidationError: No URL provided' }));
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      return answer(json(400, { data: null, code: 400, name: 'ParamValidationError', status: 40001, message: `Invalid protocol ${target.protocol}`, readableMessage: `ParamValidationError: Invalid protocol ${target.protocol}` }));
+    }
+    if (/^(localhost|127\.|10\.|192\.168\.|\[::1\])/.test(target.hostname)) {
+      return answer(json(451, { data: null, code: 451, name: 'SecurityCompromiseError', status: 45102, message: `Suspicious action: Request to localhost: ${target.href}`, readableMessage: `SecurityCompromiseError: Suspicious action: Request to localhost: ${target.href}` }));
+    }
+    if (target.hostname === 'ratelimited.test') {
+      return answer(json(429, { data: null, code: 429, name: 'RateLimitTriggeredError', status: 42903, message: 'Per IP rate limit exceeded (20 RPM)', retryAfter: 7, retryAfterDate: new Date(Date.now() + 7000).toUTCString() }, { 'retry-after': '7' }));
+    }
+    if (target.hostname === 'nocontent.test') {
+      return answer(json(422, { data: null, code: 422, name: 'AssertionFailureError', status: 42206, message: `No content available for URL ${target.href}`, readableMessage: `AssertionFailureError: No content available for URL ${target.href}` }));
+    }
+    const timeout = Math.min(Number(req.headers['x-timeout'] ?? '0') || 0, 180);
+    const format = String(req.headers['x-return-format'] ?? req.headers['x-respond-with'] ?? 'content');
+    const content = `# ${target.hostname}\n\nThe page at ${target.href} (${format}${timeout > 0 ? `, timeout ${timeout}s` : ''}${req.headers['x-no-cache'] === 'true' ? ', no cache' : ''}).`;
+    if (String(req.headers.accept ?? '').includes('json')) {
+      return answer(json(200, { code: 200, status: 20000, data: { title: target.hostname, description: '', url: target.href, content, usage: { tokens: 33 } }, meta: { usage: { tokens: 33 } } }));
+    }
+    answer({ status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-usage-tokens': '33' }, body: `Title: ${target.hostname}\n\nURL Source: ${target.href}\n\nMarkdown Content:\n${content}\n` });
+  });
+  return listen(server, requests);
+};
+
+export const articleHtml = (paragraphs = 6): string =>
+  `<!DOCTYPE html><html><head><title>Fake article</title></head><body><nav><a href="/">Home</a> | <a href="/about">About</a></nav>` +
+  `<article><h1>Fake article</h1>${Array.from({ length: paragraphs }, (_, index) => `<p>Paragraph ${index + 1} of a long enough article about loopback fakes, written so that Readability takes it for the main content of the page.</p>`).join('')}` +
+  `<table><thead><tr><th>Service</th><th>Port</th></tr></thead><tbody><tr><td>reader</td><td>0</td></tr><tr><td>site</td><td>0</td></tr></tbody></table>` +
+  `<pre><code>const x = 1;</code></pre></article><footer>Copyright nobody</footer><script>alert(1)</script></body></html>`;
+
+export const startFakeSite = async (options: { readonly bigBytes?: number } = {}): Promise<FakeHost> => {
+  const requests: FakeHost['requests'] = [];
+  const big = articleHtml(Math.ceil((options.bigBytes ?? 200_000) / 140));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push({ path: req.url ?? '/', headers: req.headers });
+    const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': type, ...headers });
+      res.end(body);
+    };
+    if (url.pathname === '/article') return send(200, 'text/html; charset=utf-8', articleHtml());
+    if (url.pathname === '/big') return send(200, 'text/html; charset=utf-8', big);
+    if (url.pathname === '/plain') return send(200, 'text/plain; charset=utf-8', 'just text\n');
+    if (url.pathname === '/image.png') return send(200, 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    if (url.pathname === '/redirect') return send(302, 'text/plain', '', { location: url.searchParams.get('to') ?? '/' });
+    if (url.pathname === '/loop') return send(302, 'text/plain', '', { location: '/loop' });
+    send(404, 'text/html', '<h1>Not Found</h1>');
+  });
+  return listen(server, requests);
+};
