@@ -92,6 +92,10 @@ export const configSchema = {
     content_types: { type: 'string[]', separator: 'comma', default: ['text/', 'application/xhtml+xml', 'application/json'], doc: 'Content types (prefixes) converted in local mode.' },
     cache_ttl_s: { type: 'integer', min: 0, default: 300, doc: 'Seconds a page is served from memory before it is fetched again.' },
   },
+  'providers[]': {
+    package: { type: 'string', doc: 'A resource provider package to load (resolved from the config file\'s folder); it exports createProvider (or a default) factory.' },
+    options: { type: 'record', default: {}, doc: 'Options passed to the provider\'s factory (a table of strings).' },
+  },
   'resources.doc': {
     enabled: { type: 'boolean', default: true, doc: 'Serve doc://{library} (a library\'s llms.txt) and doc://{library}/full (llms-full.txt).' },
     libraries: { type: 'record', default: {}, doc: 'Library name → llms.txt URL, added to and overriding the built-in map; "<name>/full" sets its llms-full.txt.' },

@@ -10,7 +10,10 @@ import {
   serveHttp,
   serveStdio,
 } from '@promptyard/core';
-import type { Logger, ToolDefinition, ToolService } from '@promptyard/core';
+import type { Logger, ResourceProvider, ToolDefinition, ToolService } from '@promptyard/core';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/search';
 import { createPromptSearch } from '@promptyard/prompts';
 import { createDocProvider, createProjectProvider, createUrlProvider } from '@promptyard/resources';
@@ -35,6 +38,31 @@ const requireHttpUrl = (value: string, key: string, variable: string): void => {
   if (protocol !== 'http:' && protocol !== 'https:') {
     throw new PromptyardError('CONFIG_INVALID', `${key} must be an http(s) URL, got ${JSON.stringify(value)}: fix it in promptyard.toml or ${variable}.`);
   }
+};
+
+/** `[[providers]]`: third-party resource providers, resolved from the config file's folder like its own dependencies. */
+const loadProviders = async (resolved: ResolvedConfig): Promise<ResourceProvider[]> => {
+  const base = resolved.file ?? join(resolved.cwd, 'promptyard.toml');
+  const require = createRequire(base);
+  return Promise.all(
+    resolved.config['providers[]'].map(async ({ package: name, options }, index) => {
+      if (name === undefined) throw new PromptyardError('CONFIG_INVALID', `[[providers]] #${index + 1} needs package = "<npm package name>".`);
+      let path: string;
+      try {
+        path = require.resolve(name);
+      } catch (error) {
+        throw new PromptyardError('CONFIG_INVALID', `Provider package "${name}" is not installed where ${dirname(base)} can find it: run \`npm install ${name}\` there, or fix [[providers]] package.`, { cause: error });
+      }
+      const module = (await import(pathToFileURL(path).href)) as { createProvider?: unknown; default?: unknown };
+      const factory = module.createProvider ?? module.default;
+      if (typeof factory !== 'function') throw new PromptyardError('CONFIG_INVALID', `Provider package "${name}" exports no createProvider factory (see @promptyard/core's ResourceProviderFactory).`);
+      const provider = (factory as (options: Readonly<Record<string, string>>) => ResourceProvider)(options);
+      if (typeof provider?.scheme !== 'string' || typeof provider.read !== 'function' || typeof provider.list !== 'function' || typeof provider.templates !== 'function') {
+        throw new PromptyardError('CONFIG_INVALID', `Provider package "${name}" returned something that is not a ResourceProvider (scheme, list, templates, read).`);
+      }
+      return provider;
+    }),
+  );
 };
 
 const createTools = (resolved: ResolvedConfig, logger: Logger, promptTools: readonly ToolDefinition[]): ToolService | undefined => {
@@ -137,6 +165,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
           }),
         ]
       : []),
+    ...(await loadProviders(resolved)),
   ];
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();

@@ -67,3 +67,14 @@ describe('record fields', () => {
     await expect(loadConfig(schema, { source: '[resources.doc.libraries]\nfoo = 1\n' })).rejects.toThrow(/a table of names to strings/);
   });
 });
+
+describe('array-of-tables sections', () => {
+  const schema = { 'providers[]': { package: { type: 'string' }, options: { type: 'record', default: {} } } } as const;
+
+  it('read each [[providers]] entry, checking its keys', async () => {
+    const loaded = await loadConfig(schema, { source: '[[providers]]\npackage = "a"\n\n[[providers]]\npackage = "b"\noptions = { x = "1" }\n' });
+    expect(loaded.values['providers[]']).toEqual([{ package: 'a', options: {} }, { package: 'b', options: { x: '1' } }]);
+    expect((await loadConfig(schema, {})).values['providers[]']).toEqual([]);
+    await expect(loadConfig(schema, { source: '[[providers]]\npackag = "a"\n' })).rejects.toThrow(/unknown key "packag" in \[\[providers\]\]/);
+  });
+});

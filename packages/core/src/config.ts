@@ -18,7 +18,7 @@ export type FieldSpec =
   | { readonly type: 'record'; readonly default?: Readonly<Record<string, string>>; readonly doc?: string };
 
 export type SectionSpec = Readonly<Record<string, FieldSpec>>;
-/** Section names may be dotted (`transport.rate_limit`) for nested tables. */
+/** Section names may be dotted (`transport.rate_limit`) for nested tables; `name[]` is an array of tables (`[[name]]`). */
 export type ConfigSchema = Readonly<Record<string, SectionSpec>>;
 
 type FieldValue<F extends FieldSpec> = F extends { type: 'string'; enum: readonly (infer E)[] }
@@ -35,8 +35,10 @@ type FieldValue<F extends FieldSpec> = F extends { type: 'string'; enum: readonl
 
 type WithDefault<F extends FieldSpec> = F extends { default: unknown } ? FieldValue<F> : FieldValue<F> | undefined;
 
+type SectionOf<F extends SectionSpec> = { readonly [Key in keyof F]: WithDefault<F[Key]> };
+
 export type ConfigOf<S extends ConfigSchema> = {
-  readonly [Section in keyof S]: { readonly [Key in keyof S[Section]]: WithDefault<S[Section][Key]> };
+  readonly [Section in keyof S]: Section extends `${string}[]` ? readonly SectionOf<S[Section]>[] : SectionOf<S[Section]>;
 };
 
 export interface LoadedConfig<S extends ConfigSchema> {
@@ -173,6 +175,7 @@ export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Recor
   const walk = (table: Record<string, unknown>, path: string): void => {
     for (const [key, value] of Object.entries(table)) {
       const full = path === '' ? key : `${path}.${key}`;
+      if (Array.isArray(value) && schema[`${full}[]`] !== undefined) continue; // checked with its section below
       if (isTable(value) && (sections.includes(full) || sections.some((section) => section.startsWith(`${full}.`)))) {
         walk(value, full);
         continue;
@@ -204,7 +207,38 @@ export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Recor
   };
 
   const env = options.env ?? {};
+  const readTable = (section: string, table: Record<string, unknown>, fields: SectionSpec, where: string): Record<string, unknown> => {
+    const values: Record<string, unknown> = {};
+    for (const key of Object.keys(table)) {
+      if (!(key in fields)) problems.push({ where, message: `unknown key "${key}" in [[${section}]]; allowed keys: ${Object.keys(fields).join(', ')}` });
+    }
+    for (const [key, spec] of Object.entries(fields)) {
+      if (key in table) {
+        const coerced = coerce(spec, table[key]);
+        if (coerced.ok) values[key] = coerced.value;
+        else problems.push({ where, message: `[[${section}]] ${key} must be ${describeField(spec)}, got ${JSON.stringify(table[key])}` });
+      } else if (spec.default !== undefined) values[key] = spec.default;
+    }
+    return values;
+  };
+  const arrays: Record<string, unknown> = {};
   for (const [section, fields] of Object.entries(schema)) {
+    if (!section.endsWith('[]')) continue;
+    const name = section.slice(0, -2);
+    let items: unknown = document;
+    for (const part of name.split('.')) items = isTable(items) ? items[part] : undefined;
+    const list = Array.isArray(items) ? items : [];
+    arrays[section] = list.flatMap((item, index) => {
+      const where = `${at(name)} ([[${name}]] #${index + 1})`;
+      if (!isTable(item)) {
+        problems.push({ where, message: `[[${name}]] entries must be tables` });
+        return [];
+      }
+      return [readTable(name, item, fields, where)];
+    });
+  }
+  for (const [section, fields] of Object.entries(schema)) {
+    if (section.endsWith('[]')) continue;
     const table = lookup(section);
     const values: Record<string, unknown> = {};
     for (const [key, spec] of Object.entries(fields)) {
@@ -227,7 +261,7 @@ export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Recor
     result[section] = values;
   }
   if (problems.length > 0) throwProblems(problems);
-  return result as ConfigOf<S>;
+  return { ...result, ...arrays } as ConfigOf<S>;
 };
 
 /** Reads, parses and validates a TOML config file (or only defaults and the environment without one). */

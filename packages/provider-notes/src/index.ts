@@ -1,0 +1,2 @@
+export { createProvider } from './notes-provider.js';
+export type { NotesOptions } from './notes-provider.js';
