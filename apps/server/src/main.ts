@@ -167,6 +167,10 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       : []),
     ...(await loadProviders(resolved)),
   ];
+  // Two providers on one scheme would make the second unreachable: say so at start-up.
+  const schemes = resources.map((provider) => provider.scheme);
+  const clash = schemes.find((scheme, index) => schemes.indexOf(scheme) !== index);
+  if (clash !== undefined) throw new PromptyardError('CONFIG_INVALID', `Two resource providers serve the ${clash}: scheme: remove one of the [[providers]] entries, or disable the built-in one in [resources.*].`);
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([

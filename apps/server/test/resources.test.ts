@@ -103,6 +103,7 @@ describe('[[providers]]', () => {
       ...promptFiles,
       'promptyard.toml': '[[providers]]\npackage = "@promptyard/provider-notes"\noptions = { standup = "# Standup" }\n',
       'missing.toml': '[[providers]]\npackage = "promptyard-provider-nope"\n',
+      'twice.toml': '[[providers]]\npackage = "@promptyard/provider-notes"\n\n[[providers]]\npackage = "@promptyard/provider-notes"\n',
     });
     await mkdir(join(dir, 'node_modules', '@promptyard'), { recursive: true });
     await symlink(fileURLToPath(new URL('../../../packages/provider-notes', import.meta.url)), join(dir, 'node_modules', '@promptyard', 'provider-notes'), 'dir');
@@ -116,5 +117,7 @@ describe('[[providers]]', () => {
     const missing = await runCli(['--config', join(dir, 'missing.toml'), '--prompts', dir, '--no-watch']);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toMatch(/Provider package "promptyard-provider-nope" is not installed.*npm install promptyard-provider-nope/s);
+    const twice = await runCli(['--config', join(dir, 'twice.toml'), '--prompts', dir, '--no-watch']);
+    expect(twice.stderr).toMatch(/Two resource providers serve the note: scheme/);
   });
 });
