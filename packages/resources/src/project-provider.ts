@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { closestNames, formatList, PromptyardError } from '@promptyard/core';
 import type { ResourceContents, ResourceInfo, ResourceProviderFactory } from '@promptyard/core';
 import { renderCodeMap } from './builtin-code-map.js';
@@ -48,6 +47,7 @@ export const createProjectProvider: ResourceProviderFactory<ProjectOptions> = (o
     const output = join(dir, 'codebase.md');
     try {
       for (const command of candidates) {
+        const { execa } = await import('execa');
         const result = await execa(command, ['-input', folder, '-output', output], {
           cwd: folder,
           shell: false,

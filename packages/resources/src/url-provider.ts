@@ -1,7 +1,6 @@
 import { PromptyardError } from '@promptyard/core';
 import type { ResourceContents, ResourceProviderFactory } from '@promptyard/core';
 import { guardedFetch } from './guarded-fetch.js';
-import { htmlToMarkdown } from './html-to-markdown.js';
 import { checkUrl, createAddressCheck } from './ssrf-guard.js';
 
 export const jinaReaderUrl = 'https://r.jina.ai';
@@ -96,6 +95,8 @@ export const createUrlProvider: ResourceProviderFactory<UrlOptions> = (options) 
     }
     const text = page.body.toString('utf8');
     if (type === 'text/html' || type === 'application/xhtml+xml') {
+      // linkedom, Readability and Turndown load on the first local conversion, not at start-up.
+      const { htmlToMarkdown } = await import('./html-to-markdown.js');
       const { title, markdown } = htmlToMarkdown(text, page.url);
       return `# ${title}\n\nSource: ${page.url}\n\n${markdown}\n`;
     }
