@@ -15,6 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createCatalog, type PromptEntry } from '../packages/core/dist/index.js';
 import { createPromptFolderSource, createPromptSearch } from '../packages/prompts/dist/index.js';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '../packages/templates/dist/index.js';
+import { ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'apps/server/dist/cli.js');
@@ -27,11 +28,6 @@ const promptCount = Number(process.env['BENCH_PROMPTS'] ?? 10_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 7);
 const calls = Number(process.env['BENCH_CALLS'] ?? 300);
 
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-};
-const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 const topics = 'review commit refactor test deploy document translate summarise explain migrate benchmark release plan debug profile secure'.split(' ');
 const objects = 'code diff schema query component service pipeline module api endpoint dataset config'.split(' ');

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { median, ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'apps/server/dist/cli.js');
@@ -23,13 +24,6 @@ const smallDir = join(dataDir, 'prompts-1');
 const promptCount = Number(process.env['BENCH_PROMPTS'] ?? 10_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 
-const median = (values: readonly number[]): number => percentile(values, 50);
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-};
-const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
 const filler = (seed: number, length: number): string => {

@@ -14,14 +14,11 @@ import { join } from 'node:path';
 import { createDocProvider, createUrlProvider } from '../packages/resources/src/index.js';
 import { startFakeDocsSite } from '../packages/resources/src/test-fakes.js';
 import { startFakeSite } from '../packages/resources/src/test-web.js';
+import { percentile, ms } from './stats.js';
+const ms3 = (value: number): string => ms(value, 3);
 
 const iterations = Number(process.env['BENCH_CALLS'] ?? 200);
 
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-};
-const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(3));
 
 const sample = async (count: number, work: () => Promise<unknown>): Promise<{ p50: number; p95: number }> => {
   for (let index = 0; index < Math.min(20, count); index++) await work();
@@ -79,8 +76,8 @@ try {
   console.log(`\nResources (${iterations} iterations, Node ${process.version})\n`);
   console.log('| case | p50 ms | p95 ms |');
   console.log('|---|---:|---:|');
-  for (const [name, { p50, p95 }] of rows) console.log(`| ${name} | ${ms(p50)} | ${ms(p95)} |`);
-  console.log(`\nconversion cost over the fetch (p50): ${ms(urlLocal.p50 - urlBaseline.p50)} ms; cached doc:// vs fetch: ${(docBaseline.p50 / docCached.p50).toFixed(0)}× faster\n`);
+  for (const [name, { p50, p95 }] of rows) console.log(`| ${name} | ${ms3(p50)} | ${ms3(p95)} |`);
+  console.log(`\nconversion cost over the fetch (p50): ${ms3(urlLocal.p50 - urlBaseline.p50)} ms; cached doc:// vs fetch: ${(docBaseline.p50 / docCached.p50).toFixed(0)}× faster\n`);
 } finally {
   await Promise.all([docs.close(), site.close()]);
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));

@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPerplexityFake, startSerperFake } from '../packages/search/src/test-fakes.js';
 import type { FakeService } from '../packages/search/src/test-fakes.js';
+import { median, ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(root, 'apps/server/dist/cli.js');
@@ -25,13 +26,6 @@ const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const serperKey = 'bench-serper-key';
 const perplexityKey = 'bench-perplexity-key';
 
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index] as number;
-};
-const median = (values: readonly number[]): number => percentile(values, 50);
-const ms = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
 
 const time = async (work: () => Promise<unknown>): Promise<number> => {
   const began = performance.now();
