@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 
 const sdk = {
   group: ['@modelcontextprotocol/*'],
-  message: 'The MCP SDK is imported only behind the seam in packages/core/src/mcp.',
+  message: 'The MCP SDK is imported only behind the seams in packages/core/src/mcp and packages/router/src/sdk.',
 };
 const deepImports = {
   group: ['@promptyard/*/*', '!@promptyard/*/package.json'],
@@ -38,6 +38,8 @@ export default tseslint.config(
   restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps]),
   restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps]),
   restrict(['packages/core/src/mcp/**'], [deepImports, anyPromptyard, apps]),
+  // The router is an MCP proxy by nature; its SDK seam (client and low-level server) is src/sdk.
+  restrict(['packages/router/src/sdk/**'], [deepImports, siblings, apps]),
   restrict(['apps/*/src/**'], [deepImports, sdk]),
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
