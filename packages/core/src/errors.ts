@@ -15,6 +15,8 @@ export type PromptyardErrorCode =
   | 'SOURCE_ERROR'
   | 'TIMEOUT'
   | 'RESPONSE_TOO_LARGE'
+  | 'BACKEND_UNAVAILABLE'
+  | 'BACKEND_ERROR'
   | 'INTERNAL';
 
 export interface PromptyardErrorOptions {

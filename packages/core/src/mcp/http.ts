@@ -88,8 +88,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   });
   const stopModernNotifications = blueprint.onListChanged((list) => {
     if (list === 'prompts') modern.notify.promptsChanged();
-    else modern.notify.toolsChanged();
+    else if (list === 'tools') modern.notify.toolsChanged();
+    else modern.notify.resourcesChanged();
   });
+  const stopResourceUpdates = blueprint.onResourceUpdated?.((uri) => modern.notify.resourceUpdated(uri));
   const statelessLegacy = legacyStatelessFallback(blueprint.factory(false), (error) => logger.debug('legacy request failed', { reason: error.message }), {
     maxRequestBodySize: options.maxBodyBytes,
   });
@@ -232,6 +234,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     close: async () => {
       clearInterval(sweep);
       stopModernNotifications();
+      stopResourceUpdates?.();
       await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
       await modern.close().catch(() => {});
       await new Promise<void>((resolve) => {

@@ -32,11 +32,13 @@ export interface McpServerBlueprint {
   readonly factory: (live: boolean) => McpServerFactory;
   /** Fires when a served list changes, for entries that publish changes themselves. */
   onListChanged(listener: (list: ListKind) => void): () => void;
+  /** Fires when a subscribable resource changed (`notifications/resources/updated`), for stateless entries. */
+  onResourceUpdated?(listener: (uri: string) => void): () => void;
   readonly logger: Logger;
 }
 
 /** The lists whose changes are announced with `notifications/<list>/list_changed`. */
-export type ListKind = 'prompts' | 'tools';
+export type ListKind = 'prompts' | 'tools' | 'resources';
 
 const toMcpLevel = (level: LogLevel): LoggingLevel => level;
 

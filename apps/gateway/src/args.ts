@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { isLogLevel, PromptyardError } from '@promptyard/core';
+import type { LogLevel } from '@promptyard/core';
+
+export interface GatewayOverrides {
+  readonly transport?: 'stdio' | 'http';
+  readonly host?: string;
+  readonly port?: number;
+  readonly lazy?: boolean;
+  readonly logLevel?: LogLevel;
+  readonly watch?: boolean;
+}
+
+export interface GatewayCli {
+  readonly command: 'serve' | 'status';
+  readonly help: boolean;
+  readonly version: boolean;
+  readonly config?: string;
+  readonly json: boolean;
+  readonly overrides: GatewayOverrides;
+}
+
+export const usage = `Usage: promptyard-gateway [options]
+       promptyard-gateway status [options]
+
+Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
+<server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
+(catalog_tools, describe_tool, search_tools, call_tool, catalog_prompts, describe_prompt,
+search_prompts) so clients need not load every schema.
+
+The config is a gateway.toml ([servers.<id>] tables) or the JSON clients already have: Claude
+Desktop / Cursor "mcpServers", VS Code "servers". It is reloaded when it changes: only the servers
+whose entry changed restart, and an invalid edit keeps the last good config.
+
+Commands:
+  status                   start every server once, print each one's state, transport, protocol
+                           era, counts and last error, then exit (1 when any failed)
+
+Options:
+  -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,
+                           else ./gateway.toml)
+  -t, --transport <kind>   stdio (default) or http
+      --host <address>     HTTP bind address (default 127.0.0.1)
+      --port <number>      HTTP port (default 3000; 0 picks a free port)
+      --lazy               list only the meta tools; clients find and call the rest through them
+      --log-level <level>  debug, info, notice, warning or error (default info)
+      --no-watch           do not reload the config when it changes
+      --json               (status) print JSON
+  -h, --help               show this help
+  -v, --version            print the version
+
+Logs go to stderr; stdout carries only the protocol. HTTP serves GET /health with every server's
+state.`;
+
+const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
+
+export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
+  const command = argv[0] === 'status' ? 'status' : 'serve';
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: command === 'status' ? argv.slice(1) : [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        config: { type: 'string', short: 'c' },
+        transport: { type: 'string', short: 't' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        lazy: { type: 'boolean' },
+        'log-level': { type: 'string' },
+        'no-watch': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }));
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+  const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = {};
+  if (values.transport !== undefined) {
+    if (values.transport !== 'stdio' && values.transport !== 'http') throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
+    overrides.transport = values.transport;
+  }
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${values.port}".`);
+    overrides.port = port;
+  }
+  if (values.host !== undefined) overrides.host = values.host;
+  if (values.lazy === true) overrides.lazy = true;
+  if (values['no-watch'] === true) overrides.watch = false;
+  const level = values['log-level'];
+  if (level !== undefined) {
+    if (!isLogLevel(level)) throw usageError(`--log-level must be one of debug, info, notice, warning, error; got "${level}".`);
+    overrides.logLevel = level;
+  }
+  const config = values.config ?? env['PROMPTYARD_GATEWAY_CONFIG'];
+  return {
+    command,
+    help: values.help === true,
+    version: values.version === true,
+    json: values.json === true,
+    ...(config === undefined || config === '' ? {} : { config }),
+    overrides,
+  };
+};

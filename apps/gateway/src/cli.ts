@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
+import { killAllChildren, Router } from '@promptyard/router';
+import { parseGatewayCli, usage } from './args.js';
+import { loadConfig, locateConfig, startGateway } from './main.js';
+import type { RunningGateway } from './main.js';
+import { formatStatus } from './status.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const fail = (error: unknown): never => {
+  process.stderr.write(`promptyard-gateway: ${isPromptyardError(error) ? error.message : describeError(error)}\n`);
+  killAllChildren();
+  process.exit(isPromptyardError(error) && error.code === 'CONFIG_INVALID' ? 2 : 1);
+};
+
+// Children lead their own process groups; whatever way the gateway ends, they end with it.
+process.on('exit', () => killAllChildren());
+
+const main = async (): Promise<void> => {
+  const cli = parseGatewayCli(process.argv.slice(2), process.env);
+  if (cli.help) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  if (cli.version) {
+    process.stdout.write(`${version}\n`);
+    return;
+  }
+  const file = locateConfig(cli.config, process.cwd());
+  const config = await loadConfig(file, cli.overrides);
+
+  if (cli.command === 'status') {
+    const router = new Router(config, { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
+    await router.start();
+    const status = router.status();
+    process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+    await router.close();
+    process.exitCode = status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
+    return;
+  }
+
+  const running: { gateway?: RunningGateway } = {};
+  let stopping: string | undefined;
+  const shutdown = (reason: string): void => {
+    if (stopping !== undefined) return;
+    stopping = reason;
+    process.stderr.write(`promptyard-gateway: shutting down (${reason})\n`);
+    const force = setTimeout(() => process.exit(0), 5000);
+    force.unref();
+    if (running.gateway !== undefined) void running.gateway.close().finally(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGHUP', () => shutdown('SIGHUP'));
+  if (config.transport.type === 'stdio') {
+    process.stdin.once('end', () => shutdown('stdin closed'));
+    process.stdout.on('error', () => shutdown('stdout closed'));
+  }
+  running.gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
+  if (stopping !== undefined) await running.gateway.close().finally(() => process.exit(0));
+};
+
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`promptyard-gateway: unexpected error (kept running): ${describeError(reason)}\n`);
+});
+process.on('uncaughtException', (error) => {
+  process.stderr.write(`promptyard-gateway: unexpected error (kept running): ${describeError(error)}\n`);
+});
+
+main().catch(fail);

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createLogger, describeError, PromptyardError, serveHttp, serveStdio } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import { createGatewayBlueprint, killAllChildren, loadGatewayConfig, Router } from '@promptyard/router';
+import type { GatewayConfig } from '@promptyard/router';
+import type { GatewayOverrides } from './args.js';
+
+export interface RunningGateway {
+  readonly router: Router;
+  readonly url?: string;
+  close(): Promise<void>;
+}
+
+/** The config file: --config, else $PROMPTYARD_GATEWAY_CONFIG, else ./gateway.toml. */
+export const locateConfig = (file: string | undefined, cwd: string): string => {
+  if (file !== undefined) return resolve(cwd, file);
+  const local = resolve(cwd, 'gateway.toml');
+  if (existsSync(local)) return local;
+  throw new PromptyardError(
+    'CONFIG_INVALID',
+    'No gateway config: pass --config <file> (a gateway.toml, or a Claude Desktop / Cursor / VS Code JSON config), set PROMPTYARD_GATEWAY_CONFIG, or create ./gateway.toml with a [servers.<id>] table per server.',
+  );
+};
+
+export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverrides): GatewayConfig => ({
+  ...config,
+  ...(overrides.lazy === undefined ? {} : { lazy: overrides.lazy }),
+  ...(overrides.logLevel === undefined ? {} : { logLevel: overrides.logLevel }),
+  transport: {
+    ...config.transport,
+    ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
+    ...(overrides.host === undefined ? {} : { host: overrides.host }),
+    ...(overrides.port === undefined ? {} : { port: overrides.port }),
+  },
+});
+
+export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> => applyOverrides(await loadGatewayConfig(file), overrides);
+
+/** Reloads the config when its file changes; an invalid edit keeps the running config. */
+const watchConfig = async (file: string, overrides: GatewayOverrides, router: Router, logger: Logger): Promise<() => Promise<void>> => {
+  const { watch } = await import('chokidar');
+  const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const reload = (): void => {
+    running = running.then(async () => {
+      let next: GatewayConfig;
+      try {
+        next = await loadConfig(file, overrides);
+      } catch (error) {
+        logger.error(`config change ignored; the gateway keeps the last good config. ${describeError(error)}`, { file });
+        return;
+      }
+      const previous = router.gatewayConfig;
+      if (next.transport.type !== previous.transport.type || next.transport.port !== previous.transport.port || next.transport.host !== previous.transport.host) {
+        logger.warn('[transport] changes apply at the next start of the gateway', { file });
+      }
+      const { added, removed, changed } = await router.reload(next);
+      logger.notice('config reloaded', { file, added: added.join(',') || undefined, removed: removed.join(',') || undefined, restarted: changed.join(',') || undefined });
+    });
+  };
+  const schedule = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(reload, 50);
+  };
+  watcher.on('add', schedule).on('change', schedule);
+  watcher.on('error', (error) => logger.warn('config watcher error', { reason: describeError(error) }));
+  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  return async () => {
+    clearTimeout(timer);
+    await watcher.close();
+    await running;
+  };
+};
+
+export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
+  const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
+  const router = new Router(config, { logger, version: options.version });
+  const blueprintReady = createGatewayBlueprint(router, { name: config.name, version: options.version, logger });
+  await router.start();
+  const blueprint = await blueprintReady;
+  const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};
+  const summary = router.status();
+  const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
+  logger.notice(`${ready} of ${summary.backends.length} servers ready`, { tools: summary.counts.tools, prompts: summary.counts.prompts, resources: summary.counts.resources });
+
+  const closeAll = async (closeServer: () => Promise<void>): Promise<void> => {
+    await stopWatching().catch(() => {});
+    await closeServer().catch(() => {});
+    await router.close();
+    killAllChildren();
+  };
+
+  if (config.transport.type === 'stdio') {
+    const handle = await serveStdio(blueprint);
+    return { router, close: () => closeAll(() => handle.close()) };
+  }
+  const transport = config.transport;
+  const handle = await serveHttp(blueprint, {
+    host: transport.host,
+    port: transport.port,
+    path: transport.path,
+    ...(transport.allowedHosts === undefined ? {} : { allowedHosts: transport.allowedHosts }),
+    ...(transport.allowedOrigins === undefined ? {} : { allowedOrigins: transport.allowedOrigins }),
+    authToken: transport.authToken,
+    maxBodyBytes: transport.maxBodyBytes,
+    health: () => {
+      const status = router.status();
+      return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };
+    },
+  });
+  logger.notice(`listening on ${handle.url}`, { servers: summary.backends.length, auth: transport.authToken === undefined ? 'none' : 'bearer' });
+  return { router, url: handle.url, close: () => closeAll(() => handle.close()) };
+};

@@ -1,0 +1,340 @@
+import { PromptyardError } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import type { BackendConfig } from './config.js';
+import { connectUpstream } from './sdk/upstream.js';
+import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
+
+export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'stopped';
+
+export interface BackendLists {
+  readonly tools: readonly Tool[];
+  readonly prompts: readonly Prompt[];
+  readonly resources: readonly Resource[];
+  readonly resourceTemplates: readonly ResourceTemplate[];
+}
+
+export interface BackendStatus {
+  readonly id: string;
+  readonly state: BackendState;
+  readonly transport: BackendConfig['transport'];
+  readonly era?: Era | undefined;
+  readonly protocolVersion?: string | undefined;
+  readonly server?: string | undefined;
+  readonly pid?: number | undefined;
+  readonly uptimeSeconds?: number | undefined;
+  readonly restarts: number;
+  readonly lastError?: string | undefined;
+  readonly nextRetrySeconds?: number | undefined;
+  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  readonly inFlight: number;
+}
+
+export interface BackendTimings {
+  readonly connectMs: number;
+  readonly requestMs: number;
+  readonly restartInitialMs: number;
+  readonly restartMaxMs: number;
+  /** 0: retry forever. */
+  readonly maxRestarts: number;
+}
+
+/** What a backend reports to the router. */
+export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr'> {
+  /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
+  changed(backend: Backend): void;
+  /** State, error or counts changed. */
+  status(backend: Backend): void;
+  stderr(backend: Backend, line: string): void;
+}
+
+const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+const stderrLinesKept = 20;
+
+export const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
+  config.transport === 'stdio'
+    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd }
+    : { kind: config.transport, url: config.url ?? '', headers: config.headers };
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One supervised backend: a single upstream connection shared by every downstream client, its lists,
+ * and a restart loop with exponential backoff. Calls to a backend that is not ready fail at once with
+ * an error naming it; a crash fails the calls in flight and schedules a restart, after which the
+ * lists are fetched again and the router told.
+ */
+export class Backend {
+  state: BackendState = 'stopped';
+  lists: BackendLists = emptyLists;
+  restarts = 0;
+  lastError: string | undefined;
+  inFlight = 0;
+  private connection: UpstreamConnection | undefined;
+  private readyAt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryAt = 0;
+  private attempt = 0;
+  private generation = 0;
+  private readonly stderrTail: string[] = [];
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = new Set<ListName>();
+
+  config: BackendConfig;
+  private readonly timings: BackendTimings;
+  private readonly events: BackendEvents;
+  private readonly logger: Logger;
+  private readonly clientInfo: { readonly name: string; readonly version: string };
+
+  constructor(config: BackendConfig, timings: BackendTimings, events: BackendEvents, logger: Logger, clientInfo: { readonly name: string; readonly version: string }) {
+    this.config = config;
+    this.timings = timings;
+    this.events = events;
+    this.logger = logger;
+    this.clientInfo = clientInfo;
+  }
+
+  get id(): string {
+    return this.config.id;
+  }
+
+  get capabilities(): ServerCapabilities {
+    return this.connection?.capabilities ?? {};
+  }
+
+  get era(): Era | undefined {
+    return this.connection?.era;
+  }
+
+  upstreamOrUndefined(): UpstreamConnection | undefined {
+    return this.connection;
+  }
+
+  /** The live connection, or an error that names the backend and says why it is not there. */
+  get upstream(): UpstreamConnection {
+    if (this.connection !== undefined && this.state === 'ready') return this.connection;
+    throw new PromptyardError('BACKEND_UNAVAILABLE', this.unavailableMessage(), { data: { server: this.id, state: this.state } });
+  }
+
+  unavailableMessage(): string {
+    switch (this.state) {
+      case 'disabled':
+        return `Server "${this.id}" is disabled in the gateway config (enabled = false).`;
+      case 'starting':
+        return `Server "${this.id}" is still starting; try again in a moment.`;
+      case 'restarting': {
+        const wait = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
+        return `Server "${this.id}" is down (${this.lastError ?? 'it stopped'}); the gateway restarts it${this.retryAt > 0 ? ` in ${wait} s` : ''}.`;
+      }
+      case 'failed':
+        return `Server "${this.id}" failed and will not be restarted (${this.lastError ?? 'unknown error'}); fix its entry in the gateway config.`;
+      default:
+        return `Server "${this.id}" is not running.`;
+    }
+  }
+
+  /** Starts the backend (or marks it disabled); resolves once the first attempt settled. */
+  async start(): Promise<void> {
+    if (!this.config.enabled) {
+      this.setState('disabled');
+      return;
+    }
+    this.attempt = 0;
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.generation++;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const connection = this.connection;
+    this.connection = undefined;
+    this.lists = emptyLists;
+    this.setState(this.config.enabled ? 'stopped' : 'disabled');
+    await connection?.close();
+  }
+
+  /** Stops and starts again now, with a fresh backoff (the TUI's and config reload's restart). */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  status(): BackendStatus {
+    const connection = this.state === 'ready' ? this.connection : undefined;
+    return {
+      id: this.id,
+      state: this.state,
+      transport: this.config.transport,
+      era: connection?.era,
+      protocolVersion: connection?.protocolVersion,
+      server: connection?.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
+      pid: connection?.pid,
+      uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
+      restarts: this.restarts,
+      lastError: this.lastError,
+      nextRetrySeconds: this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
+      counts: {
+        tools: this.lists.tools.length,
+        prompts: this.lists.prompts.length,
+        resources: this.lists.resources.length,
+        resourceTemplates: this.lists.resourceTemplates.length,
+      },
+      inFlight: this.inFlight,
+    };
+  }
+
+  recentStderr(): readonly string[] {
+    return this.stderrTail;
+  }
+
+  private setState(state: BackendState): void {
+    this.state = state;
+    this.events.status(this);
+  }
+
+  private async connect(): Promise<void> {
+    const generation = ++this.generation;
+    this.setState(this.attempt === 0 && this.restarts === 0 ? 'starting' : 'restarting');
+    const current = (): boolean => generation === this.generation;
+    const peer: UpstreamPeer = {
+      sampling: (params) => this.events.sampling(params),
+      elicitation: (params) => this.events.elicitation(params),
+      roots: () => this.events.roots(),
+      log: (params) => {
+        if (current()) this.events.log(params);
+      },
+      resourceUpdated: (uri) => {
+        if (current()) this.events.resourceUpdated(uri);
+      },
+      listChanged: (list) => {
+        if (current()) this.refresh([list]);
+      },
+      stderr: (line) => {
+        this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+        if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
+        this.events.stderr(this, line);
+      },
+      closed: (error) => {
+        if (current()) this.lost(error);
+      },
+    };
+    let connection: UpstreamConnection;
+    try {
+      connection = await connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs });
+    } catch (error) {
+      if (!current()) return;
+      this.failed(`could not connect: ${reasonOf(error)}${this.stderrHint()}`);
+      return;
+    }
+    if (!current()) {
+      await connection.close();
+      return;
+    }
+    this.connection = connection;
+    try {
+      this.lists = await this.fetchLists(connection, ['tools', 'prompts', 'resources']);
+    } catch (error) {
+      if (!current()) return;
+      this.connection = undefined;
+      await connection.close();
+      this.failed(`connected, but listing its capabilities failed: ${reasonOf(error)}`);
+      return;
+    }
+    if (!current()) return;
+    this.readyAt = Date.now();
+    this.lastError = this.state === 'restarting' ? this.lastError : undefined;
+    this.setState('ready');
+    this.logger.info('server ready', {
+      server: this.id,
+      era: connection.era,
+      tools: this.lists.tools.length,
+      prompts: this.lists.prompts.length,
+      resources: this.lists.resources.length,
+    });
+    // A stable connection earns a fresh backoff.
+    const stableGeneration = generation;
+    setTimeout(() => {
+      if (stableGeneration === this.generation && this.state === 'ready') this.attempt = 0;
+    }, 30_000).unref();
+    this.events.changed(this);
+  }
+
+  private stderrHint(): string {
+    const last = this.stderrTail.slice(-3).join(' | ');
+    return last === '' ? '' : ` (stderr: ${last})`;
+  }
+
+  /** The connection dropped: the process exited or the HTTP stream broke. */
+  private lost(error: Error | undefined): void {
+    const connection = this.connection;
+    this.connection = undefined;
+    void connection?.close();
+    const hadLists = this.lists !== emptyLists;
+    this.lists = emptyLists;
+    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrHint()}`);
+    if (hadLists) this.events.changed(this);
+  }
+
+  private failed(reason: string): void {
+    this.lastError = reason;
+    this.logger.warn('server unavailable', { server: this.id, reason });
+    const { maxRestarts, restartInitialMs, restartMaxMs } = this.timings;
+    if (maxRestarts > 0 && this.attempt >= maxRestarts) {
+      this.retryAt = 0;
+      this.setState('failed');
+      return;
+    }
+    const delay = Math.min(restartMaxMs, restartInitialMs * 2 ** this.attempt);
+    this.attempt++;
+    this.retryAt = Date.now() + delay;
+    this.setState('restarting');
+    const generation = this.generation;
+    this.retryTimer = setTimeout(() => {
+      if (generation !== this.generation) return;
+      this.restarts++;
+      void this.connect();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private async fetchLists(connection: UpstreamConnection, lists: readonly ListName[]): Promise<BackendLists> {
+    const timeout = this.timings.requestMs;
+    const next = { ...this.lists } as { -readonly [K in keyof BackendLists]: BackendLists[K] };
+    await Promise.all([
+      lists.includes('tools') ? connection.listTools(timeout).then((tools) => (next.tools = tools)) : undefined,
+      lists.includes('prompts') ? connection.listPrompts(timeout).then((prompts) => (next.prompts = prompts)) : undefined,
+      lists.includes('resources')
+        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout)]).then(([resources, templates]) => {
+            next.resources = resources;
+            next.resourceTemplates = templates;
+          })
+        : undefined,
+    ]);
+    return next;
+  }
+
+  /** Re-fetches lists after a list_changed; bursts coalesce into one fetch per list. */
+  private refresh(lists: readonly ListName[]): void {
+    for (const list of lists) this.refreshAgain.add(list);
+    if (this.refreshing !== undefined) return;
+    const run = async (): Promise<void> => {
+      while (this.refreshAgain.size > 0) {
+        const wanted = [...this.refreshAgain];
+        this.refreshAgain.clear();
+        const connection = this.connection;
+        if (connection === undefined || this.state !== 'ready') return;
+        try {
+          const lists = await this.fetchLists(connection, wanted);
+          if (connection !== this.connection) return;
+          this.lists = lists;
+          this.events.changed(this);
+        } catch (error) {
+          this.logger.warn('could not refresh a list after list_changed', { server: this.id, lists: wanted.join(','), reason: reasonOf(error) });
+        }
+      }
+    };
+    this.refreshing = run().finally(() => {
+      this.refreshing = undefined;
+    });
+  }
+}

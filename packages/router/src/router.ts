@@ -1,0 +1,601 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PromptyardError, closestNames } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import { Backend } from './backend.js';
+import type { BackendStatus } from './backend.js';
+import { compileNameFilter, diffBackends } from './config.js';
+import type { BackendConfig, GatewayConfig } from './config.js';
+import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
+import type { Namer } from './names.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
+import { createMetaTools, metaToolNames } from './meta-tools.js';
+import type { MetaTool } from './meta-tools.js';
+
+export type RoutedList = 'tools' | 'prompts' | 'resources';
+
+/**
+ * A downstream client, as far as a backend's requests to "its client" are concerned. The router
+ * answers a backend's sampling, elicitation and roots requests by asking the downstream client whose
+ * call caused them (or, for requests outside any call, the client seen most recently).
+ */
+export interface DownstreamPeer {
+  readonly label: string;
+  /** `undefined` when the client cannot take server→client requests (2026-07-28 stateless requests). */
+  readonly sampling?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
+  readonly elicitation?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
+  readonly roots?: (() => Promise<Record<string, unknown>>) | undefined;
+}
+
+/** A request's downstream context: who asked, progress to forward, cancellation. */
+export interface CallContext {
+  readonly peer?: DownstreamPeer | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly progressToken?: string | number | undefined;
+  readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+}
+
+export interface RouterLogRecord {
+  readonly server: string;
+  readonly level: LoggingLevel;
+  readonly logger?: string | undefined;
+  readonly data: unknown;
+}
+
+export interface RouterEvents {
+  listChanged: RoutedList;
+  log: RouterLogRecord;
+  resourceUpdated: string;
+  status: BackendStatus;
+  stderr: { readonly server: string; readonly line: string };
+}
+
+type Listener<T> = (value: T) => void;
+
+interface Route<T> {
+  readonly backend: Backend;
+  readonly original: string;
+  readonly item: T;
+}
+
+export interface Collision {
+  readonly kind: 'tool' | 'prompt';
+  readonly name: string;
+  readonly kept: string;
+  readonly dropped: string;
+}
+
+export interface RouterStatus {
+  readonly backends: readonly BackendStatus[];
+  readonly collisions: readonly Collision[];
+  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  readonly lazy: boolean;
+}
+
+export interface RouterOptions {
+  readonly logger: Logger;
+  readonly version: string;
+}
+
+const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** An error a backend answered with: the gateway passes its JSON-RPC code and data on unchanged. */
+export class UpstreamError extends Error {
+  override readonly name = 'UpstreamError';
+  readonly code: number;
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+/**
+ * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
+ * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
+ * client routed to the downstream client it belongs to.
+ */
+export class Router {
+  private config: GatewayConfig;
+  private namer: Namer;
+  private readonly backends = new Map<string, Backend>();
+  private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
+    listChanged: new Set(),
+    log: new Set(),
+    resourceUpdated: new Set(),
+    status: new Set(),
+    stderr: new Set(),
+  };
+  private tools = new Map<string, Route<Tool>>();
+  private prompts = new Map<string, Route<Prompt>>();
+  private resources = new Map<string, Route<Resource>>();
+  private templates: Route<ResourceTemplate>[] = [];
+  private uriPrefixes = new Map<string, Backend>();
+  private toolList: Tool[] = [];
+  private promptList: Prompt[] = [];
+  private resourceList: Resource[] = [];
+  private templateList: ResourceTemplate[] = [];
+  private signatures: Record<RoutedList, string> = { tools: '', prompts: '', resources: '' };
+  private collisionKeys = new Set<string>();
+  private collisionList: Collision[] = [];
+  private readonly meta: ReadonlyMap<string, MetaTool>;
+  private readonly context = new AsyncLocalStorage<CallContext>();
+  private readonly inFlightPeers = new Map<Backend, DownstreamPeer[]>();
+  private lastPeer: DownstreamPeer | undefined;
+  private readonly subscriptions = new Map<string, number>();
+  private logLevel: LoggingLevel | undefined;
+  private rebuildScheduled = false;
+  version = 0;
+
+  private readonly options: RouterOptions;
+
+  constructor(config: GatewayConfig, options: RouterOptions) {
+    this.options = options;
+    this.config = config;
+    this.namer = createNamer({ separator: config.separator });
+    this.meta = new Map(createMetaTools(this).map((tool) => [tool.definition.name, tool]));
+    for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
+  }
+
+  get gatewayConfig(): GatewayConfig {
+    return this.config;
+  }
+
+  /** Starts every backend; resolves when each has either connected or failed its first attempt. */
+  async start(): Promise<void> {
+    await Promise.all([...this.backends.values()].map((backend) => backend.start()));
+    this.rebuild();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.backends.values()].map((backend) => backend.stop()));
+  }
+
+  on<K extends keyof RouterEvents>(event: K, listener: Listener<RouterEvents[K]>): () => void {
+    const set = this.listeners[event] as Set<Listener<RouterEvents[K]>>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  private emit<K extends keyof RouterEvents>(event: K, value: RouterEvents[K]): void {
+    for (const listener of this.listeners[event] as Set<Listener<RouterEvents[K]>>) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.options.logger.error('event listener failed', { event, reason: reasonOf(error) });
+      }
+    }
+  }
+
+  backend(id: string): Backend | undefined {
+    return this.backends.get(id);
+  }
+
+  backendIds(): string[] {
+    return [...this.backends.keys()];
+  }
+
+  status(): RouterStatus {
+    return {
+      backends: [...this.backends.values()].map((backend) => backend.status()),
+      collisions: this.collisionList,
+      counts: { tools: this.tools.size, prompts: this.prompts.size, resources: this.resources.size, resourceTemplates: this.templates.length },
+      lazy: this.config.lazy,
+    };
+  }
+
+  /** Applies a new config: only added, removed and changed servers start or stop. */
+  async reload(next: GatewayConfig): Promise<{ added: string[]; removed: string[]; changed: string[] }> {
+    const diff = diffBackends(this.config.servers, next.servers);
+    const previous = this.config;
+    this.config = next;
+    if (previous.separator !== next.separator) this.namer = createNamer({ separator: next.separator });
+    await Promise.all(
+      [...diff.removed, ...diff.changed].map(async (config) => {
+        const backend = this.backends.get(config.id);
+        this.backends.delete(config.id);
+        await backend?.stop();
+      }),
+    );
+    const ordered = new Map<string, Backend>();
+    const starting: Backend[] = [];
+    for (const config of next.servers) {
+      let backend = this.backends.get(config.id);
+      if (backend === undefined) {
+        backend = this.createBackend(config);
+        starting.push(backend);
+      } else if (backend.config !== config) {
+        // Unchanged in what matters for the connection (filters, prefix may differ): keep it running.
+        backend.config = config;
+      }
+      ordered.set(config.id, backend);
+    }
+    this.backends.clear();
+    for (const [id, backend] of ordered) this.backends.set(id, backend);
+    this.rebuild();
+    await Promise.all(starting.map((backend) => backend.start()));
+    return { added: diff.added.map((c) => c.id), removed: diff.removed.map((c) => c.id), changed: diff.changed.map((c) => c.id) };
+  }
+
+  private createBackend(config: BackendConfig): Backend {
+    const logger = this.options.logger;
+    const backend: Backend = new Backend(
+      config,
+      {
+        connectMs: this.config.timeouts.connectMs,
+        requestMs: config.timeoutMs ?? this.config.timeouts.requestMs,
+        restartInitialMs: this.config.restart.initialMs,
+        restartMaxMs: this.config.restart.maxMs,
+        maxRestarts: this.config.restart.maxRestarts,
+      },
+      {
+        changed: () => this.scheduleRebuild(),
+        status: (changed) => {
+          this.emit('status', changed.status());
+          if (changed.state === 'ready' && this.logLevel !== undefined) void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
+        },
+        stderr: (owner, line) => {
+          logger.debug('server stderr', { server: owner.id, line });
+          this.emit('stderr', { server: owner.id, line });
+        },
+        log: (params) => this.emit('log', { server: config.id, ...params }),
+        resourceUpdated: (uri) => {
+          const prefix = this.prefixOf(backend);
+          this.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
+        },
+        sampling: (params) => this.askPeer(backend, 'sampling', (peer) => peer.sampling?.(params)),
+        elicitation: (params) => this.askPeer(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
+        roots: () => this.askPeer(backend, 'roots', (peer) => peer.roots?.()),
+      },
+      logger,
+      { name: this.config.name, version: this.options.version },
+    );
+    return backend;
+  }
+
+  private prefixOf(backend: Backend): string | false {
+    return backend.config.prefix;
+  }
+
+  /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
+  private async askPeer(backend: Backend, what: string, ask: (peer: DownstreamPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
+    // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
+    // a request outside any call goes to the client seen most recently.
+    const caller = this.context.getStore()?.peer ?? this.inFlightPeers.get(backend)?.at(-1);
+    const peer = caller ?? this.lastPeer;
+    const answer = peer === undefined ? undefined : ask(peer);
+    if (answer !== undefined) return answer;
+    throw new PromptyardError(
+      'INVALID_REQUEST',
+      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
+    );
+  }
+
+  /** Remembers the client most recently seen, for backend requests outside any call. */
+  notePeer(peer: DownstreamPeer): void {
+    this.lastPeer = peer;
+  }
+
+  forgetPeer(peer: DownstreamPeer): void {
+    if (this.lastPeer === peer) this.lastPeer = undefined;
+  }
+
+  private scheduleRebuild(): void {
+    if (this.rebuildScheduled) return;
+    this.rebuildScheduled = true;
+    queueMicrotask(() => {
+      this.rebuildScheduled = false;
+      this.rebuild();
+    });
+  }
+
+  /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
+  rebuild(): void {
+    const tools = new Map<string, Route<Tool>>();
+    const prompts = new Map<string, Route<Prompt>>();
+    const resources = new Map<string, Route<Resource>>();
+    const templates: Route<ResourceTemplate>[] = [];
+    const uriPrefixes = new Map<string, Backend>();
+    const collisions: Collision[] = [];
+    const reserved = this.config.metaTools || this.config.lazy ? new Set(this.meta.keys()) : new Set<string>();
+
+    for (const backend of this.backends.values()) {
+      const prefix = backend.config.prefix;
+      if (prefix !== false) uriPrefixes.set(prefix, backend);
+      if (backend.state !== 'ready') continue;
+      const allowTool = compileNameFilter(backend.config.tools);
+      const allowPrompt = compileNameFilter(backend.config.prompts);
+      const allowResource = compileNameFilter(backend.config.resources);
+      for (const tool of backend.lists.tools) {
+        if (!allowTool(tool.name)) continue;
+        const name = this.namer.encode(prefix, tool.name);
+        const taken = tools.get(name);
+        if (taken !== undefined || reserved.has(name)) {
+          collisions.push({ kind: 'tool', name, kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${tool.name}` });
+          continue;
+        }
+        tools.set(name, { backend, original: tool.name, item: { ...tool, name } });
+      }
+      for (const prompt of backend.lists.prompts) {
+        if (!allowPrompt(prompt.name)) continue;
+        const name = this.namer.encode(prefix, prompt.name);
+        const taken = prompts.get(name);
+        if (taken !== undefined) {
+          collisions.push({ kind: 'prompt', name, kept: `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${prompt.name}` });
+          continue;
+        }
+        prompts.set(name, { backend, original: prompt.name, item: { ...prompt, name } });
+      }
+      for (const resource of backend.lists.resources) {
+        if (!allowResource(resource.uri) && !allowResource(resource.name)) continue;
+        const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
+        if (!resources.has(uri)) resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
+      }
+      for (const template of backend.lists.resourceTemplates) {
+        if (!allowResource(template.uriTemplate) && !allowResource(template.name)) continue;
+        const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
+        templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
+      }
+    }
+
+    this.tools = tools;
+    this.prompts = prompts;
+    this.resources = resources;
+    this.templates = templates;
+    this.uriPrefixes = uriPrefixes;
+    this.toolList = [...(this.config.metaTools || this.config.lazy ? [...this.meta.values()].map((meta) => meta.definition) : []), ...(this.config.lazy ? [] : [...tools.values()].map((route) => route.item))];
+    this.promptList = [...prompts.values()].map((route) => route.item);
+    this.resourceList = [...resources.values()].map((route) => route.item);
+    this.templateList = templates.map((route) => route.item);
+    this.version++;
+
+    const keys = new Set(collisions.map((collision) => `${collision.kind}:${collision.name}:${collision.dropped}`));
+    for (const collision of collisions) {
+      if (!this.collisionKeys.has(`${collision.kind}:${collision.name}:${collision.dropped}`)) {
+        this.options.logger.warn(`${collision.kind} name collision: "${collision.name}" is served by ${collision.kept}; ${collision.dropped} is hidden. Give one of the servers a prefix (prefix = true or a string) or a deny filter.`, {
+          name: collision.name,
+        });
+      }
+    }
+    this.collisionKeys = keys;
+    this.collisionList = collisions;
+
+    const signatures: Record<RoutedList, string> = {
+      tools: JSON.stringify(this.toolList),
+      prompts: JSON.stringify(this.promptList),
+      resources: JSON.stringify([this.resourceList, this.templateList]),
+    };
+    for (const list of ['tools', 'prompts', 'resources'] as const) {
+      if (signatures[list] !== this.signatures[list]) {
+        const first = this.signatures[list] === '';
+        this.signatures[list] = signatures[list];
+        if (!first) this.emit('listChanged', list);
+      }
+    }
+  }
+
+  // ——— lists ———
+
+  listTools(): readonly Tool[] {
+    return this.toolList;
+  }
+
+  /** Every backend tool, lazy mode or not (for the meta tools). */
+  allTools(): readonly Tool[] {
+    return [...this.tools.values()].map((route) => route.item);
+  }
+
+  toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
+    const route = this.tools.get(name);
+    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
+  }
+
+  listPrompts(): readonly Prompt[] {
+    return this.promptList;
+  }
+
+  promptOwner(name: string): { readonly server: string; readonly original: string } | undefined {
+    const route = this.prompts.get(name);
+    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
+  }
+
+  listResources(): readonly Resource[] {
+    return this.resourceList;
+  }
+
+  listResourceTemplates(): readonly ResourceTemplate[] {
+    return this.templateList;
+  }
+
+  getTool(name: string): Tool | undefined {
+    return this.tools.get(name)?.item ?? this.meta.get(name)?.definition;
+  }
+
+  getPromptDefinition(name: string): Prompt | undefined {
+    return this.prompts.get(name)?.item;
+  }
+
+  // ——— routing ———
+
+  private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
+    const suggestions = closestNames(name, [...known]);
+    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
+    const down = [...this.backends.values()].filter((backend) => backend.state !== 'ready' && backend.state !== 'disabled').map((backend) => backend.id);
+    const downHint = down.length > 0 ? ` (not available right now: ${down.join(', ')})` : '';
+    return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found.${hint}${downHint}`, { data: { name } });
+  }
+
+  private requestOptions(timeoutMs: number, context: CallContext): UpstreamRequestOptions {
+    return { timeoutMs, signal: context.signal, onProgress: context.onProgress };
+  }
+
+  /** Runs `call` against `backend` inside the caller's context, tracking it for server→client requests. */
+  private async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    const upstream = backend.upstream;
+    const peer = context.peer;
+    if (peer !== undefined) {
+      this.lastPeer = peer;
+      const peers = this.inFlightPeers.get(backend) ?? [];
+      peers.push(peer);
+      this.inFlightPeers.set(backend, peers);
+    }
+    backend.inFlight++;
+    try {
+      return await this.context.run(context, () => call(this.requestOptions(timeoutMs, context)));
+    } catch (error) {
+      throw this.translate(backend, what, timeoutMs, error, upstream);
+    } finally {
+      backend.inFlight--;
+      if (peer !== undefined) {
+        const peers = this.inFlightPeers.get(backend);
+        const index = peers?.lastIndexOf(peer) ?? -1;
+        if (peers !== undefined && index >= 0) peers.splice(index, 1);
+      }
+    }
+  }
+
+  private translate(backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error {
+    if (error instanceof PromptyardError || error instanceof UpstreamError) return error;
+    const code = (error as { code?: unknown }).code;
+    const message = reasonOf(error);
+    if (code === 'REQUEST_TIMEOUT' || /timed? ?out/i.test(message)) {
+      return new PromptyardError('TIMEOUT', `Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`, {
+        data: { server: backend.id },
+      });
+    }
+    if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
+      return new PromptyardError('BACKEND_UNAVAILABLE', `Server "${backend.id}" stopped while handling ${what}: ${message}. The gateway restarts it; retry shortly.`, { data: { server: backend.id } });
+    }
+    if (typeof code === 'number') return new UpstreamError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);
+    return new PromptyardError('BACKEND_ERROR', `Server "${backend.id}" failed ${what}: ${message}`, { data: { server: backend.id } });
+  }
+
+  private toolTimeout(backend: Backend): number {
+    return backend.config.toolTimeoutMs ?? backend.config.timeoutMs ?? this.config.timeouts.toolMs;
+  }
+
+  private requestTimeout(backend: Backend): number {
+    return backend.config.timeoutMs ?? this.config.timeouts.requestMs;
+  }
+
+  async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
+    const route = this.tools.get(name);
+    if (route === undefined) {
+      const metaTool = this.meta.get(name);
+      if (metaTool !== undefined && (this.config.metaTools || this.config.lazy)) return metaTool.call(args ?? {}, context);
+      throw this.notFound('Tool', name, [...this.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
+    }
+    const { backend, original } = route;
+    return this.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
+    const route = this.prompts.get(name);
+    if (route === undefined) throw this.notFound('Prompt', name, this.prompts.keys());
+    const { backend, original } = route;
+    return this.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+  }
+
+  /** Finds the backend of a namespaced (or passed-through) resource URI. */
+  resolveUri(uri: string): { readonly backend: Backend; readonly uri: string } {
+    const listed = this.resources.get(uri);
+    if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
+    const decoded = decodeUri(uri, new Set(this.uriPrefixes.keys()));
+    if (decoded !== undefined) {
+      const backend = this.uriPrefixes.get(decoded.prefix);
+      if (backend !== undefined) return { backend, uri: decoded.uri };
+    }
+    // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
+    const passthrough = [...this.backends.values()].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
+    for (const template of this.templates) {
+      if (template.backend.config.prefix !== false) continue;
+      const literal = template.original.split('{')[0] ?? '';
+      if (literal !== '' && uri.startsWith(literal)) return { backend: template.backend, uri };
+    }
+    const only = passthrough[0];
+    if (passthrough.length === 1 && only !== undefined && uriScheme.test(uri)) return { backend: only, uri };
+    throw new PromptyardError('RESOURCE_NOT_FOUND', `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`, { data: { uri } });
+  }
+
+  async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
+    const target = this.resolveUri(uri);
+    const result = await this.forward(target.backend, `resources/read "${target.uri}"`, this.requestTimeout(target.backend), context, (options) => target.backend.upstream.readResource(target.uri, options));
+    const prefix = target.backend.config.prefix;
+    if (prefix === false) return result;
+    // Contents carry the URI the client asked for, so links between them stay resolvable.
+    return { ...result, contents: result.contents.map((item) => ({ ...item, uri: encodeUri(prefix, item.uri) })) };
+  }
+
+  async subscribe(uri: string): Promise<void> {
+    const target = this.resolveUri(uri);
+    const key = `${target.backend.id}\n${target.uri}`;
+    const count = this.subscriptions.get(key) ?? 0;
+    this.subscriptions.set(key, count + 1);
+    if (count === 0) {
+      if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
+      await this.forward(target.backend, 'resources/subscribe', this.requestTimeout(target.backend), {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+    }
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const target = this.resolveUri(uri);
+    const key = `${target.backend.id}\n${target.uri}`;
+    const count = this.subscriptions.get(key) ?? 0;
+    if (count <= 1) {
+      this.subscriptions.delete(key);
+      if (count === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, this.requestTimeout(target.backend)).catch(() => {});
+    } else this.subscriptions.set(key, count - 1);
+  }
+
+  async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown }, context: CallContext = {}): Promise<CompleteResult> {
+    const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
+    if (params.ref.type === 'ref/prompt') {
+      const route = this.prompts.get(params.ref.name ?? '');
+      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.prompts.keys());
+      if (route.backend.capabilities.completions === undefined) return empty;
+      return this.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
+        route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
+      );
+    }
+    if (params.ref.type === 'ref/resource') {
+      const target = this.resolveTemplate(params.ref.uri ?? '');
+      if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
+      return this.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
+        target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
+      );
+    }
+    return empty;
+  }
+
+  private resolveTemplate(uriTemplate: string): { readonly backend: Backend; readonly uri: string } | undefined {
+    const template = this.templates.find((route) => route.item.uriTemplate === uriTemplate);
+    if (template !== undefined) return { backend: template.backend, uri: template.original };
+    try {
+      return this.resolveUri(uriTemplate);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all(
+      [...this.backends.values()]
+        .filter((backend) => backend.state === 'ready')
+        .map((backend) => backend.upstream.setLoggingLevel(level, this.requestTimeout(backend)).catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: reasonOf(error) }))),
+    );
+  }
+
+  /** A downstream client's roots changed: every backend is told. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.backends.values()].filter((backend) => backend.state === 'ready').map((backend) => backend.upstream.rootsChanged().catch(() => {})));
+  }
+
+  isMetaTool(name: string): boolean {
+    return metaToolNames.has(name);
+  }
+}

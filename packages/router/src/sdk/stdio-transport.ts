@@ -1,0 +1,161 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+
+export interface ChildSpec {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd?: string | undefined;
+}
+
+/** Environment passed to every child: enough to find programs and a home, never the gateway's secrets. */
+const inheritedKeys =
+  process.platform === 'win32'
+    ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
+
+export const childEnvironment = (extra: Readonly<Record<string, string>>): Record<string, string> => {
+  const env: Record<string, string> = {};
+  for (const key of inheritedKeys) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  return { ...env, ...extra };
+};
+
+/** Kills a child's whole process group (it was spawned as its leader), falling back to the child alone. */
+export const killGroup = (pid: number, signal: NodeJS.Signals): void => {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+};
+
+/** Every live child's pid, so an exiting gateway can kill their groups synchronously. */
+export const liveChildren = new Set<number>();
+
+/**
+ * Newline-delimited JSON-RPC over a child's stdin/stdout, like the SDK's stdio client transport, but
+ * the child leads its own process group so stopping it also stops whatever it spawned (`npx`,
+ * shells, language servers), and its stderr is handed to the caller line by line.
+ */
+export class ProcessGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+  private stderrTail = '';
+
+  private readonly spec: ChildSpec;
+  private readonly onStderr: (line: string) => void;
+
+  constructor(spec: ChildSpec, onStderr: (line: string) => void) {
+    this.spec = spec;
+    this.onStderr = onStderr;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.spec.command, [...this.spec.args], {
+        env: childEnvironment(this.spec.env),
+        ...(this.spec.cwd === undefined ? {} : { cwd: this.spec.cwd }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+      this.child = child;
+      let started = false;
+      child.once('error', (error) => {
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? new Error(`command "${this.spec.command}" was not found: install it or give its full path in the server's "command"`)
+            : error;
+        if (!started) reject(reason);
+        else this.onerror?.(reason);
+        this.finish();
+      });
+      child.once('spawn', () => {
+        started = true;
+        if (child.pid !== undefined) liveChildren.add(child.pid);
+        resolve();
+      });
+      child.once('close', () => this.finish());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (error) {
+            this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => {
+        const text = this.stderrTail + chunk.toString('utf8');
+        const lines = text.split('\n');
+        this.stderrTail = (lines.pop() ?? '').slice(-8192);
+        for (const line of lines) if (line.trim() !== '') this.onStderr(line.replace(/\r$/, ''));
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (stdin === undefined || stdin === null || this.closed) return Promise.reject(new Error('the server process is not running'));
+    return new Promise((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Closes stdin, then SIGTERM to the group, then SIGKILL after `graceMs`. */
+  async close(graceMs = 2000): Promise<void> {
+    const child = this.child;
+    if (child === undefined || this.closed) return this.finish();
+    const pid = child.pid;
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.stdin?.end();
+    if (pid !== undefined) {
+      const term = setTimeout(() => killGroup(pid, 'SIGTERM'), Math.min(200, graceMs));
+      const kill = setTimeout(() => killGroup(pid, 'SIGKILL'), graceMs);
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs + 500))]);
+      clearTimeout(term);
+      clearTimeout(kill);
+      // Whatever the leader left behind in its group goes too.
+      killGroup(pid, 'SIGKILL');
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const pid = this.child?.pid;
+    if (pid !== undefined) {
+      liveChildren.delete(pid);
+      killGroup(pid, 'SIGKILL');
+    }
+    if (this.stderrTail.trim() !== '') this.onStderr(this.stderrTail);
+    this.stderrTail = '';
+    this.buffer.clear();
+    this.onclose?.();
+  }
+}

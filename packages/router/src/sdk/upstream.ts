@@ -1,0 +1,194 @@
+import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  RequestOptions,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  Transport,
+} from '@modelcontextprotocol/client';
+import { ProcessGroupTransport } from './stdio-transport.js';
+
+export type { CallToolResult, CompleteResult, GetPromptResult, Implementation, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
+export type ListName = 'tools' | 'prompts' | 'resources';
+export type Era = 'legacy' | 'modern';
+
+/** How to reach one backend. */
+export type UpstreamSpec =
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string | undefined }
+  | { readonly kind: 'streamable-http' | 'sse'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+/** What a backend asks of its client, answered by the router (usually by asking a downstream client). */
+export interface UpstreamPeer {
+  sampling(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  elicitation(params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  roots(): Promise<Record<string, unknown>>;
+  listChanged(list: ListName): void;
+  log(params: { readonly level: LoggingLevel; readonly logger?: string | undefined; readonly data: unknown }): void;
+  resourceUpdated(uri: string): void;
+  stderr(line: string): void;
+  closed(error: Error | undefined): void;
+}
+
+export interface UpstreamRequestOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+  readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+}
+
+export interface UpstreamConnection {
+  readonly era: Era;
+  readonly protocolVersion: string | undefined;
+  readonly pid: number | undefined;
+  readonly capabilities: ServerCapabilities;
+  readonly serverInfo: Implementation | undefined;
+  readonly instructions: string | undefined;
+  listTools(timeoutMs: number): Promise<Tool[]>;
+  listPrompts(timeoutMs: number): Promise<Prompt[]>;
+  listResources(timeoutMs: number): Promise<Resource[]>;
+  listResourceTemplates(timeoutMs: number): Promise<ResourceTemplate[]>;
+  callTool(name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, options: UpstreamRequestOptions): Promise<CallToolResult>;
+  getPrompt(name: string, args: Record<string, string> | undefined, options: UpstreamRequestOptions): Promise<GetPromptResult>;
+  readResource(uri: string, options: UpstreamRequestOptions): Promise<ReadResourceResult>;
+  complete(params: Record<string, unknown>, options: UpstreamRequestOptions): Promise<CompleteResult>;
+  subscribe(uri: string, timeoutMs: number): Promise<void>;
+  unsubscribe(uri: string, timeoutMs: number): Promise<void>;
+  setLoggingLevel(level: LoggingLevel, timeoutMs: number): Promise<void>;
+  rootsChanged(): Promise<void>;
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const clientCapabilities: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
+  timeout: options.timeoutMs,
+  resetTimeoutOnProgress: true,
+  ...(options.signal === undefined ? {} : { signal: options.signal }),
+  ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+});
+
+/**
+ * Opens the one shared connection to a backend: stdio children in their own process group, Streamable
+ * HTTP with era negotiation (a 2026-07-28 `server/discover` probe, falling back to `initialize`), or a
+ * legacy SSE stream. Every server→client request and notification goes to `peer`.
+ */
+export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: { readonly name: string; readonly version: string; readonly connectTimeoutMs: number }): Promise<UpstreamConnection> => {
+  let transport: Transport;
+  let pidOf: () => number | undefined = () => undefined;
+  if (spec.kind === 'stdio') {
+    const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line));
+    transport = stdio;
+    pidOf = () => stdio.pid;
+  } else if (spec.kind === 'sse') {
+    transport = new SSEClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...spec.headers } }) } });
+  } else {
+    transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+  }
+
+  const client = new Client(
+    { name: options.name, version: options.version },
+    {
+      capabilities: clientCapabilities,
+      // stdio children get the plain 2025 handshake (a probe would spawn a second process and stall
+      // on servers that ignore unknown requests); HTTP probes for 2026-07-28 and falls back.
+      ...(spec.kind === 'streamable-http' ? { versionNegotiation: { mode: 'auto' as const, probe: { timeoutMs: options.connectTimeoutMs } } } : {}),
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('tools') },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('prompts') },
+        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('resources') },
+      },
+    },
+  );
+  client.setRequestHandler('sampling/createMessage', async (request) => (await peer.sampling(request.params as Record<string, unknown>)) as never);
+  client.setRequestHandler('elicitation/create', async (request) => (await peer.elicitation(request.params as Record<string, unknown>)) as never);
+  client.setRequestHandler('roots/list', async () => (await peer.roots()) as never);
+  client.setNotificationHandler('notifications/message', (notification) => {
+    peer.log({ level: notification.params.level, logger: notification.params.logger, data: notification.params.data });
+  });
+  client.setNotificationHandler('notifications/resources/updated', (notification) => peer.resourceUpdated(notification.params.uri));
+
+  let closedError: Error | undefined;
+  client.onerror = (error) => {
+    closedError = error;
+  };
+  let open = true;
+  client.onclose = () => {
+    if (!open) return;
+    open = false;
+    peer.closed(closedError);
+  };
+
+  const timer = new AbortController();
+  const timeout = setTimeout(() => timer.abort(), options.connectTimeoutMs);
+  try {
+    await Promise.race([
+      client.connect(transport, { timeout: options.connectTimeoutMs }),
+      new Promise((_, reject) => timer.signal.addEventListener('abort', () => reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)))),
+    ]);
+  } catch (error) {
+    open = false;
+    await transport.close().catch(() => {});
+    throw error;
+  } finally {
+    clearTimeout(timeout);
+  }
+
+  const capabilities = client.getServerCapabilities() ?? {};
+  const era: Era = client.getProtocolEra() ?? 'legacy';
+  return {
+    era,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    get pid() {
+      return pidOf();
+    },
+    capabilities,
+    serverInfo: client.getServerVersion(),
+    instructions: client.getInstructions(),
+    listTools: async (timeoutMs) => (capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools),
+    listPrompts: async (timeoutMs) => (capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts),
+    listResources: async (timeoutMs) => (capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources),
+    listResourceTemplates: async (timeoutMs) => (capabilities.resources === undefined ? [] : (await client.listResourceTemplates(undefined, { timeout: timeoutMs })).resourceTemplates),
+    // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
+    // structured output it does not own.
+    callTool: (name, args, meta, options) =>
+      client.request({ method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) } }, requestOptions(options)) as Promise<CallToolResult>,
+    getPrompt: (name, args, options) => client.request({ method: 'prompts/get', params: { name, ...(args === undefined ? {} : { arguments: args }) } }, requestOptions(options)) as Promise<GetPromptResult>,
+    readResource: (uri, options) => client.request({ method: 'resources/read', params: { uri } }, requestOptions(options)) as Promise<ReadResourceResult>,
+    complete: (params, options) => client.request({ method: 'completion/complete', params }, requestOptions(options)) as Promise<CompleteResult>,
+    subscribe: async (uri, timeoutMs) => {
+      await client.subscribeResource({ uri }, { timeout: timeoutMs });
+    },
+    unsubscribe: async (uri, timeoutMs) => {
+      await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+    },
+    setLoggingLevel: async (level, timeoutMs) => {
+      if (capabilities.logging === undefined || era === 'modern') return;
+      await client.setLoggingLevel(level, { timeout: timeoutMs });
+    },
+    rootsChanged: async () => {
+      if (era === 'legacy') await client.sendRootsListChanged();
+    },
+    ping: async (timeoutMs) => {
+      if (era === 'legacy') await client.ping({ timeout: timeoutMs });
+      else await client.discover({ timeout: timeoutMs });
+    },
+    close: async () => {
+      open = false;
+      await client.close().catch(() => {});
+      await transport.close().catch(() => {});
+    },
+  };
+};
