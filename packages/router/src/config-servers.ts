@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closestNames, formatList } from '@promptyard/core';
-import type { BackendConfig, BackendTransport, NameFilter } from './backend.js';
+import type { BackendConfig, BackendTransport, NameFilter } from './config-backend.js';
 import type { FILTER_KINDS} from './config-values.js';
 import { MAX_TIMEOUT_MS, isTable } from './config-values.js';
 import { NAME_CHARACTERS, uriScheme } from './names.js';

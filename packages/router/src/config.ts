@@ -3,15 +3,15 @@ import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
-import type { BackendConfig } from './backend.js';
+import type { BackendConfig } from './config-backend.js';
 import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';
 import type { BuildContext, Problem } from './config-servers.js';
 import { detectFormat, readJson, readToml } from './config-sources.js';
 import { FILTER_KINDS, MAX_TIMEOUT_MS } from './config-values.js';
 import { NAME_CHARACTERS } from './names.js';
 
-export { backendFingerprint, compileNameFilter, diffBackends } from './backend.js';
-export type { BackendConfig, BackendDiff, BackendTransport, NameFilter } from './backend.js';
+export { backendFingerprint, compileNameFilter, diffBackends } from './config-backend.js';
+export type { BackendConfig, BackendDiff, BackendTransport, NameFilter } from './config-backend.js';
 export { normaliseServerId } from './config-servers.js';
 
 export type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
