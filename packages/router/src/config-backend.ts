@@ -1,0 +1,110 @@
+import { isTable } from './config-values.js';
+
+/** What one backend is and how a new config differs from the running one: the router's view of `[servers.<id>]`. */
+
+export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
+
+/** Globs over a backend's own names (before prefixing): `*` any run, `?` one character; empty allow = all. */
+export interface NameFilter {
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+}
+
+export interface BackendConfig {
+  /** The key in `[servers.<id>]` / `mcpServers` (JSON keys are normalised: `Brave Search` → `Brave-Search`). */
+  readonly id: string;
+  /** The key as written, when normalising changed it. */
+  readonly sourceId?: string;
+  /** stdio when `command` is given; else `transport`, by default streamable-http. */
+  readonly transport: BackendTransport;
+  readonly command?: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Absolute (relative paths resolve against the config file's folder). */
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly enabled: boolean;
+  /** `prefix = true` or absent → the id; `false` → names pass through; a string → that prefix. */
+  readonly prefix: string | false;
+  /** Per-server request timeout (`timeout`, ms). */
+  readonly timeoutMs?: number;
+  /** Per-server tools/call timeout (`tool_timeout`, ms). */
+  readonly toolTimeoutMs?: number;
+  readonly tools: NameFilter;
+  readonly prompts: NameFilter;
+  readonly resources: NameFilter;
+}
+
+/** `*` any run, `?` one character, anchored; everything else literal. */
+const globToRegExp = (glob: string): RegExp =>
+  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's');
+
+/** A name passes when some allow glob matches (or allow is empty) and no deny glob does. */
+export const compileNameFilter = (filter: NameFilter): ((name: string) => boolean) => {
+  const allow = filter.allow.map(globToRegExp);
+  const deny = filter.deny.map(globToRegExp);
+  if (allow.length === 0 && deny.length === 0) return () => true;
+  return (name) => (allow.length === 0 || allow.some((glob) => glob.test(name))) && !deny.some((glob) => glob.test(name));
+};
+
+const stableJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) =>
+    isTable(item) ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, item[key]])) : item,
+  );
+
+/** Stable JSON of everything that needs the backend restarted when it changes (how it is launched or reached). */
+export const backendFingerprint = (backend: BackendConfig): string =>
+  stableJson({
+    transport: backend.transport,
+    command: backend.command ?? null,
+    args: backend.args,
+    env: backend.env,
+    cwd: backend.cwd ?? null,
+    url: backend.url ?? null,
+    headers: backend.headers,
+  });
+
+/** What can change on a running backend: naming, filters and timeouts. */
+const settingsFingerprint = (backend: BackendConfig): string =>
+  stableJson({
+    prefix: backend.prefix,
+    timeoutMs: backend.timeoutMs ?? null,
+    toolTimeoutMs: backend.toolTimeoutMs ?? null,
+    tools: backend.tools,
+    prompts: backend.prompts,
+    resources: backend.resources,
+  });
+
+export interface BackendDiff {
+  /** Enabled now, absent or disabled before: start them. */
+  added: BackendConfig[];
+  /** Enabled before, absent or disabled now (the previous configs): stop them. */
+  removed: BackendConfig[];
+  /** Enabled in both with a different {@link backendFingerprint} (the new configs): restart them. */
+  changed: BackendConfig[];
+  /** Enabled in both with the same fingerprint (the new configs): keep them running. */
+  unchanged: BackendConfig[];
+  /** The part of `unchanged` whose prefix, filters or timeouts changed: re-list and re-map them. */
+  reconfigured: BackendConfig[];
+}
+
+/** Compares two server lists by id. Disabled servers count as absent. Order follows `next`, then `previous`. */
+export const diffBackends = (previous: readonly BackendConfig[], next: readonly BackendConfig[]): BackendDiff => {
+  const before = new Map(previous.filter((backend) => backend.enabled).map((backend) => [backend.id, backend]));
+  const diff: BackendDiff = { added: [], removed: [], changed: [], unchanged: [], reconfigured: [] };
+  const seen = new Set<string>();
+  for (const backend of next) {
+    if (!backend.enabled) continue;
+    seen.add(backend.id);
+    const old = before.get(backend.id);
+    if (old === undefined) diff.added.push(backend);
+    else if (backendFingerprint(old) !== backendFingerprint(backend)) diff.changed.push(backend);
+    else {
+      diff.unchanged.push(backend);
+      if (settingsFingerprint(old) !== settingsFingerprint(backend)) diff.reconfigured.push(backend);
+    }
+  }
+  for (const backend of before.values()) if (!seen.has(backend.id)) diff.removed.push(backend);
+  return diff;
+};
