@@ -1,10 +1,11 @@
 import { isInvalidParams, isPromptyardError } from '@promptyard/core';
 import type { ListKind, Logger, McpServerBlueprint } from '@promptyard/core';
+import type * as ServerModule from '@modelcontextprotocol/server';
 import type { LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CallContext, DownstreamPeer, Router } from '../router.js';
 import { UpstreamError } from '../router.js';
 
-type ServerSdk = typeof import('@modelcontextprotocol/server');
+type ServerSdk = typeof ServerModule;
 
 let loading: Promise<ServerSdk> | undefined;
 const loadSdk = (): Promise<ServerSdk> => (loading ??= import('@modelcontextprotocol/server'));
