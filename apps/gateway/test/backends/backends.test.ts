@@ -4,10 +4,10 @@
  * over stdio and Streamable HTTP, in both protocol eras.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { readFileSync } from 'node:fs';
-import { isAlive, listDescendants, startHttpBackend, stdioBackendCommand } from './spawn.js';
+import { everythingCommand, isAlive, listDescendants, startEverythingHttp, startHttpBackend, stdioBackendCommand } from './spawn.js';
 import type { HttpBackend } from './spawn.js';
 
 type Era = 'legacy' | 'modern';
@@ -34,7 +34,8 @@ afterAll(async () => {
 /** vitest's own worker processes are descendants too; only backends count as leaks. */
 const isVitestWorker = (pid: number): boolean => {
   try {
-    return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('test-server.mjs');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return !cmdline.includes('test-server.mjs') && !cmdline.includes('server-everything');
   } catch {
     return true;
   }
@@ -256,5 +257,26 @@ describe('test-server processes', () => {
     const two = await connectStdio('two', 'legacy');
     expect(textOf(await one.client.callTool({ name: 'whoami', arguments: {} }))).toBe(`name=one pid=${one.pid} era=legacy`);
     expect(textOf(await two.client.callTool({ name: 'whoami', arguments: {} }))).toBe(`name=two pid=${two.pid} era=legacy`);
+  });
+});
+
+describe('server-everything (the reference server)', () => {
+  it('runs over stdio from the resolved command', async () => {
+    const { command, args } = everythingCommand('stdio');
+    const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
+    transport.stderr?.on('data', () => {});
+    const client = makeClient('legacy');
+    await client.connect(transport);
+    stdioPids.add(transport.pid as number);
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'hi' } });
+    expect(textOf(result)).toContain('hi');
+  });
+
+  it('serves the legacy HTTP+SSE transport, our only SSE backend', async () => {
+    const backend = await startEverythingHttp('sse');
+    backends.add(backend);
+    const client = makeClient('legacy');
+    await client.connect(new SSEClientTransport(new URL(backend.url)));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('echo');
   });
 });
