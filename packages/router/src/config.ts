@@ -57,7 +57,7 @@ const sectionsSchema = {
   gateway: {
     name: { type: 'string', default: 'promptyard-gateway', doc: 'Server name reported to clients.' },
     separator: { type: 'string', default: '_', doc: 'Between a server prefix and a name (github_create_issue); letters, digits, "_", "-" and "." only.' },
-    lazy: { type: 'boolean', default: false, doc: 'Start each backend on its first use instead of at start-up.' },
+    lazy: { type: 'boolean', default: false, doc: 'List only the meta tools in tools/list (clients find, describe and call the rest through them, paying for a schema only when they need it); every tool stays callable by name.' },
     meta_tools: { type: 'boolean', default: true, doc: 'Serve catalog, describe, search and call tools alongside the backends\' tools.' },
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr (PROMPTYARD_LOG_LEVEL).' },
   },

@@ -1,0 +1,67 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { gatewayConfigSchema } from '@promptyard/router';
+import type { RouterStatus } from '@promptyard/router';
+import { parseGatewayCli } from './args.js';
+import { applyOverrides, locateConfig } from './main.js';
+import { formatStatus } from './status.js';
+
+describe('parseGatewayCli', () => {
+  it('reads the flags and the status command', () => {
+    expect(parseGatewayCli(['--config', 'g.toml', '--transport', 'http', '--port', '0', '--lazy', '--no-watch'], {})).toMatchObject({
+      command: 'serve',
+      config: 'g.toml',
+      overrides: { transport: 'http', port: 0, lazy: true, watch: false },
+    });
+    expect(parseGatewayCli(['status', '--json'], { PROMPTYARD_GATEWAY_CONFIG: 'env.toml' })).toMatchObject({ command: 'status', json: true, config: 'env.toml' });
+  });
+
+  it('explains a wrong flag and points at --help', () => {
+    expect(() => parseGatewayCli(['--transport', 'tcp'], {})).toThrow(/--transport must be "stdio" or "http".*\n.*--help/);
+    expect(() => parseGatewayCli(['--port', '70000'], {})).toThrow(/--port must be an integer from 0 to 65535/);
+    expect(() => parseGatewayCli(['--bogus'], {})).toThrow(/--help/);
+  });
+});
+
+describe('locateConfig', () => {
+  it('tells how to give a config when there is none', () => {
+    expect(() => locateConfig(undefined, '/nonexistent-folder')).toThrow(/--config <file>.*PROMPTYARD_GATEWAY_CONFIG.*gateway\.toml/s);
+    expect(locateConfig('a/b.json', '/work')).toBe('/work/a/b.json');
+  });
+});
+
+describe('applyOverrides', () => {
+  it('lets flags win over the file', () => {
+    const base = { lazy: false, logLevel: 'info', transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1 } } as never;
+    expect(applyOverrides(base, { transport: 'http', port: 0, lazy: true })).toMatchObject({ lazy: true, transport: { type: 'http', port: 0, host: '127.0.0.1' } });
+  });
+});
+
+describe('formatStatus', () => {
+  it('prints one row per server, collisions and totals', () => {
+    const status: RouterStatus = {
+      backends: [
+        { id: 'github', state: 'ready', transport: 'stdio', era: 'legacy', protocolVersion: '2025-11-25', restarts: 0, counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 }, inFlight: 0 },
+        { id: 'docs', state: 'restarting', transport: 'streamable-http', restarts: 2, lastError: 'connection refused', counts: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 }, inFlight: 0 },
+      ],
+      collisions: [{ kind: 'tool', name: 'search', kept: 'github/search', dropped: 'docs/search' }],
+      counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 },
+      lazy: false,
+    };
+    const text = formatStatus(status);
+    expect(text).toMatch(/^server\s+state\s+transport\s+protocol\s+tools/);
+    expect(text).toMatch(/github\s+ready\s+stdio\s+legacy 2025-11-25\s+3\s+1\s+1\s+0/);
+    expect(text).toMatch(/docs\s+restarting\s+streamable-http\s+-\s+0\s+0\s+0\s+2\s+connection refused/);
+    expect(text).toContain('collision: tool "search" served by github/search; docs/search hidden');
+    expect(text).toContain('total: 3 tools, 1 prompts, 0 resources, 1 templates');
+  });
+});
+
+describe('the README gateway reference', () => {
+  it('documents every key of the gateway config', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const [section, fields] of Object.entries(gatewayConfigSchema)) {
+      for (const key of Object.keys(fields)) expect(readme, `[${section}] ${key}`).toContain(`| \`[${section}] ${key}\``);
+    }
+  });
+});
