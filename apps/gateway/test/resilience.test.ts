@@ -81,7 +81,7 @@ describe('backends that do not start', () => {
 
 describe('a backend that crashes', () => {
   it('fails the call at once, restarts with a new process, and announces the tools leaving and returning', async () => {
-    const gateway = await startHttpGateway({ preamble: fastRestart(400), servers: { crashy: testServer('c1'), other: testServer('o1') } });
+    const gateway = await startHttpGateway({ preamble: fastRestart(600), servers: { crashy: testServer('c1'), other: testServer('o1') } });
     const { client } = await connectHttp(gateway.url);
     const changes: unknown[] = [];
     client.setNotificationHandler('notifications/tools/list_changed', () => {
