@@ -81,6 +81,36 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
 });
 
 /**
+ * The SDK runs notification handlers a microtask late but settles responses at once, so a progress
+ * notification read in the same chunk as its request's response finds the request gone and is
+ * dropped (the last step of every fast tool). After a notification, later messages wait one
+ * macrotask: handlers see messages in the order the backend sent them.
+ */
+const deliverNotificationsFirst = (transport: Transport): void => {
+  const handler = transport.onmessage;
+  if (handler === undefined) return;
+  type Args = Parameters<typeof handler>;
+  const queue: Args[] = [];
+  let draining = false;
+  const drain = (): void => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      handler(...next);
+      if (!('id' in next[0])) {
+        setImmediate(drain);
+        return;
+      }
+    }
+    draining = false;
+  };
+  transport.onmessage = (...args: Args) => {
+    queue.push(args);
+    if (draining) return;
+    draining = true;
+    drain();
+  };
+};
+
+/**
  * Opens the one shared connection to a backend: stdio children in their own process group, Streamable
  * HTTP with era negotiation (a 2026-07-28 `server/discover` probe, falling back to `initialize`), or a
  * legacy SSE stream. Every server→client request and notification goes to `peer`.
@@ -146,6 +176,7 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     clearTimeout(timeout);
   }
 
+  deliverNotificationsFirst(transport);
   const capabilities = client.getServerCapabilities() ?? {};
   const era: Era = client.getProtocolEra() ?? 'legacy';
   return {
