@@ -54,6 +54,8 @@ export class ProcessGroupTransport implements Transport {
   private readonly buffer = new ReadBuffer();
   private closed = false;
   private stderrTail = '';
+  private outgoing: string[] = [];
+  private flushing: Promise<void> | undefined;
 
   private readonly spec: ChildSpec;
   private readonly onStderr: (line: string) => void;
@@ -117,13 +119,27 @@ export class ProcessGroupTransport implements Transport {
     });
   }
 
+  /**
+   * Messages sent in one event-loop turn go out in one write: under load (many calls in flight) the
+   * child reads a batch per wake-up instead of one line per system call.
+   */
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || this.closed) return Promise.reject(new Error('the server process is not running'));
-    return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
-    });
+    this.outgoing.push(serializeMessage(message));
+    if (this.flushing === undefined) {
+      this.flushing = new Promise((resolve) => {
+        setImmediate(() => {
+          const batch = this.outgoing.join('');
+          this.outgoing = [];
+          this.flushing = undefined;
+          if (this.closed || stdin.destroyed) return resolve();
+          if (stdin.write(batch)) resolve();
+          else stdin.once('drain', resolve);
+        });
+      });
+    }
+    return this.flushing;
   }
 
   /** Closes stdin, then SIGTERM to the group, then SIGKILL after `graceMs`. */

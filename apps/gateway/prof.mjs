@@ -1,0 +1,13 @@
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+const client = new Client({ name: 't', version: '1' });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', '/work/main/apps/gateway/dist/cli.js', '--config', '/tmp/gw/echo.toml', '--no-watch', '--log-level', 'warning'], stderr: 'inherit' }));
+await client.listTools();
+for (let i = 0; i < 500; i++) await client.callTool({ name: 'echo_echo', arguments: { text: 'hi' } });
+let t = performance.now();
+for (let i = 0; i < 3000; i++) await client.callTool({ name: 'echo_echo', arguments: { text: 'hi' } });
+console.log('seq per call', ((performance.now() - t) / 3000).toFixed(3), 'ms');
+t = performance.now(); let next = 0;
+await Promise.all(Array.from({ length: 32 }, async () => { while (next++ < 8000) await client.callTool({ name: 'echo_echo', arguments: { text: 'hi' } }); }));
+console.log('calls/s', Math.round(8000 / ((performance.now() - t) / 1000)));
+await client.close();
