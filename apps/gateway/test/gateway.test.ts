@@ -196,13 +196,13 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
   });
 });
 
-describe('names: passthrough, custom prefix and separator, filters, collisions, long names (stdio gateway)', () => {
+describe('names: passthrough, custom prefix and separator, filters, collisions, long names (HTTP gateway)', () => {
   const longId = 'an-exceedingly-long-server-identifier-for-the-name-limit';
-  let gateway: StdioGateway;
+  let gateway: HttpGateway;
   let client: Client;
 
   beforeAll(async () => {
-    gateway = await startStdioGateway({
+    gateway = await startHttpGateway({
       config: gatewayToml(
         {
           plain: { command: stdioBackendCommand({ name: 'plain' }), prefix: false },
@@ -215,7 +215,7 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
         { separator: '__' },
       ),
     });
-    client = gateway.client;
+    client = await connectHttp(gateway.url);
   });
   afterAll(expectClean);
 
@@ -240,7 +240,7 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
     expect(await whoami(client, 'filtered__whoami')).toMatchObject({ name: 'filtered' });
   });
 
-  it('keeps the first server’s name on a collision, and says so on stderr and in status', async () => {
+  it('keeps the first server’s name on a collision, and says so on stderr, in /health and in status', async () => {
     // plain and plain2 both serve echo, add and whoami unprefixed: plain (first in config) keeps them.
     expect(await whoami(client, 'whoami')).toMatchObject({ name: 'plain' });
     await gateway.stderr.waitFor(/tool name collision: "whoami" is served by plain\/whoami; plain2\/whoami is hidden/);
@@ -248,9 +248,21 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.filter((name) => name === 'whoami')).toHaveLength(1);
 
+    const expected = [
+      { kind: 'tool', name: 'whoami', kept: 'plain/whoami', dropped: 'plain2/whoami' },
+      { kind: 'tool', name: 'echo', kept: 'plain/echo', dropped: 'plain2/echo' },
+      { kind: 'prompt', name: 'greet', kept: 'plain/greet', dropped: 'plain2/greet' },
+    ];
+    const reported = (await health(gateway)).collisions;
+    expect(reported).toEqual(expect.arrayContaining(expected));
+    expect(reported).toHaveLength(5); // echo, add, whoami; greet, pid_prompt
+
     const status = await runCli(['status', '--json', '--config', gateway.configPath]);
     expect(status.code).toBe(0);
     const collisions = (JSON.parse(status.stdout) as { collisions: { kind: string; name: string; kept: string; dropped: string }[] }).collisions;
+    expect(collisions).toEqual(reported);
+    const table = await runCli(['status', '--config', gateway.configPath]);
+    expect(table.stdout).toContain('collision: tool "whoami" served by plain/whoami; plain2/whoami hidden');
     expect(collisions).toEqual(
       expect.arrayContaining([
         { kind: 'tool', name: 'whoami', kept: 'plain/whoami', dropped: 'plain2/whoami' },
@@ -296,9 +308,7 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.some((name) => name.startsWith('off__'))).toBe(false);
     await expect(client.callTool({ name: 'off__echo', arguments: { text: 'x' } })).rejects.toThrow(/not found/);
-    const status = await runCli(['status', '--config', gateway.configPath]);
-    expect(status.stdout).toMatch(/^off\s+disabled\s+stdio/m);
-    expect(status.code).toBe(0);
+    expect((await health(gateway)).servers.find((server) => server.id === 'off')).toMatchObject({ state: 'disabled', restarts: 0 });
   });
 
   it('leaves no backend behind when the gateway stops', async () => {
