@@ -152,7 +152,10 @@ export class ProcessGroupTransport implements Transport {
     if (pid !== undefined) {
       const term = setTimeout(() => killGroup(pid, 'SIGTERM'), Math.min(200, graceMs));
       const kill = setTimeout(() => killGroup(pid, 'SIGKILL'), graceMs);
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, graceMs + 500))]);
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (deadline = setTimeout(resolve, graceMs + 500)))]);
+      // Left running, the deadline would hold the event loop (and `status`'s exit) for 2.5 s.
+      clearTimeout(deadline);
       clearTimeout(term);
       clearTimeout(kill);
       // Whatever the leader left behind in its group goes too.
