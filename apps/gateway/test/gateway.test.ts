@@ -97,7 +97,7 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
   });
 
   it('routes each call to the right instance, in the backend’s own protocol era', async () => {
-    const status = await health(gateway);
+    const status = await health(gateway, { authorization: `Bearer ${token}` });
     const pidOf = (id: string): number | undefined => status.servers.find((server) => server.id === id)?.pid;
     const alpha = await whoami(client, 'alpha_whoami');
     const beta = await whoami(client, 'beta_whoami');
@@ -112,7 +112,7 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
   });
 
   it('shows each backend’s state, transport and protocol era in /health', async () => {
-    const status = await health(gateway);
+    const status = await health(gateway, { authorization: `Bearer ${token}` });
     const byId = Object.fromEntries(status.servers.map((server) => [server.id, server]));
     expect(byId['alpha']).toMatchObject({ state: 'ready', transport: 'stdio', restarts: 0 });
     expect(byId['gamma']).toMatchObject({ state: 'ready', transport: 'streamable-http', era: 'modern', protocolVersion: '2026-07-28' });
@@ -191,6 +191,8 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
     expect(allowed.status).toBe(200);
     await allowed.body?.cancel();
     await expect(connectHttp(gateway.url)).rejects.toThrow();
+    // Without the token /health says only that the gateway is up: no server names or errors.
+    expect(await health(gateway)).toEqual({ status: 'ok', uptimeSeconds: expect.any(Number) });
     expect(await getWithHost(`${gateway.origin}/health`, 'evil.example.com')).toBe(403);
     expect(await getWithHost(gateway.url, 'evil.example.com')).toBe(403);
   });
@@ -307,7 +309,7 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
   it('refuses a disabled server’s tools and lists none of them', async () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.some((name) => name.startsWith('off__'))).toBe(false);
-    await expect(client.callTool({ name: 'off__echo', arguments: { text: 'x' } })).rejects.toThrow(/not found/);
+    await expect(client.callTool({ name: 'off__echo', arguments: { text: 'x' } })).rejects.toThrow(/not found: Server "off" is disabled in the gateway config/);
     expect((await health(gateway)).servers.find((server) => server.id === 'off')).toMatchObject({ state: 'disabled', restarts: 0 });
   });
 

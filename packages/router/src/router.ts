@@ -423,6 +423,12 @@ export class Router {
   private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
     const suggestions = closestNames(name, [...known]);
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
+    // A name under a server that is not serving right now: say so instead of a bare "not found".
+    for (const backend of this.backends.values()) {
+      const prefix = backend.config.prefix;
+      if (backend.state === 'ready' || prefix === false || !name.startsWith(`${prefix}${this.config.separator}`)) continue;
+      return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found: ${backend.unavailableMessage()}`, { data: { name, server: backend.id, state: backend.state } });
+    }
     const down = [...this.backends.values()].filter((backend) => backend.state !== 'ready' && backend.state !== 'disabled').map((backend) => backend.id);
     const downHint = down.length > 0 ? ` (not available right now: ${down.join(', ')})` : '';
     return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found.${hint}${downHint}`, { data: { name } });

@@ -153,6 +153,12 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return statelessLegacy(request);
   };
 
+  const authorized = (request: Request): boolean => {
+    if (expectedToken === undefined) return true;
+    const match = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '');
+    return match !== null && timingSafeEqual(digest((match[1] as string).trim()), expectedToken);
+  };
+
   const route = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const rejected = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
@@ -165,14 +171,15 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     }
     if (url.pathname === '/health') {
       if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD' } });
-      const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), sessions: sessions.size, ...options.health?.() };
+      // With a token configured, the details (server names, errors) are for token holders only;
+      // an orchestrator's unauthenticated probe still learns that the process is up.
+      const detailed = expectedToken === undefined || authorized(request);
+      const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), ...(detailed ? { sessions: sessions.size, ...options.health?.() } : {}) };
       return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
     }
     if (url.pathname !== path) return new Response(`Not found: the MCP endpoint is ${path}`, { status: 404, headers: { 'content-type': 'text/plain' } });
     if (expectedToken !== undefined) {
-      const header = request.headers.get('authorization') ?? '';
-      const match = /^Bearer\s+(.+)$/i.exec(header);
-      if (match === null || !timingSafeEqual(digest((match[1] as string).trim()), expectedToken)) {
+      if (!authorized(request)) {
         return jsonError(401, -32001, 'Unauthorized: send the server token as "Authorization: Bearer <token>".', {
           'www-authenticate': 'Bearer realm="promptyard"',
         });
