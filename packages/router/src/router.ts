@@ -20,6 +20,8 @@ export type RoutedList = 'tools' | 'prompts' | 'resources';
  */
 export interface DownstreamPeer {
   readonly label: string;
+  /** The downstream connection (stdio, 2025 session) the peer belongs to; one object per connection. */
+  readonly session: object;
   /** `undefined` when the client cannot take server→client requests (2026-07-28 stateless requests). */
   readonly sampling?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
   readonly elicitation?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
@@ -264,7 +266,21 @@ export class Router {
   private async askPeer(backend: Backend, what: string, ask: (peer: DownstreamPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
     // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
     // a request outside any call goes to the client seen most recently.
-    const caller = this.context.getStore()?.peer ?? this.inFlightPeers.get(backend)?.at(-1);
+    let caller = this.context.getStore()?.peer;
+    if (caller === undefined) {
+      // A 2025-era request carries nothing that names the call it belongs to. One client with calls in
+      // flight on this server: it is theirs. Several: refuse rather than show one client's request
+      // (a sampling prompt, an elicitation form) to another.
+      const inFlight = this.inFlightPeers.get(backend) ?? [];
+      const sessions = new Set(inFlight.map((peer) => peer.session));
+      if (sessions.size > 1) {
+        throw new PromptyardError(
+          'INVALID_REQUEST',
+          `Server "${backend.id}" asked for ${what} while ${sessions.size} clients had calls in flight on it; the 2025-11-25 protocol does not say which call it belongs to, so the gateway does not guess. Retry when the other calls have finished.`,
+        );
+      }
+      caller = inFlight.at(-1);
+    }
     const peer = caller ?? this.lastPeer;
     const answer = peer === undefined ? undefined : ask(peer);
     if (answer !== undefined) return answer;

@@ -64,6 +64,7 @@ export const createGatewayBlueprint = async (router: Router, options: GatewaySer
     const sessionPeer: DownstreamPeer | undefined = live
       ? {
           label: 'session',
+          session: server,
           sampling: (params) => (server.getClientCapabilities()?.sampling === undefined ? undefined : (server.createMessage(params as never) as Promise<never>)),
           elicitation: (params) => (server.getClientCapabilities()?.elicitation === undefined ? undefined : (server.elicitInput(params as never) as Promise<never>)),
           roots: () => (server.getClientCapabilities()?.roots === undefined ? undefined : (server.listRoots() as Promise<never>)),
@@ -76,6 +77,8 @@ export const createGatewayBlueprint = async (router: Router, options: GatewaySer
       const capabilities = modern ? undefined : server.getClientCapabilities();
       const peer: DownstreamPeer = {
         label: modern ? 'request (2026-07-28)' : 'request',
+        // Stateless requests are each their own connection.
+        session: live ? server : ctx,
         sampling: capabilities?.sampling === undefined ? undefined : (params) => ctx.mcpReq.requestSampling(params as never) as Promise<never>,
         elicitation: capabilities?.elicitation === undefined ? undefined : (params) => ctx.mcpReq.elicitInput(params as never) as Promise<never>,
         roots: capabilities?.roots === undefined ? undefined : () => ctx.mcpReq.send({ method: 'roots/list' }) as Promise<never>,

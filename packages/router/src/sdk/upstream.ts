@@ -12,6 +12,7 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
+  StandardSchemaV1,
   Tool,
   Transport,
 } from '@modelcontextprotocol/client';
@@ -72,6 +73,24 @@ const clientCapabilities: ClientCapabilities = {
   elicitation: { form: {}, url: {} },
   roots: { listChanged: true },
 };
+
+/**
+ * Results the gateway forwards unchanged are checked for shape only (a JSON object), not parsed
+ * against the SDK's schemas: the downstream client validates what it receives, and a second full
+ * parse on the way through costs more than the hop itself.
+ */
+const forwarded = <T>(what: string): StandardSchemaV1<unknown, T> => ({
+  '~standard': {
+    version: 1,
+    vendor: 'promptyard',
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) ? { value: value as T } : { issues: [{ message: `${what} result must be a JSON object` }] },
+  },
+});
+const callToolResult = forwarded<CallToolResult>('tools/call');
+const getPromptResult = forwarded<GetPromptResult>('prompts/get');
+const readResourceResult = forwarded<ReadResourceResult>('resources/read');
+const completeResult = forwarded<CompleteResult>('completion/complete');
 
 const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
   timeout: options.timeoutMs,
@@ -195,10 +214,10 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>
-      client.request({ method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) } }, requestOptions(options)) as Promise<CallToolResult>,
-    getPrompt: (name, args, options) => client.request({ method: 'prompts/get', params: { name, ...(args === undefined ? {} : { arguments: args }) } }, requestOptions(options)) as Promise<GetPromptResult>,
-    readResource: (uri, options) => client.request({ method: 'resources/read', params: { uri } }, requestOptions(options)) as Promise<ReadResourceResult>,
-    complete: (params, options) => client.request({ method: 'completion/complete', params }, requestOptions(options)) as Promise<CompleteResult>,
+      client.request({ method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) } }, callToolResult, requestOptions(options)),
+    getPrompt: (name, args, options) => client.request({ method: 'prompts/get', params: { name, ...(args === undefined ? {} : { arguments: args }) } }, getPromptResult, requestOptions(options)),
+    readResource: (uri, options) => client.request({ method: 'resources/read', params: { uri } }, readResourceResult, requestOptions(options)),
+    complete: (params, options) => client.request({ method: 'completion/complete', params }, completeResult, requestOptions(options)),
     subscribe: async (uri, timeoutMs) => {
       await client.subscribeResource({ uri }, { timeout: timeoutMs });
     },

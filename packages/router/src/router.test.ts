@@ -1,0 +1,115 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '@promptyard/core';
+import { parseGatewayConfig } from './config.js';
+import { Router } from './router.js';
+import type { DownstreamPeer } from './router.js';
+import { killAllChildren } from './sdk/kill.js';
+
+/** A real stdio MCP server (the SDK's low-level Server) with a few tools, written to a temp file. */
+const serverScript = `
+import { Server } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+const name = process.argv[2];
+const server = new Server({ name, version: '1' }, { capabilities: { tools: {} } });
+const tools = ['echo', 'shared', 'ask', 'secret_admin'].map((tool) => ({ name: tool, description: tool + ' tool of ' + name + '. Second sentence.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }));
+server.setRequestHandler('tools/list', async () => ({ tools }));
+server.setRequestHandler('tools/call', async (request, ctx) => {
+  if (request.params.name === 'ask') {
+    const answer = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
+    return { content: [{ type: 'text', text: 'answer: ' + answer.content.text }] };
+  }
+  return { content: [{ type: 'text', text: name + ':' + request.params.name + ':' + (request.params.arguments?.text ?? '') }] };
+});
+await server.connect(new StdioServerTransport());
+`;
+
+let dir: string;
+let router: Router;
+
+const peer = (session: object, text: string, gate?: Promise<void>): DownstreamPeer => ({
+  label: 'test',
+  session,
+  sampling: async () => {
+    await gate;
+    return { model: 'm', role: 'assistant', content: { type: 'text', text } };
+  },
+});
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'router-test-'));
+  const script = join(process.cwd(), 'packages/router/.router-test-server.mjs');
+  await writeFile(script, serverScript);
+  const config = parseGatewayConfig(
+    `
+[servers.alpha]
+command = "${process.execPath}"
+args = ["${script}", "alpha"]
+[servers.alpha.tools]
+deny = ["secret_*"]
+
+[servers.beta]
+command = "${process.execPath}"
+args = ["${script}", "beta"]
+prefix = false
+
+[servers.gamma]
+command = "${process.execPath}"
+args = ["${script}", "gamma"]
+prefix = false
+`,
+    { file: join(dir, 'gateway.toml'), env: {} },
+  );
+  router = new Router(config, { logger: silentLogger(), version: '0.0.0' });
+  await router.start();
+}, 20_000);
+
+afterAll(async () => {
+  await router.close();
+  killAllChildren();
+  await rm(dir, { recursive: true, force: true });
+  await rm(join(process.cwd(), 'packages/router/.router-test-server.mjs'), { force: true });
+});
+
+describe('Router', () => {
+  it('namespaces, filters and passes names through, reporting collisions instead of shadowing', () => {
+    const names = router.listTools().map((tool) => tool.name);
+    expect(names.slice(0, 7)).toEqual(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+    expect(names).toEqual(expect.arrayContaining(['alpha_echo', 'alpha_shared', 'echo', 'shared', 'secret_admin']));
+    expect(names).not.toContain('alpha_secret_admin');
+    // beta and gamma both pass `echo` through: beta (first in the config) keeps it, gamma's is reported.
+    expect(router.toolOwner('echo')).toEqual({ server: 'beta', original: 'echo' });
+    expect(router.status().collisions).toEqual(expect.arrayContaining([{ kind: 'tool', name: 'echo', kept: 'beta/echo', dropped: 'gamma/echo' }]));
+  });
+
+  it('routes calls to the owning server and suggests names for unknown ones', async () => {
+    expect((await router.callTool('alpha_echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'alpha:echo:hi' }]);
+    expect((await router.callTool('shared', {})).content).toEqual([{ type: 'text', text: 'beta:shared:' }]);
+    await expect(router.callTool('alpha_ech', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('Did you mean "alpha_echo"') });
+  });
+
+  it('finds tools through the meta tools', async () => {
+    const found = await router.callTool('search_tools', { query: 'shared alpha' });
+    expect(found.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('alpha_shared') });
+    const described = await router.callTool('describe_tool', { name: 'alpha_echo' });
+    expect(JSON.parse((described.content[0] as { text: string }).text)).toMatchObject({ name: 'alpha_echo', server: 'alpha', inputSchema: { type: 'object' } });
+    expect((await router.callTool('call_tool', { name: 'alpha_echo', arguments: { text: 'via meta' } })).content).toEqual([{ type: 'text', text: 'alpha:echo:via meta' }]);
+  });
+
+  it('asks the calling client for sampling, and refuses to guess between two clients', async () => {
+    const one = {};
+    expect((await router.callTool('alpha_ask', {}, { peer: peer(one, 'from one') })).content).toEqual([{ type: 'text', text: 'answer: from one' }]);
+
+    // Two clients with calls in flight on the same 2025-era server: the request names neither.
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = router.callTool('alpha_ask', {}, { peer: peer({}, 'first', gate) });
+    const second = router.callTool('alpha_ask', {}, { peer: peer({}, 'second', gate) });
+    release();
+    const results = await Promise.allSettled([first, second]);
+    const texts = results.map((result) => (result.status === 'fulfilled' ? JSON.stringify(result.value) : String(result.reason)));
+    expect(texts.join('\n')).toMatch(/2 clients had calls in flight/);
+  });
+});
