@@ -136,6 +136,7 @@ const deliverNotificationsFirst = (transport: Transport): void => {
  */
 export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: { readonly name: string; readonly version: string; readonly connectTimeoutMs: number }): Promise<UpstreamConnection> => {
   let transport: Transport;
+  let joinRequestSignals = true;
   let pidOf: () => number | undefined = () => undefined;
   if (spec.kind === 'stdio') {
     const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line));
@@ -144,7 +145,18 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   } else if (spec.kind === 'sse') {
     transport = new SSEClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...spec.headers } }) } });
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+    const http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+    // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
+    // abort, so every request to an HTTP backend leaves one behind (a leak in a long-running gateway).
+    // On a 2025-era connection cancellation travels as notifications/cancelled, so the request signal
+    // is not needed there and is not passed; 2026-07-28 needs it (cancelling closes the stream).
+    const send = http.send.bind(http);
+    http.send = (message, sendOptions) => {
+      if (joinRequestSignals || sendOptions?.requestSignal === undefined) return send(message, sendOptions);
+      const { requestSignal: _dropped, ...rest } = sendOptions;
+      return send(message, rest);
+    };
+    transport = http;
   }
 
   const client = new Client(
@@ -198,6 +210,7 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   deliverNotificationsFirst(transport);
   const capabilities = client.getServerCapabilities() ?? {};
   const era: Era = client.getProtocolEra() ?? 'legacy';
+  joinRequestSignals = era === 'modern';
   return {
     era,
     protocolVersion: client.getNegotiatedProtocolVersion(),
