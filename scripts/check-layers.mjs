@@ -39,7 +39,7 @@ const walk = (dir) => {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path);
-    else if (/\.(ts|mts|js|mjs)$/.test(entry.name) && !kebab.test(entry.name)) problems.push(`${relative(root, path)}: file names are kebab-case`);
+    else if (/\.(ts|tsx|mts|js|mjs)$/.test(entry.name) && !kebab.test(entry.name)) problems.push(`${relative(root, path)}: file names are kebab-case`);
   }
 };
 for (const dir of [...packages, ...apps]) walk(dir);

@@ -35,17 +35,25 @@ const offsetOf = (cursor: string | undefined): number => {
 
 const argumentNames = (tool: Tool): string[] => Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
 
-interface ToolCard extends CatalogCard {
-  readonly arguments: readonly string[];
-}
-
 /**
  * Meta tools: a client that loads only these (lazy mode) still finds and calls every tool, paying for
  * a schema only when it asks for one. Cards are one line each: name, server, first sentence, argument names.
  */
-export const createMetaTools = (router: Router): MetaTool[] => {
+export interface ToolCard extends CatalogCard {
+  readonly arguments: readonly string[];
+}
+export type PromptCard = ToolCard;
+export type Hit<C> = C & { readonly score: number };
+
+/** The catalog search behind search_tools / search_prompts (and the terminal UI): indexes rebuilt lazily after list changes. */
+export interface CatalogSearch {
+  tools(query: string, options?: { readonly limit?: number; readonly server?: string }): readonly Hit<ToolCard>[];
+  prompts(query: string, options?: { readonly limit?: number; readonly server?: string }): readonly Hit<PromptCard>[];
+}
+
+export const createCatalogSearch = (router: Router): CatalogSearch => {
   const toolIndex = createCardIndex<ToolCard>();
-  const promptIndex = createCardIndex<CatalogCard & { readonly arguments: readonly string[] }>();
+  const promptIndex = createCardIndex<PromptCard>();
   let indexedVersion = -1;
   const refreshIndexes = (): void => {
     if (indexedVersion === router.version) return;
@@ -63,6 +71,20 @@ export const createMetaTools = (router: Router): MetaTool[] => {
       }),
     );
   };
+  return {
+    tools: (query, options = {}) => {
+      refreshIndexes();
+      return toolIndex.search(query, options);
+    },
+    prompts: (query, options = {}) => {
+      refreshIndexes();
+      return promptIndex.search(query, options);
+    },
+  };
+};
+
+export const createMetaTools = (router: Router): MetaTool[] => {
+  const catalogSearch = createCatalogSearch(router);
 
   const toolLine = (tool: Tool): string => {
     const args = argumentNames(tool);
@@ -103,15 +125,15 @@ export const createMetaTools = (router: Router): MetaTool[] => {
     return text(`${header} ${use}\n\n${lines.join('\n')}${next}`);
   };
 
-  const search = <C extends CatalogCard & { readonly arguments: readonly string[] }>(index: ReturnType<typeof createCardIndex<C>>, kind: string, args: Record<string, unknown>): CallToolResult => {
-    refreshIndexes();
+  const search = (kind: 'tools' | 'prompts', args: Record<string, unknown>): CallToolResult => {
     const query = stringArg(args, 'query');
     if (query === undefined) return text('Give a query: words from the name or description, e.g. "create issue".', true);
     const server = serverFilter(args);
     if (server !== undefined && !router.backendIds().includes(server)) return unknownServer(server);
     const limitValue = typeof args['limit'] === 'number' ? args['limit'] : 10;
     const limit = Math.max(1, Math.min(50, Math.floor(limitValue)));
-    const hits = index.search(query, { limit, ...(server === undefined ? {} : { server }) });
+    const options = { limit, ...(server === undefined ? {} : { server }) };
+    const hits = kind === 'tools' ? catalogSearch.tools(query, options) : catalogSearch.prompts(query, options);
     if (hits.length === 0) return text(`No ${kind} match "${query}". catalog_${kind} lists them all.`);
     const lines = hits.map((hit) => `${hit.name}${hit.arguments.length > 0 ? `(${hit.arguments.join(', ')})` : ''} [${hit.server}]${hit.description === undefined ? '' : ` — ${summarize(hit.description)}`}`);
     return text(`${hits.length} ${kind} for "${query}":\n${lines.join('\n')}`);
@@ -152,7 +174,7 @@ export const createMetaTools = (router: Router): MetaTool[] => {
         inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "create github issue".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
         annotations: readOnly,
       },
-      call: async (args) => search(toolIndex, 'tools', args),
+      call: async (args) => search('tools', args),
     },
     {
       definition: {
@@ -198,7 +220,7 @@ export const createMetaTools = (router: Router): MetaTool[] => {
         inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "code review".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
         annotations: readOnly,
       },
-      call: async (args) => search(promptIndex, 'prompts', args),
+      call: async (args) => search('prompts', args),
     },
   ];
 };

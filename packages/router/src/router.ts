@@ -8,8 +8,8 @@ import type { BackendConfig, GatewayConfig } from './config.js';
 import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
-import { createMetaTools, metaToolNames } from './meta-tools.js';
-import type { MetaTool } from './meta-tools.js';
+import { createCatalogSearch, createMetaTools, metaToolNames } from './meta-tools.js';
+import type { CatalogSearch, MetaTool } from './meta-tools.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
 
@@ -124,6 +124,8 @@ export class Router {
   private collisionKeys = new Set<string>();
   private collisionList: Collision[] = [];
   private readonly meta: ReadonlyMap<string, MetaTool>;
+  /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
+  readonly search: CatalogSearch;
   private readonly context = new AsyncLocalStorage<CallContext>();
   private readonly inFlightPeers = new Map<Backend, DownstreamPeer[]>();
   private lastPeer: DownstreamPeer | undefined;
@@ -139,6 +141,7 @@ export class Router {
     this.config = config;
     this.namer = createNamer({ separator: config.separator });
     this.meta = new Map(createMetaTools(this).map((tool) => [tool.definition.name, tool]));
+    this.search = createCatalogSearch(this);
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
   }
 
@@ -178,6 +181,28 @@ export class Router {
 
   backendIds(): string[] {
     return [...this.backends.keys()];
+  }
+
+  /** Restarts one server now, with a fresh backoff. */
+  async restartServer(id: string): Promise<void> {
+    const backend = this.requireBackend(id);
+    await backend.restart();
+    this.rebuild();
+  }
+
+  /** Stops or starts one server until the next config reload (the config file is not changed). */
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    const backend = this.requireBackend(id);
+    backend.config = { ...backend.config, enabled };
+    if (enabled) await backend.start();
+    else await backend.stop();
+    this.rebuild();
+  }
+
+  private requireBackend(id: string): Backend {
+    const backend = this.backends.get(id);
+    if (backend === undefined) throw new PromptyardError('INVALID_REQUEST', `No server "${id}" in the gateway config; servers: ${this.backendIds().join(', ') || 'none'}.`);
+    return backend;
   }
 
   status(): RouterStatus {

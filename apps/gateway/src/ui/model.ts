@@ -1,0 +1,170 @@
+import type { BackendStatus, Hit, PromptCard, Router, RouterLogRecord, ToolCard } from '@promptyard/router';
+
+/** One line of the Logs panel: a backend's stderr or a logging notification it sent. */
+export interface LogLine {
+  readonly seq: number;
+  readonly time: Date;
+  readonly server: string;
+  /** stderr lines are `info`; notifications keep their MCP level. */
+  readonly level: RouterLogRecord['level'];
+  readonly source: 'stderr' | 'notification';
+  readonly text: string;
+}
+
+export interface ToolInfo {
+  readonly name: string;
+  readonly server: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema: unknown;
+}
+
+export interface PromptInfo {
+  readonly name: string;
+  readonly server: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly arguments: readonly { readonly name: string; readonly description?: string | undefined; readonly required?: boolean | undefined }[];
+}
+
+export interface ResourceInfo {
+  readonly uri: string;
+  readonly name: string;
+  readonly server: string;
+  readonly mimeType?: string | undefined;
+  readonly description?: string | undefined;
+}
+
+export interface TemplateInfo {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly server: string;
+  readonly description?: string | undefined;
+}
+
+/** What a panel can ask of the gateway; the terminal UI knows nothing else of the router. */
+export interface UiModel {
+  servers(): readonly BackendStatus[];
+  tools(): readonly ToolInfo[];
+  prompts(): readonly PromptInfo[];
+  resources(): readonly ResourceInfo[];
+  templates(): readonly TemplateInfo[];
+  searchTools(query: string, server?: string): readonly Hit<ToolCard>[];
+  searchPrompts(query: string, server?: string): readonly Hit<PromptCard>[];
+  /** The result (any MCP tool result) as pretty text, `isError` included. */
+  callTool(name: string, args: Record<string, unknown>): Promise<{ readonly text: string; readonly isError: boolean }>;
+  renderPrompt(name: string, args: Record<string, string>): Promise<string>;
+  readResource(uri: string): Promise<string>;
+  restart(server: string): Promise<void>;
+  setEnabled(server: string, enabled: boolean): Promise<void>;
+  logs(): readonly LogLine[];
+  /** Called after anything above changed (lists, states, new log lines); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+const maxLogLines = 1000;
+
+const contentText = (content: readonly unknown[]): string =>
+  content
+    .map((item) => {
+      const block = item as { type?: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri?: string; text?: string } };
+      switch (block.type) {
+        case 'text':
+          return block.text ?? '';
+        case 'image':
+        case 'audio':
+          return `[${block.type} ${block.mimeType ?? ''}, ${Math.round(((block.data ?? '').length * 3) / 4)} bytes]`;
+        case 'resource':
+          return block.resource?.text ?? `[resource ${block.resource?.uri ?? ''}]`;
+        case 'resource_link':
+          return `[link ${block.uri ?? ''}]`;
+        default:
+          return JSON.stringify(item);
+      }
+    })
+    .join('\n');
+
+/** The UI model over a live router: its lists, states and events, with a bounded log. */
+export const createUiModel = (router: Router): UiModel & { close(): void } => {
+  const listeners = new Set<() => void>();
+  const lines: LogLine[] = [];
+  let seq = 0;
+  let scheduled = false;
+  const changed = (): void => {
+    // Coalesce bursts (a restart re-lists three kinds, logs arrive in floods) into one redraw.
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      for (const listener of listeners) listener();
+    }, 30);
+  };
+  const push = (line: Omit<LogLine, 'seq' | 'time'>): void => {
+    lines.push({ ...line, seq: ++seq, time: new Date() });
+    if (lines.length > maxLogLines) lines.splice(0, lines.length - maxLogLines);
+    changed();
+  };
+  const stops = [
+    router.on('listChanged', changed),
+    router.on('status', changed),
+    router.on('stderr', ({ server, line }) => push({ server, level: 'info', source: 'stderr', text: line })),
+    router.on('log', (record) =>
+      push({
+        server: record.server,
+        level: record.level,
+        source: 'notification',
+        text: `${record.logger === undefined ? '' : `[${record.logger}] `}${typeof record.data === 'string' ? record.data : JSON.stringify(record.data)}`,
+      }),
+    ),
+  ];
+  const owner = (name: string, kind: 'tool' | 'prompt'): string => (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
+  return {
+    servers: () => router.status().backends,
+    tools: () => router.allTools().map((tool) => ({ name: tool.name, server: owner(tool.name, 'tool'), title: tool.title, description: tool.description, inputSchema: tool.inputSchema })),
+    prompts: () =>
+      router.listPrompts().map((prompt) => ({
+        name: prompt.name,
+        server: owner(prompt.name, 'prompt'),
+        title: prompt.title,
+        description: prompt.description,
+        arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, description: argument.description, required: argument.required })),
+      })),
+    resources: () =>
+      router.listResources().map((resource) => ({ uri: resource.uri, name: resource.name, server: safeOwner(router, resource.uri), mimeType: resource.mimeType, description: resource.description })),
+    templates: () => router.listResourceTemplates().map((template) => ({ uriTemplate: template.uriTemplate, name: template.name, server: safeOwner(router, template.uriTemplate), description: template.description })),
+    searchTools: (query, server) => router.search.tools(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
+    searchPrompts: (query, server) => router.search.prompts(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
+    callTool: async (name, args) => {
+      const result = await router.callTool(name, args);
+      const structured = result.structuredContent === undefined ? '' : `\nstructuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`;
+      return { text: `${contentText(result.content)}${structured}`, isError: result.isError === true };
+    },
+    renderPrompt: async (name, args) => {
+      const result = await router.getPrompt(name, args);
+      return result.messages.map((message) => `${message.role}: ${contentText([message.content])}`).join('\n\n');
+    },
+    readResource: async (uri) => {
+      const result = await router.readResource(uri);
+      return result.contents.map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`)).join('\n');
+    },
+    restart: (server) => router.restartServer(server),
+    setEnabled: (server, enabled) => router.setEnabled(server, enabled),
+    logs: () => lines,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: () => {
+      for (const stop of stops) stop();
+      listeners.clear();
+    },
+  };
+};
+
+const safeOwner = (router: Router, uri: string): string => {
+  try {
+    return router.resolveUri(uri.split('{')[0] ?? uri).backend.id;
+  } catch {
+    return '';
+  }
+};
