@@ -181,15 +181,17 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   });
   client.setNotificationHandler('notifications/resources/updated', (notification) => peer.resourceUpdated(notification.params.uri));
 
-  let closedError: Error | undefined;
+  // Transport errors are often harmless (a late notification, a dropped SSE stream the SDK resumes);
+  // only one just before the connection closed explains the close.
+  let lastError: { readonly error: Error; readonly at: number } | undefined;
   client.onerror = (error) => {
-    closedError = error;
+    lastError = { error, at: Date.now() };
   };
   let open = true;
   client.onclose = () => {
     if (!open) return;
     open = false;
-    peer.closed(closedError);
+    peer.closed(lastError !== undefined && Date.now() - lastError.at < 1000 ? lastError.error : undefined);
   };
 
   const timer = new AbortController();
