@@ -110,7 +110,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   }, Math.min(60_000, sessionIdleMs));
   sweep.unref();
 
-  const serveLegacy = async (request: Request): Promise<Response> => {
+  const serveLegacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
+    const withBody = parsedBody === undefined ? undefined : { parsedBody };
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
@@ -119,13 +120,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       // Keep the map in least-recently-used order.
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
-      return session.transport.handleRequest(request);
+      return session.transport.handleRequest(request, withBody);
     }
     if (request.method === 'POST') {
-      const body: unknown = await request
-        .clone()
-        .json()
-        .catch(() => undefined);
+      const body = parsedBody;
       if (isInitializeRequest(body)) {
         if (sessions.size >= maxSessions) {
           const oldest = sessions.keys().next().value;
@@ -150,7 +148,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       }
     }
     // A 2025-era request outside any session: answer it statelessly.
-    return statelessLegacy(request);
+    return statelessLegacy(request, withBody);
   };
 
   const authorized = (request: Request): boolean => {
@@ -185,8 +183,19 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
         });
       }
     }
-    if (await isLegacyRequest(request, undefined, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request);
-    return modern.fetch(request);
+    // The body is read and parsed once here, then handed to whichever handler serves the request.
+    let parsedBody: unknown;
+    if (request.method === 'POST' && (request.headers.get('content-type') ?? '').includes('json')) {
+      const text = await request.text();
+      if (Buffer.byteLength(text) > options.maxBodyBytes) return jsonError(413, -32600, `Request body is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`);
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        return jsonError(400, -32700, 'Parse error: the request body is not valid JSON.');
+      }
+    }
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request, parsedBody);
+    return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
   };
 
   // Loaded here, not at import: a stdio server never pays for the HTTP adapter.
