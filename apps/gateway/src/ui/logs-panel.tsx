@@ -1,0 +1,68 @@
+import { Box, Text, useInput } from 'ink';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { PanelFrame, Row } from './components.js';
+import { clip, clockTime, cycle, pad } from './format.js';
+import type { LogLine } from './model.js';
+import type { PanelProps } from './panel.js';
+
+export const logsHelp = '↑↓ scroll  s server  l level  end follow  tab panels  q quit';
+
+type Level = LogLine['level'];
+/** The levels `l` cycles through; `error` also shows critical, alert and emergency. */
+const thresholds = ['debug', 'info', 'notice', 'warning', 'error'] as const;
+const ranks: readonly Level[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const atLeast = (level: Level, threshold: Level): boolean => ranks.indexOf(level) >= ranks.indexOf(threshold);
+
+const levelColor = (level: Level): { readonly color?: string } =>
+  atLeast(level, 'error') ? { color: 'red' } : level === 'warning' ? { color: 'yellow' } : level === 'notice' ? { color: 'cyan' } : level === 'debug' ? { color: 'gray' } : {};
+
+/** The gateway's and every server's log lines, newest at the bottom, filtered by server and level. */
+export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  const [server, setServer] = useState<string | undefined>();
+  const [level, setLevel] = useState<(typeof thresholds)[number]>('debug');
+  /** Rows scrolled back from the newest; 0 follows new lines. */
+  const [back, setBack] = useState(0);
+  const lines = model.logs().filter((line) => (server === undefined || line.server === server) && atLeast(line.level, level));
+  const rows = Math.max(1, height - 2);
+  const maxBack = Math.max(0, lines.length - rows);
+  const shownBack = Math.min(back, maxBack);
+
+  useInput(
+    (input, key) => {
+      if (key.upArrow) setBack(Math.min(shownBack + 1, maxBack));
+      else if (key.downArrow) setBack(Math.max(0, shownBack - 1));
+      else if (key.pageUp) setBack(Math.min(shownBack + rows - 1, maxBack));
+      else if (key.pageDown) setBack(Math.max(0, shownBack - rows + 1));
+      else if (key.end) setBack(0);
+      else if (key.home) setBack(maxBack);
+      else if (input === 's') {
+        const servers = ['gateway', ...model.servers().map((s) => s.id)];
+        setServer(cycle(servers, server));
+        setBack(0);
+      } else if (input === 'l') {
+        setLevel(thresholds[(thresholds.indexOf(level) + 1) % thresholds.length] ?? 'debug');
+        setBack(0);
+      }
+    },
+    { isActive: active },
+  );
+
+  const shown = lines.slice(Math.max(0, lines.length - rows - shownBack), lines.length - shownBack);
+  const serverWidth = Math.min(16, Math.max(7, ...shown.map((line) => line.server.length)));
+  return (
+    <PanelFrame height={height} help={logsHelp} width={width}>
+      <Row text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${shownBack > 0 ? `  (${shownBack} newer below)` : ''}`} width={width} dim />
+      <Box flexDirection="column">
+        {shown.length === 0 ? <Row text="(no log lines yet)" width={width} dim /> : null}
+        {shown.map((line: LogLine) => (
+          <Text key={line.seq} wrap="truncate-end">
+            <Text dimColor>{clockTime(line.time)} </Text>
+            {pad(clip(line.server, serverWidth), serverWidth)}{' '}
+            <Text {...levelColor(line.level)}>{pad(line.level, 7)}</Text> {clip(line.text, Math.max(1, width - 9 - serverWidth - 1 - 8 - 1))}
+          </Text>
+        ))}
+      </Box>
+    </PanelFrame>
+  );
+};
