@@ -1,4 +1,5 @@
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useStdout } from 'ink';
+import type { Key } from 'ink';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { clip } from './format.js';
@@ -9,6 +10,7 @@ import { PromptsPanel } from './prompts-panel.js';
 import { ResourcesPanel } from './resources-panel.js';
 import { ServersPanel } from './servers-panel.js';
 import { ToolsPanel } from './tools-panel.js';
+import { KeyRoot } from './keys.js';
 
 const panels: readonly { readonly title: string; readonly Panel: (props: PanelProps) => ReactNode }[] = [
   { title: 'Servers', Panel: ServersPanel },
@@ -69,39 +71,38 @@ export const App = ({ model, onQuit }: AppProps): ReactNode => {
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
   const [tab, setTab] = useState(0);
-  const [typing, setTyping] = useState(false);
-
-  useInput(
-    (input, key) => {
-      if (input === 'q') {
-        onQuit?.();
-        exit();
-      } else if (/^[1-5]$/.test(input)) setTab(Number(input) - 1);
-      else if (key.tab) setTab((current) => (current + (key.shift ? panels.length - 1 : 1)) % panels.length);
-    },
-    { isActive: !typing },
-  );
+  const global = (input: string, key: Key): boolean => {
+    if (input === 'q') {
+      onQuit?.();
+      exit();
+    } else if (/^[1-5]$/.test(input)) setTab(Number(input) - 1);
+    else if (key.tab) setTab((current) => (current + (key.shift ? panels.length - 1 : 1)) % panels.length);
+    else return false;
+    return true;
+  };
 
   const width = Math.max(20, columns);
   const panelHeight = Math.max(4, rows - 2);
   return (
-    <Box flexDirection="column" width={width} height={rows}>
-      <Text bold wrap="truncate-end">
-        {clip(header(model), width)}
-      </Text>
-      <Text wrap="truncate-end">
-        {panels.map(({ title }, index) => (
-          <Text key={title} inverse={index === tab} bold={index === tab}>
-            {index === 0 ? '' : '  '}
-            {`${index + 1} ${title}`}
-          </Text>
+    <KeyRoot global={global}>
+      <Box flexDirection="column" width={width} height={rows}>
+        <Text bold wrap="truncate-end">
+          {clip(header(model), width)}
+        </Text>
+        <Text wrap="truncate-end">
+          {panels.map(({ title }, index) => (
+            <Text key={title} inverse={index === tab} bold={index === tab}>
+              {index === 0 ? '' : '  '}
+              {`${index + 1} ${title}`}
+            </Text>
+          ))}
+        </Text>
+        {panels.map(({ title, Panel }, index) => (
+          <Box key={title} display={index === tab ? 'flex' : 'none'} flexDirection="column">
+            <Panel model={model} active={index === tab} width={width} height={panelHeight} />
+          </Box>
         ))}
-      </Text>
-      {panels.map(({ title, Panel }, index) => (
-        <Box key={title} display={index === tab ? 'flex' : 'none'} flexDirection="column">
-          <Panel model={model} active={index === tab} width={width} height={panelHeight} setTyping={setTyping} />
-        </Box>
-      ))}
-    </Box>
+      </Box>
+    </KeyRoot>
   );
 };

@@ -1,10 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { PanelFrame, Row } from './components.js';
 import { clip, clockTime, cycle, pad } from './format.js';
 import type { LogLine } from './model.js';
 import type { PanelProps } from './panel.js';
+import { useKeys } from './keys.js';
 
 export const logsHelp = '↑↓ scroll  s server  l level  end follow  tab panels  q quit';
 
@@ -28,7 +29,7 @@ export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNo
   const maxBack = Math.max(0, lines.length - rows);
   const shownBack = Math.min(back, maxBack);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) setBack(Math.min(shownBack + 1, maxBack));
       else if (key.downArrow) setBack(Math.max(0, shownBack - 1));

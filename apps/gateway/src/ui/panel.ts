@@ -8,6 +8,4 @@ export interface PanelProps {
   readonly width: number;
   /** Rows for the panel, its help line (the screen's last row) included. */
   readonly height: number;
-  /** While a panel's input has the keyboard, the app's own keys (q, 1–5, tab) are off. */
-  readonly setTyping: (typing: boolean) => void;
 }

@@ -1,4 +1,4 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { summarize } from '@promptyard/router';
@@ -8,6 +8,7 @@ import type { PromptInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
 import { FilterBar, useSearchList } from './search-list.js';
+import { useKeys } from './keys.js';
 
 export const promptsHelp = '↑↓ select  / search  s server  enter details  r render  esc back  q quit';
 const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
@@ -32,16 +33,15 @@ export const promptDetails = (prompt: PromptInfo, width: number): string[] => [
 ];
 
 /** Every prompt: live search, server filter, details with arguments, and a form that renders it. */
-export const PromptsPanel = ({ model, active, width, height, setTyping }: PanelProps): ReactNode => {
+export const PromptsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   const all = model.prompts();
-  const list = useSearchList({ all, search: (query, server) => model.searchPrompts(query, server), servers: model.servers().map((s) => s.id), setTyping });
+  const list = useSearchList({ all, search: (query, server) => model.searchPrompts(query, server), servers: model.servers().map((s) => s.id) });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const scroll = useScroll();
   const bodyHeight = Math.max(1, height - 2);
 
   const open = (next: Mode): void => {
     scroll.reset();
-    setTyping(next.kind === 'form');
     setMode(next);
   };
   const form = (prompt: PromptInfo): Mode => ({ kind: 'form', prompt, values: prompt.arguments.map(() => ''), focus: 0 });
@@ -65,7 +65,7 @@ export const PromptsPanel = ({ model, active, width, height, setTyping }: PanelP
 
   const text = mode.kind === 'details' ? promptDetails(mode.prompt, width) : mode.kind === 'result' ? wrapText(mode.text, width) : [];
 
-  useInput(
+  useKeys(
     (input, key) => {
       switch (mode.kind) {
         case 'list':
@@ -95,7 +95,7 @@ export const PromptsPanel = ({ model, active, width, height, setTyping }: PanelP
         }
       }
     },
-    { isActive: active },
+    { isActive: active, typing: mode.kind === 'form' || (mode.kind === 'list' && list.searching) },
   );
 
   if (mode.kind === 'list') {

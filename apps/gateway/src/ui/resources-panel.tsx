@@ -1,4 +1,3 @@
-import { useInput } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { ListView, PanelFrame, Row, ScrollView } from './components.js';
@@ -6,6 +5,7 @@ import { clamp, clip, cycle, describeFailure, pad, wrapText } from './format.js'
 import type { ResourceInfo, TemplateInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
+import { useKeys } from './keys.js';
 
 export const resourcesHelp = '↑↓ select  s server  enter read  esc back  tab panels  q quit';
 const readHelp = '↑↓ scroll  esc back  q quit';
@@ -53,7 +53,7 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
   };
   const text = mode.kind === 'read' ? wrapText(mode.text, width).slice(0, maxRows) : [];
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (mode.kind === 'read') {
         if (key.escape) setMode({ kind: 'list' });

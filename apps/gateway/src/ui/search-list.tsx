@@ -26,11 +26,10 @@ export interface SearchListOptions<T> {
   /** The ranked matches of a query (MiniSearch, as the gateway's search_* meta tools). */
   readonly search: (query: string, server: string | undefined) => readonly Named[];
   readonly servers: readonly string[];
-  readonly setTyping: (typing: boolean) => void;
 }
 
 /** A list with live search (`/`), a server filter (`s`) and a selection that survives updates. */
-export const useSearchList = <T extends Named>({ all, search, servers, setTyping }: SearchListOptions<T>): SearchList<T> => {
+export const useSearchList = <T extends Named>({ all, search, servers }: SearchListOptions<T>): SearchList<T> => {
   const [query, setQuery] = useState('');
   const [searching, setSearching] = useState(false);
   const [server, setServer] = useState<string | undefined>();
@@ -47,10 +46,7 @@ export const useSearchList = <T extends Named>({ all, search, servers, setTyping
   }
   const current = clamp(selected, items.length);
 
-  const startSearch = (on: boolean): void => {
-    setSearching(on);
-    setTyping(on);
-  };
+  const startSearch = setSearching;
   const handle = (input: string, key: Key): boolean => {
     if (key.upArrow) setSelected(clamp(current - 1, items.length));
     else if (key.downArrow) setSelected(clamp(current + 1, items.length));

@@ -1,10 +1,11 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { BackendStatus } from '@promptyard/router';
 import { ListView, PanelFrame, Row } from './components.js';
 import { clamp, clip, describeFailure, pad, stateColor, uptime } from './format.js';
 import type { PanelProps } from './panel.js';
+import { useKeys } from './keys.js';
 
 export const serversHelp = '↑↓ select  r restart  d disable/enable  tab panels  q quit';
 
@@ -33,7 +34,7 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
     );
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) setSelected(clamp(current - 1, servers.length));
       else if (key.downArrow) setSelected(clamp(current + 1, servers.length));

@@ -1,4 +1,4 @@
-import { Box, useInput } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { summarize } from '@promptyard/router';
@@ -8,6 +8,7 @@ import type { ToolInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
 import { FilterBar, useSearchList } from './search-list.js';
+import { useKeys } from './keys.js';
 
 export const toolsHelp = '↑↓ select  / search  s server  enter details  c call  esc back  q quit';
 const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
@@ -34,16 +35,15 @@ export const toolDetails = (tool: ToolInfo, width: number): string[] => [
 ];
 
 /** Every tool: live search, server filter, details with the input schema, and calls with JSON arguments. */
-export const ToolsPanel = ({ model, active, width, height, setTyping }: PanelProps): ReactNode => {
+export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   const all = model.tools();
-  const list = useSearchList({ all, search: (query, server) => model.searchTools(query, server), servers: model.servers().map((s) => s.id), setTyping });
+  const list = useSearchList({ all, search: (query, server) => model.searchTools(query, server), servers: model.servers().map((s) => s.id) });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const scroll = useScroll();
   const bodyHeight = Math.max(1, height - 2);
 
   const open = (next: Mode): void => {
     scroll.reset();
-    setTyping(next.kind === 'call');
     setMode(next);
   };
   const call = (tool: ToolInfo, json: string): void => {
@@ -67,7 +67,7 @@ export const ToolsPanel = ({ model, active, width, height, setTyping }: PanelPro
 
   const text = mode.kind === 'details' ? toolDetails(mode.tool, width) : mode.kind === 'result' ? wrapText(mode.text, width) : [];
 
-  useInput(
+  useKeys(
     (input, key) => {
       switch (mode.kind) {
         case 'list':
@@ -93,7 +93,7 @@ export const ToolsPanel = ({ model, active, width, height, setTyping }: PanelPro
         }
       }
     },
-    { isActive: active },
+    { isActive: active, typing: mode.kind === 'call' || (mode.kind === 'list' && list.searching) },
   );
 
   if (mode.kind === 'list') {
