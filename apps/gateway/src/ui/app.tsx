@@ -3,6 +3,7 @@ import type { Key } from 'ink';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { clip } from './format.js';
+import { useLiveModel } from './live.js';
 import { LogsPanel } from './logs-panel.js';
 import type { UiModel } from './model.js';
 import type { PanelProps } from './panel.js';
@@ -37,20 +38,6 @@ const useTerminalSize = (): { readonly columns: number; readonly rows: number } 
     };
   }, [stdout]);
   return size;
-};
-
-/** Re-renders on every change the model reports, and once a second for uptimes and retry countdowns. */
-const useLiveModel = (model: UiModel): void => {
-  const [, setVersion] = useState(0);
-  useEffect(() => {
-    const bump = (): void => setVersion((version) => version + 1);
-    const stop = model.subscribe(bump);
-    const tick = setInterval(bump, 1000);
-    return () => {
-      stop();
-      clearInterval(tick);
-    };
-  }, [model]);
 };
 
 export const header = (model: UiModel): string => {

@@ -6,6 +6,7 @@ import { clip, clockTime, cycle, pad } from './format.js';
 import type { LogLine } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
+import { useLiveModel } from './live.js';
 
 export const logsHelp = '↑↓ scroll  s server  l level  end follow  tab panels  q quit';
 
@@ -20,6 +21,7 @@ const levelColor = (level: Level): { readonly color?: string } =>
 
 /** The gateway's and every server's log lines, newest at the bottom, filtered by server and level. */
 export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  useLiveModel(model);
   const [server, setServer] = useState<string | undefined>();
   const [level, setLevel] = useState<(typeof thresholds)[number]>('debug');
   /** Rows scrolled back from the newest; 0 follows new lines. */

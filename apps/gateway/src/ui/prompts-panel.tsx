@@ -9,6 +9,7 @@ import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
 import { FilterBar, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
+import { useLiveModel } from './live.js';
 
 export const promptsHelp = '↑↓ select  / search  s server  enter details  r render  esc back  q quit';
 const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
@@ -34,6 +35,7 @@ export const promptDetails = (prompt: PromptInfo, width: number): string[] => [
 
 /** Every prompt: live search, server filter, details with arguments, and a form that renders it. */
 export const PromptsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  useLiveModel(model);
   const all = model.prompts();
   const list = useSearchList({ all, search: (query, server) => model.searchPrompts(query, server), servers: model.servers().map((s) => s.id) });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });

@@ -6,6 +6,7 @@ import type { ResourceInfo, TemplateInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
 import { useKeys } from './keys.js';
+import { useLiveModel } from './live.js';
 
 export const resourcesHelp = '↑↓ select  s server  enter read  esc back  tab panels  q quit';
 const readHelp = '↑↓ scroll  esc back  q quit';
@@ -22,6 +23,7 @@ const address = (entry: Entry): string => (entry.kind === 'resource' ? entry.ite
 
 /** Resources, then resource templates (marked); enter reads a resource. */
 export const ResourcesPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  useLiveModel(model);
   const [selected, setSelected] = useState(0);
   const [server, setServer] = useState<string | undefined>();
   const [mode, setMode] = useState<Mode>({ kind: 'list' });

@@ -6,6 +6,7 @@ import { ListView, PanelFrame, Row } from './components.js';
 import { clamp, clip, describeFailure, pad, stateColor, uptime } from './format.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
+import { useLiveModel } from './live.js';
 
 export const serversHelp = '↑↓ select  r restart  d disable/enable  tab panels  q quit';
 
@@ -20,6 +21,7 @@ const details = (server: BackendStatus): string[] => [
 
 /** Every server: state, transport, era, uptime, restarts and counts; restart or disable the selected one. */
 export const ServersPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  useLiveModel(model, 1000);
   const [selected, setSelected] = useState(0);
   const [message, setMessage] = useState<{ readonly text: string; readonly error: boolean } | undefined>();
   const servers = model.servers();

@@ -9,6 +9,7 @@ import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
 import { FilterBar, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
+import { useLiveModel } from './live.js';
 
 export const toolsHelp = '↑↓ select  / search  s server  enter details  c call  esc back  q quit';
 const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
@@ -36,6 +37,7 @@ export const toolDetails = (tool: ToolInfo, width: number): string[] => [
 
 /** Every tool: live search, server filter, details with the input schema, and calls with JSON arguments. */
 export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
+  useLiveModel(model);
   const all = model.tools();
   const list = useSearchList({ all, search: (query, server) => model.searchTools(query, server), servers: model.servers().map((s) => s.id) });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
