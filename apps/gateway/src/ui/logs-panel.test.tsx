@@ -39,7 +39,8 @@ describe('LogsPanel', () => {
     await ui.until((frame) => expect(frame).toContain('(2 newer below)'));
     expect(ui.frame()).not.toContain('event 30');
     model.log({ server: 'beta', level: 'warning', source: 'notification', text: 'slow down' });
-    await ui.until((frame) => expect(frame).toContain('35 lines'));
+    await ui.until((frame) => expect(frame).toContain('35 lines  (3 newer below)'));
+    expect(ui.frame()).toMatch(/event 28\n/);
     expect(ui.frame()).not.toContain('slow down');
     await ui.press('\u001B[F');
     await ui.until((frame) => expect(frame).toMatch(/beta\s+warning\s+slow down/));

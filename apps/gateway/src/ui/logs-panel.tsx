@@ -24,38 +24,44 @@ export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNo
   useLiveModel(model);
   const [server, setServer] = useState<string | undefined>();
   const [level, setLevel] = useState<(typeof thresholds)[number]>('debug');
-  /** Rows scrolled back from the newest; 0 follows new lines. */
-  const [back, setBack] = useState(0);
+  /** The newest line shown while scrolled back (new lines then leave the view alone); undefined follows the log. */
+  const [pinned, setPinned] = useState<number | undefined>();
   const lines = model.logs().filter((line) => (server === undefined || line.server === server) && atLeast(line.level, level));
   const rows = Math.max(1, height - 2);
-  const maxBack = Math.max(0, lines.length - rows);
-  const shownBack = Math.min(back, maxBack);
+  const firstEnd = Math.min(rows, lines.length);
+  const pinnedEnd = pinned === undefined ? lines.length : lines.filter((line) => line.seq <= pinned).length;
+  const end = Math.max(firstEnd, pinnedEnd);
+  const newer = lines.length - end;
+  const scrollTo = (target: number): void => {
+    const next = Math.max(firstEnd, Math.min(target, lines.length));
+    setPinned(next >= lines.length ? undefined : lines[next - 1]?.seq);
+  };
 
   useKeys(
     (input, key) => {
-      if (key.upArrow) setBack(Math.min(shownBack + 1, maxBack));
-      else if (key.downArrow) setBack(Math.max(0, shownBack - 1));
-      else if (key.pageUp) setBack(Math.min(shownBack + rows - 1, maxBack));
-      else if (key.pageDown) setBack(Math.max(0, shownBack - rows + 1));
-      else if (key.end) setBack(0);
-      else if (key.home) setBack(maxBack);
+      if (key.upArrow) scrollTo(end - 1);
+      else if (key.downArrow) scrollTo(end + 1);
+      else if (key.pageUp) scrollTo(end - (rows - 1));
+      else if (key.pageDown) scrollTo(end + rows - 1);
+      else if (key.end) setPinned(undefined);
+      else if (key.home) scrollTo(firstEnd);
       else if (input === 's') {
         const servers = ['gateway', ...model.servers().map((s) => s.id)];
         setServer(cycle(servers, server));
-        setBack(0);
+        setPinned(undefined);
       } else if (input === 'l') {
         setLevel(thresholds[(thresholds.indexOf(level) + 1) % thresholds.length] ?? 'debug');
-        setBack(0);
+        setPinned(undefined);
       }
     },
     { isActive: active },
   );
 
-  const shown = lines.slice(Math.max(0, lines.length - rows - shownBack), lines.length - shownBack);
+  const shown = lines.slice(Math.max(0, end - rows), end);
   const serverWidth = Math.min(16, Math.max(7, ...shown.map((line) => line.server.length)));
   return (
     <PanelFrame height={height} help={logsHelp} width={width}>
-      <Row text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${shownBack > 0 ? `  (${shownBack} newer below)` : ''}`} width={width} dim />
+      <Row text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${newer > 0 ? `  (${newer} newer below)` : ''}`} width={width} dim />
       <Box flexDirection="column">
         {shown.length === 0 ? <Row text="(no log lines yet)" width={width} dim /> : null}
         {shown.map((line: LogLine) => (

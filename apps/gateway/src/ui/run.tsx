@@ -38,6 +38,11 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
 
   const app = render(<App model={model} />, { exitOnCtrlC: true, patchConsole: true });
   const quitting = app.waitUntilExit();
+  // A closed terminal (SIGHUP) or a kill ends the UI the way q does, so the servers are closed too.
+  const stop = (): void => app.unmount();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, stop);
+  process.stdout.on('error', () => {});
 
   // Servers start while the UI shows them starting.
   let stopWatching: () => Promise<void> = async () => {};
@@ -49,6 +54,7 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   })().catch((error: unknown) => logger.error(`start failed: ${describeError(error)}`));
 
   await quitting.catch(() => {});
+  for (const signal of signals) process.off(signal, stop);
   app.unmount();
   restoreScreen();
   const force = setTimeout(() => {
