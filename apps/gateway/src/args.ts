@@ -12,7 +12,7 @@ export interface GatewayOverrides {
 }
 
 export interface GatewayCli {
-  readonly command: 'serve' | 'status';
+  readonly command: 'serve' | 'status' | 'ui';
   readonly help: boolean;
   readonly version: boolean;
   readonly config?: string;
@@ -22,6 +22,7 @@ export interface GatewayCli {
 
 export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway status [options]
+       promptyard-gateway ui [options]
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -35,6 +36,9 @@ whose entry changed restart, and an invalid edit keeps the last good config.
 Commands:
   status                   start every server once, print each one's state, transport, protocol
                            era, counts and last error, then exit (1 when any failed)
+  ui                       a live terminal UI: every server's state (restart, disable), every tool,
+                           prompt and resource with search, calls and renders, and the logs; needs a
+                           terminal (q quits)
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,
@@ -55,11 +59,11 @@ state.`;
 const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
 
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
-  const command = argv[0] === 'status' ? 'status' : 'serve';
+  const command = argv[0] === 'status' || argv[0] === 'ui' ? argv[0] : 'serve';
   let values;
   try {
     ({ values } = parseArgs({
-      args: command === 'status' ? argv.slice(1) : [...argv],
+      args: command === 'serve' ? [...argv] : argv.slice(1),
       strict: true,
       allowPositionals: false,
       options: {

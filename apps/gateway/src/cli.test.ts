@@ -7,13 +7,14 @@ import { applyOverrides, locateConfig } from './main.js';
 import { formatStatus } from './status.js';
 
 describe('parseGatewayCli', () => {
-  it('reads the flags and the status command', () => {
+  it('reads the flags and the status and ui commands', () => {
     expect(parseGatewayCli(['--config', 'g.toml', '--transport', 'http', '--port', '0', '--lazy', '--no-watch'], {})).toMatchObject({
       command: 'serve',
       config: 'g.toml',
       overrides: { transport: 'http', port: 0, lazy: true, watch: false },
     });
     expect(parseGatewayCli(['status', '--json'], { PROMPTYARD_GATEWAY_CONFIG: 'env.toml' })).toMatchObject({ command: 'status', json: true, config: 'env.toml' });
+    expect(parseGatewayCli(['ui', '-c', 'g.toml', '--no-watch'], {})).toMatchObject({ command: 'ui', config: 'g.toml', overrides: { watch: false } });
   });
 
   it('explains a wrong flag and points at --help', () => {

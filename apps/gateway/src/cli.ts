@@ -28,6 +28,11 @@ const main = async (): Promise<void> => {
     process.stdout.write(`${version}\n`);
     return;
   }
+  if (cli.command === 'ui' && process.stdin.isTTY !== true) {
+    process.stderr.write('promptyard-gateway: ui needs a terminal; use promptyard-gateway status for a one-shot view\n');
+    process.exitCode = 2;
+    return;
+  }
   const file = locateConfig(cli.config, process.cwd());
   const config = await loadConfig(file, cli.overrides);
 
@@ -39,6 +44,13 @@ const main = async (): Promise<void> => {
     await router.close();
     process.exitCode = status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
     return;
+  }
+
+  if (cli.command === 'ui') {
+    // Ink and React load only here: serving never pays for them.
+    const { runUi } = await import('./ui/run.js');
+    await runUi({ file, config, overrides: cli.overrides, version });
+    process.exit(0);
   }
 
   const running: { gateway?: RunningGateway } = {};

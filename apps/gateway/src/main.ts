@@ -38,7 +38,7 @@ export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverride
 export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> => applyOverrides(await loadGatewayConfig(file), overrides);
 
 /** Reloads the config when its file changes; an invalid edit keeps the running config. */
-const watchConfig = async (file: string, overrides: GatewayOverrides, router: Router, logger: Logger): Promise<() => Promise<void>> => {
+export const watchConfig = async (file: string, overrides: GatewayOverrides, router: Router, logger: Logger): Promise<() => Promise<void>> => {
   const { watch } = await import('chokidar');
   const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
   let timer: NodeJS.Timeout | undefined;

@@ -1,3 +1,4 @@
+import type { Logger, LogRecord } from '@promptyard/core';
 import type { BackendStatus, Hit, PromptCard, Router, RouterLogRecord, ToolCard } from '@promptyard/router';
 
 /** One line of the Logs panel: a backend's stderr or a logging notification it sent. */
@@ -84,8 +85,21 @@ const contentText = (content: readonly unknown[]): string =>
     })
     .join('\n');
 
+const recordText = (record: LogRecord): string => {
+  const fields = Object.entries(record.fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => ` ${key}=${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
+    .join('');
+  return `${record.scope === 'gateway' ? '' : `[${record.scope}] `}${record.message}${fields}`;
+};
+
+export interface UiModelOptions {
+  /** The gateway's own logger: its records join the log as server "gateway" (the UI owns the terminal, so they go nowhere else). */
+  readonly logger?: Logger;
+}
+
 /** The UI model over a live router: its lists, states and events, with a bounded log. */
-export const createUiModel = (router: Router): UiModel & { close(): void } => {
+export const createUiModel = (router: Router, options: UiModelOptions = {}): UiModel & { close(): void } => {
   const listeners = new Set<() => void>();
   const lines: LogLine[] = [];
   let seq = 0;
@@ -104,7 +118,7 @@ export const createUiModel = (router: Router): UiModel & { close(): void } => {
     if (lines.length > maxLogLines) lines.splice(0, lines.length - maxLogLines);
     changed();
   };
-  const stops = [
+  const stops: (() => void)[] = [
     router.on('listChanged', changed),
     router.on('status', changed),
     router.on('stderr', ({ server, line }) => push({ server, level: 'info', source: 'stderr', text: line })),
@@ -117,6 +131,15 @@ export const createUiModel = (router: Router): UiModel & { close(): void } => {
       }),
     ),
   ];
+  if (options.logger !== undefined) {
+    stops.push(
+      options.logger.subscribe((record) => {
+        // A server's stderr is already its own line; the router's debug echo of it would double it.
+        if (record.message === 'server stderr') return;
+        push({ server: 'gateway', level: record.level, source: 'notification', text: recordText(record) });
+      }),
+    );
+  }
   const owner = (name: string, kind: 'tool' | 'prompt'): string => (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
   return {
     servers: () => router.status().backends,

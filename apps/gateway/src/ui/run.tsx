@@ -1,0 +1,70 @@
+import { render } from 'ink';
+import { createLogger, describeError } from '@promptyard/core';
+import { killAllChildren, Router } from '@promptyard/router';
+import type { GatewayConfig } from '@promptyard/router';
+import type { GatewayOverrides } from '../args.js';
+import { watchConfig } from '../main.js';
+import { App } from './app.js';
+import { createUiModel } from './model.js';
+
+export interface RunUiOptions {
+  readonly file: string;
+  readonly config: GatewayConfig;
+  readonly overrides: GatewayOverrides;
+  readonly version: string;
+}
+
+// The alternate screen: the UI draws on its own page and the shell's scrollback is back on quit.
+const enterScreen = '\u001B[?1049h\u001B[H';
+const leaveScreen = '\u001B[?1049l';
+
+/**
+ * `promptyard-gateway ui`: the router started from the config (and reloaded when it changes) behind
+ * the terminal UI. The gateway's own logs go to the Logs panel, never to the terminal the UI draws
+ * on. Quitting closes every server; no child outlives the UI.
+ */
+export const runUi = async ({ file, config, overrides, version }: RunUiOptions): Promise<void> => {
+  const logger = createLogger({ level: config.logLevel, scope: 'gateway', write: () => {} });
+  const router = new Router(config, { logger, version });
+  const model = createUiModel(router, { logger });
+
+  let onScreen = process.stdout.isTTY;
+  const restoreScreen = (): void => {
+    if (onScreen) process.stdout.write(leaveScreen);
+    onScreen = false;
+  };
+  process.once('exit', restoreScreen);
+  if (onScreen) process.stdout.write(enterScreen);
+
+  const app = render(<App model={model} />, { exitOnCtrlC: true, patchConsole: true });
+  const quitting = app.waitUntilExit();
+  // A closed terminal (SIGHUP) or a kill ends the UI the way q does, so the servers are closed too.
+  const stop = (): void => app.unmount();
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.on(signal, stop);
+  process.stdout.on('error', () => {});
+
+  // Servers start while the UI shows them starting.
+  let stopWatching: () => Promise<void> = async () => {};
+  const started = (async () => {
+    await router.start();
+    if (overrides.watch !== false) stopWatching = await watchConfig(file, overrides, router, logger);
+    const status = router.status();
+    logger.notice(`${status.backends.filter((backend) => backend.state === 'ready').length} of ${status.backends.length} servers ready`);
+  })().catch((error: unknown) => logger.error(`start failed: ${describeError(error)}`));
+
+  await quitting.catch(() => {});
+  for (const signal of signals) process.off(signal, stop);
+  app.unmount();
+  restoreScreen();
+  const force = setTimeout(() => {
+    killAllChildren();
+    process.exit(0);
+  }, 5000);
+  force.unref();
+  await started;
+  await stopWatching().catch(() => {});
+  model.close();
+  await router.close().catch(() => {});
+  killAllChildren();
+};

@@ -1,0 +1,101 @@
+import type { Key } from 'ink';
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { InputLine } from './components.js';
+import { clamp, cycle, editLine } from './format.js';
+
+export interface Named {
+  readonly name: string;
+  readonly server: string;
+}
+
+export interface SearchList<T> {
+  readonly items: readonly T[];
+  readonly selected: number;
+  readonly current: T | undefined;
+  readonly query: string;
+  readonly searching: boolean;
+  readonly server: string | undefined;
+  /** Handles the list's keys (↑↓, /, s, esc, and typing while searching); true when the key was used. */
+  handle(input: string, key: Key): boolean;
+}
+
+export interface SearchListOptions<T> {
+  readonly all: readonly T[];
+  /** The ranked matches of a query (MiniSearch, as the gateway's search_* meta tools). */
+  readonly search: (query: string, server: string | undefined) => readonly Named[];
+  readonly servers: readonly string[];
+}
+
+/** A list with live search (`/`), a server filter (`s`) and a selection that survives updates. */
+export const useSearchList = <T extends Named>({ all, search, servers }: SearchListOptions<T>): SearchList<T> => {
+  const [query, setQuery] = useState('');
+  const [searching, setSearching] = useState(false);
+  const [server, setServer] = useState<string | undefined>();
+  const [selected, setSelected] = useState(0);
+
+  let items: readonly T[];
+  if (query.trim() === '') items = server === undefined ? all : all.filter((item) => item.server === server);
+  else {
+    const byName = new Map(all.map((item) => [item.name, item]));
+    items = search(query, server).flatMap((hit) => {
+      const item = byName.get(hit.name);
+      return item === undefined ? [] : [item];
+    });
+  }
+  const current = clamp(selected, items.length);
+
+  const startSearch = setSearching;
+  const handle = (input: string, key: Key): boolean => {
+    if (key.upArrow) setSelected(clamp(current - 1, items.length));
+    else if (key.downArrow) setSelected(clamp(current + 1, items.length));
+    else if (key.pageUp) setSelected(clamp(current - 10, items.length));
+    else if (key.pageDown) setSelected(clamp(current + 10, items.length));
+    else if (searching) {
+      if (key.escape) {
+        setQuery('');
+        setSelected(0);
+        startSearch(false);
+      } else if (key.return) startSearch(false);
+      else {
+        const next = editLine(query, input, key);
+        if (next === undefined) return key.tab;
+        setQuery(next);
+        setSelected(0);
+      }
+    } else if (input === '/') startSearch(true);
+    else if (input === 's') {
+      setServer(cycle(servers, server));
+      setSelected(0);
+    } else if (key.escape && (query !== '' || server !== undefined)) {
+      setQuery('');
+      setServer(undefined);
+      setSelected(0);
+    } else return false;
+    return true;
+  };
+  return { items, selected: current, current: items[current], query, searching, server, handle };
+};
+
+/** The row above a list: the search input and the server filter, with the count. */
+export const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Named>; readonly noun: string; readonly width: number }): ReactNode => {
+  const right = `server: ${list.server ?? 'all'}  ${list.items.length} ${noun}`;
+  return (
+    <Box>
+      <Box width={Math.max(10, width - right.length - 2)}>
+        {list.searching || list.query !== '' ? (
+          <InputLine label="search: " value={list.query} width={Math.max(10, width - right.length - 2)} focused={list.searching} />
+        ) : (
+          <Text dimColor wrap="truncate-end">
+            / to search
+          </Text>
+        )}
+      </Box>
+      <Text dimColor wrap="truncate-end">
+        {'  '}
+        {right}
+      </Text>
+    </Box>
+  );
+};
