@@ -140,6 +140,7 @@ const capturePanels = async (config, note) => {
     await ui.waitForScreen(/\b[\w-]+_echo\b/, 10_000, 'a *_echo tool after typing "echo"');
     previous = await shoot('2 Tools (search "echo")');
     await ui.press('Escape');
+    await sleep(300); // ESC directly followed by "3" would read as Alt-3
 
     for (const [key, title] of [['3', '3 Prompts'], ['4', '4 Resources'], ['5', '5 Logs']]) {
       const before = previous;

@@ -17,7 +17,9 @@ export type Key = string | { readonly text: string };
 
 export interface ProgramStatus {
   readonly exited: boolean;
-  /** Exit status once exited (null when unknown or killed by a signal). */
+  /** The exit status is known (tmux may mark the pane dead a moment before). */
+  readonly settled: boolean;
+  /** Exit status once settled (a signal shows as 128+n; null when unknown). */
   readonly code: number | null;
 }
 
@@ -27,6 +29,7 @@ export interface TmuxSession {
   capture(): Promise<string>;
   /** Scrollback and screen, for failure messages. */
   captureAll(): Promise<string>;
+  /** The pane's sh, whose child is the program. */
   panePid(): Promise<number>;
   status(): Promise<ProgramStatus>;
   waitForScreen(match: ScreenMatch, timeoutMs?: number, what?: string): Promise<string>;

@@ -5,11 +5,21 @@
  * Plain JavaScript so the screenshot script can run it with node; types in tmux.d.mts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const installHint = 'install it (Debian/Ubuntu: apt-get install tmux) or run scripts/ensure-tools.sh';
+
+/** The exit status the pane's sh wrote, if it did yet. */
+const readStatus = (file) => {
+  try {
+    const text = readFileSync(file, 'utf8').trim();
+    return text === '' ? undefined : Number(text);
+  } catch {
+    return undefined;
+  }
+};
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,13 +52,15 @@ export const tmuxVersion = async () => (await run(['-V'], terminalEnv())).trim()
 const describeMatch = (match) => (typeof match === 'function' ? match.name || 'a screen predicate' : String(match));
 
 /**
- * Starts `command args…` (executed directly, no shell) in a detached `width`×`height` session with no
- * status line, whose pane stays (dead) after the program exits so its exit status can be read.
+ * Starts `command args…` (under `sh -c '"$@"; exit $?'`, so no quoting issues) in a detached
+ * `width`×`height` session with no status line, whose pane stays (dead) after the program exits so
+ * its exit status can be read.
  */
 export const startTmux = async ({ command, args = [], cwd = process.cwd(), width = 80, height = 24, env = terminalEnv() }) => {
   const dir = mkdtempSync(join(tmpdir(), 'promptyard-tmux-'));
   const socket = join(dir, 'tmux.sock');
   const conf = join(dir, 'tmux.conf');
+  const statusFile = join(dir, 'exit-status');
   writeFileSync(conf, ['set-option -g status off', 'set-option -wg remain-on-exit on', `set-option -g default-size ${width}x${height}`, 'set-option -g history-limit 500', ''].join('\n'));
   const tmux = (...rest) => run(['-u', '-S', socket, ...rest], env);
   let closed = false;
@@ -59,7 +71,11 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await run(['-u', '-S', socket, '-f', conf, 'new-session', '-d', '-s', 'ui', '-x', String(width), '-y', String(height), '-c', cwd, command, ...args], env);
+    // The pane runs sh, which waits for the program and writes its exit status to a file: tmux 3.3
+    // marks the pane dead when the terminal closes but does not always reap the process (it stays a
+    // zombie and #{pane_dead_status} stays empty), so tmux alone cannot be trusted with the status.
+    const shell = ['sh', '-c', 'status_file=$1; shift; "$@"; status=$?; echo "$status" > "$status_file"; exit "$status"', 'sh', statusFile, command, ...args];
+    await run(['-u', '-S', socket, '-f', conf, 'new-session', '-d', '-s', 'ui', '-x', String(width), '-y', String(height), '-c', cwd, ...shell], env);
   } catch (error) {
     await close();
     throw error;
@@ -73,20 +89,26 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
     capture: async () => (await tmux('capture-pane', '-p', '-t', target)).replace(/\n$/, ''),
     /** The scrollback and the screen: what a failure message should show (lines may have scrolled off). */
     captureAll: async () => (await tmux('capture-pane', '-p', '-S', '-', '-E', '-', '-t', target)).replace(/\n+$/, ''),
-    /** PID of the program tmux started (the pane's process). */
+    /** PID of the pane's process: the sh that runs the program (the program is its child). */
     panePid: async () => Number(await display('#{pane_pid}')),
-    /** Whether the program exited, and its exit status when it did. */
+    /**
+     * Whether the program exited, and its exit status (from the pane's sh; a signal shows as 128+n).
+     * `settled` is false while the terminal is closed but the status not yet known.
+     */
     status: async () => {
+      const written = readStatus(statusFile);
+      if (written !== undefined) return { exited: true, settled: true, code: written };
       let line;
       try {
-        line = await display('#{pane_dead} #{pane_dead_status}');
+        line = await display('#{pane_dead}|#{pane_dead_status}');
       } catch (error) {
         // The session (or the server) is gone: the program exited and tmux did not keep the pane.
-        if (/no server running|can't find|no sessions|error connecting/i.test(String(error))) return { exited: true, code: null };
+        if (/no server running|can't find|no sessions|error connecting/i.test(String(error))) return { exited: true, settled: true, code: readStatus(statusFile) ?? null };
         throw error;
       }
-      const [dead, code] = line.split(' ');
-      return dead === '1' ? { exited: true, code: code === '' || code === undefined ? null : Number(code) } : { exited: false, code: null };
+      const [dead, code = ''] = line.split('|');
+      if (dead !== '1') return { exited: false, settled: false, code: null };
+      return { exited: true, settled: code !== '', code: code === '' ? null : Number(code) };
     },
     /**
      * Polls the screen every 100 ms until `match` (a RegExp or a predicate on the screen text) holds;
@@ -119,12 +141,14 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
     type: async (text) => {
       for (const char of text) await tmux('send-keys', '-t', target, '-l', char);
     },
-    /** Waits until the program has exited; resolves with its exit status. */
+    /** Waits until the program has exited; resolves with its exit status (null if it cannot be known). */
     waitForExit: async (timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
+      let reapDeadline;
       for (;;) {
-        const { exited, code } = await session.status();
-        if (exited) return code;
+        const { exited, settled, code } = await session.status();
+        if (exited) reapDeadline ??= Date.now() + 2000;
+        if (settled || (reapDeadline !== undefined && Date.now() > reapDeadline)) return code;
         if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for the program to exit; last screen:\n${frame(await session.capture())}`);
         await sleep(100);
       }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killTree } from './backends/spawn.js';
-import { cleanup, gatewayCli, isAlive, listDescendants, noteDescendants, testServer, waitDead, writeConfig } from './pass-harness.js';
+import { cleanup, gatewayCli, isAlive, listDescendants, noteDescendants, sleep, testServer, waitDead, writeConfig } from './pass-harness.js';
 import { frame, startTmux, tmuxVersion } from './tmux.mjs';
 import type { TmuxSession } from './tmux.mjs';
 
@@ -32,26 +32,25 @@ const argvOf = (pid: number): string[] => {
   }
 };
 
-/** The test-server started as `--name <name>` among the gateway's descendants. */
-const backendPid = (gatewayPid: number, name: string): number | undefined =>
-  listDescendants(gatewayPid).find((pid) => {
+/** The test-server started as `--name <name>` among the pane's descendants (below the gateway). */
+const backendPid = (panePid: number, name: string): number | undefined =>
+  listDescendants(panePid).find((pid) => {
     const argv = argvOf(pid);
     const at = argv.indexOf('--name');
     return at >= 0 && argv[at + 1] === name;
   });
 
 let session: TmuxSession | undefined;
-let gatewayPid: number | undefined;
+let panePid: number | undefined;
 
 afterEach(async () => {
-  if (gatewayPid !== undefined) {
-    noteDescendants(gatewayPid);
-    if (isAlive(gatewayPid) && argvOf(gatewayPid).includes(gatewayCli)) killTree(gatewayPid);
+  if (panePid !== undefined) {
+    for (const pid of noteDescendants(panePid)) if (isAlive(pid) && argvOf(pid).includes(gatewayCli)) killTree(pid);
   }
   await session?.close();
   session = undefined;
-  gatewayPid = undefined;
-  await cleanup();
+  panePid = undefined;
+  await cleanup(); // kills every backend noted below the pane that is still running
 });
 
 describe('promptyard-gateway ui in a terminal', () => {
@@ -64,8 +63,9 @@ describe('promptyard-gateway ui in a terminal', () => {
     });
     session = await startTmux({ command: process.execPath, args: [gatewayCli, 'ui', '--config', config] });
     const ui = session;
-    gatewayPid = await ui.panePid();
-    const pid = gatewayPid;
+    // The pane's sh runs the gateway; the gateway and its backends are all descendants of the pane.
+    panePid = await ui.panePid();
+    const pid = panePid;
 
     // ——— Servers panel: both ready; header, tabs and help line as the contract draws them ———
     const header = /^\s*promptyard-gateway · 2 servers \(2 ready\) · \d+ tools · \d+ prompts · \d+ resources/;
@@ -93,7 +93,12 @@ describe('promptyard-gateway ui in a terminal', () => {
       5000,
       'only tools matching "echo" (alpha_echo, beta_echo; add_tool says "echo-like") after typing /echo',
     );
+    const searching = await ui.capture();
     await ui.press('Escape');
+    // A terminal reads ESC directly followed by "1" as Alt-1: let the Escape land on its own, as a
+    // person's keystrokes would (the screen usually changes when the input closes).
+    await ui.waitForScreen((screen) => screen !== searching, 1000, 'the search input to close after Escape').catch(() => undefined);
+    await sleep(150);
 
     // ——— Back to Servers; kill alpha's backend from outside ———
     await ui.press('1');
@@ -101,7 +106,7 @@ describe('promptyard-gateway ui in a terminal', () => {
     const before = noteDescendants(pid);
     const alpha = backendPid(pid, 'alpha');
     const beta = backendPid(pid, 'beta');
-    expect(alpha, `no descendant of the gateway (pid ${pid}) runs "test-server.mjs --name alpha"; descendants: ${before.map((child) => `${child}: ${argvOf(child).join(' ')}`).join('; ')}`).toBeDefined();
+    expect(alpha, `no descendant of the pane (pid ${pid}) and its gateway runs "test-server.mjs --name alpha"; descendants: ${before.map((child) => `${child}: ${argvOf(child).join(' ')}`).join('; ')}`).toBeDefined();
     process.kill(alpha as number, 'SIGKILL');
 
     const down = await ui.waitForScreen(
@@ -125,7 +130,7 @@ describe('promptyard-gateway ui in a terminal', () => {
     const everyone = [pid, ...new Set([...before, ...noteDescendants(pid)])].filter((child) => child !== alpha);
     await ui.press('q');
     const code = await ui.waitForExit(10_000);
-    expect(code, `exit status of "promptyard-gateway ui" after q; screen:\n${frame(await ui.capture())}`).toBe(0);
+    expect(code, `exit status of "promptyard-gateway ui" after q (${JSON.stringify(await ui.status())}); output:\n${frame(await ui.captureAll())}`).toBe(0);
     const left = await waitDead(everyone, 5000);
     expect(left, `still running after q: ${left.map((child) => `${child}: ${argvOf(child).join(' ')}`).join('; ')}`).toEqual([]);
   });
