@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the system tools the tests need and a clean machine may lack: tmux, which gives the
+# terminal UI's black-box test (apps/gateway/test/ui.test.ts) a real pseudo-terminal. Idempotent: a
+# no-op when everything is present. Installs with apt-get (Debian/Ubuntu), through sudo when not root.
+set -euo pipefail
+
+missing=()
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+if [ "${#missing[@]}" -eq 0 ]; then
+  exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-tools: missing ${missing[*]} and apt-get is not available; install ${missing[*]} with your package manager." >&2
+  exit 1
+fi
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+  else
+    echo "ensure-tools: missing ${missing[*]}; not root and no sudo. Run as root: apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+echo "ensure-tools: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+${as_root[@]+"${as_root[@]}"} apt-get update
+${as_root[@]+"${as_root[@]}"} apt-get install -y --no-install-recommends "${missing[@]}"
