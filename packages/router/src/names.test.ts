@@ -116,3 +116,13 @@ describe('URI namespacing', () => {
     expect(decodeUri('web+:https://example.com', known)).toEqual({ prefix: 'web', uri: 'https://example.com' });
   });
 });
+
+describe('createNamer without sanitising (prompt names)', () => {
+  it('keeps characters that prompt names may carry and still shortens long names', () => {
+    const namer = createNamer({ separator: '_', sanitize: false });
+    expect(namer.encode('prompts', 'git/commit-message')).toBe('prompts_git/commit-message');
+    const long = namer.encode('prompts', `docs/${'x'.repeat(80)}`);
+    expect(long.length).toBe(64);
+    expect(long.startsWith('prompts_docs/xxx')).toBe(true);
+  });
+});

@@ -36,7 +36,13 @@ export const shortHash = (text: string): string => {
   return out;
 };
 
-export const createNamer = (options: { separator: string; maxLength?: number }): Namer => {
+export const createNamer = (options: {
+  separator: string;
+  maxLength?: number;
+  /** Replace characters outside A-Za-z0-9_.- (tool names); prompt names may keep theirs (`git/commit`). Default true. */
+  sanitize?: boolean;
+}): Namer => {
+  const sanitize = options.sanitize ?? true;
   const { separator } = options;
   const maxLength = options.maxLength ?? MAX_NAME_LENGTH;
   if (!NAME_CHARACTERS.test(separator)) {
@@ -52,7 +58,7 @@ export const createNamer = (options: { separator: string; maxLength?: number }):
   return {
     encode(prefix, name) {
       const full = prefix === false ? name : `${prefix}${separator}${name}`;
-      const safe = full.replace(/[^A-Za-z0-9_.-]/gu, '_');
+      const safe = sanitize ? full.replace(/[^A-Za-z0-9_.-]/gu, '_') : full;
       if (safe === full && full.length > 0 && full.length <= maxLength) return full;
       // `safe` starts with the sanitised prefix and separator, so cutting its end keeps them.
       return `${safe.slice(0, budget)}${HASH_MARKER}${shortHash(full)}`;

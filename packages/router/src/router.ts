@@ -103,6 +103,7 @@ export class UpstreamError extends Error {
 export class Router {
   private config: GatewayConfig;
   private namer: Namer;
+  private promptNamer: Namer;
   private readonly backends = new Map<string, Backend>();
   private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
     listChanged: new Set(),
@@ -140,6 +141,7 @@ export class Router {
     this.options = options;
     this.config = config;
     this.namer = createNamer({ separator: config.separator });
+    this.promptNamer = createNamer({ separator: config.separator, sanitize: false });
     this.meta = new Map(createMetaTools(this).map((tool) => [tool.definition.name, tool]));
     this.search = createCatalogSearch(this);
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
@@ -219,7 +221,10 @@ export class Router {
     const diff = diffBackends(this.config.servers, next.servers);
     const previous = this.config;
     this.config = next;
-    if (previous.separator !== next.separator) this.namer = createNamer({ separator: next.separator });
+    if (previous.separator !== next.separator) {
+      this.namer = createNamer({ separator: next.separator });
+      this.promptNamer = createNamer({ separator: next.separator, sanitize: false });
+    }
     await Promise.all(
       [...diff.removed, ...diff.changed].map(async (config) => {
         const backend = this.backends.get(config.id);
@@ -362,7 +367,7 @@ export class Router {
       }
       for (const prompt of backend.lists.prompts) {
         if (!allowPrompt(prompt.name)) continue;
-        const name = this.namer.encode(prefix, prompt.name);
+        const name = this.promptNamer.encode(prefix, prompt.name);
         const taken = prompts.get(name);
         if (taken !== undefined) {
           collisions.push({ kind: 'prompt', name, kept: `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${prompt.name}` });
