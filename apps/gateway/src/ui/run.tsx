@@ -27,6 +27,11 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   const logger = createLogger({ level: config.logLevel, scope: 'gateway', write: () => {} });
   const router = new Router(config, { logger, version });
   const model = createUiModel(router, { logger });
+  // While the UI owns the terminal, unexpected errors go to the Logs panel, not over the screen.
+  for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
+    process.removeAllListeners(event);
+    process.on(event, (reason: unknown) => logger.error(`unexpected error (kept running): ${describeError(reason)}`));
+  }
 
   let onScreen = process.stdout.isTTY;
   const restoreScreen = (): void => {
