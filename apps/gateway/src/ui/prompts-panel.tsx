@@ -1,18 +1,16 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { summarize } from '@promptyard/router';
-import { InputLine, ListView, PanelFrame, Row, ScrollView } from './components.js';
+import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
 import { clamp, clip, describeFailure, editLine, pad, wrapText } from './format.js';
 import type { PromptInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
-import { FilterBar, useSearchList } from './search-list.js';
+import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
 export const promptsHelp = '↑↓ select  / search  s server  enter details  r render  esc back  q quit';
-const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
 const detailsHelp = '↑↓ scroll  enter/r render  esc back  q quit';
 const formHelp = 'tab/↑↓ field  enter next (submit on last)  ctrl-s submit  esc cancel';
 const resultHelp = '↑↓ scroll  r render again  esc back  q quit';
@@ -100,25 +98,7 @@ export const PromptsPanel = ({ model, active, width, height }: PanelProps): Reac
     { isActive: active, typing: mode.kind === 'form' || (mode.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list') {
-    const nameWidth = Math.min(32, Math.max(4, ...list.items.map((prompt) => prompt.name.length)));
-    const serverWidth = Math.min(16, Math.max(2, ...list.items.map((prompt) => prompt.server.length))) + 2;
-    return (
-      <PanelFrame height={height} help={list.searching ? searchHelp : promptsHelp} width={width}>
-        <FilterBar list={list} noun="prompts" width={width} />
-        <ListView
-          items={list.items}
-          selected={list.selected}
-          height={bodyHeight}
-          width={width}
-          empty={list.query === '' ? '(no prompts)' : `(no prompt matches "${list.query}")`}
-          row={(prompt, room, isSelected) => (
-            <Row text={`${pad(clip(prompt.name, nameWidth), nameWidth)}  ${pad(`[${prompt.server}]`, serverWidth)}  ${summarize(prompt.description)}`} width={room} inverse={isSelected} />
-          )}
-        />
-      </PanelFrame>
-    );
-  }
+  if (mode.kind === 'list') return <CatalogListPanel list={list} noun="prompts" help={promptsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'form' ? formHelp : resultHelp;
   const suffix = mode.kind === 'result' ? (mode.running ? ' — rendering…' : mode.isError ? ' — error' : ' — rendered') : mode.kind === 'form' ? ' — arguments' : '';
   return (

@@ -2,8 +2,9 @@ import type { Key } from 'ink';
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { InputLine } from './components.js';
-import { clamp, cycle, editLine } from './format.js';
+import { summarize } from '@promptyard/router';
+import { InputLine, ListView, PanelFrame, Row } from './components.js';
+import { clamp, clip, cycle, editLine, pad } from './format.js';
 
 export interface Named {
   readonly name: string;
@@ -97,5 +98,37 @@ export const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Nam
         {right}
       </Text>
     </Box>
+  );
+};
+
+export const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
+
+export interface CatalogListPanelProps<T extends Named & { readonly description?: string | undefined }> {
+  readonly list: SearchList<T>;
+  /** Plural noun of the items: "tools", "prompts". */
+  readonly noun: string;
+  readonly help: string;
+  readonly height: number;
+  readonly bodyHeight: number;
+  readonly width: number;
+}
+
+/** The Tools and Prompts lists: filter bar, then `name  [server]  first sentence` rows. */
+export const CatalogListPanel = <T extends Named & { readonly description?: string | undefined }>({ list, noun, help, height, bodyHeight, width }: CatalogListPanelProps<T>): ReactNode => {
+  const nameWidth = Math.min(32, Math.max(4, ...list.items.map((item) => item.name.length)));
+  const serverWidth = Math.min(16, Math.max(2, ...list.items.map((item) => item.server.length))) + 2;
+  const singular = noun.replace(/s$/, '');
+  return (
+    <PanelFrame height={height} help={list.searching ? searchHelp : help} width={width}>
+      <FilterBar list={list} noun={noun} width={width} />
+      <ListView
+        items={list.items}
+        selected={list.selected}
+        height={bodyHeight}
+        width={width}
+        empty={list.query === '' ? `(no ${noun})` : `(no ${singular} matches "${list.query}")`}
+        row={(item, room, isSelected) => <Row text={`${pad(clip(item.name, nameWidth), nameWidth)}  ${pad(`[${item.server}]`, serverWidth)}  ${summarize(item.description)}`} width={room} inverse={isSelected} />}
+      />
+    </PanelFrame>
   );
 };

@@ -1,18 +1,16 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { summarize } from '@promptyard/router';
-import { InputLine, ListView, PanelFrame, Row, ScrollView } from './components.js';
-import { clip, describeFailure, editLine, pad, wrapText } from './format.js';
+import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
+import { describeFailure, editLine, wrapText } from './format.js';
 import type { ToolInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
-import { FilterBar, useSearchList } from './search-list.js';
+import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
 export const toolsHelp = '↑↓ select  / search  s server  enter details  c call  esc back  q quit';
-const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
 const detailsHelp = '↑↓ scroll  c call  esc back  q quit';
 const callHelp = 'type JSON arguments  enter call  esc cancel';
 const resultHelp = '↑↓ scroll  c call again  esc back  q quit';
@@ -98,25 +96,7 @@ export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactN
     { isActive: active, typing: mode.kind === 'call' || (mode.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list') {
-    const nameWidth = Math.min(32, Math.max(4, ...list.items.map((tool) => tool.name.length)));
-    const serverWidth = Math.min(16, Math.max(2, ...list.items.map((tool) => tool.server.length))) + 2;
-    return (
-      <PanelFrame height={height} help={list.searching ? searchHelp : toolsHelp} width={width}>
-        <FilterBar list={list} noun="tools" width={width} />
-        <ListView
-          items={list.items}
-          selected={list.selected}
-          height={bodyHeight}
-          width={width}
-          empty={list.query === '' ? '(no tools)' : `(no tool matches "${list.query}")`}
-          row={(tool, room, isSelected) => (
-            <Row text={`${pad(clip(tool.name, nameWidth), nameWidth)}  ${pad(`[${tool.server}]`, serverWidth)}  ${summarize(tool.description)}`} width={room} inverse={isSelected} />
-          )}
-        />
-      </PanelFrame>
-    );
-  }
+  if (mode.kind === 'list') return <CatalogListPanel list={list} noun="tools" help={toolsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'call' ? callHelp : resultHelp;
   return (
     <PanelFrame height={height} help={help} width={width}>
