@@ -37,7 +37,7 @@ export { validateToolArguments } from './tool-arguments.js';
 export { createToolService } from './tool-service.js';
 export type { ToolService, ToolServiceOptions } from './tool-service.js';
 export { createMcpServerBlueprint } from './mcp/server.js';
-export type { ListKind, McpServerBlueprint, McpServerOptions } from './mcp/server.js';
+export type { ListKind, McpServerBlueprint, McpServerOptions, StdioRelay } from './mcp/server.js';
 export { serveStdio } from './mcp/stdio.js';
 export type { StdioHandle } from './mcp/stdio.js';
 export { isLoopbackHost, serveHttp } from './mcp/http.js';

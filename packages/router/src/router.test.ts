@@ -14,9 +14,12 @@ import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 const name = process.argv[2];
 const server = new Server({ name, version: '1' }, { capabilities: { tools: {} } });
-const tools = ['echo', 'shared', 'ask', 'secret_admin'].map((tool) => ({ name: tool, description: tool + ' tool of ' + name + '. Second sentence.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }));
+const tools = ['echo', 'shared', 'ask', 'secret_admin', 'hang', 'fail', 'crash'].map((tool) => ({ name: tool, description: tool + ' tool of ' + name + '. Second sentence.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }));
 server.setRequestHandler('tools/list', async () => ({ tools }));
 server.setRequestHandler('tools/call', async (request, ctx) => {
+  if (request.params.name === 'hang') return new Promise(() => {});
+  if (request.params.name === 'crash') process.exit(3);
+  if (request.params.name === 'fail') throw new Error('it failed on purpose');
   if (request.params.name === 'ask') {
     const answer = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
     return { content: [{ type: 'text', text: 'answer: ' + answer.content.text }] };
@@ -47,6 +50,7 @@ beforeAll(async () => {
 [servers.alpha]
 command = "${process.execPath}"
 args = ["${script}", "alpha"]
+tool_timeout = 400
 [servers.alpha.tools]
 deny = ["secret_*"]
 
@@ -111,5 +115,43 @@ describe('Router', () => {
     const results = await Promise.allSettled([first, second]);
     const texts = results.map((result) => (result.status === 'fulfilled' ? JSON.stringify(result.value) : String(result.reason)));
     expect(texts.join('\n')).toMatch(/2 clients had calls in flight/);
+  });
+
+  describe('relayToolCall (the stdio hot path)', () => {
+    const relay = (name: string, args: Record<string, unknown> = {}, peerObject?: DownstreamPeer) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const handle = router.relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) => resolve({ ...message }));
+        if (handle === undefined) resolve({ notRelayed: true });
+      });
+
+    it('relays a call with the original name and gives the answer back under the client\'s id', async () => {
+      expect(await relay('alpha_echo', { text: 'fast' })).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { content: [{ type: 'text', text: 'alpha:echo:fast' }] } });
+    });
+
+    it('leaves unknown names, meta tools and calls that want progress to the full path', () => {
+      expect(router.relayToolCall({ id: 1, params: { name: 'nope' } }, undefined, () => {})).toBeUndefined();
+      expect(router.relayToolCall({ id: 1, params: { name: 'search_tools', arguments: { query: 'x' } } }, undefined, () => {})).toBeUndefined();
+      expect(router.relayToolCall({ id: 1, params: { name: 'alpha_echo', _meta: { progressToken: 5 } } }, undefined, () => {})).toBeUndefined();
+    });
+
+    it('passes a backend\'s error through and answers a hung call at the server\'s timeout', async () => {
+      const failed = await relay('alpha_fail');
+      // A handler that throws is a JSON-RPC error from the low-level server: passed on, naming the server.
+      expect(failed).toMatchObject({ id: 'down-7', error: { message: expect.stringMatching(/^alpha: .*it failed on purpose/) } });
+      const started = Date.now();
+      const hung = await relay('alpha_hang');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+      expect(hung).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" did not answer tools\/call "hang" within 400 ms/) }] } });
+    });
+
+    it('attributes the backend\'s sampling request to the relayed caller', async () => {
+      expect(await relay('alpha_ask', {}, peer({}, 'relayed'))).toMatchObject({ result: { content: [{ type: 'text', text: 'answer: relayed' }] } });
+    });
+
+    it('fails a call in flight when the server exits, naming it', async () => {
+      const crashed = await relay('alpha_crash');
+      expect(crashed).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" stopped while handling tools\/call "crash"/) }] } });
+      expect(router.backend('alpha')?.state).not.toBe('ready');
+    });
   });
 });

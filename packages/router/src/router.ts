@@ -549,6 +549,74 @@ export class Router {
     return this.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
   }
 
+  /**
+   * The hot path: a `tools/call` from a 2025-era stdio client to a 2025-era stdio backend, relayed as
+   * JSON-RPC (name and id rewritten, result passed back as is) instead of through the SDK's server
+   * and client. Timeouts, cancellation, crash handling, errors naming the server and the attribution
+   * of the backend's own requests work as on the full path. `undefined`: take the full path (unknown
+   * name, server not ready or not relayable, or a progress token to forward).
+   */
+  relayToolCall(
+    request: { readonly id: unknown; readonly params: Readonly<Record<string, unknown>> },
+    peer: DownstreamPeer | undefined,
+    reply: (message: Readonly<Record<string, unknown>>) => void,
+  ): { cancel(reason: string): void } | undefined {
+    const { id, params } = request;
+    const name = params['name'];
+    if (typeof name !== 'string') return undefined;
+    const route = this.tools.get(name);
+    const meta = params['_meta'] as Record<string, unknown> | undefined;
+    if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
+    const { backend, original } = route;
+    const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
+    if (relay === undefined) return undefined;
+    const timeoutMs = this.toolTimeout(backend);
+    const what = `tools/call "${original}"`;
+    const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
+    if (peer !== undefined) {
+      this.lastPeer = peer;
+      const peers = this.inFlightPeers.get(backend) ?? [];
+      peers.push(peer);
+      this.inFlightPeers.set(backend, peers);
+    }
+    backend.inFlight++;
+    let finished = false;
+    const finish = (): void => {
+      finished = true;
+      clearTimeout(timer);
+      backend.inFlight--;
+      if (peer !== undefined) {
+        const peers = this.inFlightPeers.get(backend);
+        const index = peers?.lastIndexOf(peer) ?? -1;
+        if (peers !== undefined && index >= 0) peers.splice(index, 1);
+      }
+    };
+    const call = relay.call({ ...params, name: original }, (response) => {
+      if (finished) return;
+      finish();
+      if (response === undefined) {
+        reply(failure(`Server "${backend.id}" stopped while handling ${what}: connection closed. The gateway restarts it; retry shortly.`));
+        return;
+      }
+      const error = response['error'] as { message?: unknown } | undefined;
+      if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
+      else reply({ ...response, id });
+    });
+    const timer = setTimeout(() => {
+      if (finished) return;
+      finish();
+      call.cancel(`timed out after ${timeoutMs} ms`);
+      reply(failure(`Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`));
+    }, timeoutMs);
+    return {
+      cancel: (reason) => {
+        if (finished) return;
+        finish();
+        call.cancel(reason);
+      },
+    };
+  }
+
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
     const route = this.prompts.get(name);
     if (route === undefined) throw this.notFound('Prompt', name, this.prompts.keys());

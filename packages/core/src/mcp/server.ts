@@ -32,9 +32,19 @@ export interface McpServerBlueprint {
   readonly factory: (live: boolean) => McpServerFactory;
   /** Fires when a served list changes, for entries that publish changes themselves. */
   onListChanged(listener: (list: ListKind) => void): () => void;
+  /**
+   * Offered every message a stdio client sends, before the SDK sees it: a proxy answers the hot
+   * path (a gateway's `tools/call` to a stdio backend) by relaying bytes. Returns true when it took
+   * the message; `reply` writes a message to the client.
+   */
+  readonly relay?: StdioRelay;
   /** Fires when a subscribable resource changed (`notifications/resources/updated`), for stateless entries. */
   onResourceUpdated?(listener: (uri: string) => void): () => void;
   readonly logger: Logger;
+}
+
+export interface StdioRelay {
+  offer(message: Readonly<Record<string, unknown>>, reply: (message: Readonly<Record<string, unknown>>) => void): boolean;
 }
 
 /** The lists whose changes are announced with `notifications/<list>/list_changed`. */

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
-import type { McpServerBlueprint } from './server.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { McpServerBlueprint, StdioRelay } from './server.js';
 
 export interface StdioHandle {
   close(): Promise<void>;
@@ -35,11 +36,37 @@ export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
   });
 };
 
+/**
+ * A transport in front of the SDK's stdio transport that offers each message to the blueprint's
+ * relay first — only on a 2025-era connection (opened with `initialize`), whose requests carry no
+ * per-request envelope a relay would have to translate.
+ */
+const relayingTransport = (inner: Transport, relay: StdioRelay): Transport => {
+  let legacy = false;
+  const outer: Transport = {
+    start: () => {
+      inner.onmessage = (message, extra) => {
+        const record = message as unknown as Record<string, unknown>;
+        if (record['method'] === 'initialize') legacy = true;
+        else if (legacy && relay.offer(record, (reply) => void inner.send(reply as never).catch(() => {}))) return;
+        outer.onmessage?.(message, extra);
+      };
+      inner.onclose = () => outer.onclose?.();
+      inner.onerror = (error) => outer.onerror?.(error);
+      return inner.start();
+    },
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  return outer;
+};
+
 /** Serves one connection over stdin/stdout, in whichever protocol era the client opens with. */
 export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
   const { serveStdio: sdkServeStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  const stdio = new StdioServerTransport(process.stdin, coalescingWriter(process.stdout));
   const handle = sdkServeStdio(blueprint.factory(true), {
-    transport: new StdioServerTransport(process.stdin, coalescingWriter(process.stdout)),
+    transport: blueprint.relay === undefined ? stdio : relayingTransport(stdio, blueprint.relay),
     onerror: (error) => blueprint.logger.warn('stdio transport error', { reason: error.message }),
   });
   return { close: () => handle.close() };

@@ -45,6 +45,33 @@ export const createGatewayBlueprint = async (router: Router, options: GatewaySer
     return new ProtocolError(-32603, `Internal error while handling ${method}: ${reason}. See the gateway log for details.`);
   };
 
+  /** The stdio connection's peer (stdio has one live instance), for calls taken by the relay. */
+  let stdioPeer: DownstreamPeer | undefined;
+  const relayed = new Map<unknown, { cancel(reason: string): void }>();
+  const relay = {
+    offer: (message: Readonly<Record<string, unknown>>, reply: (message: Readonly<Record<string, unknown>>) => void): boolean => {
+      const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
+      if (message['method'] === 'tools/call' && message['id'] !== undefined && params !== undefined) {
+        const id = message['id'];
+        const handle = router.relayToolCall({ id, params }, stdioPeer, (response) => {
+          relayed.delete(id);
+          reply(response);
+        });
+        if (handle === undefined) return false;
+        relayed.set(id, handle);
+        return true;
+      }
+      if (message['method'] === 'notifications/cancelled' && params !== undefined) {
+        const handle = relayed.get(params['requestId']);
+        if (handle === undefined) return false;
+        relayed.delete(params['requestId']);
+        handle.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
+        return true;
+      }
+      return false;
+    },
+  };
+
   const create = ({ live }: { readonly live: boolean }): Server => {
     const server = new sdk.Server(
       { name: options.name, version: options.version },
@@ -70,6 +97,8 @@ export const createGatewayBlueprint = async (router: Router, options: GatewaySer
           roots: () => (server.getClientCapabilities()?.roots === undefined ? undefined : (server.listRoots() as Promise<never>)),
         } as DownstreamPeer
       : undefined;
+
+    if (sessionPeer !== undefined) stdioPeer = sessionPeer;
 
     /** The downstream context of one request: its client (when it can take requests), progress, cancellation. */
     const contextOf = (ctx: ServerContext): CallContext => {
@@ -201,6 +230,7 @@ export const createGatewayBlueprint = async (router: Router, options: GatewaySer
     factory: (live) => () => create({ live }),
     onListChanged: (listener: (list: ListKind) => void) => router.on('listChanged', listener),
     onResourceUpdated: (listener) => router.on('resourceUpdated', listener),
+    relay,
     logger,
   };
 };

@@ -45,8 +45,20 @@ export interface UpstreamRequestOptions {
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
 }
 
+/**
+ * The gateway's hot path to a 2025-era stdio backend: a `tools/call` relayed as JSON-RPC with an id
+ * of the relay's own, its response handed back as is, skipping the SDK client's bookkeeping and
+ * validation (the downstream client validates what it receives).
+ */
+export interface UpstreamRelay {
+  /** `done` gets the backend's JSON-RPC response, or `undefined` when the connection closed first. */
+  call(params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>> | undefined) => void): { cancel(reason: string): void };
+}
+
 export interface UpstreamConnection {
   readonly era: Era;
+  /** Present for 2025-era stdio backends. */
+  readonly relay: UpstreamRelay | undefined;
   readonly protocolVersion: string | undefined;
   readonly pid: number | undefined;
   readonly capabilities: ServerCapabilities;
@@ -188,7 +200,11 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     lastError = { error, at: Date.now() };
   };
   let open = true;
+  const relayed = new Map<string, (response: Readonly<Record<string, unknown>> | undefined) => void>();
+  let relayIds = 0;
   client.onclose = () => {
+    for (const done of relayed.values()) done(undefined);
+    relayed.clear();
     if (!open) return;
     open = false;
     peer.closed(lastError !== undefined && Date.now() - lastError.at < 1000 ? lastError.error : undefined);
@@ -213,8 +229,41 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   const capabilities = client.getServerCapabilities() ?? {};
   const era: Era = client.getProtocolEra() ?? 'legacy';
   joinRequestSignals = era === 'modern';
+  let relay: UpstreamRelay | undefined;
+  if (spec.kind === 'stdio' && era === 'legacy') {
+    // Responses to relayed calls (string ids the SDK never uses) are taken before the client sees them.
+    const toClient = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const id = (message as { id?: unknown }).id;
+      if (typeof id === 'string' && !('method' in message)) {
+        const done = relayed.get(id);
+        if (done !== undefined) {
+          relayed.delete(id);
+          done(message as unknown as Record<string, unknown>);
+          return;
+        }
+      }
+      toClient?.(message, extra);
+    };
+    relay = {
+      call: (params, done) => {
+        const id = `relay-${++relayIds}`;
+        relayed.set(id, done);
+        transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: params as never }).catch(() => {
+          if (relayed.delete(id)) done(undefined);
+        });
+        return {
+          cancel: (reason) => {
+            if (!relayed.delete(id)) return;
+            transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
+          },
+        };
+      },
+    };
+  }
   return {
     era,
+    relay,
     protocolVersion: client.getNegotiatedProtocolVersion(),
     get pid() {
       return pidOf();
