@@ -183,10 +183,6 @@ export class Backend {
     };
   }
 
-  recentStderr(): readonly string[] {
-    return this.stderrTail;
-  }
-
   private setState(state: BackendState): void {
     this.state = state;
     this.events.status(this);

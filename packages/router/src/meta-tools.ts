@@ -159,7 +159,7 @@ export const createMetaTools = (router: Router): MetaTool[] => {
       call: async (args) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the tool name: describe_tool {"name": "<server>_<tool>"}.', true);
-        const tool = router.allTools().find((candidate) => candidate.name === name);
+        const tool = router.backendTool(name);
         if (tool === undefined) {
           const close = closestNames(name, router.allTools().map((candidate) => candidate.name));
           return text(`Tool "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''} search_tools finds tools by words.`, true);

@@ -89,7 +89,7 @@ export const encodeUriTemplate = (prefix: string, template: string): string => e
  * {@link encodeUri} for one of `knownPrefixes`. When two prefixes map to one scheme, the first wins
  * (the gateway config refuses such pairs).
  */
-export const decodeUri = (namespaced: string, knownPrefixes: ReadonlySet<string>): { prefix: string; uri: string } | undefined => {
+export const decodeUri = (namespaced: string, knownPrefixes: Iterable<string>): { prefix: string; uri: string } | undefined => {
   const plus = namespaced.indexOf('+');
   if (plus <= 0) return undefined;
   const scheme = namespaced.slice(0, plus).toLowerCase();

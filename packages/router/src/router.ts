@@ -8,7 +8,7 @@ import type { BackendConfig, GatewayConfig } from './config.js';
 import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
-import { createCatalogSearch, createMetaTools, metaToolNames } from './meta-tools.js';
+import { createCatalogSearch, createMetaTools } from './meta-tools.js';
 import type { CatalogSearch, MetaTool } from './meta-tools.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
@@ -434,6 +434,11 @@ export class Router {
     return [...this.tools.values()].map((route) => route.item);
   }
 
+  /** A backend tool by its namespaced name (lazy mode or not). */
+  backendTool(name: string): Tool | undefined {
+    return this.tools.get(name)?.item;
+  }
+
   toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
     const route = this.tools.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
@@ -454,10 +459,6 @@ export class Router {
 
   listResourceTemplates(): readonly ResourceTemplate[] {
     return this.templateList;
-  }
-
-  getTool(name: string): Tool | undefined {
-    return this.tools.get(name)?.item ?? this.meta.get(name)?.definition;
   }
 
   getPromptDefinition(name: string): Prompt | undefined {
@@ -487,14 +488,7 @@ export class Router {
   /** Runs `call` against `backend` inside the caller's context, tracking it for server→client requests. */
   private async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
     const upstream = backend.upstream;
-    const peer = context.peer;
-    if (peer !== undefined) {
-      this.lastPeer = peer;
-      const peers = this.inFlightPeers.get(backend) ?? [];
-      peers.push(peer);
-      this.inFlightPeers.set(backend, peers);
-    }
-    backend.inFlight++;
+    const release = this.track(backend, context.peer);
     try {
       // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
       // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
@@ -505,13 +499,23 @@ export class Router {
     } catch (error) {
       throw this.translate(backend, what, timeoutMs, error, upstream);
     } finally {
-      backend.inFlight--;
-      if (peer !== undefined) {
-        const peers = this.inFlightPeers.get(backend);
-        const index = peers?.lastIndexOf(peer) ?? -1;
-        if (peers !== undefined && index >= 0) peers.splice(index, 1);
-      }
+      release();
     }
+  }
+
+  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
+  private track(backend: Backend, peer: DownstreamPeer | undefined): () => void {
+    backend.inFlight++;
+    if (peer === undefined) return () => void backend.inFlight--;
+    this.lastPeer = peer;
+    const peers = this.inFlightPeers.get(backend) ?? [];
+    peers.push(peer);
+    this.inFlightPeers.set(backend, peers);
+    return () => {
+      backend.inFlight--;
+      const index = peers.lastIndexOf(peer);
+      if (index >= 0) peers.splice(index, 1);
+    };
   }
 
   private translate(backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error {
@@ -573,23 +577,12 @@ export class Router {
     const timeoutMs = this.toolTimeout(backend);
     const what = `tools/call "${original}"`;
     const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
-    if (peer !== undefined) {
-      this.lastPeer = peer;
-      const peers = this.inFlightPeers.get(backend) ?? [];
-      peers.push(peer);
-      this.inFlightPeers.set(backend, peers);
-    }
-    backend.inFlight++;
+    const release = this.track(backend, peer);
     let finished = false;
     const finish = (): void => {
       finished = true;
       clearTimeout(timer);
-      backend.inFlight--;
-      if (peer !== undefined) {
-        const peers = this.inFlightPeers.get(backend);
-        const index = peers?.lastIndexOf(peer) ?? -1;
-        if (peers !== undefined && index >= 0) peers.splice(index, 1);
-      }
+      release();
     };
     const call = relay.call({ ...params, name: original }, (response) => {
       if (finished) return;
@@ -628,7 +621,7 @@ export class Router {
   resolveUri(uri: string): { readonly backend: Backend; readonly uri: string } {
     const listed = this.resources.get(uri);
     if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
-    const decoded = decodeUri(uri, new Set(this.uriPrefixes.keys()));
+    const decoded = decodeUri(uri, this.uriPrefixes.keys());
     if (decoded !== undefined) {
       const backend = this.uriPrefixes.get(decoded.prefix);
       if (backend !== undefined) return { backend, uri: decoded.uri };
@@ -718,9 +711,5 @@ export class Router {
   /** A downstream client's roots changed: every backend is told. */
   async rootsChanged(): Promise<void> {
     await Promise.all([...this.backends.values()].filter((backend) => backend.state === 'ready').map((backend) => backend.upstream.rootsChanged().catch(() => {})));
-  }
-
-  isMetaTool(name: string): boolean {
-    return metaToolNames.has(name);
   }
 }

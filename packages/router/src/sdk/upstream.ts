@@ -76,7 +76,6 @@ export interface UpstreamConnection {
   unsubscribe(uri: string, timeoutMs: number): Promise<void>;
   setLoggingLevel(level: LoggingLevel, timeoutMs: number): Promise<void>;
   rootsChanged(): Promise<void>;
-  ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -294,10 +293,6 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     },
     rootsChanged: async () => {
       if (era === 'legacy') await client.sendRootsListChanged();
-    },
-    ping: async (timeoutMs) => {
-      if (era === 'legacy') await client.ping({ timeout: timeoutMs });
-      else await client.discover({ timeout: timeoutMs });
     },
     close: async () => {
       open = false;
