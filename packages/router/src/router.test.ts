@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
 import { parseGatewayConfig } from './config.js';
-import { Router } from './router.js';
+import { Router, UpstreamError } from './router.js';
 import type { DownstreamPeer } from './router.js';
 import { killAllChildren } from './sdk/kill.js';
 
@@ -14,12 +14,13 @@ import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 const name = process.argv[2];
 const server = new Server({ name, version: '1' }, { capabilities: { tools: {} } });
-const tools = ['echo', 'shared', 'ask', 'secret_admin', 'hang', 'fail', 'crash'].map((tool) => ({ name: tool, description: tool + ' tool of ' + name + '. Second sentence.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }));
+const tools = ['echo', 'shared', 'ask', 'secret_admin', 'hang', 'fail', 'slowdb', 'crash'].map((tool) => ({ name: tool, description: tool + ' tool of ' + name + '. Second sentence.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }));
 server.setRequestHandler('tools/list', async () => ({ tools }));
 server.setRequestHandler('tools/call', async (request, ctx) => {
   if (request.params.name === 'hang') return new Promise(() => {});
   if (request.params.name === 'crash') process.exit(3);
   if (request.params.name === 'fail') throw new Error('it failed on purpose');
+  if (request.params.name === 'slowdb') throw new Error('the database timed out');
   if (request.params.name === 'ask') {
     const answer = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: 'q' } }], maxTokens: 5 });
     return { content: [{ type: 'text', text: 'answer: ' + answer.content.text }] };
@@ -92,6 +93,13 @@ describe('Router', () => {
     expect((await router.callTool('alpha_echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'alpha:echo:hi' }]);
     expect((await router.callTool('shared', {})).content).toEqual([{ type: 'text', text: 'beta:shared:' }]);
     await expect(router.callTool('alpha_ech', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('Did you mean "alpha_echo"') });
+  });
+
+  it('tells the gateway\'s own timeout from a backend error that mentions one', async () => {
+    await expect(router.callTool('alpha_hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('within 400 ms') });
+    const backendError = await router.callTool('alpha_slowdb', {}).catch((error: unknown) => error);
+    expect(backendError).toBeInstanceOf(UpstreamError);
+    expect(backendError).toMatchObject({ message: expect.stringMatching(/^alpha: .*the database timed out/) });
   });
 
   it('finds tools through the meta tools', async () => {

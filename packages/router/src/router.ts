@@ -522,7 +522,9 @@ export class Router {
     if (error instanceof PromptyardError || error instanceof UpstreamError) return error;
     const code = (error as { code?: unknown }).code;
     const message = reasonOf(error);
-    if (code === 'REQUEST_TIMEOUT' || /timed? ?out/i.test(message)) {
+    // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
+    // timeout is the backend's, and keeps its code.
+    if (code === 'REQUEST_TIMEOUT') {
       return new PromptyardError('TIMEOUT', `Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`, {
         data: { server: backend.id },
       });
