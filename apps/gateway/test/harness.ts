@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Output } from '../../../test-support/output.js';
 import { isAlive, killTree, listDescendants, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
 import type { BackendEra, HttpBackend, StdioCommand } from './backends/spawn.js';
 
+export { Output } from '../../../test-support/output.js';
 export { everythingCommand, isAlive, listDescendants, stdioBackendCommand } from './backends/spawn.js';
 export type { HttpBackend, StdioCommand } from './backends/spawn.js';
 
@@ -28,37 +30,6 @@ const clients = new Set<Client>();
 const gatewayPids = new Set<number>();
 const children = new Set<ChildProcess>();
 const httpBackends = new Set<HttpBackend>();
-
-/** Collects a stream's text and lets a test wait for a pattern. */
-export class Output {
-  text = '';
-  private waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
-
-  push(chunk: Buffer | string): void {
-    this.text += chunk.toString();
-    this.waiters = this.waiters.filter((waiter) => {
-      const match = this.text.match(waiter.pattern);
-      if (match) waiter.resolve(match);
-      return !match;
-    });
-  }
-
-  /** Resolves with the first match of `pattern` in everything written so far or later. */
-  waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
-    const match = this.text.match(pattern);
-    if (match) return Promise.resolve(match);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} in:\n${this.text}`)), timeoutMs);
-      this.waiters.push({
-        pattern,
-        resolve: (found) => {
-          clearTimeout(timer);
-          resolve(found);
-        },
-      });
-    });
-  }
-}
 
 // ——— configs ———
 

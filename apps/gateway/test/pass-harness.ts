@@ -11,10 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { deliverNotificationsFirst } from '@promptyard/router';
+import { Output } from '../../../test-support/output.js';
+import { answerLikeAHost, defaultRoots, hostCapabilities } from './backends/host-client.js';
 import { isAlive, killTree, listDescendants, stdioBackendCommand, testServerPath } from './backends/spawn.js';
 
+export { Output } from '../../../test-support/output.js';
 export { isAlive, listDescendants, startHttpBackend, testServerPath } from './backends/spawn.js';
 
 /** The built binary: these tests exercise exactly what users run. */
@@ -27,36 +30,6 @@ const processes = new Set<ChildProcess>();
 const clients = new Set<Client>();
 /** Every PID seen below a gateway, so cleanup reaches backends a killed gateway left behind. */
 const seenPids = new Set<number>();
-
-/** Collects a stream's text and lets a test wait for a pattern. */
-export class Output {
-  text = '';
-  private waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
-
-  push(chunk: Buffer | string): void {
-    this.text += chunk.toString();
-    this.waiters = this.waiters.filter((waiter) => {
-      const match = this.text.match(waiter.pattern);
-      if (match) waiter.resolve(match);
-      return !match;
-    });
-  }
-
-  waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
-    const match = this.text.match(pattern);
-    if (match) return Promise.resolve(match);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} in:\n${this.text}`)), timeoutMs);
-      this.waiters.push({
-        pattern,
-        resolve: (found) => {
-          clearTimeout(timer);
-          resolve(found);
-        },
-      });
-    });
-  }
-}
 
 /** A TOML string (JSON strings are valid TOML basic strings). */
 const q = (value: string): string => JSON.stringify(value);
@@ -119,10 +92,7 @@ export const noteDescendants = (pid: number): number[] => {
   return found;
 };
 
-export const roots = [
-  { uri: 'file:///work/one', name: 'one' },
-  { uri: 'file:///work/two', name: 'two' },
-];
+export const roots = defaultRoots;
 
 export interface HostClient {
   readonly client: Client;
@@ -130,52 +100,14 @@ export interface HostClient {
   roots: { uri: string; name: string }[];
 }
 
-/**
- * The SDK client runs notification handlers a microtask late but settles responses at once, so a
- * progress notification that shares a read with its response is dropped. The test client takes the
- * messages one macrotask apart after each notification, so it sees exactly what the gateway sent.
- */
-const deliverInOrder = (transport: Transport): void => {
-  const handler = transport.onmessage;
-  if (handler === undefined) return;
-  type Args = Parameters<typeof handler>;
-  const queue: Args[] = [];
-  let draining = false;
-  const drain = (): void => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      handler(...next);
-      if (!('id' in next[0])) {
-        setImmediate(drain);
-        return;
-      }
-    }
-    draining = false;
-  };
-  transport.onmessage = (...args: Args) => {
-    queue.push(args);
-    if (draining) return;
-    draining = true;
-    drain();
-  };
-};
-
 /** A client that answers sampling, elicitation and roots like a host would. */
 export const makeClient = (extra: ClientOptions = {}): HostClient => {
   const client = new Client(
     { name: 'gateway-e2e', version: '1.0.0' },
-    { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }, ...extra },
+    { capabilities: hostCapabilities, ...extra },
   );
   const host: HostClient = { client, roots: [...roots] };
-  client.setRequestHandler('sampling/createMessage', async (request) => {
-    const first = request.params.messages[0]?.content;
-    const prompt = first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '?';
-    return { role: 'assistant', model: 'fake-model', content: { type: 'text', text: `echo of ${prompt}` } };
-  });
-  client.setRequestHandler('elicitation/create', async (request) => {
-    if (request.params.message.includes('decline')) return { action: 'decline' };
-    return { action: 'accept', content: { name: 'Ada' } };
-  });
-  client.setRequestHandler('roots/list', async () => ({ roots: host.roots }));
+  answerLikeAHost(client, () => host.roots);
   clients.add(client);
   return host;
 };
@@ -199,7 +131,7 @@ export const startStdioGateway = async (spec: GatewayConfigSpec, options: { watc
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   const host = makeClient(options.client);
   await host.client.connect(transport);
-  deliverInOrder(transport);
+  deliverNotificationsFirst(transport);
   const pid = transport.pid as number;
   seenPids.add(pid);
   noteDescendants(pid);
@@ -278,7 +210,7 @@ export const connectHttp = async (url: string, extra: ClientOptions = {}): Promi
   const host = makeClient(extra);
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await host.client.connect(transport);
-  deliverInOrder(transport);
+  deliverNotificationsFirst(transport);
   return host;
 };
 

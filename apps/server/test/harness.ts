@@ -7,6 +7,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { isAlive, Output } from '../../../test-support/output.js';
+
+export { isAlive, Output } from '../../../test-support/output.js';
 
 /** The built binary: black-box tests exercise exactly what users run. */
 export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -30,37 +33,6 @@ export const writeFiles = async (dir: string, files: Readonly<Record<string, str
     await writeFile(join(dir, path), content);
   }
 };
-
-/** Collects a stream's text and lets a test wait for a line matching a pattern. */
-export class Output {
-  text = '';
-  private waiters: { pattern: RegExp; resolve: (match: RegExpMatchArray) => void }[] = [];
-
-  push(chunk: Buffer | string): void {
-    this.text += chunk.toString();
-    this.waiters = this.waiters.filter((waiter) => {
-      const match = this.text.match(waiter.pattern);
-      if (match) waiter.resolve(match);
-      return !match;
-    });
-  }
-
-  /** Resolves with the first match of `pattern` in everything written so far or later. */
-  waitFor(pattern: RegExp, timeoutMs = 10_000): Promise<RegExpMatchArray> {
-    const match = this.text.match(pattern);
-    if (match) return Promise.resolve(match);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern} in:\n${this.text}`)), timeoutMs);
-      this.waiters.push({
-        pattern,
-        resolve: (found) => {
-          clearTimeout(timer);
-          resolve(found);
-        },
-      });
-    });
-  }
-}
 
 export interface StdioServer {
   readonly client: Client;
@@ -163,15 +135,6 @@ export const waitForExit = (child: ChildProcess, timeoutMs = 10_000): Promise<nu
           resolve(code);
         });
       });
-
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Closes every client, kills every spawned process by PID and removes temporary folders. */
 export const cleanup = async (): Promise<void> => {

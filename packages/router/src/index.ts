@@ -31,3 +31,4 @@ export type { CatalogSearch, Hit, MetaTool, PromptCard, ToolCard } from './meta-
 export { createGatewayBlueprint } from './sdk/downstream.js';
 export type { GatewayServerOptions } from './sdk/downstream.js';
 export { killAllChildren } from './sdk/kill.js';
+export { deliverNotificationsFirst } from './sdk/upstream.js';

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { everythingCommand, isAlive, listDescendants, startEverythingHttp, startHttpBackend, stdioBackendCommand } from './spawn.js';
+import { answerLikeAHost, defaultRoots, hostCapabilities } from './host-client.js';
 import type { HttpBackend } from './spawn.js';
 
 type Era = 'legacy' | 'modern';
@@ -42,31 +43,17 @@ const isVitestWorker = (pid: number): boolean => {
   }
 };
 
-const roots = [
-  { uri: 'file:///work/one', name: 'one' },
-  { uri: 'file:///work/two', name: 'two' },
-];
-
 /** A client that answers sampling, elicitation and roots like a host would. */
 const makeClient = (era: Era, extra: ClientOptions = {}): Client => {
   const client = new Client(
     { name: 'backends-test', version: '1.0.0' },
     {
-      capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } },
+      capabilities: hostCapabilities,
       ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
       ...extra,
     },
   );
-  client.setRequestHandler('sampling/createMessage', async (request) => {
-    const first = request.params.messages[0]?.content;
-    const prompt = first !== undefined && !Array.isArray(first) && first.type === 'text' ? first.text : '?';
-    return { role: 'assistant', model: 'fake-model', content: { type: 'text', text: `echo of ${prompt}` } };
-  });
-  client.setRequestHandler('elicitation/create', async (request) => {
-    if (request.params.message.includes('decline')) return { action: 'decline' };
-    return { action: 'accept', content: { name: 'Ada' } };
-  });
-  client.setRequestHandler('roots/list', async () => ({ roots }));
+  answerLikeAHost(client, () => defaultRoots);
   clients.add(client);
   return client;
 };

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+export { isAlive } from '../../../../test-support/output.js';
 
 /** Absolute path of the configurable test backend. */
 export const testServerPath = fileURLToPath(new URL('./test-server.mjs', import.meta.url));
@@ -192,11 +193,3 @@ export const rssMb = (pid: number): number => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 };
 
-export const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};

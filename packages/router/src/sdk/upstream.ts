@@ -116,7 +116,7 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
  * dropped (the last step of every fast tool). After a notification, later messages wait one
  * macrotask: handlers see messages in the order the backend sent them.
  */
-const deliverNotificationsFirst = (transport: Transport): void => {
+export const deliverNotificationsFirst = (transport: Transport): void => {
   const handler = transport.onmessage;
   if (handler === undefined) return;
   type Args = Parameters<typeof handler>;
