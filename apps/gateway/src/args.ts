@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isLogLevel, PromptyardError } from '@promptyard/core';
+import { parseServeFlags, PromptyardError } from '@promptyard/core';
 import type { LogLevel } from '@promptyard/core';
 
 export interface GatewayOverrides {
@@ -82,24 +82,9 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
   } catch (error) {
     throw usageError((error as Error).message);
   }
-  const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = {};
-  if (values.transport !== undefined) {
-    if (values.transport !== 'stdio' && values.transport !== 'http') throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
-    overrides.transport = values.transport;
-  }
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${values.port}".`);
-    overrides.port = port;
-  }
-  if (values.host !== undefined) overrides.host = values.host;
+  const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = parseServeFlags(values, usageError);
   if (values.lazy === true) overrides.lazy = true;
   if (values['no-watch'] === true) overrides.watch = false;
-  const level = values['log-level'];
-  if (level !== undefined) {
-    if (!isLogLevel(level)) throw usageError(`--log-level must be one of debug, info, notice, warning, error; got "${level}".`);
-    overrides.logLevel = level;
-  }
   const config = values.config ?? env['PROMPTYARD_GATEWAY_CONFIG'];
   return {
     command,

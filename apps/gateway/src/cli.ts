@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
+import { createLogger, describeError, handleShutdown, isPromptyardError } from '@promptyard/core';
 import { killAllChildren, Router } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
-import type { RunningGateway } from './main.js';
 import { formatStatus } from './status.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -53,25 +52,9 @@ const main = async (): Promise<void> => {
     process.exit(0);
   }
 
-  const running: { gateway?: RunningGateway } = {};
-  let stopping: string | undefined;
-  const shutdown = (reason: string): void => {
-    if (stopping !== undefined) return;
-    stopping = reason;
-    process.stderr.write(`promptyard-gateway: shutting down (${reason})\n`);
-    const force = setTimeout(() => process.exit(0), 5000);
-    force.unref();
-    if (running.gateway !== undefined) void running.gateway.close().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGHUP', () => shutdown('SIGHUP'));
-  if (config.transport.type === 'stdio') {
-    process.stdin.once('end', () => shutdown('stdin closed'));
-    process.stdout.on('error', () => shutdown('stdout closed'));
-  }
-  running.gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
-  if (stopping !== undefined) await running.gateway.close().finally(() => process.exit(0));
+  const shutdown = handleShutdown({ program: 'promptyard-gateway', signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], stdio: config.transport.type === 'stdio', graceMs: 5000 });
+  const gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
+  await shutdown.started(() => gateway.close());
 };
 
 process.on('unhandledRejection', (reason) => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isLogLevel, PromptyardError } from '@promptyard/core';
+import { parseServeFlags, PromptyardError } from '@promptyard/core';
 import type { Overrides } from './config.js';
 
 /** A one-shot subcommand instead of serving. */
@@ -91,24 +91,9 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
     }
     command = { kind: 'render', name: positionals[0] as string, args };
   }
-  const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = {};
-  if (values.transport !== undefined) {
-    if (values.transport !== 'stdio' && values.transport !== 'http') throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
-    overrides.transport = values.transport;
-  }
-  if (values.port !== undefined) {
-    const port = Number(values.port);
-    if (!/^\d+$/.test(values.port) || port > 65535) throw usageError(`--port must be an integer from 0 to 65535, got "${values.port}".`);
-    overrides.port = port;
-  }
-  if (values.host !== undefined) overrides.host = values.host;
+  const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = parseServeFlags(values, usageError);
   if (values.prompts !== undefined) overrides.prompts = values.prompts;
   if (values['no-watch'] === true) overrides.watch = false;
-  const level = values['log-level'];
-  if (level !== undefined) {
-    if (!isLogLevel(level)) throw usageError(`--log-level must be one of debug, info, notice, warning, error; got "${level}".`);
-    overrides.logLevel = level;
-  }
   const config = values.config ?? env['PROMPTYARD_CONFIG'];
   return {
     ...(command === undefined ? {} : { command }),

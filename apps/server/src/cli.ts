@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { describeError, isPromptyardError } from '@promptyard/core';
+import { describeError, handleShutdown, isPromptyardError } from '@promptyard/core';
 import { parseCli, usage } from './args.js';
 import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';
 import { startServer } from './main.js';
-import type { RunningServer } from './main.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -31,26 +30,10 @@ const main = async (): Promise<void> => {
     return;
   }
 
-  // Signals may arrive while the server is still starting: remember them and stop once it is up.
-  const running: { server?: RunningServer } = {};
-  let stopping: string | undefined;
-  const shutdown = (reason: string): void => {
-    if (stopping !== undefined) return;
-    stopping = reason;
-    process.stderr.write(`promptyard-server: shutting down (${reason})\n`);
-    const force = setTimeout(() => process.exit(0), 3000);
-    force.unref();
-    if (running.server !== undefined) void running.server.close().finally(() => process.exit(0));
-  };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  if (resolved.config.transport.type === 'stdio') {
-    // The client closing our stdin ends the session.
-    process.stdin.once('end', () => shutdown('stdin closed'));
-    process.stdout.on('error', () => shutdown('stdout closed'));
-  }
-  running.server = await startServer(resolved, { version });
-  if (stopping !== undefined) await running.server.close().finally(() => process.exit(0));
+  // Over stdio, the client closing our stdin ends the session.
+  const shutdown = handleShutdown({ program: 'promptyard-server', signals: ['SIGINT', 'SIGTERM'], stdio: resolved.config.transport.type === 'stdio', graceMs: 3000 });
+  const server = await startServer(resolved, { version });
+  await shutdown.started(() => server.close());
 };
 
 process.on('unhandledRejection', (reason) => {

@@ -44,3 +44,5 @@ export { isLoopbackHost, serveHttp } from './mcp/http.js';
 export type { HttpHandle, HttpServeOptions } from './mcp/http.js';
 export { createRateLimiter } from './mcp/rate-limit.js';
 export type { RateLimiter, RateLimitOptions } from './mcp/rate-limit.js';
+export { handleShutdown, parseServeFlags } from './cli.js';
+export type { ServeFlags, ServeFlagValues, Shutdown, ShutdownOptions } from './cli.js';
