@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadConfig, logLevels } from '@promptyard/core';
+import { loadConfig, logLevels, transportSection } from '@promptyard/core';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
@@ -14,16 +14,7 @@ export const configSchema = {
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr.' },
     log_format: { type: 'string', enum: ['text', 'json'], default: 'text', doc: 'stderr log format.' },
   },
-  transport: {
-    type: { type: 'string', enum: ['stdio', 'http'], default: 'stdio', doc: 'stdio for clients that launch the server; http to serve many.' },
-    host: { type: 'string', default: '127.0.0.1', doc: 'HTTP bind address.' },
-    port: { type: 'integer', min: 0, max: 65535, default: 3000, doc: 'HTTP port (0 picks a free one).' },
-    path: { type: 'string', default: '/mcp', doc: 'HTTP path of the MCP endpoint.' },
-    allowed_hosts: { type: 'string[]', doc: 'Host header names accepted (default: loopback names on a loopback bind, else the bind host).' },
-    allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
-    auth_token: { type: 'string', doc: 'Require "Authorization: Bearer <token>" (prefer PROMPTYARD_AUTH_TOKEN).' },
-    max_body_bytes: { type: 'integer', min: 1024, default: 1_048_576, doc: 'Largest accepted HTTP request body.' },
-  },
+  transport: transportSection,
   'transport.rate_limit': {
     enabled: { type: 'boolean', doc: 'Per-client rate limiting (default: off on a loopback bind, on otherwise).' },
     requests_per_minute: { type: 'integer', min: 1, default: 100, doc: 'Sustained requests per minute per client.' },

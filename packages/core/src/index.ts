@@ -20,7 +20,7 @@ export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } fr
 export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logger.js';
 export { createCatalog, encodeCursor, findOrSuggest } from './catalog.js';
 export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogListOptions, CatalogOptions, CatalogOwner, CatalogPage, Named } from './catalog.js';
-export { envName, loadConfig, locateKey, resolveConfig } from './config.js';
+export { envName, loadConfig, locateKey, resolveConfig, transportSection } from './config.js';
 export type { ConfigOf, ConfigSchema, FieldSpec, LoadConfigOptions, LoadedConfig, SectionSpec } from './config.js';
 export { closestNames, formatList } from './suggest.js';
 export { createPromptService } from './prompt-service.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
+import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig, transportSection } from '@promptyard/core';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';
@@ -71,16 +71,7 @@ const sectionsSchema = {
     max_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest delay between restarts.' },
     max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
   },
-  transport: {
-    type: { type: 'string', enum: ['stdio', 'http'], default: 'stdio', doc: 'stdio for clients that launch the gateway; http to serve many (PROMPTYARD_TRANSPORT).' },
-    host: { type: 'string', default: '127.0.0.1', doc: 'HTTP bind address (PROMPTYARD_HOST).' },
-    port: { type: 'integer', min: 0, max: 65535, default: 3000, doc: 'HTTP port, 0 picks a free one (PROMPTYARD_PORT).' },
-    path: { type: 'string', default: '/mcp', doc: 'HTTP path of the MCP endpoint.' },
-    allowed_hosts: { type: 'string[]', doc: 'Host header names accepted (default: loopback names on a loopback bind, else the bind host).' },
-    allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
-    auth_token: { type: 'string', doc: 'Require "Authorization: Bearer <token>" (prefer PROMPTYARD_AUTH_TOKEN).' },
-    max_body_bytes: { type: 'integer', min: 1024, default: 1_048_576, doc: 'Largest accepted HTTP request body.' },
-  },
+  transport: transportSection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
