@@ -81,14 +81,17 @@ const startStdio = async (command: string, args: string[], tool: string): Promis
   transport.stderr?.on('data', () => {});
   const client = makeClient('legacy');
   await client.connect(transport);
+  return ready(client, tool, transport.pid as number, began);
+};
+
+/** A connected target once tools/list answered: ready = `began` → now. */
+const ready = async (client: Client, tool: string, pid: number, began: number): Promise<Target> => {
   await client.listTools();
-  const readyMs = performance.now() - began;
-  const pid = transport.pid as number;
   return {
     client,
     tool,
     pid,
-    readyMs,
+    readyMs: performance.now() - began,
     close: async () => {
       await client.close().catch(() => {});
       stopPid(pid);
@@ -134,20 +137,7 @@ const connectHttp = async (url: string, era: Era): Promise<Client> => {
 const startHttp = async (args: string[], tool: string, era: Era): Promise<Target> => {
   const began = performance.now();
   const { child, url } = await spawnListening(args);
-  const client = await connectHttp(url, era);
-  await client.listTools();
-  const readyMs = performance.now() - began;
-  const pid = child.pid as number;
-  return {
-    client,
-    tool,
-    pid,
-    readyMs,
-    close: async () => {
-      await client.close().catch(() => {});
-      stopPid(pid);
-    },
-  };
+  return ready(await connectHttp(url, era), tool, child.pid as number, began);
 };
 
 const call = (target: Target, index: number): Promise<unknown> => target.client.callTool({ name: target.tool, arguments: { text: `message ${index}` } });
