@@ -83,8 +83,7 @@ export const createCatalogSearch = (router: Router): CatalogSearch => {
   };
 };
 
-export const createMetaTools = (router: Router): MetaTool[] => {
-  const catalogSearch = createCatalogSearch(router);
+export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = router.search): MetaTool[] => {
 
   const toolLine = (tool: Tool): string => {
     const args = argumentNames(tool);

@@ -142,8 +142,9 @@ export class Router {
     this.config = config;
     this.namer = createNamer({ separator: config.separator });
     this.promptNamer = createNamer({ separator: config.separator, sanitize: false });
-    this.meta = new Map(createMetaTools(this).map((tool) => [tool.definition.name, tool]));
+    // One search index, shared by the meta tools and other front ends (the terminal UI).
     this.search = createCatalogSearch(this);
+    this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
   }
 
