@@ -1,3 +1,4 @@
+import { createCardIndex } from '@promptyard/router';
 import type { BackendStatus, Hit, PromptCard, ToolCard } from '@promptyard/router';
 import type { LogLine, PromptInfo, ResourceInfo, TemplateInfo, ToolInfo, UiModel } from './model.js';
 
@@ -45,22 +46,12 @@ export const server = (id: string, overrides: Partial<BackendStatus> = {}): Back
 
 export const tool = (name: string, serverId: string, description?: string, inputSchema: unknown = { type: 'object', properties: {} }): ToolInfo => ({ name, server: serverId, description, inputSchema });
 
-const words = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== '');
-
-/** A stand-in for MiniSearch: every query word a prefix of a word of the name or description; name hits first. */
-const searchCards = <T extends { readonly name: string; readonly server: string; readonly description?: string | undefined }>(items: readonly T[], query: string, serverId: string | undefined): Hit<ToolCard>[] =>
-  items
-    .filter((item) => serverId === undefined || item.server === serverId)
-    .map((item) => {
-      const nameWords = words(item.name);
-      const all = [...nameWords, ...words(item.description ?? '')];
-      const terms = words(query);
-      const matches = terms.every((term) => all.some((word) => word.startsWith(term)));
-      const score = matches ? terms.filter((term) => nameWords.some((word) => word.startsWith(term))).length + 1 : 0;
-      return { name: item.name, server: item.server, description: item.description ?? '', arguments: [], score };
-    })
-    .filter((hit) => hit.score > 0)
-    .sort((a, b) => b.score - a.score);
+/** The gateway's own search (MiniSearch over cards), over the test data. */
+const searchCards = <T extends { readonly name: string; readonly server: string; readonly description?: string | undefined }>(items: readonly T[], query: string, serverId: string | undefined): Hit<ToolCard>[] => {
+  const index = createCardIndex<ToolCard>();
+  index.replace(items.map((item) => ({ name: item.name, server: item.server, ...(item.description === undefined ? {} : { description: item.description }), arguments: [] })));
+  return [...index.search(query, { limit: 50, ...(serverId === undefined ? {} : { server: serverId }) })];
+};
 
 export const createTestModel = (initial: Partial<TestData> = {}): TestModel => {
   const data: TestData = {
