@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
 /**
  * Helpers shared by the black-box tests of every app (they spawn the built binaries and watch their
  * output and processes).
@@ -43,3 +46,31 @@ export const isAlive = (pid: number): boolean => {
     return false;
   }
 };
+
+export interface Completed {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs `node <script> <args>` to completion and collects its output (`--help`, `status`, config
+ * errors). `track` sees the child while it runs, so a harness can kill it if a test fails first.
+ */
+export const runToCompletion = (
+  script: string,
+  args: readonly string[],
+  options: { readonly env: Record<string, string>; readonly cwd?: string | undefined; readonly track?: { add(child: ChildProcess): unknown; delete(child: ChildProcess): unknown } },
+): Promise<Completed> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    options.track?.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => {
+      options.track?.delete(child);
+      resolve({ code, stdout, stderr });
+    });
+  });

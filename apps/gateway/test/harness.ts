@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Output } from '../../../test-support/output.js';
+import { Output, runToCompletion } from '../../../test-support/output.js';
+import type { Completed } from '../../../test-support/output.js';
 import { isAlive, killTree, listDescendants, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
 import type { BackendEra, HttpBackend, StdioCommand } from './backends/spawn.js';
 
@@ -190,19 +191,8 @@ export const connectHttp = async (url: string, options: { era?: Era; token?: str
 };
 
 /** Runs the binary to completion (status, --help, config errors). */
-export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => {
-      children.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
+export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Completed> =>
+  runToCompletion(cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { isAlive, Output } from '../../../test-support/output.js';
+import { isAlive, Output, runToCompletion } from '../../../test-support/output.js';
+import type { Completed } from '../../../test-support/output.js';
 
 export { isAlive, Output } from '../../../test-support/output.js';
 
@@ -114,16 +115,8 @@ export const spawnCli = (args: readonly string[], options: { env?: Record<string
 };
 
 /** Runs the binary to completion (for --help, --version and config errors). */
-export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-    children.add(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Completed> =>
+  runToCompletion(cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
 
 export const waitForExit = (child: ChildProcess, timeoutMs = 10_000): Promise<number | null> =>
   child.exitCode !== null
