@@ -4,16 +4,20 @@ import tseslint from 'typescript-eslint';
 
 const sdk = {
   group: ['@modelcontextprotocol/*'],
-  message: 'The MCP SDK is imported only behind the seams in packages/core/src/mcp and packages/router/src/sdk.',
+  message: 'The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway\'s client side).',
 };
 const deepImports = {
-  group: ['@promptyard/*/*', '!@promptyard/*/package.json'],
+  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing'],
   message: 'Import a package through its public entry point only.',
 };
 const anyPromptyard = { group: ['@promptyard/*'], message: 'core depends on no other Promptyard package.' };
 const siblings = {
-  group: ['@promptyard/*', '!@promptyard/core'],
-  message: 'A package imports only @promptyard/core: sibling packages meet through its interfaces.',
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/core/testing'],
+  message: 'A domain package imports only @promptyard/core: sibling packages meet through its interfaces.',
+};
+const routerLayer = {
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/prompts'],
+  message: 'The router builds on core, mcp (serving) and prompts (the search index) only.',
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const restrict = (files, patterns) => ({
@@ -23,7 +27,7 @@ const restrict = (files, patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'bench/.data/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'bench/.data/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -34,12 +38,14 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  // One-way layering, core ← packages ← apps; later blocks win for the files they match.
+  // One-way layering, core ← domain packages and mcp ← router ← apps; later blocks win for the files they match.
   restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps]),
   restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps]),
-  restrict(['packages/core/src/mcp/**'], [deepImports, anyPromptyard, apps]),
-  // The router is an MCP proxy by nature; its SDK seam (client and low-level server) is src/sdk.
-  restrict(['packages/router/src/sdk/**'], [deepImports, siblings, apps]),
+  // The one seam to the SDK for serving.
+  restrict(['packages/mcp/src/**'], [deepImports, siblings, apps]),
+  restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps]),
+  // The router is an MCP client of its servers; its upstream SDK seam is src/sdk.
+  restrict(['packages/router/src/sdk/**'], [deepImports, routerLayer, apps]),
   restrict(['apps/*/src/**'], [deepImports, sdk]),
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],

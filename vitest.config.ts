@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Sibling packages from their sources, so a test never runs against a stale build (Vite's default
+  // server conditions follow: setting the list replaces them).
   resolve: { conditions: ['@promptyard/source'] },
+  ssr: { resolve: { conditions: ['@promptyard/source', 'module', 'node', 'development|production'] } },
   test: {
     projects: [
       {

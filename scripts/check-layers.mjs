@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Checks what ESLint cannot see: package.json dependencies follow the layering (core ← packages ← apps),
+// Checks what ESLint cannot see: package.json dependencies follow the layering (core ← domain packages and
+// mcp ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK at run time,
 // every source file name is kebab-case, and every package has the exports a publishable package needs.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,6 +13,9 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
+/** The router builds on mcp (serving) and prompts (the search index); every other package on core alone. */
+const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
+const sdkSeams = ['mcp', 'router'];
 const apps = workspace('apps');
 for (const dir of [...packages, ...apps]) {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -20,12 +24,15 @@ for (const dir of [...packages, ...apps]) {
   const folder = dir.split('/').pop();
   if (manifest.name !== `@promptyard/${folder}`) problems.push(`${where}: name must be @promptyard/${folder} (folder name = unscoped package name)`);
   const internal = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies, ...manifest.peerDependencies }).filter((name) => name.startsWith('@promptyard/'));
+  const allowed = folder === 'router' ? routerMayUse : ['@promptyard/core'];
   for (const name of internal) {
     if (name === manifest.name) continue;
     if (!isApp && folder === 'core') problems.push(`${where}: core must not depend on ${name}`);
-    else if (!isApp && name !== '@promptyard/core') problems.push(`${where}: a package may depend only on @promptyard/core, not ${name}`);
+    else if (!isApp && !allowed.includes(name)) problems.push(`${where}: ${folder} may depend only on ${allowed.join(', ')}, not ${name}`);
     if (apps.some((app) => JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).name === name)) problems.push(`${where}: nothing depends on an app (${name})`);
   }
+  const sdkAtRunTime = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@modelcontextprotocol/'));
+  if (sdkAtRunTime.length > 0 && !sdkSeams.includes(folder)) problems.push(`${where}: only ${sdkSeams.join(' and ')} depend on the MCP SDK at run time, not ${folder} (${sdkAtRunTime.join(', ')})`);
   if (manifest.type !== 'module') problems.push(`${where}: "type" must be "module"`);
   if (!manifest.exports?.['./package.json']) problems.push(`${where}: exports must include "./package.json"`);
   if (manifest.main) problems.push(`${where}: use "exports", not "main"`);

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { parseServeFlags, PromptyardError } from '@promptyard/core';
+import { PromptyardError } from '@promptyard/core';
+import { parseServeFlags } from '@promptyard/mcp';
 import type { LogLevel } from '@promptyard/core';
 
 export interface GatewayOverrides {

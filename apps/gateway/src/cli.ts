@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { createLogger, describeError, handleShutdown, isPromptyardError } from '@promptyard/core';
+import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
+import { handleShutdown } from '@promptyard/mcp';
 import { killAllChildren, Router } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createLogger, describeError, PromptyardError, serveHttp, serveStdio } from '@promptyard/core';
+import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { createGatewayBlueprint, killAllChildren, loadGatewayConfig, Router } from '@promptyard/router';
+import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
+import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router } from '@promptyard/router';
 import type { GatewayConfig } from '@promptyard/router';
 import type { GatewayOverrides } from './args.js';
 
@@ -77,7 +78,7 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
 export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   const router = new Router(config, { logger, version: options.version });
-  const blueprintReady = createGatewayBlueprint(router, { name: config.name, version: options.version, logger });
+  const blueprintReady = createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger }));
   await router.start();
   const blueprint = await blueprintReady;
   const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};

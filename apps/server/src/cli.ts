@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
-import { describeError, handleShutdown, isPromptyardError } from '@promptyard/core';
+import { describeError, isPromptyardError } from '@promptyard/core';
+import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, usage } from './args.js';
 import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';

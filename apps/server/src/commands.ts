@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createLogger, describeError, promptCard } from '@promptyard/core';
+import { createLogger, describeError } from '@promptyard/core';
 import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
+import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
 import { createLibrary, type Library } from './library.js';

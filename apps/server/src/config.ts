@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadConfig, logLevels, transportSection } from '@promptyard/core';
+import { loadConfig, logLevels } from '@promptyard/core';
+import { transportSection } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
@@ -84,8 +85,12 @@ export const configSchema = {
     cache_ttl_s: { type: 'integer', min: 0, default: 300, doc: 'Seconds a page is served from memory before it is fetched again.' },
   },
   'providers[]': {
-    package: { type: 'string', doc: 'A resource provider package to load (resolved from the config file\'s folder); it exports createProvider (or a default) factory.' },
-    options: { type: 'record', default: {}, doc: 'Options passed to the provider\'s factory (a table of strings).' },
+    package: {
+      type: 'string',
+      doc: 'A provider package to load (resolved from the config file\'s folder); it exports createResourceProvider, createToolProvider and/or createPromptSource.',
+    },
+    options: { type: 'record', default: {}, doc: 'Options passed to the package\'s factories (a table of strings).' },
+    kinds: { type: 'string[]', doc: 'Which of resources, tools and prompts to take from the package (default: every kind it exports).' },
   },
   'resources.doc': {
     enabled: { type: 'boolean', default: true, doc: 'Serve doc://{library} (a library\'s llms.txt) and doc://{library}/full (llms-full.txt).' },

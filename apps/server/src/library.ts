@@ -1,22 +1,14 @@
 import { stat } from 'node:fs/promises';
 import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
-import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService } from '@promptyard/core';
+import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
-import type { NativePromptSource, PromptDelta } from '@promptyard/prompts';
+import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
 import { discoverFolders, type DiscoveredFolder } from './discovery.js';
 
-/** What the server needs of a prompt source, whatever its format. */
-interface ServedSource {
-  readonly dir: string;
-  load(): Promise<readonly PromptEntry[]>;
-  watch(onChange: (delta: PromptDelta) => void): Promise<void>;
-  close(): Promise<void>;
-}
-
 export interface LibrarySource {
-  readonly source: ServedSource;
+  readonly source: PromptSource;
   readonly owner: CatalogOwner<PromptEntry>;
   /** Set for discovered folders: `validate` asks them for their problems. */
   readonly native?: NativePromptSource;
@@ -29,6 +21,8 @@ export interface Library {
   readonly sources: readonly LibrarySource[];
   /** Configured folders and libraries. */
   readonly folders: readonly string[];
+  /** The template engines, with the configured limits (provider prompt sources render with them too). */
+  readonly engines: Readonly<Record<'liquid' | 'arguments' | 'plain', TemplateEngine>>;
   readonly discovered: readonly DiscoveredFolder[];
   nothingToServe(): PromptyardError;
 }
@@ -52,8 +46,22 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
 };
 
 
-/** Builds (but does not load) the sources; throws when there is nothing to serve. */
-export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): Promise<Library> => {
+/** The template engines every source renders with, bounded by `[timeouts] prompt_ms` and the file size limit. */
+export const createEngines = (config: ResolvedConfig['config']): Library['engines'] => {
+  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
+  return { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
+};
+
+/**
+ * Builds (but does not load) the sources: configured folders and libraries, else the well-known
+ * folders discovery finds, then the prompt sources of provider packages (`providerSources`, made with
+ * `engines`). Throws when there is nothing to serve.
+ */
+export const createLibrary = async (
+  resolved: ResolvedConfig,
+  logger: Logger,
+  providerSources: (engines: Library['engines']) => Promise<readonly { readonly name: string; readonly source: PromptSource }[]> = async () => [],
+): Promise<Library> => {
   const { config } = resolved;
   const folders = [...resolved.folders, ...resolved.libraries];
   const discovery = config.discovery;
@@ -75,7 +83,9 @@ export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): P
       'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
         (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
     );
-  if (folders.length === 0 && discovered.length === 0) throw nothingToServe();
+  const engines = createEngines(config);
+  const fromProviders = await providerSources(engines);
+  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw nothingToServe();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
@@ -87,7 +97,6 @@ export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): P
   );
 
   const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
-  const engines = { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
   const sourceLogger = logger.child('prompts');
   const sources: LibrarySource[] = [
     ...folders.map((dir) => ({
@@ -114,6 +123,7 @@ export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): P
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
     }),
+    ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
   ];
   const prompts = createPromptService({
     catalog,
@@ -121,5 +131,5 @@ export const createLibrary = async (resolved: ResolvedConfig, logger: Logger): P
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, discovered, nothingToServe };
+  return { catalog, prompts, sources, folders, engines, discovered, nothingToServe };
 };

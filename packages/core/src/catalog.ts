@@ -67,7 +67,7 @@ export interface CatalogOptions {
 
 const cursorPrefix = 'k1:';
 
-export const encodeCursor = (lastName: string): string => Buffer.from(cursorPrefix + lastName, 'utf8').toString('base64url');
+const encodeCursor = (lastName: string): string => Buffer.from(cursorPrefix + lastName, 'utf8').toString('base64url');
 
 const decodeCursor = (cursor: string, kind: string): string => {
   const decoded = /^[A-Za-z0-9_-]*$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';

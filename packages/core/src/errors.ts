@@ -25,7 +25,19 @@ export interface PromptyardErrorOptions {
   readonly data?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * The brand every `PromptyardError` carries. `Symbol.for` is one symbol across copies of this package
+ * (a provider installed beside its own `@promptyard/core`, as `npx` and global installs do), so an
+ * error thrown by any copy is recognised by every other: never test with a plain prototype check.
+ */
+const brand = Symbol.for('promptyard.error');
+
 export class PromptyardError extends Error {
+  /** `instanceof` matches errors of any copy of this package, by brand. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isPromptyardError(value);
+  }
+
   override readonly name = 'PromptyardError';
   readonly code: PromptyardErrorCode;
   readonly data: Readonly<Record<string, unknown>> | undefined;
@@ -34,10 +46,19 @@ export class PromptyardError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.data = options.data;
+    Object.defineProperty(this, brand, { value: true });
   }
 }
 
-export const isPromptyardError = (value: unknown): value is PromptyardError => value instanceof PromptyardError;
+/**
+ * Whether `value` is a `PromptyardError` of any copy of this package. A copy older or newer than this
+ * one may know other codes: read `code` as a string and treat unknown codes as failures.
+ */
+export const isPromptyardError = (value: unknown): value is PromptyardError =>
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { readonly [brand]?: unknown })[brand] === true &&
+  typeof (value as { readonly code?: unknown }).code === 'string';
 
 /** Error codes that mean "the request was wrong" (JSON-RPC -32602) rather than "the server failed". */
 const invalidParamsCodes: ReadonlySet<PromptyardErrorCode> = new Set([

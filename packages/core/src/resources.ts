@@ -34,6 +34,6 @@ export interface ResourceProvider {
   read(uri: string, signal?: AbortSignal): Promise<readonly ResourceContents[]>;
   /** Suggestions for a template variable (`completion/complete` with `ref/resource`). */
   complete?(uriTemplate: string, variable: string, value: string): readonly string[] | Promise<readonly string[]>;
+  /** Releases what the provider holds (connections, timers) when the server stops. */
+  close?(): Promise<void>;
 }
-
-export type ResourceProviderFactory<Options> = (options: Options) => ResourceProvider;

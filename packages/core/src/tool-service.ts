@@ -1,8 +1,9 @@
 import type { Catalog } from './catalog.js';
 import { findOrSuggest } from './catalog.js';
 import { createDeadlines } from './deadlines.js';
-import { describeError, PromptyardError } from './errors.js';
+import { describeError, isPromptyardError, PromptyardError } from './errors.js';
 import type { Logger } from './logger.js';
+import { cutNote, truncateUtf8 } from './text.js';
 import { validateToolArguments } from './tool-arguments.js';
 import type { ToolDefinition, ToolResult } from './tools.js';
 import { textResult } from './tools.js';
@@ -27,16 +28,6 @@ export interface ToolService {
   call(name: string, args: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal): Promise<ToolResult>;
 }
 
-/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
-const cutToBytes = (text: string, maxBytes: number): string => {
-  const buffer = Buffer.from(text, 'utf8');
-  if (buffer.length <= maxBytes) return text;
-  let end = maxBytes;
-  // Step back over continuation bytes (10xxxxxx) to a character start.
-  while (end > 0 && ((buffer[end] as number) & 0xc0) === 0x80) end--;
-  return buffer.subarray(0, end).toString('utf8');
-};
-
 const capResult = (result: ToolResult, maxBytes: number): ToolResult => {
   let remaining = maxBytes;
   let cut = false;
@@ -47,12 +38,12 @@ const capResult = (result: ToolResult, maxBytes: number): ToolResult => {
       return item;
     }
     cut = true;
-    const text = cutToBytes(item.text, remaining);
+    const text = truncateUtf8(item.text, remaining);
     remaining = 0;
     return { type: 'text' as const, text };
   });
   if (!cut) return result;
-  const note = { type: 'text' as const, text: `[output cut at ${maxBytes} bytes ([limits] max_response_bytes)]` };
+  const note = { type: 'text' as const, text: cutNote(maxBytes, '[limits] max_response_bytes') };
   const kept = content.filter((item) => item.text !== '');
   return { content: [...kept, note], ...(result.isError === true ? { isError: true } : {}) };
 };
@@ -110,7 +101,7 @@ export const createToolService = (options: ToolServiceOptions): ToolService => {
           log('cancelled');
           return textResult(`Tool "${name}" was cancelled by the client.`, true);
         }
-        log(error instanceof PromptyardError && error.code === 'TIMEOUT' ? 'timeout' : 'failed');
+        log(isPromptyardError(error) && error.code === 'TIMEOUT' ? 'timeout' : 'failed');
         return textResult(describeError(error), true);
       }
     },

@@ -83,6 +83,13 @@ export interface ToolDefinition {
 
 export type ToolFactory<Options> = (options: Options) => ToolDefinition;
 
+/** A package's tools, as `createToolProvider` returns them. */
+export interface ToolProvider {
+  readonly tools: readonly ToolDefinition[];
+  /** Releases what the tools hold (connections, timers) when the server stops. */
+  close?(): Promise<void>;
+}
+
 /** A one-item text result. */
 export const textResult = (text: string, isError = false): ToolResult =>
   isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };

@@ -1,9 +1,9 @@
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
-import { PromptyardError, describeError, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
+import { PromptyardError, describeError, isPathInside, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
 import { fileError, fileErrorDetails } from './file-error.js';
-import { isIgnoredPath, isInside, toPosixRelative } from './ignore.js';
+import { isIgnoredPath, toPosixRelative } from './ignore.js';
 import { mapLimit } from './map-limit.js';
 import { parsePromptFile, type PromptLibraryContext } from './parse-prompt-file.js';
 import { createPromptClaims } from './prompt-claims.js';
@@ -202,7 +202,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
   const owner = (file: string): LibraryRecord | undefined | null => {
     if (!file.endsWith('.md')) return null;
     const library = findLibrary(file);
-    if (library !== undefined && (library.loaded === undefined || !isInside(library.promptsDir, file))) return null;
+    if (library !== undefined && (library.loaded === undefined || !isPathInside(library.promptsDir, file))) return null;
     return library;
   };
 
@@ -308,7 +308,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
   const scanDirectory = async (folder: string): Promise<void> => {
     const library = findLibrary(folder);
     if (library !== undefined) {
-      if (library.loaded === undefined || !isInside(library.promptsDir, folder)) return;
+      if (library.loaded === undefined || !isPathInside(library.promptsDir, folder)) return;
       await processFiles((await scan(folder, false)).markdown);
       return;
     }
@@ -369,7 +369,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     },
 
     apply: async (paths) => {
-      const relevant = [...new Set(paths)].filter((path) => isInside(dir, path) && !isIgnoredPath(dir, path)).sort();
+      const relevant = [...new Set(paths)].filter((path) => isPathInside(dir, path) && !isIgnoredPath(dir, path)).sort();
       // Library structure first, so that the other paths are classified against it.
       for (const path of relevant) {
         if (basename(path) === manifestName) await guarded(path, () => applyManifest(path));

@@ -1,18 +1,15 @@
-import { isAbsolute, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
+import { isPathInside } from '@promptyard/core';
 
 /** Hidden entries (`.git`, `.DS_Store`) and dependency folders never hold prompts. */
 export const isIgnoredName = (name: string): boolean => name.startsWith('.') || name === 'node_modules';
 
 /** Whether `path` lies under `root` in a hidden or `node_modules` folder (or is such an entry). */
 export const isIgnoredPath = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
-  return rel.split(sep).some(isIgnoredName);
+  if (path === root || !isPathInside(root, path)) return false;
+  return relative(root, path).split(sep).some(isIgnoredName);
 };
 
-/** Whether `path` is `folder` or lies inside it. */
-export const isInside = (folder: string, path: string): boolean =>
-  path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 
 /** A path relative to `root` with `/` between folders, whatever the platform. */
 export const toPosixRelative = (root: string, path: string): string => {

@@ -37,6 +37,7 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
   let watcher: FolderWatcher | undefined;
 
   return {
+    id: dir,
     dir,
     load: (): Promise<readonly PromptEntry[]> => serially(() => index.loadAll()),
     watch: async (onChange: (delta: PromptDelta) => void): Promise<void> => {

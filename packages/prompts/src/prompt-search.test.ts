@@ -24,7 +24,11 @@ describe('createPromptSearch', () => {
     expect(search.search('comit', 5).map((found) => found.name)[0]).toBe('git/commit');
     expect(search.search('transl', 5).map((found) => found.name)).toEqual(['translate']);
     expect(search.search('french', 5).map((found) => found.name)).toEqual(['translate']);
-    expect(search.search('diff commit', 1)).toHaveLength(1);
+    // No prompt has both words: any word then, a name match (git/commit) above a body match (review).
+    expect(search.search('diff commit', 5).map((found) => found.name)).toEqual(['git/commit', 'review']);
+    expect(search.search('diff commit', 1).map((found) => found.name)).toEqual(['git/commit']);
+    // A prompt with every word of the query comes first.
+    expect(search.search('review diff', 5).map((found) => found.name)[0]).toBe('review');
     owner.replace([entry('deploy', 'Deploy the service')]);
     expect(search.search('deploy', 5).map((found) => found.name)).toEqual(['deploy']);
     expect(search.search('commit', 5)).toEqual([]);

@@ -1,16 +1,7 @@
-import MiniSearch from 'minisearch';
-import type { Catalog, PromptEntry, PromptSearch } from '@promptyard/core';
-
-interface Indexed {
-  readonly id: string;
-  readonly name: string;
-  readonly title: string;
-  readonly description: string;
-  readonly body: string;
-}
-
-/** Name words: `claude:git/fix-issue` also reads as `claude git fix issue`. */
-const nameWords = (name: string): string => `${name} ${name.replace(/[:/._-]+/g, ' ')}`;
+import type { Catalog, PromptEntry } from '@promptyard/core';
+import type { PromptSearch } from './prompt-tools.js';
+import { createSearchIndex } from './search-index.js';
+import type { SearchIndex } from './search-index.js';
 
 export interface PromptSearchOptions {
   readonly catalog: Catalog<PromptEntry>;
@@ -19,80 +10,39 @@ export interface PromptSearchOptions {
 }
 
 /**
- * BM25 search (MiniSearch) over prompt name, title, description and body, with prefix and fuzzy
- * matching. The index is rebuilt lazily, on the first search after the catalog changed.
+ * `search_prompts` over a prompt catalog. The index is built on the first search; after that a hot
+ * reload re-indexes only the prompts it changed (rebuilding 10,000 would stall the next search by
+ * ~300 ms).
  */
 export const createPromptSearch = (options: PromptSearchOptions): PromptSearch => {
   const { catalog } = options;
   const bodyOf = options.bodyOf ?? ((entry: PromptEntry) => `${entry.text ?? ''} ${entry.arguments.map((argument) => argument.name).join(' ')}`);
-  let index: MiniSearch<Indexed> | undefined;
+  let index: SearchIndex<PromptEntry> | undefined;
   /** Names changed since the index was last brought up to date. */
   const stale = new Set<string>();
 
-  const document = (name: string, entry: PromptEntry): Indexed => ({
-    id: name,
-    name: nameWords(name),
-    title: entry.title ?? '',
-    description: entry.description,
-    body: bodyOf(entry),
-  });
-
-  const build = (): MiniSearch<Indexed> => {
-    const search = new MiniSearch<Indexed>({
-      fields: ['name', 'title', 'description', 'body'],
-      storeFields: [],
-      // Fuzzy matching costs most: short words are matched exactly or by prefix only, and at most two edits.
-      searchOptions: {
-        boost: { name: 3, title: 2, description: 1.5 },
-        prefix: (term) => term.length >= 3,
-        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-        maxFuzzy: 2,
-        combineWith: 'OR',
-      },
-    });
-    const documents: Indexed[] = [];
-    for (const name of catalog.names()) {
-      const entry = catalog.get(name);
-      if (entry !== undefined) documents.push(document(name, entry));
-    }
-    search.addAll(documents);
-    return search;
-  };
-
-  // The index is built on the first search; after that a hot reload re-indexes only the prompts it
-  // changed (rebuilding 10,000 documents would stall the next search by ~300 ms).
   catalog.onChange(({ names }) => {
     if (index !== undefined) for (const name of names) stale.add(name);
   });
 
-  const current = (): MiniSearch<Indexed> => {
+  const current = (): SearchIndex<PromptEntry> => {
     if (index === undefined) {
       stale.clear();
-      index = build();
+      index = createSearchIndex<PromptEntry>({
+        id: (entry) => entry.name,
+        fields: (entry) => ({ name: entry.name, title: entry.title, description: entry.description, text: bodyOf(entry) }),
+      });
+      index.replace(catalog.names().flatMap((name) => catalog.get(name) ?? []));
       return index;
     }
     for (const name of stale) {
-      if (index.has(name)) index.discard(name);
       const entry = catalog.get(name);
-      if (entry !== undefined) index.add(document(name, entry));
+      if (entry === undefined) index.delete(name);
+      else index.set(entry);
     }
     stale.clear();
     return index;
   };
 
-  return {
-    search: (query, limit) => {
-      const searchIndex = current();
-      // Every word first (few hits to rank); any word when that finds too little.
-      let hits = searchIndex.search(query, { combineWith: 'AND' });
-      if (hits.length < limit) hits = searchIndex.search(query);
-      const results: PromptEntry[] = [];
-      for (const hit of hits) {
-        const entry = catalog.get(String(hit.id));
-        if (entry !== undefined) results.push(entry);
-        if (results.length >= limit) break;
-      }
-      return results;
-    },
-  };
+  return { search: (query, limit) => current().search(query, { limit }).map((hit) => hit.item) };
 };

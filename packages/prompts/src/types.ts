@@ -1,4 +1,4 @@
-import type { Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
+import type { Logger, PromptEntry, PromptSource, PromptSourceDelta, TemplateEngine } from '@promptyard/core';
 
 export interface PromptFolderOptions {
   /** Absolute path of a prompt folder (or of a twig library). */
@@ -15,12 +15,10 @@ export interface PromptFolderOptions {
 }
 
 /** What one batch of file changes did to the folder's prompts. */
-export interface PromptDelta {
-  readonly upserted: readonly PromptEntry[];
-  readonly removed: readonly string[];
-}
+export type PromptDelta = PromptSourceDelta;
 
-export interface PromptFolderSource {
+export interface PromptFolderSource extends PromptSource {
+  /** The folder, absolute; also the source's `id`. */
   readonly dir: string;
   /** Full load; invalid files are logged and skipped. */
   load(): Promise<readonly PromptEntry[]>;

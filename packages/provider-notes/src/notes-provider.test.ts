@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isPromptyardError } from '@promptyard/core';
+import { isPromptyardError, silentLogger } from '@promptyard/core';
 import { createProvider } from './index.js';
 
 describe('note://{name}', () => {
-  const notes = createProvider({ standup: '# Standup\n\nYesterday, today, blockers.', retro: '# Retro' });
+  const notes = createProvider({ standup: '# Standup\n\nYesterday, today, blockers.', retro: '# Retro' }, { logger: silentLogger(), baseDir: '.', engines: {} });
 
   it('lists, completes and reads the configured notes', async () => {
     expect(notes.list().map((resource) => resource.uri)).toEqual(['note://retro', 'note://standup']);

@@ -1,5 +1,5 @@
 import { closestNames, formatList, PromptyardError } from '@promptyard/core';
-import type { ResourceContents, ResourceInfo, ResourceProviderFactory } from '@promptyard/core';
+import type { ResourceContents, ResourceInfo, ResourceProvider } from '@promptyard/core';
 import { createDiskCache } from './disk-cache.js';
 import type { CacheEntry } from './disk-cache.js';
 import { builtinLibraries } from './libraries.js';
@@ -66,7 +66,7 @@ const readCapped = async (response: Response, maxBytes: number, url: string): Pr
  * `doc://{library}` and `doc://{library}/full`: a library's llms.txt (or llms-full.txt), fetched with
  * ETag revalidation and kept in a disk cache; a stale copy is served, with a note, when the site fails.
  */
-export const createDocProvider: ResourceProviderFactory<DocOptions> = (options) => {
+export const createDocProvider = (options: DocOptions): ResourceProvider => {
   const libraries = mergeLibraries(options.libraries ?? {});
   const cache = createDiskCache(options.cacheDir);
   const names = (): string[] => [...libraries.keys()].sort();

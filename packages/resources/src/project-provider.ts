@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { closestNames, formatList, PromptyardError } from '@promptyard/core';
-import type { ResourceContents, ResourceInfo, ResourceProviderFactory } from '@promptyard/core';
+import { capText, closestNames, formatList, PromptyardError } from '@promptyard/core';
+import type { ResourceContents, ResourceInfo, ResourceProvider } from '@promptyard/core';
 import { renderCodeMap } from './builtin-code-map.js';
 
 export interface ProjectOptions {
@@ -20,10 +20,6 @@ export interface ProjectOptions {
 
 const scheme = 'project';
 
-const cap = (text: string, maxBytes: number): string => {
-  if (Buffer.byteLength(text) <= maxBytes) return text;
-  return `${Buffer.from(text).subarray(0, maxBytes).toString('utf8').replace(/\uFFFD*$/, '')}\n\n[output cut at ${maxBytes} bytes ([resources.project] max_bytes)]`;
-};
 
 const tail = (text: string, lines = 10): string =>
   text
@@ -38,7 +34,7 @@ const tail = (text: string, lines = 10): string =>
  * `project://{name}`: a configured folder as one Markdown code map, made by CodeWeaver (run without a
  * shell, `-output <tempfile>` so old builds that only write files work too) or the builtin renderer.
  */
-export const createProjectProvider: ResourceProviderFactory<ProjectOptions> = (options) => {
+export const createProjectProvider = (options: ProjectOptions): ResourceProvider => {
   const names = (): string[] => Object.keys(options.paths).sort();
   const candidates = options.command === 'codeweaver' || options.command === 'codeweawer' ? [options.command, options.command === 'codeweaver' ? 'codeweawer' : 'codeweaver'] : [options.command];
 
@@ -108,7 +104,7 @@ export const createProjectProvider: ResourceProviderFactory<ProjectOptions> = (o
         options.command === 'builtin'
           ? await renderCodeMap(folder, { maxBytes: options.maxBytes, maxFileBytes: options.maxFileBytes })
           : await run(folder, signal);
-      return [{ uri, mimeType: 'text/markdown', text: cap(text, options.maxBytes) }];
+      return [{ uri, mimeType: 'text/markdown', text: capText(text, options.maxBytes, '[resources.project] max_bytes') }];
     },
   };
 };

@@ -1,5 +1,5 @@
 import { PromptyardError } from '@promptyard/core';
-import type { ResourceContents, ResourceProviderFactory } from '@promptyard/core';
+import type { ResourceContents, ResourceProvider } from '@promptyard/core';
 import { guardedFetch } from './guarded-fetch.js';
 import { checkUrl, createAddressCheck } from './ssrf-guard.js';
 
@@ -58,7 +58,7 @@ const describeReaderError = (target: string, status: number, body: string, retry
  * `url:{+url}`: a web page as Markdown, through Jina Reader or fetched and converted locally, with
  * a small in-memory TTL cache.
  */
-export const createUrlProvider: ResourceProviderFactory<UrlOptions> = (options) => {
+export const createUrlProvider = (options: UrlOptions): ResourceProvider => {
   const check = createAddressCheck({ allow: options.allow });
   const cache = new Map<string, { readonly at: number; readonly text: string }>();
 

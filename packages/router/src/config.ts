@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig, transportSection } from '@promptyard/core';
+import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
+import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';

@@ -1,7 +1,7 @@
 import { closestNames } from '@promptyard/core';
 import type { CallToolResult, Prompt, Tool } from './sdk/upstream.js';
-import { createCardIndex } from './search.js';
-import type { CatalogCard } from './search.js';
+import { argumentNames } from './catalog-search.js';
+import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext, Router } from './router.js';
 
 export interface MetaTool {
@@ -33,56 +33,11 @@ const offsetOf = (cursor: string | undefined): number => {
   return Number.isFinite(value) && value >= 0 ? value : 0;
 };
 
-const argumentNames = (tool: Tool): string[] => Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
 
 /**
  * Meta tools: a client that loads only these (lazy mode) still finds and calls every tool, paying for
  * a schema only when it asks for one. Cards are one line each: name, server, first sentence, argument names.
  */
-export interface ToolCard extends CatalogCard {
-  readonly arguments: readonly string[];
-}
-export type PromptCard = ToolCard;
-export type Hit<C> = C & { readonly score: number };
-
-/** The catalog search behind search_tools / search_prompts (and the terminal UI): indexes rebuilt lazily after list changes. */
-export interface CatalogSearch {
-  tools(query: string, options?: { readonly limit?: number; readonly server?: string }): readonly Hit<ToolCard>[];
-  prompts(query: string, options?: { readonly limit?: number; readonly server?: string }): readonly Hit<PromptCard>[];
-}
-
-export const createCatalogSearch = (router: Router): CatalogSearch => {
-  const toolIndex = createCardIndex<ToolCard>();
-  const promptIndex = createCardIndex<PromptCard>();
-  let indexedVersion = -1;
-  const refreshIndexes = (): void => {
-    if (indexedVersion === router.version) return;
-    indexedVersion = router.version;
-    toolIndex.replace(
-      router.allTools().map((tool) => {
-        const args = argumentNames(tool);
-        return { name: tool.name, server: router.toolOwner(tool.name)?.server ?? '', ...(tool.title === undefined ? {} : { title: tool.title }), ...(tool.description === undefined ? {} : { description: tool.description }), keywords: args, arguments: args };
-      }),
-    );
-    promptIndex.replace(
-      router.listPrompts().map((prompt) => {
-        const args = (prompt.arguments ?? []).map((argument) => argument.name);
-        return { name: prompt.name, server: router.promptOwner(prompt.name)?.server ?? '', ...(prompt.title === undefined ? {} : { title: prompt.title }), ...(prompt.description === undefined ? {} : { description: prompt.description }), keywords: args, arguments: args };
-      }),
-    );
-  };
-  return {
-    tools: (query, options = {}) => {
-      refreshIndexes();
-      return toolIndex.search(query, options);
-    },
-    prompts: (query, options = {}) => {
-      refreshIndexes();
-      return promptIndex.search(query, options);
-    },
-  };
-};
-
 export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = router.search): MetaTool[] => {
 
   const toolLine = (tool: Tool): string => {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
 import { parseGatewayConfig } from './config.js';
-import { Router, UpstreamError } from './router.js';
-import type { DownstreamPeer } from './router.js';
+import { RpcError } from '@promptyard/mcp';
+import type { ClientPeer } from '@promptyard/mcp';
+import { Router } from './router.js';
 import { killAllChildren } from './sdk/kill.js';
 
 /** A real stdio MCP server (the SDK's low-level Server) with a few tools, written to a temp file. */
@@ -33,7 +34,7 @@ await server.connect(new StdioServerTransport());
 let dir: string;
 let router: Router;
 
-const peer = (session: object, text: string, gate?: Promise<void>): DownstreamPeer => ({
+const peer = (session: object, text: string, gate?: Promise<void>): ClientPeer => ({
   label: 'test',
   session,
   sampling: async () => {
@@ -98,7 +99,7 @@ describe('Router', () => {
   it('tells the gateway\'s own timeout from a backend error that mentions one', async () => {
     await expect(router.callTool('alpha_hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('within 400 ms') });
     const backendError = await router.callTool('alpha_slowdb', {}).catch((error: unknown) => error);
-    expect(backendError).toBeInstanceOf(UpstreamError);
+    expect(backendError).toBeInstanceOf(RpcError);
     expect(backendError).toMatchObject({ message: expect.stringMatching(/^alpha: .*the database timed out/) });
   });
 
@@ -126,7 +127,7 @@ describe('Router', () => {
   });
 
   describe('relayToolCall (the stdio hot path)', () => {
-    const relay = (name: string, args: Record<string, unknown> = {}, peerObject?: DownstreamPeer) =>
+    const relay = (name: string, args: Record<string, unknown> = {}, peerObject?: ClientPeer) =>
       new Promise<Record<string, unknown>>((resolve) => {
         const handle = router.relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) => resolve({ ...message }));
         if (handle === undefined) resolve({ notRelayed: true });

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError, closestNames } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
+import { RpcError } from '@promptyard/mcp';
+import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
 import { compileNameFilter, diffBackends } from './config.js';
@@ -8,29 +10,16 @@ import type { BackendConfig, GatewayConfig } from './config.js';
 import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
-import { createCatalogSearch, createMetaTools } from './meta-tools.js';
-import type { CatalogSearch, MetaTool } from './meta-tools.js';
+import { createCatalogSearch } from './catalog-search.js';
+import type { CatalogSearch } from './catalog-search.js';
+import { createMetaTools } from './meta-tools.js';
+import type { MetaTool } from './meta-tools.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
 
-/**
- * A downstream client, as far as a backend's requests to "its client" are concerned. The router
- * answers a backend's sampling, elicitation and roots requests by asking the downstream client whose
- * call caused them (or, for requests outside any call, the client seen most recently).
- */
-export interface DownstreamPeer {
-  readonly label: string;
-  /** The downstream connection (stdio, 2025 session) the peer belongs to; one object per connection. */
-  readonly session: object;
-  /** `undefined` when the client cannot take server→client requests (2026-07-28 stateless requests). */
-  readonly sampling?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
-  readonly elicitation?: ((params: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
-  readonly roots?: (() => Promise<Record<string, unknown>>) | undefined;
-}
-
 /** A request's downstream context: who asked, progress to forward, cancellation. */
 export interface CallContext {
-  readonly peer?: DownstreamPeer | undefined;
+  readonly peer?: ClientPeer | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly progressToken?: string | number | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
@@ -82,19 +71,6 @@ const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** An error a backend answered with: the gateway passes its JSON-RPC code and data on unchanged. */
-export class UpstreamError extends Error {
-  override readonly name = 'UpstreamError';
-  readonly code: number;
-  readonly data: unknown;
-
-  constructor(code: number, message: string, data: unknown) {
-    super(message);
-    this.code = code;
-    this.data = data;
-  }
-}
-
 /**
  * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
  * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
@@ -128,8 +104,8 @@ export class Router {
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
   private readonly context = new AsyncLocalStorage<CallContext>();
-  private readonly inFlightPeers = new Map<Backend, DownstreamPeer[]>();
-  private lastPeer: DownstreamPeer | undefined;
+  private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
+  private lastPeer: ClientPeer | undefined;
   private readonly subscriptions = new Map<string, number>();
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
@@ -294,7 +270,7 @@ export class Router {
   }
 
   /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
-  private async askPeer(backend: Backend, what: string, ask: (peer: DownstreamPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
+  private async askPeer(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
     // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
     // a request outside any call goes to the client seen most recently.
     let caller = this.context.getStore()?.peer;
@@ -322,11 +298,11 @@ export class Router {
   }
 
   /** Remembers the client most recently seen, for backend requests outside any call. */
-  notePeer(peer: DownstreamPeer): void {
+  notePeer(peer: ClientPeer): void {
     this.lastPeer = peer;
   }
 
-  forgetPeer(peer: DownstreamPeer): void {
+  forgetPeer(peer: ClientPeer): void {
     if (this.lastPeer === peer) this.lastPeer = undefined;
   }
 
@@ -505,7 +481,7 @@ export class Router {
   }
 
   /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
-  private track(backend: Backend, peer: DownstreamPeer | undefined): () => void {
+  private track(backend: Backend, peer: ClientPeer | undefined): () => void {
     backend.inFlight++;
     if (peer === undefined) return () => void backend.inFlight--;
     this.lastPeer = peer;
@@ -520,7 +496,7 @@ export class Router {
   }
 
   private translate(backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error {
-    if (error instanceof PromptyardError || error instanceof UpstreamError) return error;
+    if (error instanceof PromptyardError || error instanceof RpcError) return error;
     const code = (error as { code?: unknown }).code;
     const message = reasonOf(error);
     // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
@@ -533,7 +509,7 @@ export class Router {
     if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
       return new PromptyardError('BACKEND_UNAVAILABLE', `Server "${backend.id}" stopped while handling ${what}: ${message}. The gateway restarts it; retry shortly.`, { data: { server: backend.id } });
     }
-    if (typeof code === 'number') return new UpstreamError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);
+    if (typeof code === 'number') return new RpcError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);
     return new PromptyardError('BACKEND_ERROR', `Server "${backend.id}" failed ${what}: ${message}`, { data: { server: backend.id } });
   }
 
@@ -565,7 +541,7 @@ export class Router {
    */
   relayToolCall(
     request: { readonly id: unknown; readonly params: Readonly<Record<string, unknown>> },
-    peer: DownstreamPeer | undefined,
+    peer: ClientPeer | undefined,
     reply: (message: Readonly<Record<string, unknown>>) => void,
   ): { cancel(reason: string): void } | undefined {
     const { id, params } = request;

@@ -1,8 +1,8 @@
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Liquid, LiquidError, Tag } from 'liquidjs';
 import type { Context, LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
-import { PromptyardError, describeError } from '@promptyard/core';
+import { PromptyardError, describeError, resolveInsideSync } from '@promptyard/core';
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
 import { compileDirect, renderDirect } from './direct.js';
 import type { DirectTemplate } from './direct.js';
@@ -325,9 +325,9 @@ const literalPartialTag = (Base: TagClass, root: string, onPartial: () => void):
  * still enforces the root when it renders; this check only reports a bad name early, at its line.
  */
 const isFileInside = (root: string, name: string): boolean => {
+  const file = resolveInsideSync(root, path.resolve(root, path.extname(name) === '' ? `${name}.md` : name));
   try {
-    const file = realpathSync(path.resolve(root, path.extname(name) === '' ? `${name}.md` : name));
-    return file.startsWith(realpathSync(root) + path.sep) && statSync(file).isFile();
+    return file !== undefined && statSync(file).isFile();
   } catch {
     return false;
   }

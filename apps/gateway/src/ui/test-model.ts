@@ -48,9 +48,9 @@ export const tool = (name: string, serverId: string, description?: string, input
 
 /** The gateway's own search (MiniSearch over cards), over the test data. */
 const searchCards = <T extends { readonly name: string; readonly server: string; readonly description?: string | undefined }>(items: readonly T[], query: string, serverId: string | undefined): Hit<ToolCard>[] => {
-  const index = createCardIndex<ToolCard>();
+  const index = createCardIndex();
   index.replace(items.map((item) => ({ name: item.name, server: item.server, ...(item.description === undefined ? {} : { description: item.description }), arguments: [] })));
-  return [...index.search(query, { limit: 50, ...(serverId === undefined ? {} : { server: serverId }) })];
+  return index.search(query, { limit: 50, ...(serverId === undefined ? {} : { server: serverId }) });
 };
 
 export const createTestModel = (initial: Partial<TestData> = {}): TestModel => {

@@ -1,6 +1,7 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { isPathInside, resolveInside } from '@promptyard/core';
 import type { PromptContent } from '@promptyard/core';
 
 export type ReferenceStyle = 'at' | 'at-brace';
@@ -20,21 +21,16 @@ export const findReferences = (text: string, style: ReferenceStyle): string[] =>
   ...new Set([...text.matchAll(patterns[style])].map((match) => (match[1] ?? '').trim()).filter((path) => path !== '')),
 ];
 
-const inside = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-};
-
 /**
  * The content a reference embeds, or undefined when it must stay literal text: outside `root` (also
  * through a symlink), in a hidden folder (`.env`, `.ssh`), not a file, or over `maxBytes`.
  */
 export const resolveReference = async (root: string, reference: string, maxBytes: number): Promise<PromptContent | undefined> => {
   const path = resolve(root, reference);
-  if (!inside(root, path) || relative(root, path).split(sep).some((segment) => segment.startsWith('.'))) return undefined;
+  if (!isPathInside(root, path) || relative(root, path).split(sep).some((segment) => segment.startsWith('.'))) return undefined;
+  const real = await resolveInside(root, path);
+  if (real === undefined) return undefined;
   try {
-    const real = await realpath(path);
-    if (!inside(await realpath(root), real)) return undefined;
     const info = await stat(real);
     if (!info.isFile() || info.size > maxBytes) return undefined;
     const bytes = await readFile(real);

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createLogger, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
+import { createLogger, type Logger, type PromptEntry, type PromptSource, type PromptSourceDelta, type TemplateEngine } from '@promptyard/core';
 import { fileErrorDetails } from '../file-error.js';
 import { startFolderWatcher, type FolderWatcher } from '../folder-watcher.js';
 import { isIgnoredName, toPosixRelative } from '../ignore.js';
@@ -45,8 +45,9 @@ export interface NativeInspection {
   readonly problems: readonly NativeProblem[];
 }
 
-export interface NativePromptSource {
+export interface NativePromptSource extends PromptSource {
   readonly format: NativeFormat;
+  /** The format's folder, absolute; also the source's `id`. */
   readonly dir: string;
   readonly prefix: string;
   /** Full load; invalid files are logged and skipped. */
@@ -57,7 +58,7 @@ export interface NativePromptSource {
    * Hot reload: a change reloads the whole folder (native folders are small) and reports what
    * changed. Prompty's folder is the project itself, too large to watch: it is read at start-up only.
    */
-  watch(onChange: (delta: { upserted: readonly PromptEntry[]; removed: readonly string[] }) => void): Promise<void>;
+  watch(onChange: (delta: PromptSourceDelta) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -180,6 +181,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
   };
 
   return {
+    id: dir,
     format: options.format,
     dir,
     prefix,

@@ -1,9 +1,8 @@
-import { capText, promptCard, renderedText } from './prompt-cards.js';
-import type { PromptService } from './prompt-service.js';
-import { textResult, type ToolDefinition } from './tools.js';
-import type { PromptEntry } from './types.js';
+import { capText, textResult } from '@promptyard/core';
+import type { PromptEntry, PromptService, ToolDefinition } from '@promptyard/core';
+import { promptCard, renderedText } from './prompt-cards.js';
 
-/** Ranks prompts for a query, best first (MiniSearch in @promptyard/prompts; injected by the app). */
+/** Ranks prompts for a query, best first (`createPromptSearch`). */
 export interface PromptSearch {
   search(query: string, limit: number): readonly PromptEntry[];
 }

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from './catalog.js';
-import { silentLogger } from './logger.js';
-import { capText } from './prompt-cards.js';
+import { createCatalog, createPromptService, silentLogger } from '@promptyard/core';
+import type { PromptEntry, PromptMessage } from '@promptyard/core';
 import { createPromptResources, promptUri } from './prompt-resources.js';
-import { createPromptService } from './prompt-service.js';
 import { createPromptTools } from './prompt-tools.js';
-import type { PromptEntry, PromptMessage } from './types.js';
 
 const entry = (name: string, messages: readonly PromptMessage[]): PromptEntry => ({
   name,
@@ -51,12 +48,5 @@ describe('prompt tools and resources', () => {
     const [content] = await resources.read('prompt://few%2Fshot');
     expect(content && 'text' in content ? content.text : '').toContain('# few/shot\n\nAbout few/shot\n\nArguments:\n- x');
     await expect(resources.read('prompt://%E0%A4%A')).rejects.toThrow(/Unknown resource/);
-  });
-
-  it('cuts text on a character boundary with a note', () => {
-    const cut = capText('é'.repeat(100), 60, '[x] y');
-    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(60);
-    expect(cut).toMatch(/^é+\n\[output cut at 60 bytes \(\[x\] y\)\]$/);
-    expect(capText('short', 60, 's')).toBe('short');
   });
 });

@@ -1,4 +1,4 @@
-import type { PromptEntry, RenderedPrompt } from './types.js';
+import type { PromptEntry, RenderedPrompt } from '@promptyard/core';
 
 /** One line per prompt a model can scan: `name(arg, opt?) — description`. */
 export const promptCard = (entry: PromptEntry): string => {
@@ -22,12 +22,3 @@ export const renderedText = (rendered: RenderedPrompt): string =>
       return rendered.messages.length === 1 ? body : `[${message.role}]\n${body}`;
     })
     .join('\n\n');
-
-/** Cuts text to at most `maxBytes` UTF-8 bytes, on a character boundary, with a note when cut. */
-export const capText = (text: string, maxBytes: number, setting: string): string => {
-  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
-  const note = `\n[output cut at ${maxBytes} bytes (${setting})]`;
-  let cut = Buffer.from(text, 'utf8').subarray(0, Math.max(0, maxBytes - Buffer.byteLength(note))).toString('utf8');
-  if (cut.endsWith('\uFFFD')) cut = cut.slice(0, -1);
-  return cut + note;
-};

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
-import type { McpServerBlueprint, StdioRelay } from './server.js';
+import type { StdioRelay } from './handlers.js';
+import type { McpServerBlueprint } from './server.js';
 
 export interface StdioHandle {
   close(): Promise<void>;

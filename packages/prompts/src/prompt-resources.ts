@@ -1,9 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { PromptyardError } from './errors.js';
-import { capText } from './prompt-cards.js';
-import type { PromptService } from './prompt-service.js';
-import type { ResourceContents, ResourceInfo, ResourceProvider } from './resources.js';
-import type { PromptEntry } from './types.js';
+import { capText, PromptyardError } from '@promptyard/core';
+import type { PromptEntry, PromptService, ResourceContents, ResourceInfo, ResourceProvider } from '@promptyard/core';
 
 export interface PromptResourcesOptions {
   readonly prompts: PromptService;

@@ -1,0 +1,61 @@
+import { PromptyardError } from './errors.js';
+import type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
+
+export interface ResourceCompletion {
+  readonly values: readonly string[];
+  readonly total: number;
+  readonly hasMore: boolean;
+}
+
+/** Every resource provider of a server behind one face: merged lists, reads routed by URI scheme. */
+export interface ResourceService {
+  readonly providers: readonly ResourceProvider[];
+  list(): ResourceInfo[];
+  templates(): ResourceTemplateInfo[];
+  /** Throws `RESOURCE_NOT_FOUND` for a URI no provider serves, naming the schemes that are served. */
+  read(uri: string, signal?: AbortSignal): Promise<readonly ResourceContents[]>;
+  /** Values for a template variable, from the provider of the template's scheme (none when it cannot complete). */
+  complete(uriTemplate: string, variable: string, value: string): Promise<ResourceCompletion>;
+  close(): Promise<void>;
+}
+
+const maxCompletionValues = 100;
+
+/**
+ * Routes by scheme: `url:` has no authority, so a provider matches a URI starting with its scheme and
+ * a colon (`doc://`, `prompt://` match the same way). Two providers of one scheme would leave the
+ * second unreachable: that is a configuration error, reported with what to do.
+ */
+export const createResourceService = (providers: readonly ResourceProvider[]): ResourceService => {
+  const seen = new Set<string>();
+  for (const provider of providers) {
+    if (seen.has(provider.scheme)) {
+      throw new PromptyardError(
+        'CONFIG_INVALID',
+        `Two resource providers serve the ${provider.scheme}: scheme: remove one of the [[providers]] entries, or disable the built-in one in [resources.*].`,
+      );
+    }
+    seen.add(provider.scheme);
+  }
+  const providerOf = (uri: string): ResourceProvider | undefined => providers.find((provider) => uri.startsWith(`${provider.scheme}:`));
+  return {
+    providers,
+    list: () => providers.flatMap((provider) => provider.list()),
+    templates: () => providers.flatMap((provider) => provider.templates()),
+    read: async (uri, signal) => {
+      const provider = providerOf(uri);
+      if (provider === undefined) {
+        const schemes = providers.map((candidate) => `${candidate.scheme}://`).join(', ');
+        throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": this server serves ${schemes} URIs; see resources/list.`, { data: { uri } });
+      }
+      return provider.read(uri, signal);
+    },
+    complete: async (uriTemplate, variable, value) => {
+      const values = (await providerOf(uriTemplate)?.complete?.(uriTemplate, variable, value)) ?? [];
+      return { values: values.slice(0, maxCompletionValues), total: values.length, hasMore: values.length > maxCompletionValues };
+    },
+    close: async () => {
+      await Promise.allSettled(providers.map((provider) => provider.close?.()));
+    },
+  };
+};

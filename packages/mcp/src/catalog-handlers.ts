@@ -1,0 +1,132 @@
+import type { Catalog, Logger, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
+import type { JsonObject, ListKind, ListPage, McpHandlers } from './handlers.js';
+
+export interface CatalogHandlersOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string | undefined;
+  readonly logger: Logger;
+  readonly prompts: PromptService;
+  /** When given, the server declares `tools` and answers `tools/list` and `tools/call`. */
+  readonly tools?: ToolService | undefined;
+  /** When given, the server declares `resources` and answers `resources/list`, `resources/templates/list` and `resources/read`. */
+  readonly resources?: ResourceService | undefined;
+  /** `prompts/list` and `tools/list` page size (the catalogs' own default otherwise). */
+  readonly pageSize?: number | undefined;
+}
+
+const toPrompt = (entry: PromptEntry): JsonObject => ({
+  name: entry.name,
+  ...(entry.title === undefined ? {} : { title: entry.title }),
+  description: entry.description,
+  arguments: entry.arguments.map((argument) => ({
+    name: argument.name,
+    ...(argument.title === undefined ? {} : { title: argument.title }),
+    ...(argument.description === undefined ? {} : { description: argument.description }),
+    required: argument.required,
+  })),
+  ...(entry.meta === undefined ? {} : { _meta: { ...entry.meta } }),
+});
+
+const toTool = (tool: ToolDefinition): JsonObject => ({
+  name: tool.name,
+  ...(tool.title === undefined ? {} : { title: tool.title }),
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+});
+
+/** List pages serialised once per catalog version and cursor, then shared by every request. */
+const createPageCache = <E extends { readonly name: string }>(catalog: Catalog<E>, map: (entry: E) => JsonObject, pageSize: number | undefined) => {
+  const pages = new Map<string, ListPage>();
+  let cachedVersion = -1;
+  return (cursor: string | undefined): ListPage => {
+    if (cachedVersion !== catalog.version) {
+      pages.clear();
+      cachedVersion = catalog.version;
+    }
+    const key = cursor ?? '';
+    let page = pages.get(key);
+    if (page === undefined) {
+      const listed = catalog.list({ cursor, pageSize });
+      page = { items: listed.items.map(map), ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }) };
+      if (pages.size < 1000) pages.set(key, page);
+    }
+    return page;
+  };
+};
+
+/**
+ * promptyard-server's catalogs as MCP handlers: paged `prompts/list` and `tools/list`, `prompts/get`
+ * and `tools/call` through the services (defaults, limits, deadlines), resources routed by scheme,
+ * completion of prompt arguments and resource templates, and the server's warnings as log notifications.
+ */
+export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandlers => {
+  const { logger, prompts, tools, resources, pageSize } = options;
+  const promptPage = createPageCache(prompts.catalog, toPrompt, pageSize);
+  const toolPage = tools === undefined ? undefined : createPageCache(tools.catalog, toTool, pageSize);
+  const empty = { completion: { values: [], total: 0, hasMore: false } };
+  return {
+    name: options.name,
+    version: options.version,
+    instructions: options.instructions,
+    logger,
+    prompts: {
+      list: promptPage,
+      get: async (name, args, context) => {
+        const rendered = await prompts.get(name, args, context.signal);
+        return {
+          ...(rendered.description === undefined ? {} : { description: rendered.description }),
+          messages: rendered.messages.map((message) => ({ role: message.role, content: { ...message.content } })),
+        };
+      },
+    },
+    ...(tools === undefined || toolPage === undefined
+      ? {}
+      : {
+          tools: {
+            list: toolPage,
+            // Unknown tools are protocol errors (-32602); everything else, invalid arguments included,
+            // comes back as an `isError` result the model can read and act on.
+            call: async (name, args, context) => {
+              const result = await tools.call(name, args, context.signal);
+              return { content: result.content.map((item) => ({ ...item })), ...(result.isError === true ? { isError: true } : {}) };
+            },
+          },
+        }),
+    ...(resources === undefined
+      ? {}
+      : {
+          resources: {
+            listChanged: false,
+            list: () => ({ items: resources.list().map((resource) => ({ ...resource })) }),
+            templates: () => ({ items: resources.templates().map((template) => ({ ...template })) }),
+            read: async (uri, context) => ({ contents: (await resources.read(uri, context.signal)).map((item) => ({ ...item })) }),
+          },
+        }),
+    complete: async ({ ref, argument, context }) => {
+      if (ref.type === 'ref/resource') return { completion: await resources?.complete(ref.uri ?? '', argument.name, argument.value) ?? empty.completion };
+      if (ref.type !== 'ref/prompt') return empty;
+      const result = prompts.complete(ref.name ?? '', argument.name, argument.value, context?.arguments ?? {});
+      return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
+    },
+    // Warnings reach live clients as notifications/message; a client's logging/setLevel lowers the bar.
+    logs: {
+      defaultLevel: 'warning',
+      subscribe: (listener) =>
+        logger.subscribe((record) => {
+          const data: Record<string, unknown> = { message: record.message };
+          for (const [key, value] of Object.entries(record.fields)) if (value !== undefined) data[key] = value;
+          listener({ level: record.level, logger: record.scope, data });
+        }),
+    },
+    onListChanged: (listener: (list: ListKind) => void) => {
+      const stopPrompts = prompts.catalog.onChange(() => listener('prompts'));
+      const stopTools = tools?.catalog.onChange(() => listener('tools'));
+      return () => {
+        stopPrompts();
+        stopTools?.();
+      };
+    },
+  };
+};

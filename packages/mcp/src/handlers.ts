@@ -1,0 +1,122 @@
+import type { Logger } from '@promptyard/core';
+
+/**
+ * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
+ * this way (`createCatalogHandlers`), the gateway its router. `createMcpServerBlueprint` turns one
+ * description into SDK servers for every transport and protocol revision — the one server adapter.
+ * Results are the protocol's JSON objects; handlers throw `PromptyardError` (or `RpcError` with a
+ * code of its own) and the adapter maps them to JSON-RPC errors in one place.
+ */
+
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+/** The MCP logging levels, least severe first. */
+export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** The lists whose changes are announced with `notifications/<list>/list_changed`. */
+export type ListKind = 'prompts' | 'tools' | 'resources';
+
+/**
+ * A client, as far as requests back to it go (sampling, elicitation, roots). A capability the client
+ * did not declare, or cannot take on this connection (a 2026-07-28 stateless request), is absent.
+ */
+export interface ClientPeer {
+  readonly label: string;
+  /** The downstream connection (stdio, a 2025 session, or one stateless request); one object per connection. */
+  readonly session: object;
+  readonly sampling?: ((params: JsonObject) => Promise<JsonObject>) | undefined;
+  readonly elicitation?: ((params: JsonObject) => Promise<JsonObject>) | undefined;
+  readonly roots?: (() => Promise<JsonObject>) | undefined;
+}
+
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number | undefined;
+  readonly message?: string | undefined;
+}
+
+/** One request's context: who asked, cancellation, progress to report. */
+export interface RequestContext {
+  readonly signal: AbortSignal;
+  /** The client of this request, able to answer requests while it waits. */
+  readonly client: ClientPeer;
+  /** The live connection (stdio or a 2025 session) the request came on, for requests outside any call. */
+  readonly connection: ClientPeer | undefined;
+  readonly progressToken?: string | number | undefined;
+  readonly onProgress?: ((progress: Progress) => void) | undefined;
+  /** The request's `_meta` other than its progress token, to pass on. */
+  readonly meta?: JsonObject | undefined;
+}
+
+export interface ListPage {
+  readonly items: readonly JsonObject[];
+  readonly nextCursor?: string | undefined;
+}
+
+export interface CompleteParams {
+  readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
+  readonly argument: { readonly name: string; readonly value: string };
+  readonly context?: { readonly arguments?: Readonly<Record<string, string>> | undefined } | undefined;
+}
+
+/** A log record for clients: sent as `notifications/message` to live connections at or above their level. */
+export interface ClientLogRecord {
+  readonly level: McpLogLevel;
+  readonly logger?: string | undefined;
+  readonly data: unknown;
+}
+
+/**
+ * The stdio hot path: offered every message a 2025-era stdio client sends, before the SDK sees it. A
+ * proxy answers a `tools/call` by relaying bytes; `true` when it took the message, `reply` writes to the client.
+ */
+export interface StdioRelay {
+  offer(message: JsonObject, reply: (message: JsonObject) => void): boolean;
+}
+
+export interface McpHandlers {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string | undefined;
+  readonly logger: Logger;
+  readonly prompts: {
+    list(cursor: string | undefined): ListPage;
+    get(name: string, args: Readonly<Record<string, string>> | undefined, context: RequestContext): Promise<JsonObject>;
+  };
+  /** Absent: the server declares no `tools` capability. */
+  readonly tools?: {
+    list(cursor: string | undefined): ListPage;
+    /** Failures a model should read (`BACKEND_*`, `TIMEOUT`) are turned into `isError` results by the adapter. */
+    call(name: string, args: Readonly<Record<string, unknown>> | undefined, context: RequestContext): Promise<JsonObject>;
+  };
+  /** Absent: the server declares no `resources` capability. */
+  readonly resources?: {
+    /** Declared as `listChanged`; the handlers then announce changes through `onListChanged`. */
+    readonly listChanged: boolean;
+    list(cursor: string | undefined): ListPage;
+    templates(cursor: string | undefined): ListPage;
+    read(uri: string, context: RequestContext): Promise<JsonObject>;
+    /** Present: the server declares `subscribe`; the adapter counts each connection's subscriptions once. */
+    readonly subscriptions?: {
+      subscribe(uri: string): Promise<void>;
+      unsubscribe(uri: string): Promise<void>;
+      onUpdated(listener: (uri: string) => void): () => void;
+    };
+  };
+  complete(params: CompleteParams, context: RequestContext): Promise<JsonObject>;
+  readonly logs: {
+    /** The level a live connection hears before it sends `logging/setLevel`; everything when absent. */
+    readonly defaultLevel?: McpLogLevel;
+    subscribe(listener: (record: ClientLogRecord) => void): () => void;
+  };
+  /** A client's `logging/setLevel`, beyond the connection's own threshold (a gateway tells its servers). */
+  setLogLevel?(level: McpLogLevel): Promise<void>;
+  /** A client's `notifications/roots/list_changed`. */
+  rootsChanged?(): void;
+  onListChanged(listener: (list: ListKind) => void): () => void;
+  /** A live connection (stdio, a 2025 session) opened: its client can be asked outside any request. */
+  connected?(connection: ClientPeer): void;
+  /** A live connection closed: forget its client. */
+  disconnected?(connection: ClientPeer): void;
+  readonly relay?: StdioRelay;
+}

@@ -1,0 +1,27 @@
+export { createCatalogHandlers } from './catalog-handlers.js';
+export type { CatalogHandlersOptions } from './catalog-handlers.js';
+export { RpcError } from './errors.js';
+export type {
+  ClientLogRecord,
+  ClientPeer,
+  CompleteParams,
+  JsonObject,
+  ListKind,
+  ListPage,
+  McpHandlers,
+  McpLogLevel,
+  Progress,
+  RequestContext,
+  StdioRelay,
+} from './handlers.js';
+export { isLoopbackHost, serveHttp } from './http.js';
+export type { HttpHandle, HttpServeOptions } from './http.js';
+export { parseServeFlags } from './serve-flags.js';
+export type { ServeFlags, ServeFlagValues } from './serve-flags.js';
+export { createMcpServerBlueprint } from './server.js';
+export type { McpServerBlueprint } from './server.js';
+export { handleShutdown } from './shutdown.js';
+export type { Shutdown, ShutdownOptions } from './shutdown.js';
+export { serveStdio } from './stdio.js';
+export type { StdioHandle } from './stdio.js';
+export { transportSection } from './transport-config.js';

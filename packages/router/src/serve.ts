@@ -1,0 +1,100 @@
+import type { Logger } from '@promptyard/core';
+import type { ClientPeer, JsonObject, McpHandlers, RequestContext, StdioRelay } from '@promptyard/mcp';
+import type { CallContext, Router } from './router.js';
+
+export interface GatewayHandlersOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly instructions?: string | undefined;
+  readonly logger: Logger;
+}
+
+/**
+ * The stdio relay: a 2025-era stdio client's `tools/call` to a 2025-era stdio backend travels as
+ * JSON-RPC, and its `notifications/cancelled` follows it. Everything else takes the full path.
+ */
+const createRelay = (router: Router, peer: () => ClientPeer | undefined): StdioRelay => {
+  const relayed = new Map<unknown, { cancel(reason: string): void }>();
+  return {
+    offer: (message, reply) => {
+      const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
+      if (message['method'] === 'tools/call' && message['id'] !== undefined && params !== undefined) {
+        const id = message['id'];
+        const handle = router.relayToolCall({ id, params }, peer(), (response) => {
+          relayed.delete(id);
+          reply(response);
+        });
+        if (handle === undefined) return false;
+        relayed.set(id, handle);
+        return true;
+      }
+      if (message['method'] === 'notifications/cancelled' && params !== undefined) {
+        const handle = relayed.get(params['requestId']);
+        if (handle === undefined) return false;
+        relayed.delete(params['requestId']);
+        handle.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
+        return true;
+      }
+      return false;
+    },
+  };
+};
+
+/**
+ * The gateway as MCP handlers for `@promptyard/mcp`: every request routed through the router, the
+ * router's events (list changes, backend logs, resource updates) announced to clients, and each
+ * client remembered for the requests its servers make outside any call.
+ */
+export const createGatewayHandlers = (router: Router, options: GatewayHandlersOptions): McpHandlers => {
+  /** The live connection opened or seen most recently: stdio has one, which the relay's calls belong to. */
+  let lastConnection: ClientPeer | undefined;
+  const callContext = (context: RequestContext): CallContext => {
+    if (context.connection !== undefined) {
+      lastConnection = context.connection;
+      router.notePeer(context.connection);
+    }
+    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress };
+  };
+  const all = (items: readonly unknown[]) => ({ items: items as readonly JsonObject[] });
+  return {
+    name: options.name,
+    version: options.version,
+    instructions: options.instructions,
+    logger: options.logger,
+    tools: {
+      list: () => all(router.listTools()),
+      call: async (name, args, context) => (await router.callTool(name, args as Record<string, unknown> | undefined, callContext(context), context.meta as Record<string, unknown> | undefined)) as JsonObject,
+    },
+    prompts: {
+      list: () => all(router.listPrompts()),
+      get: async (name, args, context) => (await router.getPrompt(name, args as Record<string, string> | undefined, callContext(context))) as JsonObject,
+    },
+    resources: {
+      listChanged: true,
+      list: () => all(router.listResources()),
+      templates: () => all(router.listResourceTemplates()),
+      read: async (uri, context) => (await router.readResource(uri, callContext(context))) as JsonObject,
+      subscriptions: {
+        subscribe: (uri) => router.subscribe(uri),
+        unsubscribe: (uri) => router.unsubscribe(uri),
+        onUpdated: (listener) => router.on('resourceUpdated', listener),
+      },
+    },
+    complete: async (params, context) => (await router.complete(params as never, callContext(context))) as JsonObject,
+    logs: {
+      subscribe: (listener) =>
+        router.on('log', (record) => listener({ level: record.level, logger: record.logger === undefined ? record.server : `${record.server}/${record.logger}`, data: record.data })),
+    },
+    setLogLevel: (level) => router.setLogLevel(level),
+    rootsChanged: () => void router.rootsChanged(),
+    onListChanged: (listener) => router.on('listChanged', listener),
+    connected: (connection) => {
+      lastConnection = connection;
+    },
+    disconnected: (connection) => {
+      if (lastConnection === connection) lastConnection = undefined;
+      router.forgetPeer(connection);
+    },
+    relay: createRelay(router, () => lastConnection),
+  };
+};
