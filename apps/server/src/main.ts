@@ -5,7 +5,7 @@ import { createPromptResources, createPromptSearch, createPromptTools } from '@p
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
 import { createLibrary, describeDiscovery } from './library.js';
-import { loadProviders } from './providers.js';
+import { loadProviders, promptSourcesOf } from './providers.js';
 import type { ProviderPackage } from './providers.js';
 
 export interface RunningServer {
@@ -31,7 +31,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   let packages: ProviderPackage[] = [];
   const library = await createLibrary(resolved, logger, async (engines) => {
     packages = await loadProviders(resolved, { logger, engines });
-    return packages.flatMap((loaded) => (loaded.prompts === undefined ? [] : [{ name: loaded.name, source: loaded.prompts }]));
+    return promptSourcesOf(packages);
   });
   const { catalog, prompts, sources, folders, discovered, nothingToServe } = library;
   const { fallback } = config;
@@ -40,7 +40,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   toolCatalog.onConflict(({ name, kept, shadowed }) => logger.warn('duplicate tool name: the first wins (built-in, prompt tools, then [[providers]] in order)', { tool: name, served: kept, ignored: shadowed }));
   toolCatalog.owner('builtin').replace(createBuiltinTools(resolved, logger));
   if (fallback.tools) toolCatalog.owner('prompts').replace(createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }));
-  for (const loaded of packages) if (loaded.tools !== undefined) toolCatalog.owner(`provider ${loaded.name}`).replace(loaded.tools.tools);
+  for (const loaded of packages) if (loaded.tools !== undefined) toolCatalog.owner(`provider ${loaded.label}`).replace(loaded.tools.tools);
   const tools =
     toolCatalog.size === 0
       ? undefined

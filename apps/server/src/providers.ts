@@ -11,6 +11,8 @@ export type ProviderKind = (typeof providerKinds)[number];
 
 export interface ProviderPackage {
   readonly name: string;
+  /** `name #n` (n = its place under [[providers]]): one package may be listed twice with other options. */
+  readonly label: string;
   readonly resources?: ResourceProvider;
   readonly tools?: ToolProvider;
   readonly prompts?: PromptSource;
@@ -97,7 +99,11 @@ export const loadProviders = async (
         if (problem !== undefined) throw invalid(name, `is not a valid provider: ${problem}`);
         loaded[kind] = value;
       }
-      return { name, ...(loaded as Omit<ProviderPackage, 'name'>) };
+      return { name, label: `${name} #${index + 1}`, ...(loaded as Omit<ProviderPackage, 'name' | 'label'>) };
     }),
   );
 };
+
+/** The prompt sources of loaded packages, named for the catalog's clash reports. */
+export const promptSourcesOf = (packages: readonly ProviderPackage[]): { readonly name: string; readonly source: PromptSource }[] =>
+  packages.flatMap((loaded) => (loaded.prompts === undefined ? [] : [{ name: loaded.label, source: loaded.prompts }]));

@@ -50,11 +50,11 @@ const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, st
 /** Spawns `promptyard-server` over stdio and connects the SDK client to it. */
 export const startStdio = async (
   args: readonly string[],
-  options: { env?: Record<string, string>; cwd?: string; client?: ConstructorParameters<typeof Client>[1] } = {},
+  options: { env?: Record<string, string>; cwd?: string; client?: ConstructorParameters<typeof Client>[1]; cli?: string } = {},
 ): Promise<StdioServer> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, ...args],
+    args: [options.cli ?? cli, ...args],
     env: childEnv(options.env),
     stderr: 'pipe',
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -115,8 +115,8 @@ export const spawnCli = (args: readonly string[], options: { env?: Record<string
 };
 
 /** Runs the binary to completion (for --help, --version and config errors). */
-export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Completed> =>
-  runToCompletion(cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
+export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string; cli?: string } = {}): Promise<Completed> =>
+  runToCompletion(options.cli ?? cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
 
 export const waitForExit = (child: ChildProcess, timeoutMs = 10_000): Promise<number | null> =>
   child.exitCode !== null

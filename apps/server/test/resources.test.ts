@@ -1,14 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, symlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { installFakeCodeweaver } from '../../../packages/resources/src/test-codeweaver.js';
 import { llmsText, startFakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
 import type { FakeDocsSite } from '../../../packages/resources/src/test-fakes.js';
 import { startFakeReader, startFakeSite } from '../../../packages/resources/src/test-web.js';
 import type { FakeHost } from '../../../packages/resources/src/test-web.js';
 import { promptFiles } from './fixtures.js';
-import { cleanup, makeFolder, runCli, startStdio } from './harness.js';
+import { cleanup, makeFolder, startStdio } from './harness.js';
 
 let site: FakeDocsSite;
 
@@ -94,30 +92,5 @@ describe('url: resources', () => {
     const local = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_URL_MODE: 'local', PROMPTYARD_URL_ALLOW: '127.0.0.1' } });
     expect(textOf(await local.client.readResource({ uri: `url:${page.url}/article` }))).toMatch(/\| Service \| Port \|/);
     await expect(local.client.readResource({ uri: 'url:http://169.254.169.254/latest/meta-data/' })).rejects.toThrow(/Refused to fetch/);
-  });
-});
-
-describe('[[providers]]', () => {
-  it('loads a provider package by name from the config file\'s folder, and explains a missing one', async () => {
-    const dir = await makeFolder({
-      ...promptFiles,
-      'promptyard.toml': '[[providers]]\npackage = "@promptyard/provider-notes"\noptions = { standup = "# Standup" }\n',
-      'missing.toml': '[[providers]]\npackage = "promptyard-provider-nope"\n',
-      'twice.toml': '[[providers]]\npackage = "@promptyard/provider-notes"\n\n[[providers]]\npackage = "@promptyard/provider-notes"\n',
-    });
-    await mkdir(join(dir, 'node_modules', '@promptyard'), { recursive: true });
-    await symlink(fileURLToPath(new URL('../../../packages/provider-notes', import.meta.url)), join(dir, 'node_modules', '@promptyard', 'provider-notes'), 'dir');
-    const { client } = await startStdio(['--config', join(dir, 'promptyard.toml'), '--prompts', dir, '--no-watch']);
-    expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain('note://standup');
-    expect(textOf(await client.readResource({ uri: 'note://standup' }))).toBe('# Standup');
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'note://{name}' }, argument: { name: 'name', value: 'st' } });
-    expect(completion.completion.values).toEqual(['standup']);
-    await client.close();
-
-    const missing = await runCli(['--config', join(dir, 'missing.toml'), '--prompts', dir, '--no-watch']);
-    expect(missing.code).not.toBe(0);
-    expect(missing.stderr).toMatch(/Provider package "promptyard-provider-nope" is not installed.*npm install promptyard-provider-nope/s);
-    const twice = await runCli(['--config', join(dir, 'twice.toml'), '--prompts', dir, '--no-watch']);
-    expect(twice.stderr).toMatch(/Two resource providers serve the note: scheme/);
   });
 });

@@ -1,2 +1,4 @@
-export { createProvider } from './notes-provider.js';
-export type { NotesOptions } from './notes-provider.js';
+export { createProvider, createResourceProvider } from './notes-resources.js';
+export { createToolProvider } from './notes-tools.js';
+export { createPromptSource } from './notes-prompts.js';
+export type { NotesOptions } from './notes.js';

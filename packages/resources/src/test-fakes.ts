@@ -7,6 +7,7 @@
  *   /soft-404/llms.txt          200 text/html app shell
  *   /huge/llms.txt              chunked, no content-length, `hugeBytes` long
  *   /down/llms.txt              503
+ *   /hang/llms.txt              never answers (cancellation)
  */
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -41,6 +42,7 @@ export const startFakeDocsSite = async (options: { readonly hugeBytes?: number }
     }
     if (path === '/soft-404/llms.txt') return answer(200, { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html><body><div id="app"></div></body></html>');
     if (path === '/down/llms.txt') return answer(503, { 'content-type': 'text/plain' }, 'Service Unavailable');
+    if (path === '/hang/llms.txt') return void requests.push({ path, headers: req.headers, status: 0 });
     if (path === '/huge/llms.txt') {
       requests.push({ path, headers: req.headers, status: 200 });
       res.writeHead(200, { 'content-type': 'text/plain' });

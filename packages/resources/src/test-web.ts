@@ -102,6 +102,8 @@ export const startFakeSite = async (options: { readonly bigBytes?: number } = {}
     if (url.pathname === '/image.png') return send(200, 'image/png', Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     if (url.pathname === '/redirect') return send(302, 'text/plain', '', { location: url.searchParams.get('to') ?? '/' });
     if (url.pathname === '/loop') return send(302, 'text/plain', '', { location: '/loop' });
+    // Never answers: a read of it can only end by cancellation or timeout.
+    if (url.pathname === '/hang') return;
     send(404, 'text/html', '<h1>Not Found</h1>');
   });
   return listen(server, requests);

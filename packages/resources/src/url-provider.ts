@@ -88,6 +88,8 @@ export const createUrlProvider = (options: UrlOptions): ResourceProvider => {
 
   const viaLocal = async (target: string, signal: AbortSignal | undefined): Promise<string> => {
     const page = await guardedFetch(target, { check, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, maxRedirects: options.maxRedirects ?? 5, ...(signal === undefined ? {} : { signal }) });
+    // A page that is not there is a resource that is not there: the client hears "not found", not "failed".
+    if (page.status === 404 || page.status === 410) throw new PromptyardError('RESOURCE_NOT_FOUND', `${page.url} answered HTTP ${page.status}: there is no page at that address.`, { data: { url: page.url, status: page.status } });
     if (page.status >= 400) throw new PromptyardError('SOURCE_ERROR', `${page.url} answered HTTP ${page.status}.`, { data: { url: page.url, status: page.status } });
     const type = page.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
     if (!options.contentTypes.some((allowed) => type.startsWith(allowed))) {
