@@ -339,7 +339,7 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
 
   it('catalog_tools lists one line per tool grouped by server, filters by server and pages', async () => {
     const catalog = await call(full.client, 'catalog_tools');
-    expect(catalog).toMatch(/^49 tools from 3 servers\./);
+    expect(catalog).toMatch(/^51 tools from 3 servers\./);
     const headings = catalog.split('\n').filter((line) => line.startsWith('## '));
     expect(headings).toEqual(['## alpha', '## beta', '## everything']);
     expect(catalog).toContain('alpha_echo(text) — Returns its text.');
@@ -347,13 +347,13 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     expect(catalog).not.toContain('More:');
 
     const beta = await call(full.client, 'catalog_tools', { server: 'beta' });
-    expect(beta).toMatch(/^16 tools from beta\./);
+    expect(beta).toMatch(/^17 tools from beta\./);
     expect(beta).not.toContain('alpha_');
     expect(await call(full.client, 'catalog_tools', { server: 'betta' })).toMatch(/Unknown server "betta".*Did you mean "beta"/);
 
     const rest = await call(full.client, 'catalog_tools', { cursor: '40' });
-    expect(rest).toMatch(/^49 tools from 3 servers, from #41\./);
-    expect(rest.split('\n').filter((line) => line.startsWith('everything_'))).toHaveLength(9);
+    expect(rest).toMatch(/^51 tools from 3 servers, from #41\./);
+    expect(rest.split('\n').filter((line) => line.startsWith('everything_'))).toHaveLength(11);
   });
 
   it('describe_tool returns the full schema; search_tools finds by word and by typo', async () => {
@@ -393,12 +393,12 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     expect(lazyList.tools.map((tool) => tool.name)).toEqual(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
     expect(await whoami(lazy.client, 'alpha_whoami')).toMatchObject({ name: 'alpha' });
     expect(textOf(await lazy.client.callTool({ name: 'call_tool', arguments: { name: 'everything_echo', arguments: { message: 'lazy hi' } } }))).toContain('lazy hi');
-    expect(await call(lazy.client, 'catalog_tools')).toMatch(/^49 tools from 3 servers\./);
+    expect(await call(lazy.client, 'catalog_tools')).toMatch(/^51 tools from 3 servers\./);
     // Prompts and resources are not affected by lazy mode.
     expect((await lazy.client.listPrompts()).prompts).toHaveLength(8);
 
     const fullList = await full.client.listTools();
-    expect(fullList.tools).toHaveLength(56);
+    expect(fullList.tools).toHaveLength(58);
     const lazyBytes = Buffer.byteLength(JSON.stringify(lazyList));
     const fullBytes = Buffer.byteLength(JSON.stringify(fullList));
     console.log(`tools/list JSON, server-everything + 2 test-servers: full ${fullBytes} bytes (${fullList.tools.length} tools), lazy ${lazyBytes} bytes (${lazyList.tools.length} tools), ${(fullBytes / lazyBytes).toFixed(1)}x smaller`);
@@ -409,14 +409,14 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     await Promise.all(Array.from({ length: 60 }, (_, index) => full.client.callTool({ name: 'alpha_add_tool', arguments: { name: `extra_${index}` } })));
     await eventually(
       () => call(full.client, 'catalog_tools'),
-      (text) => text.startsWith('109 tools'),
+      (text) => text.startsWith('111 tools'),
     );
     const first = await call(full.client, 'catalog_tools');
     expect(first).toMatch(/More: call again with cursor "100"\.$/);
     expect(first.split('\n').filter((line) => /^[a-z]+_/.test(line))).toHaveLength(100);
     const second = await call(full.client, 'catalog_tools', { cursor: '100' });
-    expect(second).toMatch(/^109 tools from 3 servers, from #101\./);
-    expect(second.split('\n').filter((line) => /^[a-z]+_/.test(line))).toHaveLength(9);
+    expect(second).toMatch(/^111 tools from 3 servers, from #101\./);
+    expect(second.split('\n').filter((line) => /^[a-z]+_/.test(line))).toHaveLength(11);
     expect(second).not.toContain('More:');
   });
 });

@@ -176,6 +176,8 @@ export interface ServerHealth {
   readonly pid?: number;
   readonly era?: string;
   readonly counts: { readonly tools: number };
+  /** Calls the gateway has forwarded to the server and not yet seen answered. */
+  readonly inFlight: number;
 }
 
 export interface Health {

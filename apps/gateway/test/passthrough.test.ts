@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
-import { cleanup, connectHttp, sleep, startHttpBackend, startHttpGateway, startStdioGateway, testServer, textOf, until } from './pass-harness.js';
+import { cleanup, connectHttp, startHttpBackend, startHttpGateway, startStdioGateway, testServer, textOf, until } from './pass-harness.js';
 import type { HostClient, HttpGateway, StdioGateway } from './pass-harness.js';
 import type { HttpBackend } from './backends/spawn.js';
 
@@ -74,10 +74,13 @@ describe('over a stdio downstream (alpha: stdio backend, web: HTTP backend)', ()
     const before = Number(await call(client, `${server}_was_cancelled`));
     const controller = new AbortController();
     const slow = client.callTool({ name: `${server}_slow`, arguments: { ms: 30_000 } }, { signal: controller.signal });
-    setTimeout(() => controller.abort('the test cancels'), 150);
+    // Cancel once the backend has the call.
+    await until(async () => ((await call(client, `${server}_busy`)) === '1' ? true : undefined), 5000, 'the backend to start the call');
+    controller.abort('the test cancels');
     await expect(slow).rejects.toThrow();
     // The cancellation reaches the backend asynchronously: poll its counter.
     await until(async () => (Number(await call(client, `${server}_was_cancelled`)) === before + 1 ? true : undefined), 5000, 'the backend to count the cancellation');
+    expect(await call(client, `${server}_busy`)).toBe('0');
   });
 
   it('forwards backend logs under the logger <server>/<logger>, filtered by logging/setLevel', async () => {
@@ -124,9 +127,13 @@ describe('over a stdio downstream (alpha: stdio backend, web: HTTP backend)', ()
 
     await client.unsubscribeResource({ uri });
     await call(client, 'alpha_touch_resource', { uri: 'test://a1/info' });
-    await call(client, 'alpha_echo', { text: 'round trip' });
-    await sleep(200);
-    expect(updates).toHaveLength(1);
+    // Subscribed again, a second touch is the sentinel: the backend's notifications arrive in order,
+    // so an update leaked by the first touch would be here before it.
+    await client.subscribeResource({ uri });
+    await call(client, 'alpha_touch_resource', { uri: 'test://a1/info' });
+    await until(() => (updates.length > 1 ? true : undefined), 3000, 'the update after subscribing again');
+    expect(updates).toEqual([{ uri }, { uri }]);
+    await client.unsubscribeResource({ uri });
   });
 
   it.each(['alpha', 'web'])('announces tools %s adds and removes at run time', async (server) => {

@@ -75,6 +75,8 @@ export class Backend {
   private retryAt = 0;
   private attempt = 0;
   private generation = 0;
+  /** The generation whose attempt has already failed (reported once). */
+  private failedGeneration = -1;
   private readonly stderrTail: string[] = [];
   private refreshing: Promise<void> | undefined;
   private refreshAgain = new Set<ListName>();
@@ -262,6 +264,8 @@ export class Backend {
 
   /** The connection dropped: the process exited or the HTTP stream broke. */
   private lost(error: Error | undefined): void {
+    // Still connecting: the attempt's own failure (with the better reason) reports it.
+    if (this.connection === undefined) return;
     const connection = this.connection;
     this.connection = undefined;
     void connection?.close();
@@ -272,6 +276,10 @@ export class Backend {
   }
 
   private failed(reason: string): void {
+    // One attempt fails once: a dropped connection and the request it broke both report it, and a
+    // second report would count a restart twice and schedule a second one.
+    if (this.failedGeneration === this.generation) return;
+    this.failedGeneration = this.generation;
     this.lastError = reason;
     this.logger.warn('server unavailable', { server: this.id, reason });
     const { maxRestarts, restartInitialMs, restartMaxMs } = this.timings;

@@ -55,6 +55,8 @@ const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\
 /** Tools added with `add_tool`, name → description. */
 const runtimeTools = new Map();
 let cancelledCalls = 0;
+/** `slow` calls waiting now: a test cancels a call once it is here. */
+let slowCalls = 0;
 
 /** Every live instance that pushes notifications itself (stdio, 2025-era HTTP sessions). */
 const liveInstances = new Set();
@@ -114,6 +116,7 @@ const staticTools = [
     inputSchema: object({ steps: num, delayMs: num }, ['steps']),
   },
   { name: 'slow', description: 'Waits `ms` milliseconds; cancellable.', inputSchema: object({ ms: num }) },
+  { name: 'busy', description: 'How many `slow` calls of this process are waiting now.', inputSchema: object({}) },
   { name: 'hang', description: 'Never answers until cancelled.', inputSchema: object({}) },
   { name: 'was_cancelled', description: 'How many calls of this process were cancelled.', inputSchema: object({}) },
   { name: 'sample', description: 'Asks the client model and returns "sampled: <text>".', inputSchema: object({ prompt: str }) },
@@ -198,9 +201,16 @@ const tools = {
 
   slow: async (args, ctx) => {
     const ms = needNumber(args, 'ms');
-    await wait(ms, ctx.mcpReq.signal);
+    slowCalls += 1;
+    try {
+      await wait(ms, ctx.mcpReq.signal);
+    } finally {
+      slowCalls -= 1;
+    }
     return text(`slept ${ms}`);
   },
+
+  busy: () => text(String(slowCalls)),
 
   hang: async (_args, ctx) => {
     await wait(Infinity, ctx.mcpReq.signal);
