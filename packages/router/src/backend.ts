@@ -1,4 +1,4 @@
-import { PromptyardError } from '@promptyard/core';
+import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config.js';
 import { connectUpstream } from './sdk/upstream.js';
@@ -54,8 +54,6 @@ export const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
     ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd }
     : { kind: config.transport, url: config.url ?? '', headers: config.headers };
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,
@@ -221,7 +219,7 @@ export class Backend {
       connection = await connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs });
     } catch (error) {
       if (!current()) return;
-      this.failed(`could not connect: ${reasonOf(error)}${this.stderrHint()}`);
+      this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
       return;
     }
     if (!current()) {
@@ -235,7 +233,7 @@ export class Backend {
       if (!current()) return;
       this.connection = undefined;
       await connection.close();
-      this.failed(`connected, but listing its capabilities failed: ${reasonOf(error)}`);
+      this.failed(`connected, but listing its capabilities failed: ${describeError(error)}`);
       return;
     }
     if (!current()) return;
@@ -333,7 +331,7 @@ export class Backend {
           this.lists = lists;
           this.events.changed(this);
         } catch (error) {
-          this.logger.warn('could not refresh a list after list_changed', { server: this.id, lists: wanted.join(','), reason: reasonOf(error) });
+          this.logger.warn('could not refresh a list after list_changed', { server: this.id, lists: wanted.join(','), reason: describeError(error) });
         }
       }
     };
