@@ -21,7 +21,8 @@ export type {
 export { MAX_NAME_LENGTH, NAME_CHARACTERS, createNamer, decodeUri, encodeUri, encodeUriTemplate, shortHash, uriScheme } from './names.js';
 export type { Namer } from './names.js';
 export { Router } from './router.js';
-export type { CallContext, Collision, RoutedList, RouterEvents, RouterLogRecord, RouterOptions, RouterStatus } from './router.js';
+export type { CallContext } from './call-context.js';
+export type { Collision, RoutedList, RouterEvents, RouterLogRecord, RouterOptions, RouterStatus } from './router.js';
 export { Backend } from './backend.js';
 export type { BackendState, BackendStatus } from './backend.js';
 export { createCardIndex } from './catalog-search.js';

@@ -12,18 +12,11 @@ import type { Namer } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
+import type { CallContext } from './call-context.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
-
-/** A request's downstream context: who asked, progress to forward, cancellation. */
-export interface CallContext {
-  readonly peer?: ClientPeer | undefined;
-  readonly signal?: AbortSignal | undefined;
-  readonly progressToken?: string | number | undefined;
-  readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
-}
 
 export interface RouterLogRecord {
   readonly server: string;
