@@ -5,18 +5,17 @@ import { RpcError } from '@promptyard/mcp';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
-import { compileNameFilter, diffBackends } from './config.js';
+import { diffBackends } from './config.js';
 import type { BackendConfig, GatewayConfig } from './config.js';
-import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
-import type { Namer } from './names.js';
+import { decodeUri, encodeUri } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext } from './call-context.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
-
-export type RoutedList = 'tools' | 'prompts' | 'resources';
+import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
+import type { Collision, Namers, RoutedList, RouteTable } from './route-table.js';
 
 export interface RouterLogRecord {
   readonly server: string;
@@ -34,19 +33,6 @@ export interface RouterEvents {
 }
 
 type Listener<T> = (value: T) => void;
-
-interface Route<T> {
-  readonly backend: Backend;
-  readonly original: string;
-  readonly item: T;
-}
-
-export interface Collision {
-  readonly kind: 'tool' | 'prompt';
-  readonly name: string;
-  readonly kept: string;
-  readonly dropped: string;
-}
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];
@@ -71,8 +57,7 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
  */
 export class Router {
   private config: GatewayConfig;
-  private namer: Namer;
-  private promptNamer: Namer;
+  private namers: Namers;
   private readonly backends = new Map<string, Backend>();
   private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
     listChanged: new Set(),
@@ -81,18 +66,7 @@ export class Router {
     status: new Set(),
     stderr: new Set(),
   };
-  private tools = new Map<string, Route<Tool>>();
-  private prompts = new Map<string, Route<Prompt>>();
-  private resources = new Map<string, Route<Resource>>();
-  private templates: Route<ResourceTemplate>[] = [];
-  private uriPrefixes = new Map<string, Backend>();
-  private toolList: Tool[] = [];
-  private promptList: Prompt[] = [];
-  private resourceList: Resource[] = [];
-  private templateList: ResourceTemplate[] = [];
-  private signatures: Record<RoutedList, string> = { tools: '', prompts: '', resources: '' };
-  private collisionKeys = new Set<string>();
-  private collisionList: Collision[] = [];
+  private routes: RouteTable = emptyRouteTable;
   private readonly meta: ReadonlyMap<string, MetaTool>;
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
@@ -109,8 +83,7 @@ export class Router {
   constructor(config: GatewayConfig, options: RouterOptions) {
     this.options = options;
     this.config = config;
-    this.namer = createNamer({ separator: config.separator });
-    this.promptNamer = createNamer({ separator: config.separator, sanitize: false });
+    this.namers = createNamers(config.separator);
     // One search index, shared by the meta tools and other front ends (the terminal UI).
     this.search = createCatalogSearch(this);
     this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
@@ -180,8 +153,8 @@ export class Router {
   status(): RouterStatus {
     return {
       backends: [...this.backends.values()].map((backend) => backend.status()),
-      collisions: this.collisionList,
-      counts: { tools: this.tools.size, prompts: this.prompts.size, resources: this.resources.size, resourceTemplates: this.templates.length },
+      collisions: this.routes.collisions,
+      counts: { tools: this.routes.tools.size, prompts: this.routes.prompts.size, resources: this.routes.resources.size, resourceTemplates: this.routes.templates.length },
       lazy: this.config.lazy,
     };
   }
@@ -191,10 +164,7 @@ export class Router {
     const diff = diffBackends(this.config.servers, next.servers);
     const previous = this.config;
     this.config = next;
-    if (previous.separator !== next.separator) {
-      this.namer = createNamer({ separator: next.separator });
-      this.promptNamer = createNamer({ separator: next.separator, sanitize: false });
-    }
+    if (previous.separator !== next.separator) this.namers = createNamers(next.separator);
     await Promise.all(
       [...diff.removed, ...diff.changed].map(async (config) => {
         const backend = this.backends.get(config.id);
@@ -309,130 +279,56 @@ export class Router {
   }
 
   /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
-  rebuild(): void {
-    const tools = new Map<string, Route<Tool>>();
-    const prompts = new Map<string, Route<Prompt>>();
-    const resources = new Map<string, Route<Resource>>();
-    const templates: Route<ResourceTemplate>[] = [];
-    const uriPrefixes = new Map<string, Backend>();
-    const collisions: Collision[] = [];
-    const reserved = this.config.metaTools || this.config.lazy ? new Set(this.meta.keys()) : new Set<string>();
-
-    for (const backend of this.backends.values()) {
-      const prefix = backend.config.prefix;
-      if (prefix !== false) uriPrefixes.set(prefix, backend);
-      if (backend.state !== 'ready') continue;
-      const allowTool = compileNameFilter(backend.config.tools);
-      const allowPrompt = compileNameFilter(backend.config.prompts);
-      const allowResource = compileNameFilter(backend.config.resources);
-      for (const tool of backend.lists.tools) {
-        if (!allowTool(tool.name)) continue;
-        const name = this.namer.encode(prefix, tool.name);
-        const taken = tools.get(name);
-        if (taken !== undefined || reserved.has(name)) {
-          collisions.push({ kind: 'tool', name, kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${tool.name}` });
-          continue;
-        }
-        tools.set(name, { backend, original: tool.name, item: { ...tool, name } });
-      }
-      for (const prompt of backend.lists.prompts) {
-        if (!allowPrompt(prompt.name)) continue;
-        const name = this.promptNamer.encode(prefix, prompt.name);
-        const taken = prompts.get(name);
-        if (taken !== undefined) {
-          collisions.push({ kind: 'prompt', name, kept: `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${prompt.name}` });
-          continue;
-        }
-        prompts.set(name, { backend, original: prompt.name, item: { ...prompt, name } });
-      }
-      for (const resource of backend.lists.resources) {
-        if (!allowResource(resource.uri) && !allowResource(resource.name)) continue;
-        const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
-        if (!resources.has(uri)) resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
-      }
-      for (const template of backend.lists.resourceTemplates) {
-        if (!allowResource(template.uriTemplate) && !allowResource(template.name)) continue;
-        const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
-        templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
-      }
-    }
-
-    this.tools = tools;
-    this.prompts = prompts;
-    this.resources = resources;
-    this.templates = templates;
-    this.uriPrefixes = uriPrefixes;
-    this.toolList = [...(this.config.metaTools || this.config.lazy ? [...this.meta.values()].map((meta) => meta.definition) : []), ...(this.config.lazy ? [] : [...tools.values()].map((route) => route.item))];
-    this.promptList = [...prompts.values()].map((route) => route.item);
-    this.resourceList = [...resources.values()].map((route) => route.item);
-    this.templateList = templates.map((route) => route.item);
+  private rebuild(): void {
+    const served = this.config.metaTools || this.config.lazy ? [...this.meta.values()].map((meta) => meta.definition) : [];
+    const next = buildRouteTable(this.backends.values(), { namers: this.namers, metaTools: served, lazy: this.config.lazy });
+    const { changed, newCollisions } = compareRouteTables(this.routes, next);
+    this.routes = next;
     this.version++;
-
-    const keys = new Set(collisions.map((collision) => `${collision.kind}:${collision.name}:${collision.dropped}`));
-    for (const collision of collisions) {
-      if (!this.collisionKeys.has(`${collision.kind}:${collision.name}:${collision.dropped}`)) {
-        this.options.logger.warn(`${collision.kind} name collision: "${collision.name}" is served by ${collision.kept}; ${collision.dropped} is hidden. Give one of the servers a prefix (prefix = true or a string) or a deny filter.`, {
-          name: collision.name,
-        });
-      }
-    }
-    this.collisionKeys = keys;
-    this.collisionList = collisions;
-
-    const signatures: Record<RoutedList, string> = {
-      tools: JSON.stringify(this.toolList),
-      prompts: JSON.stringify(this.promptList),
-      resources: JSON.stringify([this.resourceList, this.templateList]),
-    };
-    for (const list of ['tools', 'prompts', 'resources'] as const) {
-      if (signatures[list] !== this.signatures[list]) {
-        const first = this.signatures[list] === '';
-        this.signatures[list] = signatures[list];
-        if (!first) this.emit('listChanged', list);
-      }
-    }
+    for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
+    for (const list of changed) this.emit('listChanged', list);
   }
 
   // ——— lists ———
 
   listTools(): readonly Tool[] {
-    return this.toolList;
+    return this.routes.lists.tools;
   }
 
   /** Every backend tool, lazy mode or not (for the meta tools). */
   allTools(): readonly Tool[] {
-    return [...this.tools.values()].map((route) => route.item);
+    return [...this.routes.tools.values()].map((route) => route.item);
   }
 
   /** A backend tool by its namespaced name (lazy mode or not). */
   backendTool(name: string): Tool | undefined {
-    return this.tools.get(name)?.item;
+    return this.routes.tools.get(name)?.item;
   }
 
   toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.tools.get(name);
+    const route = this.routes.tools.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
   }
 
   listPrompts(): readonly Prompt[] {
-    return this.promptList;
+    return this.routes.lists.prompts;
   }
 
   promptOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.prompts.get(name);
+    const route = this.routes.prompts.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
   }
 
   listResources(): readonly Resource[] {
-    return this.resourceList;
+    return this.routes.lists.resources;
   }
 
   listResourceTemplates(): readonly ResourceTemplate[] {
-    return this.templateList;
+    return this.routes.lists.templates;
   }
 
   getPromptDefinition(name: string): Prompt | undefined {
-    return this.prompts.get(name)?.item;
+    return this.routes.prompts.get(name)?.item;
   }
 
   // ——— routing ———
@@ -515,11 +411,11 @@ export class Router {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
-    const route = this.tools.get(name);
+    const route = this.routes.tools.get(name);
     if (route === undefined) {
       const metaTool = this.meta.get(name);
       if (metaTool !== undefined && (this.config.metaTools || this.config.lazy)) return metaTool.call(args ?? {}, context);
-      throw this.notFound('Tool', name, [...this.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
+      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
     return this.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
@@ -540,7 +436,7 @@ export class Router {
     const { id, params } = request;
     const name = params['name'];
     if (typeof name !== 'string') return undefined;
-    const route = this.tools.get(name);
+    const route = this.routes.tools.get(name);
     const meta = params['_meta'] as Record<string, unknown> | undefined;
     if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
     const { backend, original } = route;
@@ -583,24 +479,24 @@ export class Router {
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    const route = this.prompts.get(name);
-    if (route === undefined) throw this.notFound('Prompt', name, this.prompts.keys());
+    const route = this.routes.prompts.get(name);
+    if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
     return this.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
   }
 
   /** Finds the backend of a namespaced (or passed-through) resource URI. */
   resolveUri(uri: string): { readonly backend: Backend; readonly uri: string } {
-    const listed = this.resources.get(uri);
+    const listed = this.routes.resources.get(uri);
     if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
-    const decoded = decodeUri(uri, this.uriPrefixes.keys());
+    const decoded = decodeUri(uri, this.routes.uriPrefixes.keys());
     if (decoded !== undefined) {
-      const backend = this.uriPrefixes.get(decoded.prefix);
+      const backend = this.routes.uriPrefixes.get(decoded.prefix);
       if (backend !== undefined) return { backend, uri: decoded.uri };
     }
     // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
     const passthrough = [...this.backends.values()].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
-    for (const template of this.templates) {
+    for (const template of this.routes.templates) {
       if (template.backend.config.prefix !== false) continue;
       const literal = template.original.split('{')[0] ?? '';
       if (literal !== '' && uri.startsWith(literal)) return { backend: template.backend, uri };
@@ -643,8 +539,8 @@ export class Router {
   async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown }, context: CallContext = {}): Promise<CompleteResult> {
     const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
     if (params.ref.type === 'ref/prompt') {
-      const route = this.prompts.get(params.ref.name ?? '');
-      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.prompts.keys());
+      const route = this.routes.prompts.get(params.ref.name ?? '');
+      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.routes.prompts.keys());
       if (route.backend.capabilities.completions === undefined) return empty;
       return this.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
         route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
@@ -661,7 +557,7 @@ export class Router {
   }
 
   private resolveTemplate(uriTemplate: string): { readonly backend: Backend; readonly uri: string } | undefined {
-    const template = this.templates.find((route) => route.item.uriTemplate === uriTemplate);
+    const template = this.routes.templates.find((route) => route.item.uriTemplate === uriTemplate);
     if (template !== undefined) return { backend: template.backend, uri: template.original };
     try {
       return this.resolveUri(uriTemplate);
