@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { PromptyardError, closestNames } from '@promptyard/core';
+import { PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { RpcError } from '@promptyard/mcp';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
@@ -12,6 +11,7 @@ import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Pro
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext } from './call-context.js';
+import { notFound, reasonOf, stoppedMessage, timeoutMessage, translateError } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
@@ -47,8 +47,6 @@ export interface RouterOptions {
 }
 
 const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
@@ -334,17 +332,7 @@ export class Router {
   // ——— routing ———
 
   private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
-    const suggestions = closestNames(name, [...known]);
-    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
-    // A name under a server that is not serving right now: say so instead of a bare "not found".
-    for (const backend of this.backends.values()) {
-      const prefix = backend.config.prefix;
-      if (backend.state === 'ready' || prefix === false || !name.startsWith(`${prefix}${this.config.separator}`)) continue;
-      return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found: ${backend.unavailableMessage()}`, { data: { name, server: backend.id, state: backend.state } });
-    }
-    const down = [...this.backends.values()].filter((backend) => backend.state !== 'ready' && backend.state !== 'disabled').map((backend) => backend.id);
-    const downHint = down.length > 0 ? ` (not available right now: ${down.join(', ')})` : '';
-    return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found.${hint}${downHint}`, { data: { name } });
+    return notFound(kind, name, known, [...this.backends.values()], this.config.separator);
   }
 
   private requestOptions(timeoutMs: number, context: CallContext): UpstreamRequestOptions {
@@ -363,7 +351,7 @@ export class Router {
       if (backend.era !== 'modern') return await call(this.requestOptions(timeoutMs, context));
       return await this.context.run(context, () => call(this.requestOptions(timeoutMs, context)));
     } catch (error) {
-      throw this.translate(backend, what, timeoutMs, error, upstream);
+      throw translateError(backend, what, timeoutMs, error, upstream);
     } finally {
       release();
     }
@@ -382,24 +370,6 @@ export class Router {
       const index = peers.lastIndexOf(peer);
       if (index >= 0) peers.splice(index, 1);
     };
-  }
-
-  private translate(backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error {
-    if (error instanceof PromptyardError || error instanceof RpcError) return error;
-    const code = (error as { code?: unknown }).code;
-    const message = reasonOf(error);
-    // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
-    // timeout is the backend's, and keeps its code.
-    if (code === 'REQUEST_TIMEOUT') {
-      return new PromptyardError('TIMEOUT', `Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`, {
-        data: { server: backend.id },
-      });
-    }
-    if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
-      return new PromptyardError('BACKEND_UNAVAILABLE', `Server "${backend.id}" stopped while handling ${what}: ${message}. The gateway restarts it; retry shortly.`, { data: { server: backend.id } });
-    }
-    if (typeof code === 'number') return new RpcError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);
-    return new PromptyardError('BACKEND_ERROR', `Server "${backend.id}" failed ${what}: ${message}`, { data: { server: backend.id } });
   }
 
   private toolTimeout(backend: Backend): number {
@@ -456,7 +426,7 @@ export class Router {
       if (finished) return;
       finish();
       if (response === undefined) {
-        reply(failure(`Server "${backend.id}" stopped while handling ${what}: connection closed. The gateway restarts it; retry shortly.`));
+        reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
         return;
       }
       const error = response['error'] as { message?: unknown } | undefined;
@@ -467,7 +437,7 @@ export class Router {
       if (finished) return;
       finish();
       call.cancel(`timed out after ${timeoutMs} ms`);
-      reply(failure(`Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`));
+      reply(failure(timeoutMessage(backend.id, what, timeoutMs)));
     }, timeoutMs);
     return {
       cancel: (reason) => {
