@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
@@ -7,13 +6,14 @@ import type { BackendStatus } from './backend.js';
 import { diffBackends } from './config.js';
 import type { BackendConfig, GatewayConfig } from './config.js';
 import { decodeUri, encodeUri } from './names.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext } from './call-context.js';
-import { notFound, reasonOf, stoppedMessage, timeoutMessage, translateError } from './errors.js';
+import { notFound, reasonOf, stoppedMessage, timeoutMessage } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
+import { PeerRequests } from './peer-requests.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Collision, Namers, RoutedList, RouteTable } from './route-table.js';
 
@@ -68,9 +68,7 @@ export class Router {
   private readonly meta: ReadonlyMap<string, MetaTool>;
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
-  private readonly context = new AsyncLocalStorage<CallContext>();
-  private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
-  private lastPeer: ClientPeer | undefined;
+  private readonly peers = new PeerRequests();
   private readonly subscriptions = new Map<string, number>();
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
@@ -216,9 +214,9 @@ export class Router {
           const prefix = this.prefixOf(backend);
           this.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
         },
-        sampling: (params) => this.askPeer(backend, 'sampling', (peer) => peer.sampling?.(params)),
-        elicitation: (params) => this.askPeer(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
-        roots: () => this.askPeer(backend, 'roots', (peer) => peer.roots?.()),
+        sampling: (params) => this.peers.ask(backend, 'sampling', (peer) => peer.sampling?.(params)),
+        elicitation: (params) => this.peers.ask(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
+        roots: () => this.peers.ask(backend, 'roots', (peer) => peer.roots?.()),
       },
       logger,
       { name: this.config.name, version: this.options.version },
@@ -230,41 +228,13 @@ export class Router {
     return backend.config.prefix;
   }
 
-  /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
-  private async askPeer(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
-    // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
-    // a request outside any call goes to the client seen most recently.
-    let caller = this.context.getStore()?.peer;
-    if (caller === undefined) {
-      // A 2025-era request carries nothing that names the call it belongs to. One client with calls in
-      // flight on this server: it is theirs. Several: refuse rather than show one client's request
-      // (a sampling prompt, an elicitation form) to another.
-      const inFlight = this.inFlightPeers.get(backend) ?? [];
-      const sessions = new Set(inFlight.map((peer) => peer.session));
-      if (sessions.size > 1) {
-        throw new PromptyardError(
-          'INVALID_REQUEST',
-          `Server "${backend.id}" asked for ${what} while ${sessions.size} clients had calls in flight on it; the 2025-11-25 protocol does not say which call it belongs to, so the gateway does not guess. Retry when the other calls have finished.`,
-        );
-      }
-      caller = inFlight.at(-1);
-    }
-    const peer = caller ?? this.lastPeer;
-    const answer = peer === undefined ? undefined : ask(peer);
-    if (answer !== undefined) return answer;
-    throw new PromptyardError(
-      'INVALID_REQUEST',
-      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
-    );
-  }
-
   /** Remembers the client most recently seen, for backend requests outside any call. */
   notePeer(peer: ClientPeer): void {
-    this.lastPeer = peer;
+    this.peers.note(peer);
   }
 
   forgetPeer(peer: ClientPeer): void {
-    if (this.lastPeer === peer) this.lastPeer = undefined;
+    this.peers.forget(peer);
   }
 
   private scheduleRebuild(): void {
@@ -335,43 +305,6 @@ export class Router {
     return notFound(kind, name, known, [...this.backends.values()], this.config.separator);
   }
 
-  private requestOptions(timeoutMs: number, context: CallContext): UpstreamRequestOptions {
-    return { timeoutMs, signal: context.signal, onProgress: context.onProgress };
-  }
-
-  /** Runs `call` against `backend` inside the caller's context, tracking it for server→client requests. */
-  private async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
-    const upstream = backend.upstream;
-    const release = this.track(backend, context.peer);
-    try {
-      // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
-      // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
-      // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
-      // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
-      if (backend.era !== 'modern') return await call(this.requestOptions(timeoutMs, context));
-      return await this.context.run(context, () => call(this.requestOptions(timeoutMs, context)));
-    } catch (error) {
-      throw translateError(backend, what, timeoutMs, error, upstream);
-    } finally {
-      release();
-    }
-  }
-
-  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
-  private track(backend: Backend, peer: ClientPeer | undefined): () => void {
-    backend.inFlight++;
-    if (peer === undefined) return () => void backend.inFlight--;
-    this.lastPeer = peer;
-    const peers = this.inFlightPeers.get(backend) ?? [];
-    peers.push(peer);
-    this.inFlightPeers.set(backend, peers);
-    return () => {
-      backend.inFlight--;
-      const index = peers.lastIndexOf(peer);
-      if (index >= 0) peers.splice(index, 1);
-    };
-  }
-
   private toolTimeout(backend: Backend): number {
     return backend.config.toolTimeoutMs ?? backend.config.timeoutMs ?? this.config.timeouts.toolMs;
   }
@@ -388,7 +321,7 @@ export class Router {
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
-    return this.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+    return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
   }
 
   /**
@@ -415,7 +348,7 @@ export class Router {
     const timeoutMs = this.toolTimeout(backend);
     const what = `tools/call "${original}"`;
     const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
-    const release = this.track(backend, peer);
+    const release = this.peers.track(backend, peer);
     let finished = false;
     const finish = (): void => {
       finished = true;
@@ -452,7 +385,7 @@ export class Router {
     const route = this.routes.prompts.get(name);
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
-    return this.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+    return this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
   }
 
   /** Finds the backend of a namespaced (or passed-through) resource URI. */
@@ -478,7 +411,7 @@ export class Router {
 
   async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
     const target = this.resolveUri(uri);
-    const result = await this.forward(target.backend, `resources/read "${target.uri}"`, this.requestTimeout(target.backend), context, (options) => target.backend.upstream.readResource(target.uri, options));
+    const result = await this.peers.forward(target.backend, `resources/read "${target.uri}"`, this.requestTimeout(target.backend), context, (options) => target.backend.upstream.readResource(target.uri, options));
     const prefix = target.backend.config.prefix;
     if (prefix === false) return result;
     // Contents carry the URI the client asked for, so links between them stay resolvable.
@@ -492,7 +425,7 @@ export class Router {
     this.subscriptions.set(key, count + 1);
     if (count === 0) {
       if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-      await this.forward(target.backend, 'resources/subscribe', this.requestTimeout(target.backend), {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+      await this.peers.forward(target.backend, 'resources/subscribe', this.requestTimeout(target.backend), {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
     }
   }
 
@@ -512,14 +445,14 @@ export class Router {
       const route = this.routes.prompts.get(params.ref.name ?? '');
       if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.routes.prompts.keys());
       if (route.backend.capabilities.completions === undefined) return empty;
-      return this.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
+      return this.peers.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
         route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
       );
     }
     if (params.ref.type === 'ref/resource') {
       const target = this.resolveTemplate(params.ref.uri ?? '');
       if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
-      return this.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
+      return this.peers.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
         target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
       );
     }
