@@ -4,18 +4,21 @@ import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
 import { diffBackends } from './config.js';
+import { requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig, GatewayConfig } from './config.js';
 import { decodeUri, encodeUri } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext } from './call-context.js';
-import { notFound, reasonOf, stoppedMessage, timeoutMessage } from './errors.js';
+import { notFound, reasonOf } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
 import { PeerRequests } from './peer-requests.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Collision, Namers, RoutedList, RouteTable } from './route-table.js';
+import { relayToolCall } from './tool-relay.js';
+import type { RelayRequest } from './tool-relay.js';
 
 export interface RouterLogRecord {
   readonly server: string;
@@ -306,11 +309,11 @@ export class Router {
   }
 
   private toolTimeout(backend: Backend): number {
-    return backend.config.toolTimeoutMs ?? backend.config.timeoutMs ?? this.config.timeouts.toolMs;
+    return toolTimeoutMs(backend.config, this.config.timeouts);
   }
 
   private requestTimeout(backend: Backend): number {
-    return backend.config.timeoutMs ?? this.config.timeouts.requestMs;
+    return requestTimeoutMs(backend.config, this.config.timeouts);
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
@@ -324,61 +327,9 @@ export class Router {
     return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
   }
 
-  /**
-   * The hot path: a `tools/call` from a 2025-era stdio client to a 2025-era stdio backend, relayed as
-   * JSON-RPC (name and id rewritten, result passed back as is) instead of through the SDK's server
-   * and client. Timeouts, cancellation, crash handling, errors naming the server and the attribution
-   * of the backend's own requests work as on the full path. `undefined`: take the full path (unknown
-   * name, server not ready or not relayable, or a progress token to forward).
-   */
-  relayToolCall(
-    request: { readonly id: unknown; readonly params: Readonly<Record<string, unknown>> },
-    peer: ClientPeer | undefined,
-    reply: (message: Readonly<Record<string, unknown>>) => void,
-  ): { cancel(reason: string): void } | undefined {
-    const { id, params } = request;
-    const name = params['name'];
-    if (typeof name !== 'string') return undefined;
-    const route = this.routes.tools.get(name);
-    const meta = params['_meta'] as Record<string, unknown> | undefined;
-    if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
-    const { backend, original } = route;
-    const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
-    if (relay === undefined) return undefined;
-    const timeoutMs = this.toolTimeout(backend);
-    const what = `tools/call "${original}"`;
-    const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
-    const release = this.peers.track(backend, peer);
-    let finished = false;
-    const finish = (): void => {
-      finished = true;
-      clearTimeout(timer);
-      release();
-    };
-    const call = relay.call({ ...params, name: original }, (response) => {
-      if (finished) return;
-      finish();
-      if (response === undefined) {
-        reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
-        return;
-      }
-      const error = response['error'] as { message?: unknown } | undefined;
-      if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
-      else reply({ ...response, id });
-    });
-    const timer = setTimeout(() => {
-      if (finished) return;
-      finish();
-      call.cancel(`timed out after ${timeoutMs} ms`);
-      reply(failure(timeoutMessage(backend.id, what, timeoutMs)));
-    }, timeoutMs);
-    return {
-      cancel: (reason) => {
-        if (finished) return;
-        finish();
-        call.cancel(reason);
-      },
-    };
+  /** The stdio hot path (see {@link relayToolCall}); `undefined`: take the full path. */
+  relayToolCall(request: RelayRequest, peer: ClientPeer | undefined, reply: (message: Readonly<Record<string, unknown>>) => void): { cancel(reason: string): void } | undefined {
+    return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply);
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
