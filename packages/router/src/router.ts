@@ -6,7 +6,7 @@ import type { BackendStatus } from './backend.js';
 import { diffBackends } from './config.js';
 import { requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig, GatewayConfig } from './config.js';
-import { decodeUri, encodeUri } from './names.js';
+import { encodeUri } from './names.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
@@ -15,6 +15,8 @@ import { notFound, reasonOf } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
 import { PeerRequests } from './peer-requests.js';
+import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions } from './resource-routes.js';
+import type { ResourceTarget } from './resource-routes.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Collision, Namers, RoutedList, RouteTable } from './route-table.js';
 import { relayToolCall } from './tool-relay.js';
@@ -49,8 +51,6 @@ export interface RouterOptions {
   readonly version: string;
 }
 
-const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
 /**
  * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
  * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
@@ -72,7 +72,7 @@ export class Router {
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
   private readonly peers = new PeerRequests();
-  private readonly subscriptions = new Map<string, number>();
+  private readonly subscriptions = new ResourceSubscriptions(this.peers);
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
   version = 0;
@@ -340,54 +340,23 @@ export class Router {
   }
 
   /** Finds the backend of a namespaced (or passed-through) resource URI. */
-  resolveUri(uri: string): { readonly backend: Backend; readonly uri: string } {
-    const listed = this.routes.resources.get(uri);
-    if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
-    const decoded = decodeUri(uri, this.routes.uriPrefixes.keys());
-    if (decoded !== undefined) {
-      const backend = this.routes.uriPrefixes.get(decoded.prefix);
-      if (backend !== undefined) return { backend, uri: decoded.uri };
-    }
-    // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
-    const passthrough = [...this.backends.values()].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
-    for (const template of this.routes.templates) {
-      if (template.backend.config.prefix !== false) continue;
-      const literal = template.original.split('{')[0] ?? '';
-      if (literal !== '' && uri.startsWith(literal)) return { backend: template.backend, uri };
-    }
-    const only = passthrough[0];
-    if (passthrough.length === 1 && only !== undefined && uriScheme.test(uri)) return { backend: only, uri };
-    throw new PromptyardError('RESOURCE_NOT_FOUND', `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`, { data: { uri } });
+  resolveUri(uri: string): ResourceTarget {
+    return resolveUri(this.routes, this.backends.values(), uri);
   }
 
   async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
     const target = this.resolveUri(uri);
-    const result = await this.peers.forward(target.backend, `resources/read "${target.uri}"`, this.requestTimeout(target.backend), context, (options) => target.backend.upstream.readResource(target.uri, options));
-    const prefix = target.backend.config.prefix;
-    if (prefix === false) return result;
-    // Contents carry the URI the client asked for, so links between them stay resolvable.
-    return { ...result, contents: result.contents.map((item) => ({ ...item, uri: encodeUri(prefix, item.uri) })) };
+    return readResource(target, this.peers, this.requestTimeout(target.backend), context);
   }
 
   async subscribe(uri: string): Promise<void> {
     const target = this.resolveUri(uri);
-    const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.subscriptions.get(key) ?? 0;
-    this.subscriptions.set(key, count + 1);
-    if (count === 0) {
-      if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-      await this.peers.forward(target.backend, 'resources/subscribe', this.requestTimeout(target.backend), {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
-    }
+    await this.subscriptions.subscribe(target, this.requestTimeout(target.backend));
   }
 
   async unsubscribe(uri: string): Promise<void> {
     const target = this.resolveUri(uri);
-    const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.subscriptions.get(key) ?? 0;
-    if (count <= 1) {
-      this.subscriptions.delete(key);
-      if (count === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, this.requestTimeout(target.backend)).catch(() => {});
-    } else this.subscriptions.set(key, count - 1);
+    await this.subscriptions.unsubscribe(target, this.requestTimeout(target.backend));
   }
 
   async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown }, context: CallContext = {}): Promise<CompleteResult> {
@@ -401,23 +370,13 @@ export class Router {
       );
     }
     if (params.ref.type === 'ref/resource') {
-      const target = this.resolveTemplate(params.ref.uri ?? '');
+      const target = resolveTemplate(this.routes, this.backends.values(), params.ref.uri ?? '');
       if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
       return this.peers.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
         target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
       );
     }
     return empty;
-  }
-
-  private resolveTemplate(uriTemplate: string): { readonly backend: Backend; readonly uri: string } | undefined {
-    const template = this.routes.templates.find((route) => route.item.uriTemplate === uriTemplate);
-    if (template !== undefined) return { backend: template.backend, uri: template.original };
-    try {
-      return this.resolveUri(uriTemplate);
-    } catch {
-      return undefined;
-    }
   }
 
   /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */
