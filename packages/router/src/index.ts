@@ -22,7 +22,8 @@ export { MAX_NAME_LENGTH, NAME_CHARACTERS, createNamer, decodeUri, encodeUri, en
 export type { Namer } from './names.js';
 export { Router } from './router.js';
 export type { CallContext } from './call-context.js';
-export type { RouterEvents, RouterLogRecord, RouterOptions, RouterStatus } from './router.js';
+export type { RouterOptions, RouterStatus } from './router.js';
+export type { RouterEvents, RouterLogRecord } from './router-events.js';
 export type { Collision, RoutedList } from './route-table.js';
 export { Backend } from './backend.js';
 export type { BackendState, BackendStatus } from './backend.js';

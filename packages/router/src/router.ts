@@ -3,41 +3,26 @@ import type { Logger } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
-import { diffBackends } from './config.js';
-import { requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
-import type { BackendConfig, GatewayConfig } from './config.js';
-import { encodeUri } from './names.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
+import type { CallContext } from './call-context.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
-import type { CallContext } from './call-context.js';
+import { diffBackends } from './config.js';
+import type { BackendConfig, GatewayConfig } from './config.js';
+import { requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import { notFound, reasonOf } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool } from './meta-tools.js';
+import { encodeUri } from './names.js';
 import { PeerRequests } from './peer-requests.js';
 import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions } from './resource-routes.js';
 import type { ResourceTarget } from './resource-routes.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Collision, Namers, RoutedList, RouteTable } from './route-table.js';
+import type { Collision, Namers, RouteTable } from './route-table.js';
+import { RouterEmitter } from './router-events.js';
+import type { Listener, RouterEvents } from './router-events.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { relayToolCall } from './tool-relay.js';
 import type { RelayRequest } from './tool-relay.js';
-
-export interface RouterLogRecord {
-  readonly server: string;
-  readonly level: LoggingLevel;
-  readonly logger?: string | undefined;
-  readonly data: unknown;
-}
-
-export interface RouterEvents {
-  listChanged: RoutedList;
-  log: RouterLogRecord;
-  resourceUpdated: string;
-  status: BackendStatus;
-  stderr: { readonly server: string; readonly line: string };
-}
-
-type Listener<T> = (value: T) => void;
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];
@@ -60,13 +45,7 @@ export class Router {
   private config: GatewayConfig;
   private namers: Namers;
   private readonly backends = new Map<string, Backend>();
-  private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
-    listChanged: new Set(),
-    log: new Set(),
-    resourceUpdated: new Set(),
-    status: new Set(),
-    stderr: new Set(),
-  };
+  private readonly events: RouterEmitter;
   private routes: RouteTable = emptyRouteTable;
   private readonly meta: ReadonlyMap<string, MetaTool>;
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
@@ -81,6 +60,7 @@ export class Router {
 
   constructor(config: GatewayConfig, options: RouterOptions) {
     this.options = options;
+    this.events = new RouterEmitter(options.logger);
     this.config = config;
     this.namers = createNamers(config.separator);
     // One search index, shared by the meta tools and other front ends (the terminal UI).
@@ -104,19 +84,7 @@ export class Router {
   }
 
   on<K extends keyof RouterEvents>(event: K, listener: Listener<RouterEvents[K]>): () => void {
-    const set = this.listeners[event] as Set<Listener<RouterEvents[K]>>;
-    set.add(listener);
-    return () => set.delete(listener);
-  }
-
-  private emit<K extends keyof RouterEvents>(event: K, value: RouterEvents[K]): void {
-    for (const listener of this.listeners[event] as Set<Listener<RouterEvents[K]>>) {
-      try {
-        listener(value);
-      } catch (error) {
-        this.options.logger.error('event listener failed', { event, reason: reasonOf(error) });
-      }
-    }
+    return this.events.on(event, listener);
   }
 
   backend(id: string): Backend | undefined {
@@ -205,17 +173,17 @@ export class Router {
       {
         changed: () => this.scheduleRebuild(),
         status: (changed) => {
-          this.emit('status', changed.status());
+          this.events.emit('status', changed.status());
           if (changed.state === 'ready' && this.logLevel !== undefined) void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
         },
         stderr: (owner, line) => {
           logger.debug('server stderr', { server: owner.id, line });
-          this.emit('stderr', { server: owner.id, line });
+          this.events.emit('stderr', { server: owner.id, line });
         },
-        log: (params) => this.emit('log', { server: config.id, ...params }),
+        log: (params) => this.events.emit('log', { server: config.id, ...params }),
         resourceUpdated: (uri) => {
-          const prefix = this.prefixOf(backend);
-          this.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
+          const prefix = backend.config.prefix;
+          this.events.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
         },
         sampling: (params) => this.peers.ask(backend, 'sampling', (peer) => peer.sampling?.(params)),
         elicitation: (params) => this.peers.ask(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
@@ -225,10 +193,6 @@ export class Router {
       { name: this.config.name, version: this.options.version },
     );
     return backend;
-  }
-
-  private prefixOf(backend: Backend): string | false {
-    return backend.config.prefix;
   }
 
   /** Remembers the client most recently seen, for backend requests outside any call. */
@@ -251,13 +215,13 @@ export class Router {
 
   /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
   private rebuild(): void {
-    const served = this.config.metaTools || this.config.lazy ? [...this.meta.values()].map((meta) => meta.definition) : [];
+    const served = this.metaToolsServed() ? [...this.meta.values()].map((meta) => meta.definition) : [];
     const next = buildRouteTable(this.backends.values(), { namers: this.namers, metaTools: served, lazy: this.config.lazy });
     const { changed, newCollisions } = compareRouteTables(this.routes, next);
     this.routes = next;
     this.version++;
     for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
-    for (const list of changed) this.emit('listChanged', list);
+    for (const list of changed) this.events.emit('listChanged', list);
   }
 
   // ——— lists ———
@@ -304,6 +268,11 @@ export class Router {
 
   // ——— routing ———
 
+  /** Lazy mode serves them even when `meta_tools` is off: they are its only way to the tools. */
+  private metaToolsServed(): boolean {
+    return this.config.metaTools || this.config.lazy;
+  }
+
   private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
     return notFound(kind, name, known, [...this.backends.values()], this.config.separator);
   }
@@ -320,8 +289,8 @@ export class Router {
     const route = this.routes.tools.get(name);
     if (route === undefined) {
       const metaTool = this.meta.get(name);
-      if (metaTool !== undefined && (this.config.metaTools || this.config.lazy)) return metaTool.call(args ?? {}, context);
-      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
+      if (metaTool !== undefined && this.metaToolsServed()) return metaTool.call(args ?? {}, context);
+      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.metaToolsServed() ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
     return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
