@@ -22,7 +22,7 @@ export interface MetaTool {
   call(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
 }
 
-export const metaToolNames: ReadonlySet<string> = new Set(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+const metaToolNames: ReadonlySet<string> = new Set(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
 
 const pageSize = 100;
 const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError: true } : {}) });
