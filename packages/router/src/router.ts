@@ -5,13 +5,13 @@ import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
 import type { CallContext } from './call-context.js';
 import { createCatalogSearch } from './catalog-search.js';
-import type { CatalogSearch } from './catalog-search.js';
+import type { CatalogSearch, CatalogView } from './catalog-search.js';
 import type { GatewayConfig } from './config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
 import { notFound, reasonOf } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
-import type { MetaTool } from './meta-tools.js';
+import type { MetaTool, MetaToolHost } from './meta-tools.js';
 import { encodeUri } from './names.js';
 import { PeerRequests } from './peer-requests.js';
 import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions } from './resource-routes.js';
@@ -41,7 +41,7 @@ export interface RouterOptions {
  * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
  * client routed to the downstream client it belongs to.
  */
-export class Router {
+export class Router implements MetaToolHost, CatalogView {
   private config: GatewayConfig;
   private namers: Namers;
   private readonly backends = new Map<string, Backend>();
@@ -165,7 +165,7 @@ export class Router {
       config,
       {
         connectMs: this.config.timeouts.connectMs,
-        requestMs: config.timeoutMs ?? this.config.timeouts.requestMs,
+        requestMs: requestTimeoutMs(config, this.config.timeouts),
         restartInitialMs: this.config.restart.initialMs,
         restartMaxMs: this.config.restart.maxMs,
         maxRestarts: this.config.restart.maxRestarts,
@@ -296,7 +296,7 @@ export class Router {
     return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
   }
 
-  /** The stdio hot path (see {@link relayToolCall}); `undefined`: take the full path. */
+  /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
   relayToolCall(request: RelayRequest, peer: ClientPeer | undefined, reply: (message: Readonly<Record<string, unknown>>) => void): { cancel(reason: string): void } | undefined {
     return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply);
   }
