@@ -1,6 +1,6 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendConfig } from './config.js';
+import type { BackendConfig } from './config-backend.js';
 import { connectUpstream } from './sdk/upstream.js';
 import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
 
@@ -50,7 +50,7 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
 const stderrLinesKept = 20;
 
-export const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
+const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
     ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd }
     : { kind: config.transport, url: config.url ?? '', headers: config.headers };

@@ -36,6 +36,16 @@ export interface BackendConfig {
   readonly resources: NameFilter;
 }
 
+/** The gateway's `[timeouts]` that a server's own `timeout` and `tool_timeout` override. */
+export interface DefaultTimeouts {
+  readonly requestMs: number;
+  readonly toolMs: number;
+}
+
+export const toolTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number => backend.toolTimeoutMs ?? backend.timeoutMs ?? defaults.toolMs;
+
+export const requestTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number => backend.timeoutMs ?? defaults.requestMs;
+
 /** `*` any run, `?` one character, anchored; everything else literal. */
 const globToRegExp = (glob: string): RegExp =>
   new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's');

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptyardError } from '@promptyard/core';
-import { backendFingerprint, compileNameFilter, diffBackends, gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
-import type { BackendConfig } from './config.js';
+import { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
+import { backendFingerprint, compileNameFilter, diffBackends } from './config-backend.js';
+import type { BackendConfig } from './config-backend.js';
 
 const env = { HOME: '/home/me', GITHUB_TOKEN: 'ghp_secret', EMPTY: '' };
 const parse = (text: string, file = '/etc/gw/gateway.toml', extra: Record<string, string> = {}) => parseGatewayConfig(text, { file, env: { ...env, ...extra } });

@@ -11,10 +11,6 @@ import { detectFormat, readJson, readToml } from './config-sources.js';
 import { FILTER_KINDS, MAX_TIMEOUT_MS } from './config-values.js';
 import { NAME_CHARACTERS } from './names.js';
 
-export { backendFingerprint, compileNameFilter, diffBackends } from './config-backend.js';
-export type { BackendConfig, BackendDiff, BackendTransport, NameFilter } from './config-backend.js';
-export { normaliseServerId } from './config-servers.js';
-
 export type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 export type GatewayConfigFormat = 'toml' | 'claude' | 'vscode';
 

@@ -2,14 +2,27 @@ import { closestNames } from '@promptyard/core';
 import type { CallToolResult, Prompt, Tool } from './sdk/upstream.js';
 import { argumentNames } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
-import type { CallContext, Router } from './router.js';
+import type { CallContext } from './call-context.js';
+
+/** What the meta tools read of the router, and the one thing they do through it: call a tool. */
+export interface MetaToolHost {
+  backendIds(): string[];
+  /** Every backend tool, lazy mode or not. */
+  allTools(): readonly Tool[];
+  toolOwner(name: string): { readonly server: string } | undefined;
+  backendTool(name: string): Tool | undefined;
+  listPrompts(): readonly Prompt[];
+  promptOwner(name: string): { readonly server: string } | undefined;
+  getPromptDefinition(name: string): Prompt | undefined;
+  callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext): Promise<CallToolResult>;
+}
 
 export interface MetaTool {
   readonly definition: Tool;
   call(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
 }
 
-export const metaToolNames: ReadonlySet<string> = new Set(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+const metaToolNames: ReadonlySet<string> = new Set(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
 
 const pageSize = 100;
 const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError: true } : {}) });
@@ -33,13 +46,11 @@ const offsetOf = (cursor: string | undefined): number => {
   return Number.isFinite(value) && value >= 0 ? value : 0;
 };
 
-
 /**
  * Meta tools: a client that loads only these (lazy mode) still finds and calls every tool, paying for
  * a schema only when it asks for one. Cards are one line each: name, server, first sentence, argument names.
  */
-export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = router.search): MetaTool[] => {
-
+export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch): MetaTool[] => {
   const toolLine = (tool: Tool): string => {
     const args = argumentNames(tool);
     const summary = summarize(tool.description);
@@ -51,7 +62,7 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
     return `${prompt.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${summary === '' ? '' : ` — ${summary}`}`;
   };
   const unknownServer = (server: string): CallToolResult => {
-    const ids = router.backendIds();
+    const ids = host.backendIds();
     const close = closestNames(server, ids);
     return text(`Unknown server "${server}". Servers: ${ids.join(', ') || 'none'}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`, true);
   };
@@ -59,7 +70,7 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
 
   const catalog = <T extends { name: string }>(kind: 'tools' | 'prompts', items: readonly T[], owner: (name: string) => string | undefined, line: (item: T) => string, args: Record<string, unknown>): CallToolResult => {
     const server = serverFilter(args);
-    if (server !== undefined && !router.backendIds().includes(server)) return unknownServer(server);
+    if (server !== undefined && !host.backendIds().includes(server)) return unknownServer(server);
     const filtered = server === undefined ? items : items.filter((item) => owner(item.name) === server);
     const offset = offsetOf(stringArg(args, 'cursor'));
     const page = filtered.slice(offset, offset + pageSize);
@@ -74,7 +85,7 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
       lines.push(line(item));
     }
     const next = offset + pageSize < filtered.length ? `\n\nMore: call again with cursor "${offset + pageSize}".` : '';
-    const header = `${filtered.length} ${kind}${server === undefined ? ` from ${router.backendIds().length} servers` : ` from ${server}`}${offset > 0 ? `, from #${offset + 1}` : ''}.`;
+    const header = `${filtered.length} ${kind}${server === undefined ? ` from ${host.backendIds().length} servers` : ` from ${server}`}${offset > 0 ? `, from #${offset + 1}` : ''}.`;
     const use = kind === 'tools' ? 'describe_tool gives a schema; call_tool runs one.' : 'describe_prompt gives the arguments.';
     return text(`${header} ${use}\n\n${lines.join('\n')}${next}`);
   };
@@ -83,7 +94,7 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
     const query = stringArg(args, 'query');
     if (query === undefined) return text('Give a query: words from the name or description, e.g. "create issue".', true);
     const server = serverFilter(args);
-    if (server !== undefined && !router.backendIds().includes(server)) return unknownServer(server);
+    if (server !== undefined && !host.backendIds().includes(server)) return unknownServer(server);
     const limitValue = typeof args['limit'] === 'number' ? args['limit'] : 10;
     const limit = Math.max(1, Math.min(50, Math.floor(limitValue)));
     const options = { limit, ...(server === undefined ? {} : { server }) };
@@ -101,7 +112,7 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
   return [
     {
       definition: { name: 'catalog_tools', description: 'List every tool behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
-      call: async (args) => catalog('tools', router.allTools(), (name) => router.toolOwner(name)?.server, toolLine, args),
+      call: async (args) => catalog('tools', host.allTools(), (name) => host.toolOwner(name)?.server, toolLine, args),
     },
     {
       definition: {
@@ -113,12 +124,12 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
       call: async (args) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the tool name: describe_tool {"name": "<server>_<tool>"}.', true);
-        const tool = router.backendTool(name);
+        const tool = host.backendTool(name);
         if (tool === undefined) {
-          const close = closestNames(name, router.allTools().map((candidate) => candidate.name));
+          const close = closestNames(name, host.allTools().map((candidate) => candidate.name));
           return text(`Tool "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''} search_tools finds tools by words.`, true);
         }
-        return text(JSON.stringify({ ...tool, server: router.toolOwner(name)?.server }, null, 2));
+        return text(JSON.stringify({ ...tool, server: host.toolOwner(name)?.server }, null, 2));
       },
     },
     {
@@ -142,12 +153,12 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
         if (metaToolNames.has(name)) return text(`call_tool calls the servers' tools, not the gateway's own "${name}": call it directly.`, true);
         const value = args['arguments'];
         if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return text('"arguments" must be an object of the tool\'s arguments.', true);
-        return router.callTool(name, value as Record<string, unknown> | undefined, context);
+        return host.callTool(name, value as Record<string, unknown> | undefined, context);
       },
     },
     {
       definition: { name: 'catalog_prompts', description: 'List every prompt behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
-      call: async (args) => catalog('prompts', router.listPrompts(), (name) => router.promptOwner(name)?.server, promptLine, args),
+      call: async (args) => catalog('prompts', host.listPrompts(), (name) => host.promptOwner(name)?.server, promptLine, args),
     },
     {
       definition: {
@@ -159,12 +170,12 @@ export const createMetaTools = (router: Router, catalogSearch: CatalogSearch = r
       call: async (args) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the prompt name: describe_prompt {"name": "<server>_<prompt>"}.', true);
-        const prompt = router.getPromptDefinition(name);
+        const prompt = host.getPromptDefinition(name);
         if (prompt === undefined) {
-          const close = closestNames(name, router.listPrompts().map((candidate) => candidate.name));
+          const close = closestNames(name, host.listPrompts().map((candidate) => candidate.name));
           return text(`Prompt "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, true);
         }
-        return text(JSON.stringify({ ...prompt, server: router.promptOwner(name)?.server }, null, 2));
+        return text(JSON.stringify({ ...prompt, server: host.promptOwner(name)?.server }, null, 2));
       },
     },
     {

@@ -1,59 +1,28 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { PromptyardError, closestNames } from '@promptyard/core';
+import { PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { RpcError } from '@promptyard/mcp';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
-import { compileNameFilter, diffBackends } from './config.js';
-import type { BackendConfig, GatewayConfig } from './config.js';
-import { createNamer, decodeUri, encodeUri, encodeUriTemplate } from './names.js';
-import type { Namer } from './names.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, UpstreamRequestOptions } from './sdk/upstream.js';
+import type { CallContext } from './call-context.js';
 import { createCatalogSearch } from './catalog-search.js';
-import type { CatalogSearch } from './catalog-search.js';
+import type { CatalogSearch, CatalogView } from './catalog-search.js';
+import type { GatewayConfig } from './config.js';
+import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
+import type { BackendConfig } from './config-backend.js';
+import { notFound, reasonOf } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
-import type { MetaTool } from './meta-tools.js';
-
-export type RoutedList = 'tools' | 'prompts' | 'resources';
-
-/** A request's downstream context: who asked, progress to forward, cancellation. */
-export interface CallContext {
-  readonly peer?: ClientPeer | undefined;
-  readonly signal?: AbortSignal | undefined;
-  readonly progressToken?: string | number | undefined;
-  readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
-}
-
-export interface RouterLogRecord {
-  readonly server: string;
-  readonly level: LoggingLevel;
-  readonly logger?: string | undefined;
-  readonly data: unknown;
-}
-
-export interface RouterEvents {
-  listChanged: RoutedList;
-  log: RouterLogRecord;
-  resourceUpdated: string;
-  status: BackendStatus;
-  stderr: { readonly server: string; readonly line: string };
-}
-
-type Listener<T> = (value: T) => void;
-
-interface Route<T> {
-  readonly backend: Backend;
-  readonly original: string;
-  readonly item: T;
-}
-
-export interface Collision {
-  readonly kind: 'tool' | 'prompt';
-  readonly name: string;
-  readonly kept: string;
-  readonly dropped: string;
-}
+import type { MetaTool, MetaToolHost } from './meta-tools.js';
+import { encodeUri } from './names.js';
+import { PeerRequests } from './peer-requests.js';
+import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions } from './resource-routes.js';
+import type { ResourceTarget } from './resource-routes.js';
+import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
+import type { Collision, Namers, RouteTable } from './route-table.js';
+import { RouterEmitter } from './router-events.js';
+import type { Listener, RouterEvents } from './router-events.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
+import { relayToolCall } from './tool-relay.js';
+import type { RelayRequest } from './tool-relay.js';
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];
@@ -67,46 +36,22 @@ export interface RouterOptions {
   readonly version: string;
 }
 
-const uriScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
-
-const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /**
  * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
  * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
  * client routed to the downstream client it belongs to.
  */
-export class Router {
+export class Router implements MetaToolHost, CatalogView {
   private config: GatewayConfig;
-  private namer: Namer;
-  private promptNamer: Namer;
+  private namers: Namers;
   private readonly backends = new Map<string, Backend>();
-  private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
-    listChanged: new Set(),
-    log: new Set(),
-    resourceUpdated: new Set(),
-    status: new Set(),
-    stderr: new Set(),
-  };
-  private tools = new Map<string, Route<Tool>>();
-  private prompts = new Map<string, Route<Prompt>>();
-  private resources = new Map<string, Route<Resource>>();
-  private templates: Route<ResourceTemplate>[] = [];
-  private uriPrefixes = new Map<string, Backend>();
-  private toolList: Tool[] = [];
-  private promptList: Prompt[] = [];
-  private resourceList: Resource[] = [];
-  private templateList: ResourceTemplate[] = [];
-  private signatures: Record<RoutedList, string> = { tools: '', prompts: '', resources: '' };
-  private collisionKeys = new Set<string>();
-  private collisionList: Collision[] = [];
+  private readonly events: RouterEmitter;
+  private routes: RouteTable = emptyRouteTable;
   private readonly meta: ReadonlyMap<string, MetaTool>;
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
-  private readonly context = new AsyncLocalStorage<CallContext>();
-  private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
-  private lastPeer: ClientPeer | undefined;
-  private readonly subscriptions = new Map<string, number>();
+  private readonly peers = new PeerRequests();
+  private readonly subscriptions = new ResourceSubscriptions(this.peers);
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
   version = 0;
@@ -115,9 +60,9 @@ export class Router {
 
   constructor(config: GatewayConfig, options: RouterOptions) {
     this.options = options;
+    this.events = new RouterEmitter(options.logger);
     this.config = config;
-    this.namer = createNamer({ separator: config.separator });
-    this.promptNamer = createNamer({ separator: config.separator, sanitize: false });
+    this.namers = createNamers(config.separator);
     // One search index, shared by the meta tools and other front ends (the terminal UI).
     this.search = createCatalogSearch(this);
     this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
@@ -139,19 +84,7 @@ export class Router {
   }
 
   on<K extends keyof RouterEvents>(event: K, listener: Listener<RouterEvents[K]>): () => void {
-    const set = this.listeners[event] as Set<Listener<RouterEvents[K]>>;
-    set.add(listener);
-    return () => set.delete(listener);
-  }
-
-  private emit<K extends keyof RouterEvents>(event: K, value: RouterEvents[K]): void {
-    for (const listener of this.listeners[event] as Set<Listener<RouterEvents[K]>>) {
-      try {
-        listener(value);
-      } catch (error) {
-        this.options.logger.error('event listener failed', { event, reason: reasonOf(error) });
-      }
-    }
+    return this.events.on(event, listener);
   }
 
   backend(id: string): Backend | undefined {
@@ -187,8 +120,8 @@ export class Router {
   status(): RouterStatus {
     return {
       backends: [...this.backends.values()].map((backend) => backend.status()),
-      collisions: this.collisionList,
-      counts: { tools: this.tools.size, prompts: this.prompts.size, resources: this.resources.size, resourceTemplates: this.templates.length },
+      collisions: this.routes.collisions,
+      counts: { tools: this.routes.tools.size, prompts: this.routes.prompts.size, resources: this.routes.resources.size, resourceTemplates: this.routes.templates.length },
       lazy: this.config.lazy,
     };
   }
@@ -198,10 +131,7 @@ export class Router {
     const diff = diffBackends(this.config.servers, next.servers);
     const previous = this.config;
     this.config = next;
-    if (previous.separator !== next.separator) {
-      this.namer = createNamer({ separator: next.separator });
-      this.promptNamer = createNamer({ separator: next.separator, sanitize: false });
-    }
+    if (previous.separator !== next.separator) this.namers = createNamers(next.separator);
     await Promise.all(
       [...diff.removed, ...diff.changed].map(async (config) => {
         const backend = this.backends.get(config.id);
@@ -235,7 +165,7 @@ export class Router {
       config,
       {
         connectMs: this.config.timeouts.connectMs,
-        requestMs: config.timeoutMs ?? this.config.timeouts.requestMs,
+        requestMs: requestTimeoutMs(config, this.config.timeouts),
         restartInitialMs: this.config.restart.initialMs,
         restartMaxMs: this.config.restart.maxMs,
         maxRestarts: this.config.restart.maxRestarts,
@@ -243,21 +173,21 @@ export class Router {
       {
         changed: () => this.scheduleRebuild(),
         status: (changed) => {
-          this.emit('status', changed.status());
+          this.events.emit('status', changed.status());
           if (changed.state === 'ready' && this.logLevel !== undefined) void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
         },
         stderr: (owner, line) => {
           logger.debug('server stderr', { server: owner.id, line });
-          this.emit('stderr', { server: owner.id, line });
+          this.events.emit('stderr', { server: owner.id, line });
         },
-        log: (params) => this.emit('log', { server: config.id, ...params }),
+        log: (params) => this.events.emit('log', { server: config.id, ...params }),
         resourceUpdated: (uri) => {
-          const prefix = this.prefixOf(backend);
-          this.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
+          const prefix = backend.config.prefix;
+          this.events.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
         },
-        sampling: (params) => this.askPeer(backend, 'sampling', (peer) => peer.sampling?.(params)),
-        elicitation: (params) => this.askPeer(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
-        roots: () => this.askPeer(backend, 'roots', (peer) => peer.roots?.()),
+        sampling: (params) => this.peers.ask(backend, 'sampling', (peer) => peer.sampling?.(params)),
+        elicitation: (params) => this.peers.ask(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
+        roots: () => this.peers.ask(backend, 'roots', (peer) => peer.roots?.()),
       },
       logger,
       { name: this.config.name, version: this.options.version },
@@ -265,45 +195,13 @@ export class Router {
     return backend;
   }
 
-  private prefixOf(backend: Backend): string | false {
-    return backend.config.prefix;
-  }
-
-  /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
-  private async askPeer(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
-    // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
-    // a request outside any call goes to the client seen most recently.
-    let caller = this.context.getStore()?.peer;
-    if (caller === undefined) {
-      // A 2025-era request carries nothing that names the call it belongs to. One client with calls in
-      // flight on this server: it is theirs. Several: refuse rather than show one client's request
-      // (a sampling prompt, an elicitation form) to another.
-      const inFlight = this.inFlightPeers.get(backend) ?? [];
-      const sessions = new Set(inFlight.map((peer) => peer.session));
-      if (sessions.size > 1) {
-        throw new PromptyardError(
-          'INVALID_REQUEST',
-          `Server "${backend.id}" asked for ${what} while ${sessions.size} clients had calls in flight on it; the 2025-11-25 protocol does not say which call it belongs to, so the gateway does not guess. Retry when the other calls have finished.`,
-        );
-      }
-      caller = inFlight.at(-1);
-    }
-    const peer = caller ?? this.lastPeer;
-    const answer = peer === undefined ? undefined : ask(peer);
-    if (answer !== undefined) return answer;
-    throw new PromptyardError(
-      'INVALID_REQUEST',
-      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
-    );
-  }
-
   /** Remembers the client most recently seen, for backend requests outside any call. */
   notePeer(peer: ClientPeer): void {
-    this.lastPeer = peer;
+    this.peers.note(peer);
   }
 
   forgetPeer(peer: ClientPeer): void {
-    if (this.lastPeer === peer) this.lastPeer = undefined;
+    this.peers.forget(peer);
   }
 
   private scheduleRebuild(): void {
@@ -316,365 +214,138 @@ export class Router {
   }
 
   /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
-  rebuild(): void {
-    const tools = new Map<string, Route<Tool>>();
-    const prompts = new Map<string, Route<Prompt>>();
-    const resources = new Map<string, Route<Resource>>();
-    const templates: Route<ResourceTemplate>[] = [];
-    const uriPrefixes = new Map<string, Backend>();
-    const collisions: Collision[] = [];
-    const reserved = this.config.metaTools || this.config.lazy ? new Set(this.meta.keys()) : new Set<string>();
-
-    for (const backend of this.backends.values()) {
-      const prefix = backend.config.prefix;
-      if (prefix !== false) uriPrefixes.set(prefix, backend);
-      if (backend.state !== 'ready') continue;
-      const allowTool = compileNameFilter(backend.config.tools);
-      const allowPrompt = compileNameFilter(backend.config.prompts);
-      const allowResource = compileNameFilter(backend.config.resources);
-      for (const tool of backend.lists.tools) {
-        if (!allowTool(tool.name)) continue;
-        const name = this.namer.encode(prefix, tool.name);
-        const taken = tools.get(name);
-        if (taken !== undefined || reserved.has(name)) {
-          collisions.push({ kind: 'tool', name, kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${tool.name}` });
-          continue;
-        }
-        tools.set(name, { backend, original: tool.name, item: { ...tool, name } });
-      }
-      for (const prompt of backend.lists.prompts) {
-        if (!allowPrompt(prompt.name)) continue;
-        const name = this.promptNamer.encode(prefix, prompt.name);
-        const taken = prompts.get(name);
-        if (taken !== undefined) {
-          collisions.push({ kind: 'prompt', name, kept: `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${prompt.name}` });
-          continue;
-        }
-        prompts.set(name, { backend, original: prompt.name, item: { ...prompt, name } });
-      }
-      for (const resource of backend.lists.resources) {
-        if (!allowResource(resource.uri) && !allowResource(resource.name)) continue;
-        const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
-        if (!resources.has(uri)) resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
-      }
-      for (const template of backend.lists.resourceTemplates) {
-        if (!allowResource(template.uriTemplate) && !allowResource(template.name)) continue;
-        const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
-        templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
-      }
-    }
-
-    this.tools = tools;
-    this.prompts = prompts;
-    this.resources = resources;
-    this.templates = templates;
-    this.uriPrefixes = uriPrefixes;
-    this.toolList = [...(this.config.metaTools || this.config.lazy ? [...this.meta.values()].map((meta) => meta.definition) : []), ...(this.config.lazy ? [] : [...tools.values()].map((route) => route.item))];
-    this.promptList = [...prompts.values()].map((route) => route.item);
-    this.resourceList = [...resources.values()].map((route) => route.item);
-    this.templateList = templates.map((route) => route.item);
+  private rebuild(): void {
+    const served = this.metaToolsServed() ? [...this.meta.values()].map((meta) => meta.definition) : [];
+    const next = buildRouteTable(this.backends.values(), { namers: this.namers, metaTools: served, lazy: this.config.lazy });
+    const { changed, newCollisions } = compareRouteTables(this.routes, next);
+    this.routes = next;
     this.version++;
-
-    const keys = new Set(collisions.map((collision) => `${collision.kind}:${collision.name}:${collision.dropped}`));
-    for (const collision of collisions) {
-      if (!this.collisionKeys.has(`${collision.kind}:${collision.name}:${collision.dropped}`)) {
-        this.options.logger.warn(`${collision.kind} name collision: "${collision.name}" is served by ${collision.kept}; ${collision.dropped} is hidden. Give one of the servers a prefix (prefix = true or a string) or a deny filter.`, {
-          name: collision.name,
-        });
-      }
-    }
-    this.collisionKeys = keys;
-    this.collisionList = collisions;
-
-    const signatures: Record<RoutedList, string> = {
-      tools: JSON.stringify(this.toolList),
-      prompts: JSON.stringify(this.promptList),
-      resources: JSON.stringify([this.resourceList, this.templateList]),
-    };
-    for (const list of ['tools', 'prompts', 'resources'] as const) {
-      if (signatures[list] !== this.signatures[list]) {
-        const first = this.signatures[list] === '';
-        this.signatures[list] = signatures[list];
-        if (!first) this.emit('listChanged', list);
-      }
-    }
+    for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
+    for (const list of changed) this.events.emit('listChanged', list);
   }
 
   // ——— lists ———
 
   listTools(): readonly Tool[] {
-    return this.toolList;
+    return this.routes.lists.tools;
   }
 
   /** Every backend tool, lazy mode or not (for the meta tools). */
   allTools(): readonly Tool[] {
-    return [...this.tools.values()].map((route) => route.item);
+    return [...this.routes.tools.values()].map((route) => route.item);
   }
 
   /** A backend tool by its namespaced name (lazy mode or not). */
   backendTool(name: string): Tool | undefined {
-    return this.tools.get(name)?.item;
+    return this.routes.tools.get(name)?.item;
   }
 
   toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.tools.get(name);
+    const route = this.routes.tools.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
   }
 
   listPrompts(): readonly Prompt[] {
-    return this.promptList;
+    return this.routes.lists.prompts;
   }
 
   promptOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.prompts.get(name);
+    const route = this.routes.prompts.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
   }
 
   listResources(): readonly Resource[] {
-    return this.resourceList;
+    return this.routes.lists.resources;
   }
 
   listResourceTemplates(): readonly ResourceTemplate[] {
-    return this.templateList;
+    return this.routes.lists.templates;
   }
 
   getPromptDefinition(name: string): Prompt | undefined {
-    return this.prompts.get(name)?.item;
+    return this.routes.prompts.get(name)?.item;
   }
 
   // ——— routing ———
 
+  /** Lazy mode serves them even when `meta_tools` is off: they are its only way to the tools. */
+  private metaToolsServed(): boolean {
+    return this.config.metaTools || this.config.lazy;
+  }
+
   private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
-    const suggestions = closestNames(name, [...known]);
-    const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
-    // A name under a server that is not serving right now: say so instead of a bare "not found".
-    for (const backend of this.backends.values()) {
-      const prefix = backend.config.prefix;
-      if (backend.state === 'ready' || prefix === false || !name.startsWith(`${prefix}${this.config.separator}`)) continue;
-      return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found: ${backend.unavailableMessage()}`, { data: { name, server: backend.id, state: backend.state } });
-    }
-    const down = [...this.backends.values()].filter((backend) => backend.state !== 'ready' && backend.state !== 'disabled').map((backend) => backend.id);
-    const downHint = down.length > 0 ? ` (not available right now: ${down.join(', ')})` : '';
-    return new PromptyardError(kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND', `${kind} "${name}" not found.${hint}${downHint}`, { data: { name } });
-  }
-
-  private requestOptions(timeoutMs: number, context: CallContext): UpstreamRequestOptions {
-    return { timeoutMs, signal: context.signal, onProgress: context.onProgress };
-  }
-
-  /** Runs `call` against `backend` inside the caller's context, tracking it for server→client requests. */
-  private async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
-    const upstream = backend.upstream;
-    const release = this.track(backend, context.peer);
-    try {
-      // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
-      // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
-      // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
-      // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
-      if (backend.era !== 'modern') return await call(this.requestOptions(timeoutMs, context));
-      return await this.context.run(context, () => call(this.requestOptions(timeoutMs, context)));
-    } catch (error) {
-      throw this.translate(backend, what, timeoutMs, error, upstream);
-    } finally {
-      release();
-    }
-  }
-
-  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
-  private track(backend: Backend, peer: ClientPeer | undefined): () => void {
-    backend.inFlight++;
-    if (peer === undefined) return () => void backend.inFlight--;
-    this.lastPeer = peer;
-    const peers = this.inFlightPeers.get(backend) ?? [];
-    peers.push(peer);
-    this.inFlightPeers.set(backend, peers);
-    return () => {
-      backend.inFlight--;
-      const index = peers.lastIndexOf(peer);
-      if (index >= 0) peers.splice(index, 1);
-    };
-  }
-
-  private translate(backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error {
-    if (error instanceof PromptyardError || error instanceof RpcError) return error;
-    const code = (error as { code?: unknown }).code;
-    const message = reasonOf(error);
-    // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
-    // timeout is the backend's, and keeps its code.
-    if (code === 'REQUEST_TIMEOUT') {
-      return new PromptyardError('TIMEOUT', `Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`, {
-        data: { server: backend.id },
-      });
-    }
-    if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
-      return new PromptyardError('BACKEND_UNAVAILABLE', `Server "${backend.id}" stopped while handling ${what}: ${message}. The gateway restarts it; retry shortly.`, { data: { server: backend.id } });
-    }
-    if (typeof code === 'number') return new RpcError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);
-    return new PromptyardError('BACKEND_ERROR', `Server "${backend.id}" failed ${what}: ${message}`, { data: { server: backend.id } });
+    return notFound(kind, name, known, [...this.backends.values()], this.config.separator);
   }
 
   private toolTimeout(backend: Backend): number {
-    return backend.config.toolTimeoutMs ?? backend.config.timeoutMs ?? this.config.timeouts.toolMs;
+    return toolTimeoutMs(backend.config, this.config.timeouts);
   }
 
   private requestTimeout(backend: Backend): number {
-    return backend.config.timeoutMs ?? this.config.timeouts.requestMs;
+    return requestTimeoutMs(backend.config, this.config.timeouts);
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
-    const route = this.tools.get(name);
+    const route = this.routes.tools.get(name);
     if (route === undefined) {
       const metaTool = this.meta.get(name);
-      if (metaTool !== undefined && (this.config.metaTools || this.config.lazy)) return metaTool.call(args ?? {}, context);
-      throw this.notFound('Tool', name, [...this.tools.keys(), ...(this.config.metaTools || this.config.lazy ? this.meta.keys() : [])]);
+      if (metaTool !== undefined && this.metaToolsServed()) return metaTool.call(args ?? {}, context);
+      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.metaToolsServed() ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
-    return this.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+    return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
   }
 
-  /**
-   * The hot path: a `tools/call` from a 2025-era stdio client to a 2025-era stdio backend, relayed as
-   * JSON-RPC (name and id rewritten, result passed back as is) instead of through the SDK's server
-   * and client. Timeouts, cancellation, crash handling, errors naming the server and the attribution
-   * of the backend's own requests work as on the full path. `undefined`: take the full path (unknown
-   * name, server not ready or not relayable, or a progress token to forward).
-   */
-  relayToolCall(
-    request: { readonly id: unknown; readonly params: Readonly<Record<string, unknown>> },
-    peer: ClientPeer | undefined,
-    reply: (message: Readonly<Record<string, unknown>>) => void,
-  ): { cancel(reason: string): void } | undefined {
-    const { id, params } = request;
-    const name = params['name'];
-    if (typeof name !== 'string') return undefined;
-    const route = this.tools.get(name);
-    const meta = params['_meta'] as Record<string, unknown> | undefined;
-    if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
-    const { backend, original } = route;
-    const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
-    if (relay === undefined) return undefined;
-    const timeoutMs = this.toolTimeout(backend);
-    const what = `tools/call "${original}"`;
-    const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
-    const release = this.track(backend, peer);
-    let finished = false;
-    const finish = (): void => {
-      finished = true;
-      clearTimeout(timer);
-      release();
-    };
-    const call = relay.call({ ...params, name: original }, (response) => {
-      if (finished) return;
-      finish();
-      if (response === undefined) {
-        reply(failure(`Server "${backend.id}" stopped while handling ${what}: connection closed. The gateway restarts it; retry shortly.`));
-        return;
-      }
-      const error = response['error'] as { message?: unknown } | undefined;
-      if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
-      else reply({ ...response, id });
-    });
-    const timer = setTimeout(() => {
-      if (finished) return;
-      finish();
-      call.cancel(`timed out after ${timeoutMs} ms`);
-      reply(failure(`Server "${backend.id}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`));
-    }, timeoutMs);
-    return {
-      cancel: (reason) => {
-        if (finished) return;
-        finish();
-        call.cancel(reason);
-      },
-    };
+  /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
+  relayToolCall(request: RelayRequest, peer: ClientPeer | undefined, reply: (message: Readonly<Record<string, unknown>>) => void): { cancel(reason: string): void } | undefined {
+    return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply);
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    const route = this.prompts.get(name);
-    if (route === undefined) throw this.notFound('Prompt', name, this.prompts.keys());
+    const route = this.routes.prompts.get(name);
+    if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
-    return this.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+    return this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
   }
 
   /** Finds the backend of a namespaced (or passed-through) resource URI. */
-  resolveUri(uri: string): { readonly backend: Backend; readonly uri: string } {
-    const listed = this.resources.get(uri);
-    if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
-    const decoded = decodeUri(uri, this.uriPrefixes.keys());
-    if (decoded !== undefined) {
-      const backend = this.uriPrefixes.get(decoded.prefix);
-      if (backend !== undefined) return { backend, uri: decoded.uri };
-    }
-    // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
-    const passthrough = [...this.backends.values()].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
-    for (const template of this.templates) {
-      if (template.backend.config.prefix !== false) continue;
-      const literal = template.original.split('{')[0] ?? '';
-      if (literal !== '' && uri.startsWith(literal)) return { backend: template.backend, uri };
-    }
-    const only = passthrough[0];
-    if (passthrough.length === 1 && only !== undefined && uriScheme.test(uri)) return { backend: only, uri };
-    throw new PromptyardError('RESOURCE_NOT_FOUND', `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`, { data: { uri } });
+  resolveUri(uri: string): ResourceTarget {
+    return resolveUri(this.routes, this.backends.values(), uri);
   }
 
   async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
     const target = this.resolveUri(uri);
-    const result = await this.forward(target.backend, `resources/read "${target.uri}"`, this.requestTimeout(target.backend), context, (options) => target.backend.upstream.readResource(target.uri, options));
-    const prefix = target.backend.config.prefix;
-    if (prefix === false) return result;
-    // Contents carry the URI the client asked for, so links between them stay resolvable.
-    return { ...result, contents: result.contents.map((item) => ({ ...item, uri: encodeUri(prefix, item.uri) })) };
+    return readResource(target, this.peers, this.requestTimeout(target.backend), context);
   }
 
   async subscribe(uri: string): Promise<void> {
     const target = this.resolveUri(uri);
-    const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.subscriptions.get(key) ?? 0;
-    this.subscriptions.set(key, count + 1);
-    if (count === 0) {
-      if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-      await this.forward(target.backend, 'resources/subscribe', this.requestTimeout(target.backend), {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
-    }
+    await this.subscriptions.subscribe(target, this.requestTimeout(target.backend));
   }
 
   async unsubscribe(uri: string): Promise<void> {
     const target = this.resolveUri(uri);
-    const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.subscriptions.get(key) ?? 0;
-    if (count <= 1) {
-      this.subscriptions.delete(key);
-      if (count === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, this.requestTimeout(target.backend)).catch(() => {});
-    } else this.subscriptions.set(key, count - 1);
+    await this.subscriptions.unsubscribe(target, this.requestTimeout(target.backend));
   }
 
   async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown }, context: CallContext = {}): Promise<CompleteResult> {
     const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
     if (params.ref.type === 'ref/prompt') {
-      const route = this.prompts.get(params.ref.name ?? '');
-      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.prompts.keys());
+      const route = this.routes.prompts.get(params.ref.name ?? '');
+      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.routes.prompts.keys());
       if (route.backend.capabilities.completions === undefined) return empty;
-      return this.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
+      return this.peers.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
         route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
       );
     }
     if (params.ref.type === 'ref/resource') {
-      const target = this.resolveTemplate(params.ref.uri ?? '');
+      const target = resolveTemplate(this.routes, this.backends.values(), params.ref.uri ?? '');
       if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
-      return this.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
+      return this.peers.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
         target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
       );
     }
     return empty;
-  }
-
-  private resolveTemplate(uriTemplate: string): { readonly backend: Backend; readonly uri: string } | undefined {
-    const template = this.templates.find((route) => route.item.uriTemplate === uriTemplate);
-    if (template !== undefined) return { backend: template.backend, uri: template.original };
-    try {
-      return this.resolveUri(uriTemplate);
-    } catch {
-      return undefined;
-    }
   }
 
   /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */

@@ -1,6 +1,7 @@
 import type { Logger } from '@promptyard/core';
 import type { ClientPeer, JsonObject, McpHandlers, RequestContext, StdioRelay } from '@promptyard/mcp';
-import type { CallContext, Router } from './router.js';
+import type { CallContext } from './call-context.js';
+import type { Router } from './router.js';
 
 export interface GatewayHandlersOptions {
   readonly name: string;

@@ -16,7 +16,7 @@ const inheritedKeys =
     ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
     : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
 
-export const childEnvironment = (extra: Readonly<Record<string, string>>): Record<string, string> => {
+const childEnvironment = (extra: Readonly<Record<string, string>>): Record<string, string> => {
   const env: Record<string, string> = {};
   for (const key of inheritedKeys) {
     const value = process.env[key];

@@ -1,0 +1,90 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PromptyardError } from '@promptyard/core';
+import type { ClientPeer } from '@promptyard/mcp';
+import type { Backend } from './backend.js';
+import type { CallContext } from './call-context.js';
+import { translateError } from './errors.js';
+import type { UpstreamRequestOptions } from './sdk/upstream.js';
+
+const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ timeoutMs, signal: context.signal, onProgress: context.onProgress });
+
+/**
+ * Which downstream client answers a backend's own requests (sampling, elicitation, roots): calls are
+ * forwarded and tracked here, so each backend's calls in flight, their clients and the client seen
+ * last are known when the backend asks.
+ */
+export class PeerRequests {
+  private readonly context = new AsyncLocalStorage<CallContext>();
+  private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
+  private lastPeer: ClientPeer | undefined;
+
+  /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
+  async ask(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
+    // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
+    // a request outside any call goes to the client seen most recently.
+    let caller = this.context.getStore()?.peer;
+    if (caller === undefined) {
+      // A 2025-era request carries nothing that names the call it belongs to. One client with calls in
+      // flight on this server: it is theirs. Several: refuse rather than show one client's request
+      // (a sampling prompt, an elicitation form) to another.
+      const inFlight = this.inFlightPeers.get(backend) ?? [];
+      const sessions = new Set(inFlight.map((peer) => peer.session));
+      if (sessions.size > 1) {
+        throw new PromptyardError(
+          'INVALID_REQUEST',
+          `Server "${backend.id}" asked for ${what} while ${sessions.size} clients had calls in flight on it; the 2025-11-25 protocol does not say which call it belongs to, so the gateway does not guess. Retry when the other calls have finished.`,
+        );
+      }
+      caller = inFlight.at(-1);
+    }
+    const peer = caller ?? this.lastPeer;
+    const answer = peer === undefined ? undefined : ask(peer);
+    if (answer !== undefined) return answer;
+    throw new PromptyardError(
+      'INVALID_REQUEST',
+      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
+    );
+  }
+
+  /** Remembers the client most recently seen, for backend requests outside any call. */
+  note(peer: ClientPeer): void {
+    this.lastPeer = peer;
+  }
+
+  forget(peer: ClientPeer): void {
+    if (this.lastPeer === peer) this.lastPeer = undefined;
+  }
+
+  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
+  track(backend: Backend, peer: ClientPeer | undefined): () => void {
+    backend.inFlight++;
+    if (peer === undefined) return () => void backend.inFlight--;
+    this.lastPeer = peer;
+    const peers = this.inFlightPeers.get(backend) ?? [];
+    peers.push(peer);
+    this.inFlightPeers.set(backend, peers);
+    return () => {
+      backend.inFlight--;
+      const index = peers.lastIndexOf(peer);
+      if (index >= 0) peers.splice(index, 1);
+    };
+  }
+
+  /** Runs `call` against `backend` inside the caller's context, tracked, with failures translated for the client. */
+  async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    const upstream = backend.upstream;
+    const release = this.track(backend, context.peer);
+    try {
+      // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
+      // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
+      // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
+      // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
+      if (backend.era !== 'modern') return await call(requestOptions(timeoutMs, context));
+      return await this.context.run(context, () => call(requestOptions(timeoutMs, context)));
+    } catch (error) {
+      throw translateError(backend, what, timeoutMs, error, upstream);
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { PromptyardError } from '@promptyard/core';
+import type { Backend } from './backend.js';
+import type { CallContext } from './call-context.js';
+import { decodeUri, encodeUri } from './names.js';
+import type { PeerRequests } from './peer-requests.js';
+import type { RouteTable } from './route-table.js';
+import type { ReadResourceResult } from './sdk/upstream.js';
+
+/** A resource URI as its server knows it, and the server. */
+export interface ResourceTarget {
+  readonly backend: Backend;
+  readonly uri: string;
+}
+
+const hasScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+/** Finds the backend of a namespaced (or passed-through) resource URI. */
+export const resolveUri = (routes: RouteTable, backends: Iterable<Backend>, uri: string): ResourceTarget => {
+  const listed = routes.resources.get(uri);
+  if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
+  const decoded = decodeUri(uri, routes.uriPrefixes.keys());
+  if (decoded !== undefined) {
+    const backend = routes.uriPrefixes.get(decoded.prefix);
+    if (backend !== undefined) return { backend, uri: decoded.uri };
+  }
+  // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
+  const passthrough = [...backends].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
+  for (const template of routes.templates) {
+    if (template.backend.config.prefix !== false) continue;
+    const literal = template.original.split('{')[0] ?? '';
+    if (literal !== '' && uri.startsWith(literal)) return { backend: template.backend, uri };
+  }
+  const only = passthrough[0];
+  if (passthrough.length === 1 && only !== undefined && hasScheme.test(uri)) return { backend: only, uri };
+  throw new PromptyardError('RESOURCE_NOT_FOUND', `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`, { data: { uri } });
+};
+
+/** The backend of a listed URI template (for completions), else of a URI; undefined when none owns it. */
+export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>, uriTemplate: string): ResourceTarget | undefined => {
+  const template = routes.templates.find((route) => route.item.uriTemplate === uriTemplate);
+  if (template !== undefined) return { backend: template.backend, uri: template.original };
+  try {
+    return resolveUri(routes, backends, uriTemplate);
+  } catch {
+    return undefined;
+  }
+};
+
+export const readResource = async (target: ResourceTarget, peers: PeerRequests, timeoutMs: number, context: CallContext): Promise<ReadResourceResult> => {
+  const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) => target.backend.upstream.readResource(target.uri, options));
+  const prefix = target.backend.config.prefix;
+  if (prefix === false) return result;
+  // Contents carry the URI the client asked for, so links between them stay resolvable.
+  return { ...result, contents: result.contents.map((item) => ({ ...item, uri: encodeUri(prefix, item.uri) })) };
+};
+
+/** Resource subscriptions, counted per server and URI: the server is subscribed for the first client and unsubscribed after the last. */
+export class ResourceSubscriptions {
+  private readonly counts = new Map<string, number>();
+  private readonly peers: PeerRequests;
+
+  constructor(peers: PeerRequests) {
+    this.peers = peers;
+  }
+
+  async subscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
+    const key = `${target.backend.id}\n${target.uri}`;
+    const count = this.counts.get(key) ?? 0;
+    this.counts.set(key, count + 1);
+    if (count === 0) {
+      if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
+      await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+    }
+  }
+
+  async unsubscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
+    const key = `${target.backend.id}\n${target.uri}`;
+    const count = this.counts.get(key) ?? 0;
+    if (count <= 1) {
+      this.counts.delete(key);
+      if (count === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
+    } else this.counts.set(key, count - 1);
+  }
+}

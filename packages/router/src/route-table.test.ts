@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '@promptyard/core';
+import { Backend } from './backend.js';
+import type { BackendEvents } from './backend.js';
+import { parseGatewayConfig } from './config.js';
+import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
+import type { Tool } from './sdk/upstream.js';
+
+const config = parseGatewayConfig('[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n', {
+  file: '/srv/gateway.toml',
+  env: {},
+});
+const namers = createNamers(config.separator);
+const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
+const metaTools = [tool('search_tools')];
+
+/** Backends as the router holds them, never started: ready with these tools, or down when absent. */
+const backends = (tools: Partial<Record<'alpha' | 'beta', string[]>>): Backend[] =>
+  config.servers.map((server) => {
+    // Never started, so nothing reports events.
+    const backend = new Backend(server, { connectMs: 1, requestMs: 1, restartInitialMs: 1, restartMaxMs: 1, maxRestarts: 0 }, {} as BackendEvents, silentLogger(), { name: 'test', version: '0' });
+    const names = tools[server.id as 'alpha' | 'beta'];
+    if (names !== undefined) {
+      backend.state = 'ready';
+      backend.lists = { tools: names.map(tool), prompts: [], resources: [], resourceTemplates: [] };
+    }
+    return backend;
+  });
+
+const names = (list: readonly Tool[]): string[] => list.map((item) => item.name);
+
+describe('buildRouteTable', () => {
+  it('namespaces and filters, lists the meta tools first and lets them keep their names', () => {
+    const table = buildRouteTable(backends({ alpha: ['echo'], beta: ['echo', 'secret', 'search_tools'] }), { namers, metaTools, lazy: false });
+    expect(names(table.lists.tools)).toEqual(['search_tools', 'alpha_echo', 'echo']);
+    expect(table.tools.get('alpha_echo')).toMatchObject({ original: 'echo', backend: { id: 'alpha' } });
+    expect(table.collisions).toEqual([{ kind: 'tool', name: 'search_tools', kept: 'gateway meta tool', dropped: 'beta/search_tools' }]);
+  });
+
+  it('lists only the meta tools in lazy mode, and still routes every tool', () => {
+    const table = buildRouteTable(backends({ alpha: ['echo'] }), { namers, metaTools, lazy: true });
+    expect(names(table.lists.tools)).toEqual(['search_tools']);
+    expect(table.tools.has('alpha_echo')).toBe(true);
+  });
+
+  it('keeps a down server\'s URI prefix but none of its names', () => {
+    const table = buildRouteTable(backends({ beta: ['echo'] }), { namers, metaTools: [], lazy: false });
+    expect([...table.tools.keys()]).toEqual(['echo']);
+    expect([...table.uriPrefixes.keys()]).toEqual(['alpha']);
+  });
+});
+
+describe('compareRouteTables', () => {
+  it('announces nothing for the first table, then only the lists that changed, and each collision once', () => {
+    const build = (tools: Partial<Record<'alpha' | 'beta', string[]>>) => buildRouteTable(backends(tools), { namers, metaTools, lazy: false });
+    const first = build({ alpha: ['echo'], beta: ['search_tools'] });
+    expect(compareRouteTables(emptyRouteTable, first)).toEqual({ changed: [], newCollisions: first.collisions });
+    const same = build({ alpha: ['echo'], beta: ['search_tools'] });
+    expect(compareRouteTables(first, same)).toEqual({ changed: [], newCollisions: [] });
+    expect(compareRouteTables(same, build({ alpha: ['echo', 'more'], beta: ['search_tools'] })).changed).toEqual(['tools']);
+  });
+});

@@ -1,0 +1,54 @@
+import type { Logger } from '@promptyard/core';
+import type { BackendStatus } from './backend.js';
+import { reasonOf } from './errors.js';
+import type { RoutedList } from './route-table.js';
+import type { LoggingLevel } from './sdk/upstream.js';
+
+export interface RouterLogRecord {
+  readonly server: string;
+  readonly level: LoggingLevel;
+  readonly logger?: string | undefined;
+  readonly data: unknown;
+}
+
+export interface RouterEvents {
+  listChanged: RoutedList;
+  log: RouterLogRecord;
+  resourceUpdated: string;
+  status: BackendStatus;
+  stderr: { readonly server: string; readonly line: string };
+}
+
+export type Listener<T> = (value: T) => void;
+
+/** The router's events: a listener that throws is logged and does not keep the others from hearing. */
+export class RouterEmitter {
+  private readonly listeners: { [K in keyof RouterEvents]: Set<Listener<RouterEvents[K]>> } = {
+    listChanged: new Set(),
+    log: new Set(),
+    resourceUpdated: new Set(),
+    status: new Set(),
+    stderr: new Set(),
+  };
+  private readonly logger: Logger;
+
+  constructor(logger: Logger) {
+    this.logger = logger;
+  }
+
+  on<K extends keyof RouterEvents>(event: K, listener: Listener<RouterEvents[K]>): () => void {
+    const set = this.listeners[event] as Set<Listener<RouterEvents[K]>>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  emit<K extends keyof RouterEvents>(event: K, value: RouterEvents[K]): void {
+    for (const listener of this.listeners[event] as Set<Listener<RouterEvents[K]>>) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.logger.error('event listener failed', { event, reason: reasonOf(error) });
+      }
+    }
+  }
+}
