@@ -1,8 +1,6 @@
-import { PromptyardError, closestNames } from '@promptyard/core';
+import { PromptyardError, closestNames, describeError } from '@promptyard/core';
 import { RpcError } from '@promptyard/mcp';
 import type { Backend } from './backend.js';
-
-export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 // Shared with the stdio relay, which answers with the same words as the full path.
 export const timeoutMessage = (server: string, what: string, timeoutMs: number): string =>
@@ -18,7 +16,7 @@ export const stoppedMessage = (server: string, what: string, reason: string): st
 export const translateError = (backend: Backend, what: string, timeoutMs: number, error: unknown, upstream: unknown): Error => {
   if (error instanceof PromptyardError || error instanceof RpcError) return error;
   const code = (error as { code?: unknown }).code;
-  const message = reasonOf(error);
+  const message = describeError(error);
   // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
   // timeout is the backend's, and keeps its code.
   if (code === 'REQUEST_TIMEOUT') return new PromptyardError('TIMEOUT', timeoutMessage(backend.id, what, timeoutMs), { data: { server: backend.id } });

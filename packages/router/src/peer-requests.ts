@@ -67,6 +67,8 @@ export class PeerRequests {
       backend.inFlight--;
       const index = peers.lastIndexOf(peer);
       if (index >= 0) peers.splice(index, 1);
+      // A backend replaced on reload leaves no entry behind.
+      if (peers.length === 0 && this.inFlightPeers.get(backend) === peers) this.inFlightPeers.delete(backend);
     };
   }
 

@@ -57,6 +57,7 @@ export const readResource = async (target: ResourceTarget, peers: PeerRequests, 
 /** Resource subscriptions, counted per server and URI: the server is subscribed for the first client and unsubscribed after the last. */
 export class ResourceSubscriptions {
   private readonly counts = new Map<string, number>();
+  private readonly pending = new Map<string, Promise<void>>();
   private readonly peers: PeerRequests;
 
   constructor(peers: PeerRequests) {
@@ -67,18 +68,41 @@ export class ResourceSubscriptions {
     const key = `${target.backend.id}\n${target.uri}`;
     const count = this.counts.get(key) ?? 0;
     this.counts.set(key, count + 1);
-    if (count === 0) {
-      if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-      await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+    try {
+      if (count > 0) {
+        // The first client's subscription may still be on its way: share its outcome.
+        await this.pending.get(key);
+        return;
+      }
+      const subscribing = this.subscribeUpstream(target, timeoutMs);
+      this.pending.set(key, subscribing);
+      try {
+        await subscribing;
+      } finally {
+        this.pending.delete(key);
+      }
+    } catch (error) {
+      // Not subscribed after all: this client does not count, so the next one tries again.
+      this.release(key);
+      throw error;
     }
+  }
+
+  private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
+    if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
+    await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+  }
+
+  /** One client less; returns how many were counted before. */
+  private release(key: string): number {
+    const count = this.counts.get(key) ?? 0;
+    if (count <= 1) this.counts.delete(key);
+    else this.counts.set(key, count - 1);
+    return count;
   }
 
   async unsubscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
     const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.counts.get(key) ?? 0;
-    if (count <= 1) {
-      this.counts.delete(key);
-      if (count === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
-    } else this.counts.set(key, count - 1);
+    if (this.release(key) === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
   }
 }

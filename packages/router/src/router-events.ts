@@ -1,6 +1,6 @@
+import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendStatus } from './backend.js';
-import { reasonOf } from './errors.js';
 import type { RoutedList } from './route-table.js';
 import type { LoggingLevel } from './sdk/upstream.js';
 
@@ -47,7 +47,7 @@ export class RouterEmitter {
       try {
         listener(value);
       } catch (error) {
-        this.logger.error('event listener failed', { event, reason: reasonOf(error) });
+        this.logger.error('event listener failed', { event, reason: describeError(error) });
       }
     }
   }

@@ -1,4 +1,4 @@
-import { PromptyardError } from '@promptyard/core';
+import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
@@ -9,7 +9,7 @@ import type { CatalogSearch, CatalogView } from './catalog-search.js';
 import type { GatewayConfig } from './config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
-import { notFound, reasonOf } from './errors.js';
+import { notFound } from './errors.js';
 import { createMetaTools } from './meta-tools.js';
 import type { MetaTool, MetaToolHost } from './meta-tools.js';
 import { encodeUri } from './names.js';
@@ -54,7 +54,7 @@ export class Router implements MetaToolHost, CatalogView {
   private readonly subscriptions = new ResourceSubscriptions(this.peers);
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
-  version = 0;
+  private rebuilds = 0;
 
   private readonly options: RouterOptions;
 
@@ -67,6 +67,11 @@ export class Router implements MetaToolHost, CatalogView {
     this.search = createCatalogSearch(this);
     this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
+  }
+
+  /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
+  get version(): number {
+    return this.rebuilds;
   }
 
   get gatewayConfig(): GatewayConfig {
@@ -219,7 +224,7 @@ export class Router implements MetaToolHost, CatalogView {
     const next = buildRouteTable(this.backends.values(), { namers: this.namers, metaTools: served, lazy: this.config.lazy });
     const { changed, newCollisions } = compareRouteTables(this.routes, next);
     this.routes = next;
-    this.version++;
+    this.rebuilds++;
     for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
     for (const list of changed) this.events.emit('listChanged', list);
   }
@@ -354,7 +359,7 @@ export class Router implements MetaToolHost, CatalogView {
     await Promise.all(
       [...this.backends.values()]
         .filter((backend) => backend.state === 'ready')
-        .map((backend) => backend.upstream.setLoggingLevel(level, this.requestTimeout(backend)).catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: reasonOf(error) }))),
+        .map((backend) => backend.upstream.setLoggingLevel(level, this.requestTimeout(backend)).catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: describeError(error) }))),
     );
   }
 
