@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { deliverNotificationsFirst } from '@promptyard/router';
+// The SDK client workaround the gateway uses upstream, from its source: not part of the router's API.
+import { deliverNotificationsFirst } from '../../../packages/router/src/sdk/upstream.js';
 import { Output } from '../../../test-support/output.js';
 import { answerLikeAHost, defaultRoots, hostCapabilities } from './backends/host-client.js';
 import { isAlive, killTree, listDescendants, stdioBackendCommand, testServerPath } from './backends/spawn.js';

@@ -13,4 +13,3 @@ export { summarize } from './meta-tools.js';
 export { createGatewayHandlers } from './serve.js';
 export type { GatewayHandlersOptions } from './serve.js';
 export { killAllChildren } from './sdk/kill.js';
-export { deliverNotificationsFirst } from './sdk/upstream.js';

@@ -6,7 +6,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Client, LOG_LEVEL_META_KEY, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { deliverNotificationsFirst } from '@promptyard/router';
+// The SDK client workaround the gateway uses upstream, from its source: not part of the router's API.
+import { deliverNotificationsFirst } from '../../../../packages/router/src/sdk/upstream.js';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { everythingCommand, isAlive, listDescendants, startEverythingHttp, startHttpBackend, stdioBackendCommand } from './spawn.js';
