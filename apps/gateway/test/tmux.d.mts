@@ -6,7 +6,7 @@ export interface TmuxOptions {
   readonly cwd?: string;
   readonly width?: number;
   readonly height?: number;
-  /** Environment of tmux and the program (default: terminalEnv()). */
+  /** Environment of tmux and the program (default: the caller's, without the CI variables that change how Ink draws). */
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -40,7 +40,6 @@ export interface TmuxSession {
   close(): Promise<void>;
 }
 
-export declare const terminalEnv: (extra?: Readonly<Record<string, string>>) => Record<string, string>;
 export declare const tmuxVersion: () => Promise<string>;
 export declare const startTmux: (options: TmuxOptions) => Promise<TmuxSession>;
 export declare const frame: (screen: string) => string;

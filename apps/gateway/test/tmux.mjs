@@ -27,7 +27,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * The environment for tmux and the program: the caller's, without the variables that make Ink (via
  * is-in-ci) think it runs in CI — there it draws only the last frame, on exit.
  */
-export const terminalEnv = (extra = {}) => {
+const terminalEnv = (extra = {}) => {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value === undefined || key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_') || key === 'TMUX' || key === 'TMUX_PANE') continue;

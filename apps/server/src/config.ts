@@ -117,7 +117,7 @@ export const configSchema = {
   },
 } as const;
 
-export type ServerConfig = ConfigOf<typeof configSchema>;
+type ServerConfig = ConfigOf<typeof configSchema>;
 
 /** Short environment names, for the settings people change most. */
 const envAliases: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PromptyardError, formatList } from '@promptyard/core';
 import { nativeFormats, type NativeFormat } from '@promptyard/prompts';
 
-export type DiscoveryScope = 'project' | 'home';
+type DiscoveryScope = 'project' | 'home';
 
 /** A well-known folder that exists, with the prefix its prompts are named with. */
 export interface DiscoveredFolder {
@@ -16,7 +16,7 @@ export interface DiscoveredFolder {
 }
 
 /** Prefix setting of each format (`claude` covers commands and skills). */
-export const prefixKey = (format: NativeFormat): 'claude' | 'copilot' | 'continue' | 'gemini' | 'codex' | 'speckit' | 'prompty' =>
+const prefixKey = (format: NativeFormat): 'claude' | 'copilot' | 'continue' | 'gemini' | 'codex' | 'speckit' | 'prompty' =>
   format === 'claude-commands' || format === 'claude-skills' ? 'claude' : format;
 
 /** Where each format lives, relative to the project and to the home folder; Codex prompts are user-only. */
@@ -45,7 +45,7 @@ export interface DiscoveryOptions {
 
 const isFolder = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isDirectory() === true;
 
-export const checkFormats = (formats: readonly string[]): NativeFormat[] => {
+const checkFormats = (formats: readonly string[]): NativeFormat[] => {
   const unknown = formats.filter((format) => !(nativeFormats as readonly string[]).includes(format));
   if (unknown.length > 0) {
     throw new PromptyardError('CONFIG_INVALID', `[discovery] formats: unknown ${formatList(unknown)}; known formats are ${formatList(nativeFormats)}.`);

@@ -7,7 +7,7 @@ import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@p
 import type { ResolvedConfig } from './config.js';
 import { discoverFolders, type DiscoveredFolder } from './discovery.js';
 
-export interface LibrarySource {
+interface LibrarySource {
   readonly source: PromptSource;
   readonly owner: CatalogOwner<PromptEntry>;
   /** Set for discovered folders: `validate` asks them for their problems. */
@@ -47,7 +47,7 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
 
 
 /** The template engines every source renders with, bounded by `[timeouts] prompt_ms` and the file size limit. */
-export const createEngines = (config: ResolvedConfig['config']): Library['engines'] => {
+const createEngines = (config: ResolvedConfig['config']): Library['engines'] => {
   const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
   return { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
 };

@@ -6,7 +6,7 @@ import type { Logger, PromptSource, ProviderContext, ProviderModule, ResourcePro
 import type { ResolvedConfig } from './config.js';
 
 /** What a provider package can add; `[[providers]] kinds` picks some (default: every kind it exports). */
-export const providerKinds = ['resources', 'tools', 'prompts'] as const;
+const providerKinds = ['resources', 'tools', 'prompts'] as const;
 export type ProviderKind = (typeof providerKinds)[number];
 
 export interface ProviderPackage {

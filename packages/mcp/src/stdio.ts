@@ -12,7 +12,7 @@ export interface StdioHandle {
  * stdout on a pipe is written synchronously, so under load this saves a system call (and a wake-up
  * of the client) per message. A lone response still leaves in the same turn's check phase.
  */
-export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
+const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
   let pending: Buffer[] = [];
   let scheduled = false;
   const flush = (): void => {

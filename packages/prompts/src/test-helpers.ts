@@ -38,7 +38,7 @@ export const createFakeLiquid = (name = 'liquid', prefix = ''): TemplateEngine =
 };
 
 /** A stand-in for the `$ARGUMENTS` engine. */
-export const fakeArguments: TemplateEngine = (() => {
+const fakeArguments: TemplateEngine = (() => {
   const compile = (source: string): CompiledTemplate => ({
     variables: source.includes('$ARGUMENTS') ? ['arguments'] : [],
     render: async (args) => source.replaceAll('$ARGUMENTS', args.arguments ?? ''),
@@ -52,7 +52,7 @@ export const fakeArguments: TemplateEngine = (() => {
 })();
 
 /** Renders the text verbatim. */
-export const plainEngine: TemplateEngine = {
+const plainEngine: TemplateEngine = {
   name: 'plain',
   compile: (source) => ({ variables: [], render: async () => source }),
   analyze: () => ({ variables: [] }),

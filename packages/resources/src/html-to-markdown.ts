@@ -5,7 +5,8 @@ import TurndownService from 'turndown';
 
 // The GFM plugin ships no types (and is CommonJS): load it untyped rather than declare a module
 // ambiently, which every package typechecking our sources would need to see.
-const { gfm } = createRequire(import.meta.url)('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
+const require = createRequire(import.meta.url);
+const { gfm } = require('turndown-plugin-gfm') as { gfm: TurndownService.Plugin };
 
 const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
 turndown.use(gfm);

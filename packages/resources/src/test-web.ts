@@ -80,7 +80,7 @@ export const startFakeReader = async (options: { readonly apiKey?: string } = {}
   return listen(server, requests);
 };
 
-export const articleHtml = (paragraphs = 6): string =>
+const articleHtml = (paragraphs = 6): string =>
   `<!DOCTYPE html><html><head><title>Fake article</title></head><body><nav><a href="/">Home</a> | <a href="/about">About</a></nav>` +
   `<article><h1>Fake article</h1>${Array.from({ length: paragraphs }, (_, index) => `<p>Paragraph ${index + 1} of a long enough article about loopback fakes, written so that Readability takes it for the main content of the page.</p>`).join('')}` +
   `<table><thead><tr><th>Service</th><th>Port</th></tr></thead><tbody><tr><td>reader</td><td>0</td></tr><tr><td>site</td><td>0</td></tr></tbody></table>` +

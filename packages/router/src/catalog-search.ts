@@ -12,13 +12,13 @@ export interface ToolCard {
 export type PromptCard = ToolCard;
 export type Hit<C> = C & { readonly score: number };
 
-export interface CardSearchOptions {
+interface CardSearchOptions {
   readonly limit?: number;
   /** Only cards of this server. */
   readonly server?: string;
 }
 
-export interface CardIndex {
+interface CardIndex {
   replace(cards: readonly ToolCard[]): void;
   search(query: string, options?: CardSearchOptions): Hit<ToolCard>[];
 }

@@ -8,7 +8,7 @@ export type RoutedList = 'tools' | 'prompts' | 'resources';
 
 const routedLists: readonly RoutedList[] = ['tools', 'prompts', 'resources'];
 
-export interface Route<T> {
+interface Route<T> {
   readonly backend: Backend;
   readonly original: string;
   readonly item: T;

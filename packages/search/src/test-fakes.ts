@@ -20,7 +20,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeRequest {
+interface FakeRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: IncomingHttpHeaders;

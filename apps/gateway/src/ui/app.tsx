@@ -40,7 +40,7 @@ const useTerminalSize = (): { readonly columns: number; readonly rows: number } 
   return size;
 };
 
-export const header = (model: UiModel): string => {
+const header = (model: UiModel): string => {
   const servers = model.servers();
   const ready = servers.filter((server) => server.state === 'ready').length;
   return `promptyard-gateway · ${servers.length} servers (${ready} ready) · ${model.tools().length} tools · ${model.prompts().length} prompts · ${model.resources().length} resources`;

@@ -8,7 +8,7 @@ import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
-export const logsHelp = '↑↓ scroll  s server  l level  end follow  tab panels  q quit';
+const logsHelp = '↑↓ scroll  s server  l level  end follow  tab panels  q quit';
 
 type Level = LogLine['level'];
 /** The levels `l` cycles through; `error` also shows critical, alert and emergency. */

@@ -10,7 +10,7 @@ import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
-export const promptsHelp = '↑↓ select  / search  s server  enter details  r render  esc back  q quit';
+const promptsHelp = '↑↓ select  / search  s server  enter details  r render  esc back  q quit';
 const detailsHelp = '↑↓ scroll  enter/r render  esc back  q quit';
 const formHelp = 'tab/↑↓ field  enter next (submit on last)  ctrl-s submit  esc cancel';
 const resultHelp = '↑↓ scroll  r render again  esc back  q quit';
@@ -21,7 +21,7 @@ type Mode =
   | { readonly kind: 'form'; readonly prompt: PromptInfo; readonly values: readonly string[]; readonly focus: number; readonly error?: string }
   | { readonly kind: 'result'; readonly prompt: PromptInfo; readonly running: boolean; readonly text: string; readonly isError: boolean };
 
-export const promptDetails = (prompt: PromptInfo, width: number): string[] => [
+const promptDetails = (prompt: PromptInfo, width: number): string[] => [
   `server: ${prompt.server}`,
   ...(prompt.title === undefined ? [] : [`title: ${prompt.title}`]),
   '',

@@ -8,7 +8,7 @@ import { useScroll } from './scroll.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
-export const resourcesHelp = '↑↓ select  s server  enter read  esc back  tab panels  q quit';
+const resourcesHelp = '↑↓ select  s server  enter read  esc back  tab panels  q quit';
 const readHelp = '↑↓ scroll  esc back  q quit';
 
 type Entry = { readonly kind: 'resource'; readonly item: ResourceInfo } | { readonly kind: 'template'; readonly item: TemplateInfo };

@@ -80,7 +80,7 @@ export const useSearchList = <T extends Named>({ all, search, servers }: SearchL
 };
 
 /** The row above a list: the search input and the server filter, with the count. */
-export const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Named>; readonly noun: string; readonly width: number }): ReactNode => {
+const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Named>; readonly noun: string; readonly width: number }): ReactNode => {
   const right = `server: ${list.server ?? 'all'}  ${list.items.length} ${noun}`;
   return (
     <Box>
@@ -101,7 +101,7 @@ export const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Nam
   );
 };
 
-export const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
+const searchHelp = 'type to search  ↑↓ select  enter done  esc clear';
 
 export interface CatalogListPanelProps<T extends Named & { readonly description?: string | undefined }> {
   readonly list: SearchList<T>;

@@ -8,7 +8,7 @@ import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
-export const serversHelp = '↑↓ select  r restart  d disable/enable  tab panels  q quit';
+const serversHelp = '↑↓ select  r restart  d disable/enable  tab panels  q quit';
 
 const detailRows = 5;
 

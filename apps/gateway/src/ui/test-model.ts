@@ -53,7 +53,7 @@ const searchCards = <T extends { readonly name: string; readonly server: string;
   return index.search(query, { limit: 50, ...(serverId === undefined ? {} : { server: serverId }) });
 };
 
-export const createTestModel = (initial: Partial<TestData> = {}): TestModel => {
+const createTestModel = (initial: Partial<TestData> = {}): TestModel => {
   const data: TestData = {
     servers: [],
     tools: [],

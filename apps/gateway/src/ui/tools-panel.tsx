@@ -10,7 +10,7 @@ import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
-export const toolsHelp = '↑↓ select  / search  s server  enter details  c call  esc back  q quit';
+const toolsHelp = '↑↓ select  / search  s server  enter details  c call  esc back  q quit';
 const detailsHelp = '↑↓ scroll  c call  esc back  q quit';
 const callHelp = 'type JSON arguments  enter call  esc cancel';
 const resultHelp = '↑↓ scroll  c call again  esc back  q quit';
@@ -23,7 +23,7 @@ type Mode =
 
 const maxResultChars = 200_000;
 
-export const toolDetails = (tool: ToolInfo, width: number): string[] => [
+const toolDetails = (tool: ToolInfo, width: number): string[] => [
   `server: ${tool.server}`,
   ...(tool.title === undefined ? [] : [`title: ${tool.title}`]),
   '',

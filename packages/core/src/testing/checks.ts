@@ -57,16 +57,6 @@ export const expectPromptyardError = (error: unknown, code: PromptyardErrorCode,
   assert.ok(error.message.trim().length >= 10, `${what}: the error message should tell the user what happened and what to do, got "${error.message}"`);
 };
 
-/** Resolves with how long `work` took to settle (resolve or reject). */
-export const settleTime = async (work: Promise<unknown>): Promise<number> => {
-  const started = performance.now();
-  await work.then(
-    () => undefined,
-    () => undefined,
-  );
-  return performance.now() - started;
-};
-
 /** Fails when `work` has not settled within `ms` (it is left running). */
 export const settlesWithin = async (work: Promise<unknown>, ms: number, what: string): Promise<void> => {
   let timer: NodeJS.Timeout | undefined;

@@ -21,7 +21,7 @@ export interface PromptSourceContractOptions {
   readonly completions?: readonly { readonly name: string; readonly argument: string; readonly value: string; readonly expected: readonly string[] }[];
 }
 
-const namePattern = /^[^\s\u0000-\u001f]{1,200}$/;
+const namePattern = /^[^\s\p{Cc}]{1,200}$/u;
 
 const textOf = (messages: RenderedPrompt['messages']): string =>
   messages.map((message) => (message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? message.content.resource.text : '')).join('\n\n');

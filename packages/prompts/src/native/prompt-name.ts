@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** What MCP tool names allow (SEP-986); prompt names keep to it so they can be tool arguments and URIs too. */
-export const maxNameLength = 64;
+const maxNameLength = 64;
 const allowed = /[^A-Za-z0-9_.:/-]+/g;
 
 export const isValidPromptName = (name: string): boolean => name.length > 0 && name.length <= maxNameLength && !/[^A-Za-z0-9_.:/-]/.test(name);

@@ -18,7 +18,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
-export type { CallToolResult, CompleteResult, GetPromptResult, Implementation, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
+export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
 export type ListName = 'tools' | 'prompts' | 'resources';
 export type Era = 'legacy' | 'modern';
 
@@ -50,7 +50,7 @@ export interface UpstreamRequestOptions {
  * of the relay's own, its response handed back as is, skipping the SDK client's bookkeeping and
  * validation (the downstream client validates what it receives).
  */
-export interface UpstreamRelay {
+interface UpstreamRelay {
   /** `done` gets the backend's JSON-RPC response, or `undefined` when the connection closed first. */
   call(params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>> | undefined) => void): { cancel(reason: string): void };
 }
