@@ -7,7 +7,7 @@ const sdk = {
   message: 'The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway\'s client side).',
 };
 const deepImports = {
-  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing'],
+  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing', '!@promptyard/prompts/search'],
   message: 'Import a package through its public entry point only.',
 };
 const anyPromptyard = { group: ['@promptyard/*'], message: 'core depends on no other Promptyard package.' };
@@ -17,7 +17,7 @@ const siblings = {
 };
 const routerLayer = {
   group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/prompts'],
-  message: 'The router builds on core, mcp (serving) and prompts (the search index) only.',
+  message: 'The router builds on core, mcp (serving) and the search index of prompts only.',
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const restrict = (files, patterns) => ({

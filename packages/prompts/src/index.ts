@@ -18,5 +18,3 @@ export type { PromptSearch, PromptToolsOptions } from './prompt-tools.js';
 export { createPromptResources, promptUri } from './prompt-resources.js';
 export type { PromptResourcesOptions } from './prompt-resources.js';
 export { promptCard } from './prompt-cards.js';
-export { createSearchIndex, tokenizeIdentifier } from './search-index.js';
-export type { SearchFields, SearchHit, SearchIndex, SearchIndexOptions, SearchOptions } from './search-index.js';
