@@ -73,13 +73,11 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
     logger,
     prompts: {
       list: promptPage,
-      get: async (name, args, context) => {
-        const rendered = await prompts.get(name, args, context.signal);
-        return {
+      get: (name, args, context) =>
+        prompts.get(name, args, context.signal).then((rendered) => ({
           ...(rendered.description === undefined ? {} : { description: rendered.description }),
           messages: rendered.messages.map((message) => ({ role: message.role, content: { ...message.content } })),
-        };
-      },
+        })),
     },
     ...(tools === undefined || toolPage === undefined
       ? {}
@@ -88,10 +86,11 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
             list: toolPage,
             // Unknown tools are protocol errors (-32602); everything else, invalid arguments included,
             // comes back as an `isError` result the model can read and act on.
-            call: async (name, args, context) => {
-              const result = await tools.call(name, args, context.signal);
-              return { content: result.content.map((item) => ({ ...item })), ...(result.isError === true ? { isError: true } : {}) };
-            },
+            call: (name, args, context) =>
+              tools.call(name, args, context.signal).then((result) => ({
+                content: result.content.map((item) => ({ ...item })),
+                ...(result.isError === true ? { isError: true } : {}),
+              })),
           },
         }),
     ...(resources === undefined

@@ -2,8 +2,8 @@ import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@mod
 import type { Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListKind, ListPage, McpHandlers, McpLogLevel, RequestContext, StdioRelay } from './handlers.js';
+import { SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
-import type { ServerSdk } from './sdk.js';
 
 /** What the serving entries (`serveStdio`, `serveHttp`) need: fresh server instances and change events. */
 export interface McpServerBlueprint {
@@ -21,21 +21,11 @@ export interface McpServerBlueprint {
 const levels: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const levelRank = (level: McpLogLevel): number => levels.indexOf(level);
 
-const page = (key: string, listed: ListPage): Record<string, unknown> => ({
-  [key]: listed.items,
-  ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }),
-});
+const page = (key: string, listed: ListPage): Record<string, unknown> =>
+  listed.nextCursor === undefined ? { [key]: listed.items } : { [key]: listed.items, nextCursor: listed.nextCursor };
 
-/** Wraps a handler: its failures become the JSON-RPC errors of `toProtocolError`. */
-const guard =
-  <A extends unknown[], R>(sdk: typeof ServerSdk, logger: Logger, method: string, handle: (...args: A) => Promise<R>) =>
-  async (...args: A): Promise<R> => {
-    try {
-      return await handle(...args);
-    } catch (error) {
-      throw toProtocolError(sdk, error, logger, method);
-    }
-  };
+/** Handlers answer with the protocol's JSON; the SDK's result types are its own business. */
+const asResult = (result: JsonObject): never => result as never;
 
 /**
  * The one server adapter: every Promptyard server (the prompt server, the gateway) is an `McpHandlers`
@@ -46,6 +36,31 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const sdk = await loadServerSdk();
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
+  // One error mapper per method, made once: a stateless request builds a server, and should pay for
+  // its handlers only, not for their error handling.
+  const rethrow =
+    (method: string) =>
+    (error: unknown): never => {
+      throw toProtocolError(sdk, error, logger, method);
+    };
+  const listFailed = rethrow('prompts/list');
+  const getFailed = rethrow('prompts/get');
+  const toolsListFailed = rethrow('tools/list');
+  const resourcesListFailed = rethrow('resources/list');
+  const templatesListFailed = rethrow('resources/templates/list');
+  const readFailed = rethrow('resources/read');
+  const completeFailed = rethrow('completion/complete');
+  const setLevelFailed = rethrow('logging/setLevel');
+  const subscribeFailed = rethrow('resources/subscribe');
+  const unsubscribeFailed = rethrow('resources/unsubscribe');
+  /** A page of a list, its failure mapped (lists answer synchronously). */
+  const listed = async (key: string, list: () => ListPage, failed: (error: unknown) => never): Promise<never> => {
+    try {
+      return page(key, list()) as never;
+    } catch (error) {
+      return failed(error);
+    }
+  };
 
   const create = ({ live }: { readonly live: boolean }): Server => {
     const server = new sdk.Server(
@@ -63,8 +78,6 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         ...(handlers.instructions === undefined ? {} : { instructions: handlers.instructions }),
       },
     );
-    const wrap = <A extends unknown[], R>(method: string, handle: (...args: A) => Promise<R>) => guard(sdk, logger, method, handle);
-
     /** This connection as a client for requests outside any call; capabilities are read when asked. */
     const connection: ClientPeer | undefined = live
       ? {
@@ -77,57 +90,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
       : undefined;
     if (connection !== undefined) handlers.connected?.(connection);
 
-    const contextOf = (ctx: ServerContext): RequestContext => {
-      const request = ctx.mcpReq;
-      const meta = request._meta as Record<string, unknown> | undefined;
-      const progressToken = meta?.['progressToken'] as string | number | undefined;
-      let client: ClientPeer | undefined;
-      let passed: JsonObject | undefined;
-      if (meta !== undefined) {
-        const { progressToken: _token, ...rest } = meta;
-        if (Object.keys(rest).length > 0) passed = rest;
-      }
-      return {
-        signal: request.signal,
-        connection,
-        // Built on first use: most requests never ask their client anything.
-        get client(): ClientPeer {
-          if (client !== undefined) return client;
-          const modern = request.envelope !== undefined;
-          const capabilities = modern ? undefined : server.getClientCapabilities();
-          client = {
-            label: modern ? 'request (2026-07-28)' : 'request',
-            // Stateless requests are each their own connection.
-            session: live ? server : ctx,
-            sampling: capabilities?.sampling === undefined ? undefined : (params) => request.requestSampling(params as never) as Promise<JsonObject>,
-            elicitation: capabilities?.elicitation === undefined ? undefined : (params) => request.elicitInput(params as never) as Promise<JsonObject>,
-            roots: capabilities?.roots === undefined ? undefined : () => request.send({ method: 'roots/list' }) as Promise<JsonObject>,
-          };
-          return client;
-        },
-        ...(progressToken === undefined
-          ? {}
-          : {
-              progressToken,
-              onProgress: (progress) => {
-                request.notify({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => {});
-              },
-            }),
-        ...(passed === undefined ? {} : { meta: passed }),
-      };
-    };
+    const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection);
 
-    server.setRequestHandler(
-      'prompts/list',
-      wrap('prompts/list', async (request) => page('prompts', handlers.prompts.list(request.params?.cursor)) as never),
-    );
-    server.setRequestHandler(
-      'prompts/get',
-      wrap('prompts/get', async (request, ctx) => (await handlers.prompts.get(request.params.name, request.params.arguments, contextOf(ctx))) as never),
-    );
+    server.setRequestHandler('prompts/list', (request) => listed('prompts', () => handlers.prompts.list(request.params?.cursor), listFailed));
+    server.setRequestHandler('prompts/get', (request, ctx) => handlers.prompts.get(request.params.name, request.params.arguments, contextOf(ctx)).then(asResult, getFailed));
 
     if (tools !== undefined) {
-      server.setRequestHandler('tools/list', wrap('tools/list', async (request) => page('tools', tools.list(request.params?.cursor)) as never));
+      server.setRequestHandler('tools/list', (request) => listed('tools', () => tools.list(request.params?.cursor), toolsListFailed));
       server.setRequestHandler('tools/call', async (request, ctx) => {
         try {
           return (await tools.call(request.params.name, request.params.arguments, contextOf(ctx))) as never;
@@ -140,56 +109,38 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     }
 
     if (resources !== undefined) {
-      server.setRequestHandler('resources/list', wrap('resources/list', async (request) => page('resources', resources.list(request.params?.cursor)) as never));
-      server.setRequestHandler(
-        'resources/templates/list',
-        wrap('resources/templates/list', async (request) => page('resourceTemplates', resources.templates(request.params?.cursor)) as never),
-      );
-      server.setRequestHandler(
-        'resources/read',
-        wrap('resources/read', async (request, ctx) => (await resources.read(request.params.uri, contextOf(ctx))) as never),
-      );
+      server.setRequestHandler('resources/list', (request) => listed('resources', () => resources.list(request.params?.cursor), resourcesListFailed));
+      server.setRequestHandler('resources/templates/list', (request) => listed('resourceTemplates', () => resources.templates(request.params?.cursor), templatesListFailed));
+      server.setRequestHandler('resources/read', (request, ctx) => resources.read(request.params.uri, contextOf(ctx)).then(asResult, readFailed));
     }
 
-    server.setRequestHandler(
-      'completion/complete',
-      wrap('completion/complete', async (request, ctx) => (await handlers.complete(request.params, contextOf(ctx))) as never),
-    );
+    server.setRequestHandler('completion/complete', (request, ctx) => handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed));
 
     // A connection hears log records at or above its level: the handlers' default until it sends
     // logging/setLevel. Stateless requests have no connection to hear them, but may still set the level.
     let clientLevel: McpLogLevel | undefined = handlers.logs.defaultLevel;
-    server.setRequestHandler(
-      'logging/setLevel',
-      wrap('logging/setLevel', async (request) => {
-        clientLevel = request.params.level;
-        await handlers.setLogLevel?.(request.params.level);
-        return {};
-      }),
-    );
+    server.setRequestHandler('logging/setLevel', async (request) => {
+      clientLevel = request.params.level;
+      await handlers.setLogLevel?.(request.params.level).catch(setLevelFailed);
+      return {};
+    });
 
     // Each connection subscribes to a URI once; a live connection's subscriptions end with it.
     // (A stateless request's subscription stays with the handlers: it has no connection to end.)
     const subscribed = new Set<string>();
     if (subscriptions !== undefined) {
-      server.setRequestHandler(
-        'resources/subscribe',
-        wrap('resources/subscribe', async (request) => {
-          const { uri } = request.params;
-          if (!subscribed.has(uri)) {
-            await subscriptions.subscribe(uri);
-            subscribed.add(uri);
-          }
-          return {};
-        }),
-      );
-      server.setRequestHandler(
-        'resources/unsubscribe',
-        wrap('resources/unsubscribe', async (request) => {
-          if (subscribed.delete(request.params.uri)) await subscriptions.unsubscribe(request.params.uri);
-          return {};
-        }),
-      );
+      server.setRequestHandler('resources/subscribe', async (request) => {
+        const { uri } = request.params;
+        if (!subscribed.has(uri)) {
+          await subscriptions.subscribe(uri).catch(subscribeFailed);
+          subscribed.add(uri);
+        }
+        return {};
+      });
+      server.setRequestHandler('resources/unsubscribe', async (request) => {
+        if (subscribed.delete(request.params.uri)) await subscriptions.unsubscribe(request.params.uri).catch(unsubscribeFailed);
+        return {};
+      });
     }
 
     if (live) {
