@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeError, formatList, isPromptyardError, PromptyardError } from '@promptyard/core';
+import { describeError, formatList, isPromptyardError, isValidToolName, PromptyardError } from '@promptyard/core';
 import type { Logger, PromptSource, ProviderContext, ProviderModule, ResourceProvider, TemplateEngine, ToolProvider } from '@promptyard/core';
 import type { ResolvedConfig } from './config.js';
 
@@ -25,7 +25,6 @@ const factoryNames: Readonly<Record<ProviderKind, readonly (keyof ProviderModule
   prompts: ['createPromptSource'],
 };
 
-const toolName = /^[A-Za-z0-9_.-]{1,128}$/;
 const isFunction = (value: unknown): value is (...args: never[]) => unknown => typeof value === 'function';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -39,7 +38,7 @@ const problemsOf: Readonly<Record<ProviderKind, (value: unknown) => string | und
     if (!isObject(value) || !Array.isArray(value['tools'])) return 'createToolProvider returned something that is not a ToolProvider (an object with a tools array)';
     for (const tool of value['tools'] as unknown[]) {
       const name = isObject(tool) ? tool['name'] : undefined;
-      if (!isObject(tool) || typeof name !== 'string' || !toolName.test(name)) return `a tool's name must be 1 to 128 letters, digits, "_", "-" or ".", got ${JSON.stringify(name)}`;
+      if (!isObject(tool) || typeof name !== 'string' || !isValidToolName(name)) return `a tool's name must be 1 to 128 letters, digits, "_", "-" or ".", got ${JSON.stringify(name)}`;
       if (typeof tool['description'] !== 'string' || !isFunction(tool['execute'])) return `tool "${name}" needs a description and an execute function`;
       const schema = tool['inputSchema'];
       if (!isObject(schema) || schema['type'] !== 'object' || !isObject(schema['properties'])) return `tool "${name}" needs an inputSchema of type "object" with properties`;

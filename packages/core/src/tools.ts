@@ -90,6 +90,9 @@ export interface ToolProvider {
   close?(): Promise<void>;
 }
 
+/** The MCP specification's tool names: 1 to 128 ASCII letters, digits, `_`, `-` and `.`. */
+export const isValidToolName = (name: string): boolean => /^[A-Za-z0-9_.-]{1,128}$/.test(name);
+
 /** A one-item text result. */
 export const textResult = (text: string, isError = false): ToolResult =>
   isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };

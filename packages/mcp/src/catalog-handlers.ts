@@ -113,11 +113,18 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
     logs: {
       defaultLevel: 'warning',
       subscribe: (listener) =>
-        logger.subscribe((record) => {
-          const data: Record<string, unknown> = { message: record.message };
-          for (const [key, value] of Object.entries(record.fields)) if (value !== undefined) data[key] = value;
-          listener({ level: record.level, logger: record.scope, data });
-        }),
+        logger.subscribe((record) =>
+          listener({
+            level: record.level,
+            logger: record.scope,
+            // Built only for a connection that hears the record: most are below its level.
+            get data() {
+              const data: Record<string, unknown> = { message: record.message };
+              for (const [key, value] of Object.entries(record.fields)) if (value !== undefined) data[key] = value;
+              return data;
+            },
+          }),
+        ),
     },
     onListChanged: (listener: (list: ListKind) => void) => {
       const stopPrompts = prompts.catalog.onChange(() => listener('prompts'));

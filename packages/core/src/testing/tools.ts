@@ -3,6 +3,7 @@ import { createCatalog } from '../catalog.js';
 import type { ProviderContext } from '../providers.js';
 import { createToolService } from '../tool-service.js';
 import type { ToolService } from '../tool-service.js';
+import { isValidToolName } from '../tools.js';
 import type { ToolDefinition, ToolProvider } from '../tools.js';
 import type { ContractCheck, TextExpectation } from './checks.js';
 import { createTestContext, expectPromptyardError, expectText, settlesWithin, thrownBy } from './checks.js';
@@ -28,8 +29,6 @@ export interface ToolProviderContractOptions {
   readonly timeoutMs?: number;
 }
 
-const namePattern = /^[A-Za-z0-9_.-]{1,128}$/;
-
 const textOf = (result: { readonly content: readonly { readonly text: string }[] }): string => result.content.map((item) => item.text).join('\n');
 
 /** The tools behind the same service promptyard-server calls them through: validation, deadline, size cap. */
@@ -54,7 +53,7 @@ export const toolProviderContract = (options: ToolProviderContractOptions): Cont
       assert.ok(tools.length > 0, 'the provider defines no tools');
       const names = new Set<string>();
       for (const tool of tools) {
-        assert.match(tool.name, namePattern, `tool name "${tool.name}": 1 to 128 letters, digits, "_", "-" or "."`);
+        assert.ok(isValidToolName(tool.name), `tool name "${tool.name}": 1 to 128 letters, digits, "_", "-" or "."`);
         assert.ok(!names.has(tool.name), `tool "${tool.name}" is defined twice`);
         names.add(tool.name);
         assert.ok(tool.description.trim() !== '', `tool "${tool.name}" needs a description: it is how a model chooses it`);
