@@ -5,7 +5,7 @@ import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
 import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
-import { createLibrary, type Library } from './library.js';
+import { createEngines, createLibrary, type Library } from './library.js';
 import { loadProviders, promptSourcesOf } from './providers.js';
 
 export interface CommandIo {
@@ -14,9 +14,11 @@ export interface CommandIo {
   readonly cwd: string;
 }
 
-/** The prompts of `[[providers]]` packages count too (their resources and tools are not needed here). */
-const providerPrompts = (resolved: ResolvedConfig, logger: Logger) => async (engines: Library['engines']) =>
-  promptSourcesOf(await loadProviders(resolved, { logger, engines }, ['prompts']));
+/** The library, with the prompts of `[[providers]]` packages (their resources and tools are not needed here). */
+const openLibrary = async (resolved: ResolvedConfig, logger: Logger): Promise<Library> => {
+  const engines = createEngines(resolved.config);
+  return createLibrary(resolved, logger, engines, promptSourcesOf(await loadProviders(resolved, { logger, engines }, ['prompts'])));
+};
 
 const loadAll = async (library: Library): Promise<void> => {
   const loaded = await Promise.all(library.sources.map(({ source }) => source.load()));
@@ -77,7 +79,7 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
   const records: LogRecord[] = [];
   const logger: Logger = createLogger({ level: 'debug', write: () => {} });
   logger.subscribe((record) => records.push(record));
-  const library = await createLibrary(resolved, logger, providerPrompts(resolved, logger));
+  const library = await openLibrary(resolved, logger);
   const findings: Finding[] = [];
   const loaded = await Promise.all(
     library.sources.map(async ({ source, native }) => {
@@ -110,7 +112,7 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
 export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, io: CommandIo): Promise<number> => {
   if (command.kind === 'validate') return validate(resolved, command.strict, io);
   const logger = createLogger({ level: 'warning', scope: 'promptyard', write: (line) => io.stderr(`${line}\n`) });
-  const library = await createLibrary(resolved, logger, providerPrompts(resolved, logger));
+  const library = await openLibrary(resolved, logger);
   await loadAll(library);
   if (command.kind === 'list') {
     for (const entry of entries(library)) io.stdout(`${promptCard(entry)}\n`);

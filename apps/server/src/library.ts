@@ -21,8 +21,6 @@ export interface Library {
   readonly sources: readonly LibrarySource[];
   /** Configured folders and libraries. */
   readonly folders: readonly string[];
-  /** The template engines, with the configured limits (provider prompt sources render with them too). */
-  readonly engines: Readonly<Record<'liquid' | 'arguments' | 'plain', TemplateEngine>>;
   readonly discovered: readonly DiscoveredFolder[];
   nothingToServe(): PromptyardError;
 }
@@ -46,21 +44,28 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
 };
 
 
-/** The template engines every source renders with, bounded by `[timeouts] prompt_ms` and the file size limit. */
-const createEngines = (config: ResolvedConfig['config']): Library['engines'] => {
-  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
-  return { liquid: createLiquidEngine(liquidLimits), arguments: createArgumentsEngine(), plain: createPlainEngine() };
-};
+export type Engines = Readonly<Record<'liquid' | 'arguments' | 'plain', TemplateEngine>>;
+
+/** Liquid's bounds: `[timeouts] prompt_ms` per render, and a parse limit from the file size limit. */
+const liquidLimits = (config: ResolvedConfig['config']) => ({ renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 });
+
+/** The template engines every source renders with (provider prompt sources too). */
+export const createEngines = (config: ResolvedConfig['config']): Engines => ({
+  liquid: createLiquidEngine(liquidLimits(config)),
+  arguments: createArgumentsEngine(),
+  plain: createPlainEngine(),
+});
 
 /**
  * Builds (but does not load) the sources: configured folders and libraries, else the well-known
- * folders discovery finds, then the prompt sources of provider packages (`providerSources`, made with
- * `engines`). Throws when there is nothing to serve.
+ * folders discovery finds, then the prompt sources of provider packages. Throws when there is
+ * nothing to serve.
  */
 export const createLibrary = async (
   resolved: ResolvedConfig,
   logger: Logger,
-  providerSources: (engines: Library['engines']) => Promise<readonly { readonly name: string; readonly source: PromptSource }[]> = async () => [],
+  engines: Engines,
+  fromProviders: readonly { readonly name: string; readonly source: PromptSource }[] = [],
 ): Promise<Library> => {
   const { config } = resolved;
   const folders = [...resolved.folders, ...resolved.libraries];
@@ -83,8 +88,6 @@ export const createLibrary = async (
       'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
         (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
     );
-  const engines = createEngines(config);
-  const fromProviders = await providerSources(engines);
   if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw nothingToServe();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
@@ -96,14 +99,13 @@ export const createLibrary = async (
     logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', { prompt: name, served: kept, ignored: shadowed }),
   );
 
-  const liquidLimits = { renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 };
   const sourceLogger = logger.child('prompts');
   const sources: LibrarySource[] = [
     ...folders.map((dir) => ({
       source: createPromptFolderSource({
         dir,
         engines,
-        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits, root }),
+        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits(config), root }),
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
@@ -131,5 +133,5 @@ export const createLibrary = async (
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, engines, discovered, nothingToServe };
+  return { catalog, prompts, sources, folders, discovered, nothingToServe };
 };

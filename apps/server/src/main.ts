@@ -4,9 +4,8 @@ import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveH
 import { createPromptResources, createPromptSearch, createPromptTools } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
-import { createLibrary, describeDiscovery } from './library.js';
+import { createEngines, createLibrary, describeDiscovery } from './library.js';
 import { loadProviders, promptSourcesOf } from './providers.js';
-import type { ProviderPackage } from './providers.js';
 
 export interface RunningServer {
   /** The HTTP endpoint, when serving over HTTP. */
@@ -28,11 +27,9 @@ const clientConfigs = (url: string, name: string): string =>
 export const startServer = async (resolved: ResolvedConfig, options: { readonly version: string; readonly logger?: Logger }): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
-  let packages: ProviderPackage[] = [];
-  const library = await createLibrary(resolved, logger, async (engines) => {
-    packages = await loadProviders(resolved, { logger, engines });
-    return promptSourcesOf(packages);
-  });
+  const engines = createEngines(config);
+  const packages = await loadProviders(resolved, { logger, engines });
+  const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages));
   const { catalog, prompts, sources, folders, discovered, nothingToServe } = library;
   const { fallback } = config;
 
