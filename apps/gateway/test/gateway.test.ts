@@ -123,7 +123,7 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
     expect(status.counts['tools']).toBe(status.servers.reduce((sum, server) => sum + (server.counts['tools'] ?? 0), 0));
   });
 
-  it('forwards every content kind and structured content unchanged', async () => {
+  it('forwards every content kind and structured content, resource URIs namespaced', async () => {
     for (const id of ['alpha', 'gamma', 'delta']) {
       const result = await client.callTool({ name: `${id}_content_kinds`, arguments: {} });
       const content = result.content as { type: string; [key: string]: unknown }[];
@@ -131,9 +131,10 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
       expect(content[0]).toEqual({ type: 'text', text: 'text block' });
       expect(content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
       expect(content[2]).toMatchObject({ type: 'audio', mimeType: 'audio/wav', data: expect.stringMatching(/^UklGR/) });
-      // Content is the backend's own: URIs inside a tool result are not rewritten.
-      expect(content[3]).toEqual({ type: 'resource', resource: { uri: `test://${id}/info`, mimeType: 'text/plain', text: `info for ${id}` } });
-      expect(content[4]).toEqual({ type: 'resource_link', uri: `test://${id}/info`, name: 'info', mimeType: 'text/plain' });
+      // URIs inside a result are namespaced like listed ones, so the client can read them back here.
+      expect(content[3]).toEqual({ type: 'resource', resource: { uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: `info for ${id}` } });
+      expect(content[4]).toEqual({ type: 'resource_link', uri: `${id}+test://${id}/info`, name: 'info', mimeType: 'text/plain' });
+      expect((await client.readResource({ uri: `${id}+test://${id}/info` })).contents).toEqual([{ uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: expect.stringMatching(`^info for ${id}`) }]);
 
       const sum = await client.callTool({ name: `${id}_add`, arguments: { a: 2, b: 40 } });
       expect(sum.structuredContent).toEqual({ sum: 42 });

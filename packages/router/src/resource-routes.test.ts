@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from './backend.js';
+import { parseGatewayConfig } from './config.js';
 import { PeerRequests } from './peer-requests.js';
-import { ResourceSubscriptions } from './resource-routes.js';
+import { readResource, resolveUri, ResourceSubscriptions } from './resource-routes.js';
+import { buildRouteTable, createNamers } from './route-table.js';
 
 /** The part of a backend subscriptions touch: its upstream's subscribe/unsubscribe, scripted. */
 const backend = (outcomes: ('ok' | 'fail')[]) => {
@@ -39,5 +41,42 @@ describe('ResourceSubscriptions', () => {
     expect(calls).toEqual(['subscribe test://a', 'subscribe test://a']);
     await subscriptions.unsubscribe(target, 1000);
     expect(calls.at(-1)).toBe('unsubscribe test://a');
+  });
+});
+
+describe('resolveUri', () => {
+  const config = parseGatewayConfig('[servers.App_1]\ncommand = "app"\n\n[servers.plain]\ncommand = "plain"\nprefix = false\n', { file: '/srv/gateway.toml', env: {} });
+  /** What routing reads of a backend: ready, one listed resource, resources capability, an upstream that echoes the URI it reads. */
+  const backends = config.servers.map((server) => {
+    const upstream = { readResource: async (uri: string) => ({ contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }) };
+    const lists = { tools: [], prompts: [], resources: [{ uri: `${server.id.toLowerCase().replace('_', '')}://listed`, name: 'listed' }], resourceTemplates: [] };
+    const stub = { id: server.id, config: server, state: 'ready', era: 'legacy', inFlight: 0, lists, capabilities: { resources: {} }, upstream, upstreamOrUndefined: () => upstream };
+    return stub as unknown as Backend;
+  });
+  const table = buildRouteTable(backends, { namers: createNamers(config.separator), metaTools: [], lazy: false });
+  const resolve = (uri: string) => {
+    const target = resolveUri(table, backends, uri);
+    return { server: target.backend.id, uri: target.uri };
+  };
+
+  it('routes a URI a result mentioned but no list holds, ui:// and scheme-less URIs included', () => {
+    expect(table.lists.resources.map((resource) => resource.uri)).toEqual(['app-1+app1://listed', 'plain://listed']);
+    expect(resolve('app-1+app1://listed')).toEqual({ server: 'App_1', uri: 'app1://listed' });
+    expect(resolve('app-1+ui://get-time/mcp-app.html')).toEqual({ server: 'App_1', uri: 'ui://get-time/mcp-app.html' });
+    expect(resolve('app-1+:notes/today.md')).toEqual({ server: 'App_1', uri: 'notes/today.md' });
+    expect(resolve('App-1+demo://resource/dynamic/text/7')).toEqual({ server: 'App_1', uri: 'demo://resource/dynamic/text/7' });
+  });
+
+  it('passes other URIs to the only pass-through server, and refuses what nobody owns', () => {
+    expect(resolve('ui://elsewhere/app.html')).toEqual({ server: 'plain', uri: 'ui://elsewhere/app.html' });
+    expect(() => resolveUri(table, backends.slice(0, 1), 'ui://elsewhere/app.html')).toThrow(/does not belong to any server/);
+  });
+
+  it('reads with the contents\' URIs namespaced for a prefixed server and as they are for a pass-through one', async () => {
+    const [app, plain] = backends as [Backend, Backend];
+    expect(await readResource({ backend: app, uri: 'ui://get-time/mcp-app.html' }, new PeerRequests(), 1000, {})).toEqual({
+      contents: [{ uri: 'app-1+ui://get-time/mcp-app.html', mimeType: 'text/html', text: '<p>' }],
+    });
+    expect(await readResource({ backend: plain, uri: 'ui://x' }, new PeerRequests(), 1000, {})).toEqual({ contents: [{ uri: 'ui://x', mimeType: 'text/html', text: '<p>' }] });
   });
 });

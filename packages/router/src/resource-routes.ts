@@ -1,10 +1,11 @@
 import { PromptyardError } from '@promptyard/core';
 import type { Backend } from './backend.js';
 import type { CallContext } from './call-context.js';
-import { decodeUri, encodeUri } from './names.js';
+import { decodeUri } from './names.js';
 import type { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from './route-table.js';
 import type { ReadResourceResult } from './sdk/upstream.js';
+import { rewriteReadResult, uriMapFor } from './uri-rewrite.js';
 
 /** A resource URI as its server knows it, and the server. */
 export interface ResourceTarget {
@@ -48,10 +49,8 @@ export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>,
 
 export const readResource = async (target: ResourceTarget, peers: PeerRequests, timeoutMs: number, context: CallContext): Promise<ReadResourceResult> => {
   const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) => target.backend.upstream.readResource(target.uri, options));
-  const prefix = target.backend.config.prefix;
-  if (prefix === false) return result;
   // Contents carry the URI the client asked for, so links between them stay resolvable.
-  return { ...result, contents: result.contents.map((item) => ({ ...item, uri: encodeUri(prefix, item.uri) })) };
+  return rewriteReadResult(result, uriMapFor(target.backend.config.prefix));
 };
 
 /** Resource subscriptions, counted per server and URI: the server is subscribed for the first client and unsubscribed after the last. */

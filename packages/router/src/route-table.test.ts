@@ -43,6 +43,17 @@ describe('buildRouteTable', () => {
     expect(table.tools.has('alpha_echo')).toBe(true);
   });
 
+  it('namespaces an MCP App tool\'s UI resource for a prefixed server and passes it through for a pass-through one', () => {
+    const app = (): Tool => ({ ...tool('get-time'), _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' } });
+    const servers = backends({ alpha: [], beta: [] });
+    for (const backend of servers) backend.lists = { ...backend.lists, tools: [app()] };
+    const table = buildRouteTable(servers, { namers, metaTools: [], lazy: false });
+    expect(table.lists.tools.map((item) => [item.name, item._meta])).toEqual([
+      ['alpha_get-time', { ui: { resourceUri: 'alpha+ui://get-time/mcp-app.html' }, 'ui/resourceUri': 'alpha+ui://get-time/mcp-app.html' }],
+      ['get-time', { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' }],
+    ]);
+  });
+
   it('keeps a down server\'s URI prefix but none of its names', () => {
     const table = buildRouteTable(backends({ beta: ['echo'] }), { namers, metaTools: [], lazy: false });
     expect([...table.tools.keys()]).toEqual(['echo']);

@@ -3,6 +3,7 @@ import { compileNameFilter } from './config-backend.js';
 import { createNamer, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
+import { rewriteTool, uriMapFor } from './uri-rewrite.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
 
@@ -81,6 +82,7 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     const allowTool = compileNameFilter(backend.config.tools);
     const allowPrompt = compileNameFilter(backend.config.prompts);
     const allowResource = compileNameFilter(backend.config.resources);
+    const uriMap = uriMapFor(prefix);
     for (const tool of backend.lists.tools) {
       if (!allowTool(tool.name)) continue;
       const name = namers.tool.encode(prefix, tool.name);
@@ -89,7 +91,8 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
         collisions.push({ kind: 'tool', name, kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${tool.name}` });
         continue;
       }
-      tools.set(name, { backend, original: tool.name, item: { ...tool, name } });
+      // An MCP App's UI resource (`_meta.ui.resourceUri`) must be readable through the gateway.
+      tools.set(name, { backend, original: tool.name, item: rewriteTool({ ...tool, name }, uriMap) });
     }
     for (const prompt of backend.lists.prompts) {
       if (!allowPrompt(prompt.name)) continue;

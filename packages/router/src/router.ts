@@ -23,6 +23,7 @@ import type { Listener, RouterEvents } from './router-events.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { relayToolCall } from './tool-relay.js';
 import type { RelayRequest } from './tool-relay.js';
+import { rewritePromptResult, rewriteToolResult, uriMapFor } from './uri-rewrite.js';
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];
@@ -298,7 +299,8 @@ export class Router implements MetaToolHost, CatalogView {
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.metaToolsServed() ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
-    return this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+    const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+    return rewriteToolResult(result, uriMapFor(backend.config.prefix));
   }
 
   /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
@@ -310,7 +312,8 @@ export class Router implements MetaToolHost, CatalogView {
     const route = this.routes.prompts.get(name);
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
-    return this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+    const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+    return rewritePromptResult(result, uriMapFor(backend.config.prefix));
   }
 
   /** Finds the backend of a namespaced (or passed-through) resource URI. */

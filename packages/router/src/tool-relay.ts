@@ -4,6 +4,7 @@ import type { DefaultTimeouts } from './config-backend.js';
 import { stoppedMessage, timeoutMessage } from './errors.js';
 import type { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from './route-table.js';
+import { rewriteToolResult, uriMapFor } from './uri-rewrite.js';
 
 export interface RelayRequest {
   readonly id: unknown;
@@ -19,7 +20,7 @@ export interface RelayRouting {
 
 /**
  * The hot path: a `tools/call` from a 2025-era stdio client to a 2025-era stdio backend, relayed as
- * JSON-RPC (name and id rewritten, result passed back as is) instead of through the SDK's server
+ * JSON-RPC (name and id rewritten, resource URIs in the result namespaced) instead of through the SDK's server
  * and client. Timeouts, cancellation, crash handling, errors naming the server and the attribution
  * of the backend's own requests work as on the full path. `undefined`: take the full path (unknown
  * name, server not ready or not relayable, or a progress token to forward).
@@ -58,7 +59,8 @@ export const relayToolCall = (
     }
     const error = response['error'] as { message?: unknown } | undefined;
     if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
-    else reply({ ...response, id });
+    else if (response['result'] === undefined) reply({ ...response, id });
+    else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });
   });
   const timer = setTimeout(() => {
     if (finished) return;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { Backend } from './backend.js';
+import { PeerRequests } from './peer-requests.js';
+import type { RouteTable } from './route-table.js';
+import { relayToolCall } from './tool-relay.js';
+
+/** A ready 2025-era stdio backend whose relay answers every call with `result`. */
+const relayed = (prefix: string | false, result: Record<string, unknown>) => {
+  const sent: Readonly<Record<string, unknown>>[] = [];
+  const relay = {
+    call: (params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>>) => void) => {
+      sent.push(params);
+      queueMicrotask(() => done({ jsonrpc: '2.0', id: 'relay-1', result }));
+      return { cancel: () => {} };
+    },
+  };
+  const backend = { id: 'everything', config: { prefix }, state: 'ready', inFlight: 0, upstreamOrUndefined: () => ({ relay }) } as unknown as Backend;
+  const tools: RouteTable['tools'] = new Map([['everything_get-resource-links', { backend, original: 'get-resource-links', item: { name: 'everything_get-resource-links', inputSchema: { type: 'object' } } }]]);
+  const call = () =>
+    new Promise<Readonly<Record<string, unknown>>>((resolve) => {
+      relayToolCall({ tools, timeouts: { requestMs: 1000, toolMs: 1000 }, peers: new PeerRequests() }, { id: 7, params: { name: 'everything_get-resource-links', arguments: {} } }, undefined, resolve);
+    });
+  return { call, sent };
+};
+
+describe('relayToolCall', () => {
+  const links = { content: [{ type: 'text', text: 'links:' }, { type: 'resource_link', uri: 'demo://resource/dynamic/text/2', name: 'Text Resource 2' }], _meta: { ui: { resourceUri: 'ui://a/b.html' } } };
+
+  it('namespaces the resource URIs of the relayed result and restores the client’s id and the tool’s name', async () => {
+    const { call, sent } = relayed('everything', links);
+    expect(await call()).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { content: [{ type: 'text', text: 'links:' }, { type: 'resource_link', uri: 'everything+demo://resource/dynamic/text/2', name: 'Text Resource 2' }], _meta: { ui: { resourceUri: 'everything+ui://a/b.html' } } },
+    });
+    expect(sent).toEqual([{ name: 'get-resource-links', arguments: {} }]);
+  });
+
+  it('passes a text-only result on untouched, and a pass-through server’s result as it is', async () => {
+    const text = { content: [{ type: 'text', text: 'hello' }] };
+    expect((await relayed('everything', text).call())['result']).toBe(text);
+    expect((await relayed(false, links).call())['result']).toBe(links);
+  });
+});
