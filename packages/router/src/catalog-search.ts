@@ -58,6 +58,9 @@ export interface CatalogSearch {
 
 export const argumentNames = (tool: Tool): string[] => Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
 
+/** A prompt's arguments as cards show them: `name`, or `name?` when the argument is optional. */
+export const promptArgumentLabels = (prompt: Prompt): string[] => (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required === true ? '' : '?'}`);
+
 const card = (name: string, server: string, title: string | undefined, description: string | undefined, args: readonly string[]): ToolCard => ({
   name,
   server,
@@ -75,7 +78,7 @@ export const createCatalogSearch = (view: CatalogView): CatalogSearch => {
     indexedVersion = view.version;
     toolIndex.replace(view.allTools().map((tool) => card(tool.name, view.toolOwner(tool.name)?.server ?? '', tool.title, tool.description, argumentNames(tool))));
     promptIndex.replace(
-      view.listPrompts().map((prompt) => card(prompt.name, view.promptOwner(prompt.name)?.server ?? '', prompt.title, prompt.description, (prompt.arguments ?? []).map((argument) => argument.name))),
+      view.listPrompts().map((prompt) => card(prompt.name, view.promptOwner(prompt.name)?.server ?? '', prompt.title, prompt.description, promptArgumentLabels(prompt))),
     );
   };
   return {

@@ -1,6 +1,6 @@
 import { closestNames } from '@promptyard/core';
 import type { CallToolResult, Prompt, Tool } from './sdk/upstream.js';
-import { argumentNames } from './catalog-search.js';
+import { argumentNames, promptArgumentLabels } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
 import type { CallContext } from './call-context.js';
 
@@ -57,7 +57,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     return `${tool.name}${args.length > 0 ? `(${args.join(', ')})` : '()'}${summary === '' ? '' : ` — ${summary}`}`;
   };
   const promptLine = (prompt: Prompt): string => {
-    const args = (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required === true ? '' : '?'}`);
+    const args = promptArgumentLabels(prompt);
     const summary = summarize(prompt.description);
     return `${prompt.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${summary === '' ? '' : ` — ${summary}`}`;
   };
