@@ -39,7 +39,7 @@ describe('applyOverrides', () => {
 });
 
 describe('formatStatus', () => {
-  it('prints one row per server, collisions and totals', () => {
+  it('prints one row per server, collisions and totals, with resources and templates counted apart in both', () => {
     const status: RouterStatus = {
       backends: [
         { id: 'github', state: 'ready', transport: 'stdio', era: 'legacy', protocolVersion: '2025-11-25', restarts: 0, counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 }, inFlight: 0 },
@@ -51,8 +51,9 @@ describe('formatStatus', () => {
     };
     const text = formatStatus(status);
     expect(text).toMatch(/^server\s+state\s+transport\s+protocol\s+tools/);
-    expect(text).toMatch(/github\s+ready\s+stdio\s+legacy 2025-11-25\s+3\s+1\s+1\s+0/);
-    expect(text).toMatch(/docs\s+restarting\s+streamable-http\s+-\s+0\s+0\s+0\s+2\s+connection refused/);
+    expect(text).toMatch(/^server\s+state\s+transport\s+protocol\s+tools\s+prompts\s+resources\s+templates\s+restarts\s+last error$/m);
+    expect(text).toMatch(/github\s+ready\s+stdio\s+legacy 2025-11-25\s+3\s+1\s+0\s+1\s+0$/m);
+    expect(text).toMatch(/docs\s+restarting\s+streamable-http\s+-\s+0\s+0\s+0\s+0\s+2\s+connection refused/);
     expect(text).toContain('collision: tool "search" served by github/search; docs/search hidden');
     expect(text).toContain('total: 3 tools, 1 prompts, 0 resources, 1 templates');
   });

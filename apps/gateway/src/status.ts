@@ -2,7 +2,7 @@ import type { RouterStatus } from '@promptyard/router';
 
 const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
 
-/** The status table: one row per server, then collisions. */
+/** The status table: one row per server, then collisions and the totals, counting resources and templates apart as the rows do. */
 export const formatStatus = (status: RouterStatus): string => {
   const rows = status.backends.map((backend) => [
     backend.id,
@@ -11,11 +11,12 @@ export const formatStatus = (status: RouterStatus): string => {
     backend.era === undefined ? '-' : `${backend.era}${backend.protocolVersion === undefined ? '' : ` ${backend.protocolVersion}`}`,
     String(backend.counts.tools),
     String(backend.counts.prompts),
-    String(backend.counts.resources + backend.counts.resourceTemplates),
+    String(backend.counts.resources),
+    String(backend.counts.resourceTemplates),
     String(backend.restarts),
     backend.lastError ?? '',
   ]);
-  const header = ['server', 'state', 'transport', 'protocol', 'tools', 'prompts', 'resources', 'restarts', 'last error'];
+  const header = ['server', 'state', 'transport', 'protocol', 'tools', 'prompts', 'resources', 'templates', 'restarts', 'last error'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (column === header.length - 1 ? 0 : (row[column] ?? '').length))));
   const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0))).join('  ').trimEnd();
   const lines = [line(header), ...rows.map(line)];

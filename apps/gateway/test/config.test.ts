@@ -180,8 +180,9 @@ describe('the status subcommand and --help', () => {
     const result = await runCli(['status'], { cwd: dir });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^server\s+state\s+transport\s+protocol\s+tools\s+prompts\s+resources\s+restarts\s+last error$/);
-    expect(lines[1]).toMatch(/^alpha\s+ready\s+stdio\s+legacy 2025-11-25\s+17\s+2\s+2\s+0$/);
+    expect(lines[0]).toMatch(/^server\s+state\s+transport\s+protocol\s+tools\s+prompts\s+resources\s+templates\s+restarts\s+last error$/);
+    // Rows count resources and templates apart, as the total does.
+    expect(lines[1]).toMatch(/^alpha\s+ready\s+stdio\s+legacy 2025-11-25\s+17\s+2\s+1\s+1\s+0$/);
     expect(lines[2]).toMatch(/^off\s+disabled\s+stdio\s+-\s+0/);
     expect(lines.at(-1)).toBe('total: 17 tools, 2 prompts, 1 resources, 1 templates');
   });
