@@ -16,7 +16,8 @@ export interface RouterEvents {
   log: RouterLogRecord;
   resourceUpdated: string;
   status: BackendStatus;
-  stderr: { readonly server: string; readonly line: string };
+  /** A backend's stderr line, with the level it states (`info` when none). */
+  stderr: { readonly server: string; readonly line: string; readonly level: LoggingLevel };
 }
 
 export type Listener<T> = (value: T) => void;

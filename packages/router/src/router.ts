@@ -20,6 +20,7 @@ import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, em
 import type { Collision, Namers, RouteTable } from './route-table.js';
 import { RouterEmitter } from './router-events.js';
 import type { Listener, RouterEvents } from './router-events.js';
+import { logStderrLine } from './stderr-level.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { relayToolCall } from './tool-relay.js';
 import type { RelayRequest } from './tool-relay.js';
@@ -182,10 +183,7 @@ export class Router implements MetaToolHost, CatalogView {
           this.events.emit('status', changed.status());
           if (changed.state === 'ready' && this.logLevel !== undefined) void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
         },
-        stderr: (owner, line) => {
-          logger.debug('server stderr', { server: owner.id, line });
-          this.events.emit('stderr', { server: owner.id, line });
-        },
+        stderr: (owner, line) => this.events.emit('stderr', { server: owner.id, line, level: logStderrLine(logger, owner.id, line) }),
         log: (params) => this.events.emit('log', { server: config.id, ...params }),
         resourceUpdated: (uri) => {
           const prefix = backend.config.prefix;

@@ -26,4 +26,22 @@ describe('createUiModel', () => {
     expect(model.logs()).toHaveLength(2);
     await router.close();
   });
+
+  it('shows each backend stderr line at the level it states, info when none', async () => {
+    const logger = createLogger({ level: 'error', write: () => {} });
+    // A "server" that writes three lines to stderr and exits (not restarted within the test).
+    const script = "console.error('WARNING:root:disk almost full'); console.error('[error] boom'); console.error('just talking'); process.exit(1);";
+    const config = `[restart]\ninitial_ms = 60000\nmax_ms = 60000\n[servers.noisy]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(script)}]\n`;
+    const router = new Router(parseGatewayConfig(config, { file: 'gateway.toml' }), { logger, version: '0.0.0' });
+    const model = createUiModel(router, { logger });
+    await router.start();
+    await expect.poll(() => model.logs().length).toBe(3);
+    expect(model.logs().map(({ server, level, source, text }) => ({ server, level, source, text }))).toEqual([
+      { server: 'noisy', level: 'warning', source: 'stderr', text: 'WARNING:root:disk almost full' },
+      { server: 'noisy', level: 'error', source: 'stderr', text: '[error] boom' },
+      { server: 'noisy', level: 'info', source: 'stderr', text: 'just talking' },
+    ]);
+    model.close();
+    await router.close();
+  });
 });

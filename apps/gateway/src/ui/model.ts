@@ -6,7 +6,7 @@ export interface LogLine {
   readonly seq: number;
   readonly time: Date;
   readonly server: string;
-  /** stderr lines are `info`; notifications keep their MCP level. */
+  /** The level a stderr line states (`info` when none); notifications keep their MCP level. */
   readonly level: RouterLogRecord['level'];
   readonly source: 'stderr' | 'notification';
   readonly text: string;
@@ -121,7 +121,7 @@ export const createUiModel = (router: Router, options: UiModelOptions = {}): UiM
   const stops: (() => void)[] = [
     router.on('listChanged', changed),
     router.on('status', changed),
-    router.on('stderr', ({ server, line }) => push({ server, level: 'info', source: 'stderr', text: line })),
+    router.on('stderr', ({ server, line, level }) => push({ server, level, source: 'stderr', text: line })),
     router.on('log', (record) =>
       push({
         server: record.server,
