@@ -8,6 +8,16 @@ export const clip = (text: string, width: number): string => {
   return flat.length > width ? `${flat.slice(0, Math.max(0, width - 1))}…` : flat;
 };
 
+/**
+ * A column as wide as its longest value, between `min` and `max`. Callers derive `max` from the
+ * terminal's width, so a wider terminal shows longer names instead of cutting them where an
+ * 80-column one must.
+ */
+export const columnWidth = (values: readonly string[], max: number, min = 2): number => Math.max(min, Math.min(max, Math.max(0, ...values.map((value) => value.length))));
+
+/** `share` of `width`, and never less than `floor` (what an 80-column terminal gets). */
+export const widthShare = (width: number, share: number, floor: number): number => Math.max(floor, Math.floor(width * share));
+
 export const pad = (text: string, width: number): string => (text.length >= width ? text : text + ' '.repeat(width - text.length));
 
 /** Text broken into rows of at most `width` characters, at spaces where it can. */

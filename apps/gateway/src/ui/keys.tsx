@@ -46,11 +46,20 @@ const keyOf = (char: string): [string, Key] => {
   return [char, { ...plain, shift: /^[A-Z]$/.test(char) }];
 };
 
-/** The next input from queued characters: one key, or while typing a run of plain text. */
-const take = (queue: string[], typing: boolean): [string, Key] => {
-  if (!typing || control.test(queue[0] ?? '')) return keyOf(queue.shift() ?? '');
-  const end = queue.findIndex((char) => control.test(char));
-  return [queue.splice(0, end === -1 ? queue.length : end).join(''), plain];
+/** Input waiting for its turn: a key ink parsed (an escape sequence, a control key), or one character of a longer chunk. */
+type Pending = { readonly key: [string, Key] } | { readonly char: string };
+
+const isChar = (item: Pending | undefined): item is { readonly char: string } => item !== undefined && 'char' in item;
+
+/** The next input from the queue: one key, or while typing a run of plain text. */
+const take = (queue: Pending[], typing: boolean): [string, Key] => {
+  const first = queue.shift();
+  if (first === undefined) return ['', plain];
+  if (!isChar(first)) return first.key;
+  if (!typing || control.test(first.char)) return keyOf(first.char);
+  let text = first.char;
+  while (isChar(queue[0]) && !control.test(queue[0].char)) text += (queue.shift() as { char: string }).char;
+  return [text, plain];
 };
 
 export interface KeyRootProps {
@@ -61,33 +70,37 @@ export interface KeyRootProps {
 
 /**
  * The one reader of the keyboard: a key goes to `global`, else to the active panel's handler
- * (`useKeys`). Keys typed faster than a frame (a paste, a script's send-keys) are taken one at a
- * time, each after the previous one's render, so "/q" opens the search and types q into it rather
- * than quitting; while an input has the keyboard, runs of plain text stay whole.
+ * (`useKeys`). Keys that arrive faster than a frame (arrows held down or sent in one read, a paste,
+ * a script's send-keys) are queued and taken one at a time, each after the previous one's render,
+ * so a handler never acts on the state of a key before: three ↓ in one read move three rows, and
+ * "/q" opens the search and types q into it rather than quitting. While an input has the keyboard,
+ * runs of plain text stay whole.
  */
 export const KeyRoot = ({ global, children }: KeyRootProps): ReactNode => {
   const slot = useRef<Target | undefined>(undefined);
-  const queue = useRef<string[]>([]);
+  const queue = useRef<Pending[]>([]);
+  /** A key was dispatched and its render has not happened yet. */
+  const waiting = useRef(false);
   const [, setTurn] = useState(0);
-  const dispatch = ([input, key]: [string, Key]): void => {
+  const next = (): void => {
+    if (waiting.current || queue.current.length === 0) return;
+    const [input, key] = take(queue.current, slot.current?.typing === true);
+    waiting.current = true;
+    setTurn((turn) => turn + 1);
     const target = slot.current;
     if (target?.typing !== true && global?.(input, key) === true) return;
     target?.handler(input, key);
   };
   useInput((input, key) => {
     const chars = [...input];
-    if (chars.length < 2 || key.ctrl || key.meta || input.startsWith('\u001B')) {
-      dispatch([input, key]);
-      return;
-    }
-    queue.current.push(...chars);
-    dispatch(take(queue.current, slot.current?.typing === true));
-    setTurn((turn) => turn + 1);
+    // ink hands over one escape sequence or control key at a time; a longer chunk of text is split here.
+    if (chars.length < 2 || key.ctrl || key.meta || input.startsWith('\u001B')) queue.current.push({ key: [input, key] });
+    else queue.current.push(...chars.map((char) => ({ char })));
+    next();
   });
   useEffect(() => {
-    if (queue.current.length === 0) return;
-    dispatch(take(queue.current, slot.current?.typing === true));
-    setTurn((turn) => turn + 1);
+    waiting.current = false;
+    next();
   });
   return <Slot.Provider value={slot}>{children}</Slot.Provider>;
 };

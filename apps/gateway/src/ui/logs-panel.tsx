@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { PanelFrame, Row } from './components.js';
-import { clip, clockTime, cycle, pad } from './format.js';
+import { clip, clockTime, columnWidth, cycle, pad, widthShare } from './format.js';
 import type { LogLine } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
@@ -58,7 +58,7 @@ export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNo
   );
 
   const shown = lines.slice(Math.max(0, end - rows), end);
-  const serverWidth = Math.min(16, Math.max(7, ...shown.map((line) => line.server.length)));
+  const serverWidth = columnWidth(shown.map((line) => line.server), widthShare(width, 0.2, 16), 7);
   return (
     <PanelFrame height={height} help={logsHelp} width={width}>
       <Row text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${newer > 0 ? `  (${newer} newer below)` : ''}`} width={width} dim />

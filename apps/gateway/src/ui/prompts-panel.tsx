@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
-import { clamp, clip, describeFailure, editLine, pad, wrapText } from './format.js';
+import { clamp, clip, columnWidth, describeFailure, editLine, pad, widthShare, wrapText } from './format.js';
 import type { PromptInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
@@ -125,7 +125,7 @@ interface PromptFormProps {
 /** One input per argument (required ones marked *), the focused one's description below. */
 const PromptForm = ({ prompt, values, focus, error, width, height }: PromptFormProps): ReactNode => {
   if (prompt.arguments.length === 0) return <Row text="no arguments — enter renders the prompt" width={width} />;
-  const labelWidth = Math.min(24, Math.max(...prompt.arguments.map((argument) => argument.name.length + (argument.required === true ? 1 : 0)))) + 2;
+  const labelWidth = columnWidth(prompt.arguments.map((argument) => `${argument.name}${argument.required === true ? '*' : ''}`), widthShare(width, 0.3, 24), 0) + 2;
   const rows = Math.max(1, height - 3);
   const start = Math.max(0, Math.min(focus - Math.floor(rows / 2), prompt.arguments.length - rows));
   const described = prompt.arguments[focus]?.description;

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { ListView, PanelFrame, Row, ScrollView } from './components.js';
-import { clamp, clip, cycle, describeFailure, pad, wrapText } from './format.js';
+import { clamp, clip, columnWidth, cycle, describeFailure, pad, widthShare, wrapText } from './format.js';
 import type { ResourceInfo, TemplateInfo } from './model.js';
 import type { PanelProps } from './panel.js';
 import { useScroll } from './scroll.js';
@@ -88,8 +88,8 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
     );
   }
   const resources = entries.filter((entry) => entry.kind === 'resource').length;
-  const nameWidth = Math.min(24, Math.max(4, ...entries.map((entry) => entry.item.name.length)));
-  const serverWidth = Math.min(16, Math.max(2, ...entries.map((entry) => entry.item.server.length))) + 2;
+  const nameWidth = columnWidth(entries.map((entry) => entry.item.name), widthShare(width, 0.3, 24), 4);
+  const serverWidth = columnWidth(entries.map((entry) => entry.item.server), widthShare(width, 0.2, 16)) + 2;
   return (
     <PanelFrame height={height} help={resourcesHelp} width={width}>
       <Row text={`server: ${server ?? 'all'}  ${resources} resources  ${entries.length - resources} templates`} width={width} dim />

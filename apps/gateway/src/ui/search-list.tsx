@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { summarize } from '@promptyard/router';
 import { InputLine, ListView, PanelFrame, Row } from './components.js';
-import { clamp, clip, cycle, editLine, pad } from './format.js';
+import { clamp, clip, columnWidth, cycle, editLine, pad, widthShare } from './format.js';
 
 export interface Named {
   readonly name: string;
@@ -115,8 +115,9 @@ export interface CatalogListPanelProps<T extends Named & { readonly description?
 
 /** The Tools and Prompts lists: filter bar, then `name  [server]  first sentence` rows. */
 export const CatalogListPanel = <T extends Named & { readonly description?: string | undefined }>({ list, noun, help, height, bodyHeight, width }: CatalogListPanelProps<T>): ReactNode => {
-  const nameWidth = Math.min(32, Math.max(4, ...list.items.map((item) => item.name.length)));
-  const serverWidth = Math.min(16, Math.max(2, ...list.items.map((item) => item.server.length))) + 2;
+  // 32 and 16 characters at 80 columns; a wider terminal gives names all it adds (64, the longest a name gets, at 120).
+  const nameWidth = columnWidth(list.items.map((item) => item.name), Math.max(32, width - 56), 4);
+  const serverWidth = columnWidth(list.items.map((item) => item.server), widthShare(width, 0.2, 16)) + 2;
   const singular = noun.replace(/s$/, '');
   return (
     <PanelFrame height={height} help={list.searching ? searchHelp : help} width={width}>

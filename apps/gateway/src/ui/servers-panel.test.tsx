@@ -27,6 +27,14 @@ describe('ServersPanel', () => {
     await ui.until((frame) => expect(frame).toContain('› beta'));
   });
 
+  it('takes several arrow keys read in one chunk as that many keys', async () => {
+    const ui = await renderPanel(ServersPanel, sampleModel());
+    await ui.press(keys.down + keys.down);
+    await ui.until((frame) => expect(frame).toContain('› gamma'));
+    await ui.press(keys.up + keys.up + keys.down);
+    await ui.until((frame) => expect(frame).toContain('› beta'));
+  });
+
   it('restarts the selected server on r and toggles enabled on d', async () => {
     const model = sampleModel();
     const ui = await renderPanel(ServersPanel, model);

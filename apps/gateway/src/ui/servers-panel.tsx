@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { BackendStatus } from '@promptyard/router';
 import { ListView, PanelFrame, Row } from './components.js';
-import { clamp, clip, describeFailure, pad, stateColor, uptime } from './format.js';
+import { clamp, clip, columnWidth, describeFailure, pad, stateColor, uptime } from './format.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
@@ -52,7 +52,7 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
     { isActive: active },
   );
 
-  const idWidth = Math.min(24, Math.max(2, ...servers.map((s) => s.id.length)));
+  const idWidth = columnWidth(servers.map((s) => s.id), Math.max(24, width - 64));
   const transportWidth = Math.max(5, ...servers.map((s) => s.transport.length));
   const eraWidth = Math.max(1, ...servers.map((s) => (s.era ?? '-').length));
   const listHeight = Math.max(1, height - 1 - detailRows - 1);

@@ -1,6 +1,7 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keys, renderPanel } from './test-render.js';
+import { KeyRoot } from './keys.js';
+import { keys, renderPanel, renderUi } from './test-render.js';
 import { sampleModel, tool } from './test-model.js';
 import { ToolsPanel } from './tools-panel.js';
 
@@ -13,6 +14,22 @@ describe('ToolsPanel', () => {
     expect(ui.frame()).toMatch(/gamma_search\s+\[gamma\]\s+Searches the web for a query\./);
     expect(ui.frame()).toContain('server: all  3 tools');
     expect(ui.frame().split('\n').at(-1)).toBe('↑↓ select  / search  s server  enter details  c call  esc back  q quit');
+  });
+
+  it('uses the terminal’s width: a long name is whole at 120 columns and cut at 80', async () => {
+    const model = sampleModel();
+    const long = 'github-enterprise-prod_create_pull_request_review_comment';
+    model.update({ tools: [...model.tools(), tool(long, 'github-enterprise-prod', 'Comments on a review.')] });
+    const wide = await renderUi(
+      <KeyRoot>
+        <ToolsPanel model={model} active width={120} height={22} />
+      </KeyRoot>,
+    );
+    // ink-testing-library's screen is 100 columns: the description is past its edge.
+    expect(wide.frame()).toContain(`  ${long}  [github-enterprise-prod]  Comm`);
+    wide.unmount();
+    const narrow = await renderPanel(ToolsPanel, model);
+    expect(narrow.frame()).toContain(`  ${long.slice(0, 31)}…  [github-enterprise-prod]`);
   });
 
   it('filters live as the search is typed, in ranking order, and esc clears it', async () => {
