@@ -386,7 +386,8 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     expect(catalog).toContain('everything_args-prompt(city, state?)');
     const described = JSON.parse(await call(full.client, 'describe_prompt', { name: 'beta_greet' })) as Record<string, unknown>;
     expect(described).toMatchObject({ name: 'beta_greet', server: 'beta', arguments: [{ name: 'name', required: true }, { name: 'style', required: false }] });
-    expect(await call(full.client, 'search_prompts', { query: 'city' })).toMatch(/everything_args-prompt\(city, state\) \[everything\]/);
+    // Optional arguments keep their `?` in search results as in the catalog.
+    expect(await call(full.client, 'search_prompts', { query: 'city' })).toMatch(/everything_args-prompt\(city, state\?\) \[everything\]/);
   });
 
   it('lazy mode lists only the 7 meta tools, and every tool stays callable directly and via call_tool', async () => {
