@@ -14,8 +14,21 @@ import { encodeUri } from './names.js';
 /** A server's URI as clients reach it through the gateway. */
 export type UriMap = (uri: string) => string;
 
-/** `<scheme>+<uri>` for a prefixed server; `undefined` for a pass-through one (prefix = false), whose URIs stay as they are. */
-export const uriMapFor = (prefix: string | false): UriMap | undefined => (prefix === false ? undefined : (uri) => encodeUri(prefix, uri));
+const maps = new Map<string, UriMap>();
+
+/**
+ * `<scheme>+<uri>` for a prefixed server; `undefined` for a pass-through one (prefix = false), whose
+ * URIs stay as they are. One map per prefix, made once: the relay asks for it on every call.
+ */
+export const uriMapFor = (prefix: string | false): UriMap | undefined => {
+  if (prefix === false) return undefined;
+  let map = maps.get(prefix);
+  if (map === undefined) {
+    map = (uri) => encodeUri(prefix, uri);
+    maps.set(prefix, map);
+  }
+  return map;
+};
 
 type Json = Readonly<Record<string, unknown>>;
 
