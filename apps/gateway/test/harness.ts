@@ -85,8 +85,8 @@ const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, st
 // ——— backends started by the test itself ———
 
 /** test-server.mjs over Streamable HTTP, tracked for cleanup. */
-export const httpBackend = async (name: string, era: BackendEra = 'both'): Promise<HttpBackend> => {
-  const backend = await startHttpBackend({ name, era });
+export const httpBackend = async (name: string, era: BackendEra = 'both', listen: 'ok' | 'error' | 'silent' = 'ok'): Promise<HttpBackend> => {
+  const backend = await startHttpBackend({ name, era, listen });
   httpBackends.add(backend);
   return backend;
 };

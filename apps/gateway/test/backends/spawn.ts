@@ -94,9 +94,9 @@ const startProcess = async (
 };
 
 /** Spawns `test-server.mjs --transport http --port 0` and resolves once it prints its URL. */
-export const startHttpBackend = ({ name, era = 'both' }: { name: string; era?: BackendEra }): Promise<HttpBackend> =>
+export const startHttpBackend = ({ name, era = 'both', listen = 'ok' }: { name: string; era?: BackendEra; listen?: 'ok' | 'error' | 'silent' }): Promise<HttpBackend> =>
   startProcess(
-    { command: process.execPath, args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0'] },
+    { command: process.execPath, args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0', '--listen', listen] },
     /listening on (http:\/\/\S+)/,
     (match) => match[1] as string,
   );
