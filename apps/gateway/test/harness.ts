@@ -85,7 +85,7 @@ const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, st
 // ——— backends started by the test itself ———
 
 /** test-server.mjs over Streamable HTTP, tracked for cleanup. */
-export const httpBackend = async (name: string, era: BackendEra = 'both', listen: 'ok' | 'error' | 'silent' = 'ok'): Promise<HttpBackend> => {
+export const httpBackend = async (name: string, era: BackendEra = 'both', listen: 'ok' | 'error' | 'silent' | 'drop-once' = 'ok'): Promise<HttpBackend> => {
   const backend = await startHttpBackend({ name, era, listen });
   httpBackends.add(backend);
   return backend;

@@ -14,6 +14,7 @@ afterEach(async () => {
 
 interface ServerHealth {
   readonly state: string;
+  readonly restarts: number;
   readonly era?: string;
   readonly protocolVersion?: string;
   readonly protocolFallback?: string;
@@ -61,6 +62,25 @@ describe('protocol = "auto"', () => {
     expect(await settled(gateway, 'silent')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25', protocolFallback: expect.stringMatching(/subscriptions\/listen ack timed out/) });
     expect(Date.now() - started).toBeLessThan(8000);
     expect(warnings(gateway)).toHaveLength(1);
+  });
+});
+
+describe('a 2026-07-28 server whose listen stream ends', () => {
+  it('is listened to again, without a restart, and its list changes still arrive', async () => {
+    const dropper = await httpBackend('dropper', 'both', 'drop-once');
+    const gateway = await startHttpGateway({ config: gatewayToml({ dropper: { url: dropper.url } }) });
+    expect(await settled(gateway, 'dropper')).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
+    await eventually(
+      async () => dropper.stderr(),
+      (text) => text.includes('subscriptions/listen received (2)'),
+    );
+    const client = await connectHttp(gateway.url);
+    await client.callTool({ name: 'dropper_add_tool', arguments: { name: 'late' } });
+    await eventually(
+      async () => (await client.listTools()).tools.map((tool) => tool.name),
+      (names) => names.includes('dropper_late'),
+    );
+    expect(await server(gateway, 'dropper')).toMatchObject({ state: 'ready', restarts: 0 });
   });
 });
 

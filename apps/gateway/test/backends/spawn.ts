@@ -94,7 +94,7 @@ const startProcess = async (
 };
 
 /** Spawns `test-server.mjs --transport http --port 0` and resolves once it prints its URL. */
-export const startHttpBackend = ({ name, era = 'both', listen = 'ok' }: { name: string; era?: BackendEra; listen?: 'ok' | 'error' | 'silent' }): Promise<HttpBackend> =>
+export const startHttpBackend = ({ name, era = 'both', listen = 'ok' }: { name: string; era?: BackendEra; listen?: 'ok' | 'error' | 'silent' | 'drop-once' }): Promise<HttpBackend> =>
   startProcess(
     { command: process.execPath, args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0', '--listen', listen] },
     /listening on (http:\/\/\S+)/,

@@ -15,8 +15,9 @@
  * the SDK's legacy shim turns the same return into real `sampling/createMessage`, `elicitation/create`
  * and `roots/list` requests. One handler, both eras.
  *
- * `--listen error|silent` (http) breaks only `subscriptions/listen`: answered with a JSON-RPC error, or
- * with an event stream that never acknowledges. Every `server/discover` probe is logged on stderr.
+ * `--listen error|silent|drop-once` (http) breaks only `subscriptions/listen`: answered with a JSON-RPC
+ * error, with an event stream that never acknowledges, or (the first one) acknowledged and then
+ * ended. Every `server/discover` probe and listen request is logged on stderr.
  *
  * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
  * tool counts other tests expect stay the same).
@@ -54,7 +55,7 @@ const { values: options } = parseArgs({
 const name = options.name;
 if (!['stdio', 'http'].includes(options.transport)) throw new Error(`--transport must be stdio or http, not ${options.transport}`);
 if (!['both', 'legacy'].includes(options.era)) throw new Error(`--era must be both or legacy, not ${options.era}`);
-if (!['ok', 'error', 'silent'].includes(options.listen)) throw new Error(`--listen must be ok, error or silent, not ${options.listen}`);
+if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen)) throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
 const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
@@ -467,13 +468,34 @@ const serveHttp = async () => {
       : undefined;
   modernNotify = modern?.notify;
 
+  let listens = 0;
   /** The misbehaving listen stream of `--listen`, or undefined to serve the request as usual. */
   const breakListen = async (request) => {
     if (request.method !== 'POST') return undefined;
     const body = await request.clone().json().catch(() => undefined);
     if (body?.method === 'server/discover') log('server/discover received');
-    if (body?.method !== 'subscriptions/listen' || options.listen === 'ok') return undefined;
+    if (body?.method !== 'subscriptions/listen') return undefined;
+    listens += 1;
+    log(`subscriptions/listen received (${listens})`);
+    if (options.listen === 'ok' || (options.listen === 'drop-once' && listens > 1)) return undefined;
     log(`subscriptions/listen broken on purpose (${options.listen})`);
+    if (options.listen === 'drop-once') {
+      // Pass the acknowledgement on, then end the stream as a proxy's idle timeout would.
+      const reader = (await modern.fetch(request)).body.getReader();
+      return new Response(
+        new ReadableStream({
+          pull: async (controller) => {
+            const { value, done } = await reader.read();
+            if (value !== undefined) controller.enqueue(value);
+            if (done || new TextDecoder().decode(value).includes('acknowledged')) {
+              await reader.cancel().catch(() => {});
+              controller.close();
+            }
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      );
+    }
     if (options.listen === 'error') return jsonRpcError(200, -32603, 'subscriptions/listen is broken on this server', body.id);
     return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };

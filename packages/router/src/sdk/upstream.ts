@@ -17,6 +17,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../config-backend.js';
+import { keepListening } from './listen.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
 export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
@@ -288,14 +289,18 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
   }
 
   deliverNotificationsFirst(transport);
-  // A listen stream that ends while the connection is up leaves the gateway deaf to list changes:
-  // treat it as a lost connection, so the backend reconnects (and listens again).
-  void client.autoOpenedSubscription?.closed.then((cause) => {
-    if (!open || cause === 'local') return;
-    open = false;
-    peer.closed(new Error(`the server ended its subscriptions/listen stream (${cause})`));
-    void client.close().catch(() => {});
-  });
+  const subscription = client.autoOpenedSubscription;
+  if (subscription !== undefined) {
+    keepListening(client, subscription, {
+      isOpen: () => open,
+      missed: (list) => peer.listChanged(list),
+      lost: (error) => {
+        open = false;
+        peer.closed(error);
+        void client.close().catch(() => {});
+      },
+    });
+  }
   joinRequestSignals = era === 'modern';
   let relay: UpstreamRelay | undefined;
   if (spec.kind === 'stdio' && era === 'legacy') {
