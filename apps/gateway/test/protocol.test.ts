@@ -38,7 +38,7 @@ const warnings = (gateway: HttpGateway): string[] => gateway.stderr.text.split('
 
 describe('protocol = "auto"', () => {
   it('falls back to 2025-11-25, with one warning, when subscriptions/listen answers with an error', async () => {
-    const [broken, healthy] = await Promise.all([httpBackend('broken', 'both', 'error'), httpBackend('healthy')]);
+    const [broken, healthy] = await Promise.all([httpBackend('broken', 'both', { listen: 'error' }), httpBackend('healthy')]);
     const gateway = await startHttpGateway({ config: gatewayToml({ broken: { url: broken.url }, healthy: { url: healthy.url } }) });
     expect(await settled(gateway, 'broken')).toMatchObject({
       state: 'ready',
@@ -56,18 +56,26 @@ describe('protocol = "auto"', () => {
   });
 
   it('falls back when the listen stream never opens, within the handshake budget rather than the connect timeout', async () => {
-    const silent = await httpBackend('silent', 'both', 'silent');
+    const silent = await httpBackend('silent', 'both', { listen: 'silent' });
     const started = Date.now();
     const gateway = await startHttpGateway({ config: `[timeouts]\nconnect_ms = 3000\n\n${gatewayToml({ silent: { url: silent.url } })}` });
     expect(await settled(gateway, 'silent')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25', protocolFallback: expect.stringMatching(/subscriptions\/listen ack timed out/) });
     expect(Date.now() - started).toBeLessThan(8000);
     expect(warnings(gateway)).toHaveLength(1);
   });
+
+  it('falls back when the server/discover probe gets no answer', async () => {
+    const mute = await httpBackend('mute', 'both', { silentDiscover: true });
+    const gateway = await startHttpGateway({ config: `[timeouts]\nconnect_ms = 3000\n\n${gatewayToml({ mute: { url: mute.url } })}` });
+    expect(await settled(gateway, 'mute')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25', protocolFallback: expect.stringMatching(/^its 2026-07-28 connection failed \(/) });
+    expect(mute.stderr()).toContain('server/discover received');
+    expect(warnings(gateway)).toHaveLength(1);
+  });
 });
 
 describe('a 2026-07-28 server whose listen stream ends', () => {
   it('is listened to again, without a restart, and its list changes still arrive', async () => {
-    const dropper = await httpBackend('dropper', 'both', 'drop-once');
+    const dropper = await httpBackend('dropper', 'both', { listen: 'drop-once' });
     const gateway = await startHttpGateway({ config: gatewayToml({ dropper: { url: dropper.url } }) });
     expect(await settled(gateway, 'dropper')).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28' });
     await eventually(

@@ -17,7 +17,8 @@
  *
  * `--listen error|silent|drop-once` (http) breaks only `subscriptions/listen`: answered with a JSON-RPC
  * error, with an event stream that never acknowledges, or (the first one) acknowledged and then
- * ended. Every `server/discover` probe and listen request is logged on stderr.
+ * ended. `--silent-discover` never answers the `server/discover` probe (2025 requests are served).
+ * Every `server/discover` probe and listen request is logged on stderr.
  *
  * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
  * tool counts other tests expect stay the same).
@@ -50,6 +51,7 @@ const { values: options } = parseArgs({
     port: { type: 'string', default: '0' },
     'env-tool': { type: 'boolean', default: false },
     listen: { type: 'string', default: 'ok' },
+    'silent-discover': { type: 'boolean', default: false },
   },
 });
 const name = options.name;
@@ -473,7 +475,10 @@ const serveHttp = async () => {
   const breakListen = async (request) => {
     if (request.method !== 'POST') return undefined;
     const body = await request.clone().json().catch(() => undefined);
-    if (body?.method === 'server/discover') log('server/discover received');
+    if (body?.method === 'server/discover') {
+      log('server/discover received');
+      if (options['silent-discover']) return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
     if (body?.method !== 'subscriptions/listen') return undefined;
     listens += 1;
     log(`subscriptions/listen received (${listens})`);
