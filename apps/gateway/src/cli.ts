@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
 import { handleShutdown } from '@promptyard/mcp';
-import { killAllChildren, Router } from '@promptyard/router';
+import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, Router } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
@@ -34,6 +34,14 @@ const main = async (): Promise<void> => {
     return;
   }
   const file = locateConfig(cli.config, process.cwd());
+  // Before any server starts: a config that starts this gateway again must not start it for ever.
+  const chain = checkGatewayChain(file, process.env, process.pid);
+  if (chain.refused) {
+    process.stderr.write(`${chain.line}\n`);
+    process.exit(GATEWAY_LOOP_EXIT_CODE);
+  }
+  // Every backend inherits it, through whatever wrapper starts it.
+  process.env[GATEWAY_CHAIN_VARIABLE] = chain.chain;
   const config = await loadConfig(file, cli.overrides);
 
   if (cli.command === 'status') {

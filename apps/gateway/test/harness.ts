@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Output, runToCompletion } from '../../../test-support/output.js';
 import type { Completed } from '../../../test-support/output.js';
 import { isAlive, killTree, listDescendants, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
-import type { BackendEra, HttpBackend, StdioCommand } from './backends/spawn.js';
+import type { BackendEra, HttpBackend, HttpBackendOptions, StdioCommand } from './backends/spawn.js';
 
 export { Output } from '../../../test-support/output.js';
 export { everythingCommand, isAlive, listDescendants, stdioBackendCommand } from './backends/spawn.js';
@@ -85,8 +85,8 @@ const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, st
 // ——— backends started by the test itself ———
 
 /** test-server.mjs over Streamable HTTP, tracked for cleanup. */
-export const httpBackend = async (name: string, era: BackendEra = 'both'): Promise<HttpBackend> => {
-  const backend = await startHttpBackend({ name, era });
+export const httpBackend = async (name: string, era: BackendEra = 'both', misbehave: Omit<HttpBackendOptions, 'name' | 'era'> = {}): Promise<HttpBackend> => {
+  const backend = await startHttpBackend({ name, era, ...misbehave });
   httpBackends.add(backend);
   return backend;
 };

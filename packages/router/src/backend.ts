@@ -1,6 +1,7 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
+import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstream } from './sdk/upstream.js';
 import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
 
@@ -18,7 +19,10 @@ export interface BackendStatus {
   readonly state: BackendState;
   readonly transport: BackendConfig['transport'];
   readonly era?: Era | undefined;
+  /** The revision in use (`2025-11-25`, `2026-07-28` …). */
   readonly protocolVersion?: string | undefined;
+  /** Why `protocol = "auto"` is on 2025-11-25 although the server offered 2026-07-28. */
+  readonly protocolFallback?: string | undefined;
   readonly server?: string | undefined;
   readonly pid?: number | undefined;
   readonly uptimeSeconds?: number | undefined;
@@ -52,8 +56,8 @@ const stderrLinesKept = 20;
 
 const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
-    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, cwd: config.cwd }
-    : { kind: config.transport, url: config.url ?? '', headers: config.headers };
+    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd, protocol: config.protocol }
+    : { kind: config.transport, url: config.url ?? '', headers: config.headers, protocol: config.protocol };
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,
@@ -167,6 +171,7 @@ export class Backend {
       transport: this.config.transport,
       era: connection?.era,
       protocolVersion: connection?.protocolVersion,
+      protocolFallback: connection?.fallbackReason,
       server: connection?.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
       pid: connection?.pid,
       uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
@@ -192,6 +197,7 @@ export class Backend {
     const generation = ++this.generation;
     this.setState(this.attempt === 0 && this.restarts === 0 ? 'starting' : 'restarting');
     const current = (): boolean => generation === this.generation;
+    let startsThisGateway = false;
     const peer: UpstreamPeer = {
       sampling: (params) => this.events.sampling(params),
       elicitation: (params) => this.events.elicitation(params),
@@ -206,6 +212,7 @@ export class Backend {
         if (current()) this.refresh([list]);
       },
       stderr: (line) => {
+        if (line.includes(GATEWAY_LOOP_MARK)) startsThisGateway = true;
         this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
         if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
         this.events.stderr(this, line);
@@ -219,7 +226,9 @@ export class Backend {
       connection = await connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs });
     } catch (error) {
       if (!current()) return;
-      this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
+      // A restart would start the same refusing gateway again: give up at once.
+      if (startsThisGateway) this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', { permanent: true });
+      else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
       return;
     }
     if (!current()) {
@@ -227,6 +236,9 @@ export class Backend {
       return;
     }
     this.connection = connection;
+    if (connection.fallbackReason !== undefined) {
+      this.logger.warn(`server "${this.id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason}; set protocol = "2025-11-25" for it to skip the attempt`, { server: this.id });
+    }
     try {
       this.lists = await this.fetchLists(connection, ['tools', 'prompts', 'resources']);
     } catch (error) {
@@ -243,6 +255,7 @@ export class Backend {
     this.logger.info('server ready', {
       server: this.id,
       era: connection.era,
+      protocol: connection.protocolVersion,
       tools: this.lists.tools.length,
       prompts: this.lists.prompts.length,
       resources: this.lists.resources.length,
@@ -273,7 +286,7 @@ export class Backend {
     if (hadLists) this.events.changed(this);
   }
 
-  private failed(reason: string): void {
+  private failed(reason: string, options: { readonly permanent?: boolean } = {}): void {
     // One attempt fails once: a dropped connection and the request it broke both report it, and a
     // second report would count a restart twice and schedule a second one.
     if (this.failedGeneration === this.generation) return;
@@ -281,7 +294,7 @@ export class Backend {
     this.lastError = reason;
     this.logger.warn('server unavailable', { server: this.id, reason });
     const { maxRestarts, restartInitialMs, restartMaxMs } = this.timings;
-    if (maxRestarts > 0 && this.attempt >= maxRestarts) {
+    if (options.permanent === true || (maxRestarts > 0 && this.attempt >= maxRestarts)) {
       this.retryAt = 0;
       this.setState('failed');
       return;

@@ -4,6 +4,10 @@ import { isTable } from './config-values.js';
 
 export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
 
+/** A server's `protocol` setting: negotiate, or pin one MCP revision. */
+export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
+export const PROTOCOL_CHOICES = ['auto', '2025-11-25', '2026-07-28'] as const satisfies readonly ProtocolChoice[];
+
 /** Globs over a backend's own names (before prefixing): `*` any run, `?` one character; empty allow = all. */
 export interface NameFilter {
   readonly allow: readonly string[];
@@ -20,6 +24,10 @@ export interface BackendConfig {
   readonly command?: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** `inherit_env`: true (default) starts command with the gateway's environment minus `PROMPTYARD_*`; false with only PATH, HOME and the like. */
+  readonly inheritEnv: boolean;
+  /** `protocol`: the MCP revision to speak; `auto` (default) prefers 2026-07-28 over HTTP and falls back to 2025-11-25. */
+  readonly protocol: ProtocolChoice;
   /** Absolute (relative paths resolve against the config file's folder). */
   readonly cwd?: string;
   readonly url?: string;
@@ -70,6 +78,8 @@ export const backendFingerprint = (backend: BackendConfig): string =>
     command: backend.command ?? null,
     args: backend.args,
     env: backend.env,
+    inheritEnv: backend.inheritEnv,
+    protocol: backend.protocol,
     cwd: backend.cwd ?? null,
     url: backend.url ?? null,
     headers: backend.headers,

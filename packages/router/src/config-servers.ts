@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closestNames, formatList } from '@promptyard/core';
-import type { BackendConfig, BackendTransport, NameFilter } from './config-backend.js';
+import { PROTOCOL_CHOICES } from './config-backend.js';
+import type { BackendConfig, BackendTransport, NameFilter, ProtocolChoice } from './config-backend.js';
 import type { FILTER_KINDS} from './config-values.js';
 import { MAX_TIMEOUT_MS, isTable } from './config-values.js';
 import { NAME_CHARACTERS, uriScheme } from './names.js';
@@ -214,6 +215,26 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
     problem(['prefix'], `prefix must be true (the id), false (no prefix) or a string, got ${JSON.stringify(prefixValue)}`);
   }
 
+  const inheritValue = fields['inherit_env'];
+  if (inheritValue !== undefined && typeof inheritValue !== 'boolean') {
+    problem(
+      ['inherit_env'],
+      `${label('inherit_env')} must be true (the gateway's environment without PROMPTYARD_* variables, plus env) or false (only PATH, HOME and the like, plus env), got ${JSON.stringify(inheritValue)}`,
+    );
+  }
+  const inheritEnv = typeof inheritValue === 'boolean' ? inheritValue : true;
+
+  const protocolValue = fields['protocol'];
+  let protocol: ProtocolChoice = 'auto';
+  if (protocolValue !== undefined) {
+    const choice = PROTOCOL_CHOICES.find((item) => item === protocolValue);
+    if (choice === undefined) {
+      problem(['protocol'], `${label('protocol')} must be ${formatList(PROTOCOL_CHOICES)} ("auto" when absent), got ${JSON.stringify(protocolValue)}`);
+    } else if (choice === '2026-07-28' && transport === 'sse') {
+      problem(['protocol'], `${label('protocol')} "2026-07-28" needs a streamable-http url or a command: an sse server speaks only the 2025 protocol, so drop ${label('protocol')} or change ${label('transport')}`);
+    } else protocol = choice;
+  }
+
   const timeoutMs = milliseconds('timeout');
   const toolTimeoutMs = milliseconds('tool_timeout');
   const tools = filter('tools');
@@ -227,6 +248,8 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
     ...(command === undefined ? {} : { command }),
     args,
     env,
+    inheritEnv,
+    protocol,
     ...(cwd === undefined ? {} : { cwd: resolve(context.base, cwd) }),
     ...(url === undefined ? {} : { url }),
     headers,

@@ -127,6 +127,9 @@ export const readJson = (text: string, file: string): ServerSource => {
       url: raw['url'],
       headers: raw['headers'],
       transport: raw[transportKey],
+      // Promptyard's own keys, for a JSON file only the gateway reads.
+      inherit_env: raw['inherit_env'],
+      protocol: raw['protocol'],
       ...(format === 'claude' && raw['disabled'] !== undefined ? { enabled: typeof raw['disabled'] === 'boolean' ? !raw['disabled'] : raw['disabled'] } : {}),
       ...(format === 'vscode' ? { envFile: raw['envFile'] } : {}),
     };

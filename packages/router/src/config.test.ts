@@ -105,6 +105,8 @@ enabled = false
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-github'],
       env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_secret' },
+      inheritEnv: true,
+      protocol: 'auto',
       cwd: resolve('/etc/gw/work'),
       headers: {},
       enabled: true,
@@ -133,6 +135,39 @@ transport = "stdio"
       ['a', 'streamable-http', 'a'],
       ['b', 'stdio', 'b'],
     ]);
+  });
+
+  it('reads inherit_env and protocol, and says what to write when they are wrong', () => {
+    const config = parse(`
+[servers.a]
+command = "a"
+inherit_env = false
+protocol = "2026-07-28"
+[servers.b]
+url = "http://127.0.0.1:1/mcp"
+protocol = "2025-11-25"
+`);
+    expect(config.servers.map((server) => [server.id, server.inheritEnv, server.protocol])).toEqual([
+      ['a', false, '2026-07-28'],
+      ['b', true, '2025-11-25'],
+    ]);
+    const message = problems(() =>
+      parse(`
+[servers.a]
+command = "a"
+inherit_env = "no"
+protocol = "2026"
+[servers.b]
+url = "http://127.0.0.1:1/sse"
+transport = "sse"
+protocol = "2026-07-28"
+`),
+    );
+    expect(message).toMatch(/gateway\.toml:4: server "a": inherit_env must be true \(.*\) or false \(.*\), got "no"/);
+    expect(message).toMatch(/gateway\.toml:5: server "a": protocol must be "auto", "2025-11-25" or "2026-07-28" \("auto" when absent\), got "2026"/);
+    expect(message).toMatch(/gateway\.toml:9: server "b": protocol "2026-07-28" needs a streamable-http url or a command/);
+    const json = parse(JSON.stringify({ mcpServers: { a: { command: 'a', inherit_env: false, protocol: '2025-11-25' } } }), '/home/me/claude_desktop_config.json');
+    expect(json.servers[0]).toMatchObject({ inheritEnv: false, protocol: '2025-11-25' });
   });
 
   it('resolves cwd against the current folder without a file', () => {
@@ -456,6 +491,8 @@ enabled = false
     expect(backendFingerprint(b)).toBe(backendFingerprint({ ...b, env: { Y: '2', X: '1' } }));
     expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, env: { X: '1', Y: '3' } }));
     expect(backendFingerprint(b)).toBe(backendFingerprint({ ...b, prefix: 'other', tools: { allow: ['x'], deny: [] } }));
+    expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, inheritEnv: false }));
+    expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, protocol: '2025-11-25' }));
   });
 
   it('sorts servers into added, removed, changed and unchanged; disabled ones count as absent', () => {
@@ -493,6 +530,6 @@ describe('gatewayConfigSchema', () => {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
     expect(gatewayConfigSchema.timeouts.tool_ms.default).toBe(300_000);
-    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout']);
+    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'inherit_env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout', 'protocol']);
   });
 });

@@ -4,6 +4,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
 import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
+import { PROTOCOL_CHOICES } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
 import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';
 import type { BuildContext, Problem } from './config-servers.js';
@@ -86,7 +87,8 @@ export const gatewayConfigSchema = {
   'servers.<id>': {
     command: { type: 'string', doc: 'Program to launch (found on PATH); the server then speaks stdio. ${VAR}, ${env:VAR} and ${VAR:-default} are substituted here and in args, env, cwd, url and headers; $${ is a literal ${.' },
     args: { type: 'string[]', default: [], doc: 'Arguments of command.' },
-    env: { type: 'record', default: {}, doc: 'Environment variables for command, added to the gateway\'s.' },
+    env: { type: 'record', default: {}, doc: 'Environment variables for command, added to those it inherits (they win).' },
+    inherit_env: { type: 'boolean', default: true, doc: 'true: command inherits the gateway\'s environment except PROMPTYARD_* variables (the gateway\'s own settings and secrets); false: only PATH, HOME, USER, SHELL, TERM, LANG, LC_ALL, LOGNAME, TMPDIR, NODE_OPTIONS and NODE_EXTRA_CA_CERTS. env is added either way.' },
     cwd: { type: 'string', doc: 'Working folder of command, relative to the config file (default: the gateway\'s).' },
     url: { type: 'string', doc: 'http(s) URL of a remote server (instead of command).' },
     headers: { type: 'record', default: {}, doc: 'HTTP headers sent to url, e.g. Authorization = "Bearer ${TOKEN}".' },
@@ -95,6 +97,12 @@ export const gatewayConfigSchema = {
     prefix: { type: 'boolean | string', default: true, doc: 'Name prefix of its tools and prompts: true = the id, false = none (names pass through), or a string.' },
     timeout: { type: 'integer', min: 1, doc: 'Request timeout for this server, ms (default [timeouts] request_ms).' },
     tool_timeout: { type: 'integer', min: 1, doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).' },
+    protocol: {
+      type: 'string',
+      enum: PROTOCOL_CHOICES,
+      default: 'auto',
+      doc: 'MCP revision: auto tries 2026-07-28 over streamable-http and falls back to 2025-11-25 (with a warning) when its handshake or listen stream fails, and speaks 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
+    },
   },
   'servers.<id>.tools': filterDocs('tool'),
   'servers.<id>.prompts': filterDocs('prompt'),

@@ -13,3 +13,5 @@ export { summarize } from './meta-tools.js';
 export { createGatewayHandlers } from './serve.js';
 export type { GatewayHandlersOptions } from './serve.js';
 export { killAllChildren } from './sdk/kill.js';
+export { checkGatewayChain, GATEWAY_LOOP_EXIT_CODE } from './gateway-chain.js';
+export { GATEWAY_CHAIN_VARIABLE } from './sdk/child-env.js';

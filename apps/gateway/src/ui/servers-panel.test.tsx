@@ -10,7 +10,7 @@ describe('ServersPanel', () => {
   it('lists every server with state, transport, era, uptime, restarts and counts, and the selected one in detail', async () => {
     const ui = await renderPanel(ServersPanel, sampleModel());
     const frame = ui.frame();
-    expect(frame).toMatch(/› alpha\s+ready\s+stdio\s+legacy\s+up 1m\s+↻0\s+2t 1p 1r/);
+    expect(frame).toMatch(/› alpha\s+ready\s+stdio\s+2025-06-18\s+up 1m\s+↻0\s+2t 1p 1r/);
     expect(frame).toMatch(/ {2}beta\s+failed\s+stdio\s+-\s+up -\s+↻3\s+0t 0p 0r/);
     expect(frame).toMatch(/gamma\s+disabled\s+streamable-http/);
     expect(frame).toContain('pid: 4242   protocol: 2025-06-18 (legacy)');
@@ -58,7 +58,7 @@ describe('ServersPanel', () => {
     const model = sampleModel();
     const ui = await renderPanel(ServersPanel, model);
     model.update({ servers: model.servers().map((s) => (s.id === 'alpha' ? { ...s, state: 'restarting' as const, restarts: 1 } : s)) });
-    await ui.until((frame) => expect(frame).toMatch(/alpha\s+restarting\s+stdio\s+legacy\s+up 1m\s+↻1/));
+    await ui.until((frame) => expect(frame).toMatch(/alpha\s+restarting\s+stdio\s+2025-06-18\s+up 1m\s+↻1/));
   });
 
   it('windows a long list around the selection and never wraps a row', async () => {

@@ -54,7 +54,9 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
 
   const idWidth = columnWidth(servers.map((s) => s.id), Math.max(24, width - 64));
   const transportWidth = Math.max(5, ...servers.map((s) => s.transport.length));
-  const eraWidth = Math.max(1, ...servers.map((s) => (s.era ?? '-').length));
+  // The revision in use (2025-11-25, 2026-07-28); the era while there is none yet.
+  const revision = (s: BackendStatus): string => s.protocolVersion ?? s.era ?? '-';
+  const eraWidth = Math.max(1, ...servers.map((s) => revision(s).length));
   const listHeight = Math.max(1, height - 1 - detailRows - 1);
   return (
     <PanelFrame height={height} help={serversHelp} width={width}>
@@ -66,7 +68,7 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
         empty="(no servers configured)"
         row={(s, room, isSelected) => {
           const id = pad(clip(s.id, idWidth), idWidth);
-          const rest = `  ${pad(s.transport, transportWidth)}  ${pad(s.era ?? '-', eraWidth)}  up ${pad(uptime(s.uptimeSeconds), 5)}  ↻${pad(String(s.restarts), 2)}  ${s.counts.tools}t ${s.counts.prompts}p ${s.counts.resources}r`;
+          const rest = `  ${pad(s.transport, transportWidth)}  ${pad(revision(s), eraWidth)}  up ${pad(uptime(s.uptimeSeconds), 5)}  ↻${pad(String(s.restarts), 2)}  ${s.counts.tools}t ${s.counts.prompts}p ${s.counts.resources}r`;
           return (
             <Text wrap="truncate-end" inverse={isSelected}>
               {id}

@@ -94,9 +94,21 @@ const startProcess = async (
 };
 
 /** Spawns `test-server.mjs --transport http --port 0` and resolves once it prints its URL. */
-export const startHttpBackend = ({ name, era = 'both' }: { name: string; era?: BackendEra }): Promise<HttpBackend> =>
+export interface HttpBackendOptions {
+  readonly name: string;
+  readonly era?: BackendEra;
+  /** How `subscriptions/listen` misbehaves (see test-server.mjs). */
+  readonly listen?: 'ok' | 'error' | 'silent' | 'drop-once';
+  /** Never answer the 2026-07-28 `server/discover` probe. */
+  readonly silentDiscover?: boolean;
+}
+
+export const startHttpBackend = ({ name, era = 'both', listen = 'ok', silentDiscover = false }: HttpBackendOptions): Promise<HttpBackend> =>
   startProcess(
-    { command: process.execPath, args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0'] },
+    {
+      command: process.execPath,
+      args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0', '--listen', listen, ...(silentDiscover ? ['--silent-discover'] : [])],
+    },
     /listening on (http:\/\/\S+)/,
     (match) => match[1] as string,
   );

@@ -2,7 +2,7 @@
 /**
  * A configurable MCP server the gateway's black-box tests and benchmark use as a real backend.
  *
- *   node test-server.mjs --name <n> [--transport stdio|http] [--era both|legacy] [--port 0]
+ *   node test-server.mjs --name <n> [--transport stdio|http] [--era both|legacy] [--port 0] [--env-tool]
  *
  * stdio serves both protocol eras (the SDK's `serveStdio` pins the era on the opening exchange).
  * http serves Streamable HTTP on 127.0.0.1 at /mcp and prints `listening on http://127.0.0.1:<port>/mcp`
@@ -14,6 +14,14 @@
  * connection the client answers the embedded request and retries the call; on a 2025-era connection
  * the SDK's legacy shim turns the same return into real `sampling/createMessage`, `elicitation/create`
  * and `roots/list` requests. One handler, both eras.
+ *
+ * `--listen error|silent|drop-once` (http) breaks only `subscriptions/listen`: answered with a JSON-RPC
+ * error, with an event stream that never acknowledges, or (the first one) acknowledged and then
+ * ended. `--silent-discover` never answers the `server/discover` probe (2025 requests are served).
+ * Every `server/discover` probe and listen request is logged on stderr.
+ *
+ * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
+ * tool counts other tests expect stay the same).
  *
  * State that a test observes across calls (runtime tools, the cancelled-call count) is per process,
  * so it holds across the per-request instances of the modern HTTP entry. Logs go to stderr only.
@@ -41,11 +49,15 @@ const { values: options } = parseArgs({
     transport: { type: 'string', default: 'stdio' },
     era: { type: 'string', default: 'both' },
     port: { type: 'string', default: '0' },
+    'env-tool': { type: 'boolean', default: false },
+    listen: { type: 'string', default: 'ok' },
+    'silent-discover': { type: 'boolean', default: false },
   },
 });
 const name = options.name;
 if (!['stdio', 'http'].includes(options.transport)) throw new Error(`--transport must be stdio or http, not ${options.transport}`);
 if (!['both', 'legacy'].includes(options.era)) throw new Error(`--era must be both or legacy, not ${options.era}`);
+if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen)) throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
 const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
@@ -128,6 +140,9 @@ const staticTools = [
   { name: 'crash', description: 'Exits the process (code 3) mid-call.', inputSchema: object({}) },
   { name: 'touch_resource', description: 'Sends notifications/resources/updated for `uri`.', inputSchema: object({ uri: str }) },
   { name: 'whoami', description: 'Name, pid and protocol era of this call.', inputSchema: object({}) },
+  ...(options['env-tool']
+    ? [{ name: 'env', description: 'The value of each named environment variable, one `NAME=value` (or `NAME unset`) a line, then how many variables there are.', inputSchema: object({ names: { type: 'array', items: str } }) }]
+    : []),
 ];
 const staticNames = new Set(staticTools.map((tool) => tool.name));
 
@@ -293,6 +308,17 @@ const tools = {
   },
 
   whoami: (_args, _ctx, era) => text(`name=${name} pid=${process.pid} era=${era}`),
+
+  ...(options['env-tool']
+    ? {
+        env: (args) => {
+          const names = args?.names;
+          if (!Array.isArray(names)) throw new TypeError('argument "names" must be a list of strings');
+          const lines = names.map((key) => (process.env[key] === undefined ? `${key} unset` : `${key}=${process.env[key]}`));
+          return text([...lines, `count=${Object.keys(process.env).length}`].join('\n'));
+        },
+      }
+    : {}),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -444,8 +470,45 @@ const serveHttp = async () => {
       : undefined;
   modernNotify = modern?.notify;
 
+  let listens = 0;
+  /** The misbehaving listen stream of `--listen`, or undefined to serve the request as usual. */
+  const breakListen = async (request) => {
+    if (request.method !== 'POST') return undefined;
+    const body = await request.clone().json().catch(() => undefined);
+    if (body?.method === 'server/discover') {
+      log('server/discover received');
+      if (options['silent-discover']) return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
+    if (body?.method !== 'subscriptions/listen') return undefined;
+    listens += 1;
+    log(`subscriptions/listen received (${listens})`);
+    if (options.listen === 'ok' || (options.listen === 'drop-once' && listens > 1)) return undefined;
+    log(`subscriptions/listen broken on purpose (${options.listen})`);
+    if (options.listen === 'drop-once') {
+      // Pass the acknowledgement on, then end the stream as a proxy's idle timeout would.
+      const reader = (await modern.fetch(request)).body.getReader();
+      return new Response(
+        new ReadableStream({
+          pull: async (controller) => {
+            const { value, done } = await reader.read();
+            if (value !== undefined) controller.enqueue(value);
+            if (done || new TextDecoder().decode(value).includes('acknowledged')) {
+              await reader.cancel().catch(() => {});
+              controller.close();
+            }
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'text/event-stream' } },
+      );
+    }
+    if (options.listen === 'error') return jsonRpcError(200, -32603, 'subscriptions/listen is broken on this server', body.id);
+    return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+
   const route = async (request) => {
     if (new URL(request.url).pathname !== '/mcp') return new Response('Not found: the MCP endpoint is /mcp', { status: 404 });
+    const broken = await breakListen(request);
+    if (broken !== undefined) return broken;
     if (modern === undefined || (await isLegacyRequest(request))) return serveSession(request);
     return modern.fetch(request);
   };

@@ -2,28 +2,16 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { childEnvironment } from './child-env.js';
 
 export interface ChildSpec {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
+  /** false: the minimal environment instead of the gateway's (see child-env.ts). */
+  readonly inheritEnv: boolean;
   readonly cwd?: string | undefined;
 }
-
-/** Environment passed to every child: enough to find programs and a home, never the gateway's secrets. */
-const inheritedKeys =
-  process.platform === 'win32'
-    ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
-    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
-
-const childEnvironment = (extra: Readonly<Record<string, string>>): Record<string, string> => {
-  const env: Record<string, string> = {};
-  for (const key of inheritedKeys) {
-    const value = process.env[key];
-    if (value !== undefined && !value.startsWith('()')) env[key] = value;
-  }
-  return { ...env, ...extra };
-};
 
 /** Kills a child's whole process group (it was spawned as its leader), falling back to the child alone. */
 export const killGroup = (pid: number, signal: NodeJS.Signals): void => {
@@ -72,7 +60,7 @@ export class ProcessGroupTransport implements Transport {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.spec.command, [...this.spec.args], {
-        env: childEnvironment(this.spec.env),
+        env: childEnvironment({ parent: process.env, inherit: this.spec.inheritEnv, env: this.spec.env }),
         ...(this.spec.cwd === undefined ? {} : { cwd: this.spec.cwd }),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: process.platform !== 'win32',

@@ -16,6 +16,8 @@ import type {
   Tool,
   Transport,
 } from '@modelcontextprotocol/client';
+import type { ProtocolChoice } from '../config-backend.js';
+import { keepListening } from './listen.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
 export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
@@ -24,8 +26,16 @@ export type Era = 'legacy' | 'modern';
 
 /** How to reach one backend. */
 export type UpstreamSpec =
-  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>>; readonly cwd?: string | undefined }
-  | { readonly kind: 'streamable-http' | 'sse'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+  | {
+      readonly kind: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env: Readonly<Record<string, string>>;
+      readonly inheritEnv: boolean;
+      readonly cwd?: string | undefined;
+      readonly protocol: ProtocolChoice;
+    }
+  | { readonly kind: 'streamable-http' | 'sse'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly protocol: ProtocolChoice };
 
 /** What a backend asks of its client, answered by the router (usually by asking a downstream client). */
 export interface UpstreamPeer {
@@ -60,6 +70,8 @@ export interface UpstreamConnection {
   /** Present for 2025-era stdio backends. */
   readonly relay: UpstreamRelay | undefined;
   readonly protocolVersion: string | undefined;
+  /** Why `protocol = "auto"` settled for 2025-11-25 although the server offered 2026-07-28. */
+  readonly fallbackReason: string | undefined;
   readonly pid: number | undefined;
   readonly capabilities: ServerCapabilities;
   readonly serverInfo: Implementation | undefined;
@@ -140,12 +152,53 @@ export const deliverNotificationsFirst = (transport: Transport): void => {
   };
 };
 
+interface ConnectOptions {
+  readonly name: string;
+  readonly version: string;
+  readonly connectTimeoutMs: number;
+}
+
+/** How one attempt shakes hands: the plain 2025 `initialize`, a probe that may settle for it, or 2026-07-28 only. */
+type Negotiation =
+  | { readonly mode: 'legacy'; readonly fallbackReason?: string }
+  | { readonly mode: 'auto' | 'pin'; readonly timeoutMs: number };
+
+/** A healthy server answers the probe and acknowledges the listen stream at once; `auto` waits this long before settling for 2025-11-25. */
+const MODERN_ATTEMPT_MS = 5000;
+
 /**
  * Opens the one shared connection to a backend: stdio children in their own process group, Streamable
- * HTTP with era negotiation (a 2026-07-28 `server/discover` probe, falling back to `initialize`), or a
- * legacy SSE stream. Every server→client request and notification goes to `peer`.
+ * HTTP, or a legacy SSE stream, on the revision `spec.protocol` asks for. `auto` over Streamable HTTP
+ * probes for 2026-07-28 (`server/discover`) and falls back to the 2025 handshake; when the 2026-07-28
+ * handshake or its `subscriptions/listen` stream fails, it connects again on 2025-11-25 and says why
+ * in `fallbackReason`. stdio gets the 2025 handshake unless pinned (a probe stalls servers that ignore
+ * unknown requests). Every server→client request and notification goes to `peer`.
  */
-export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: { readonly name: string; readonly version: string; readonly connectTimeoutMs: number }): Promise<UpstreamConnection> => {
+export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: ConnectOptions): Promise<UpstreamConnection> => {
+  if (spec.protocol === '2026-07-28') {
+    try {
+      return await openUpstream(spec, peer, options, { mode: 'pin', timeoutMs: options.connectTimeoutMs });
+    } catch (error) {
+      throw new Error(`protocol = "2026-07-28" is set, but ${errorText(error)}; set protocol = "auto" (or "2025-11-25") for this server`, { cause: error });
+    }
+  }
+  if (spec.protocol === '2025-11-25' || spec.kind !== 'streamable-http') return openUpstream(spec, peer, options, { mode: 'legacy' });
+  let reason: string;
+  try {
+    return await openUpstream(spec, peer, options, { mode: 'auto', timeoutMs: Math.min(MODERN_ATTEMPT_MS, Math.max(1, Math.floor(options.connectTimeoutMs / 2))) });
+  } catch (error) {
+    reason = errorText(error);
+  }
+  return openUpstream(spec, peer, options, { mode: 'legacy', fallbackReason: `its 2026-07-28 connection failed (${reason})` });
+};
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The error that ends a 2026-07-28 attempt whose `subscriptions/listen` stream did not open. */
+const listenFailure = (error: Error | undefined): Error =>
+  new Error(`the server did not open its subscriptions/listen stream${error === undefined ? '' : ` (${error.message})`}, so it could not report list changes`);
+
+const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: ConnectOptions, negotiation: Negotiation): Promise<UpstreamConnection> => {
   let transport: Transport;
   let joinRequestSignals = true;
   let pidOf: () => number | undefined = () => undefined;
@@ -174,9 +227,9 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     { name: options.name, version: options.version },
     {
       capabilities: clientCapabilities,
-      // stdio children get the plain 2025 handshake (a probe would spawn a second process and stall
-      // on servers that ignore unknown requests); HTTP probes for 2026-07-28 and falls back.
-      ...(spec.kind === 'streamable-http' ? { versionNegotiation: { mode: 'auto' as const, probe: { timeoutMs: options.connectTimeoutMs } } } : {}),
+      ...(negotiation.mode === 'legacy'
+        ? {}
+        : { versionNegotiation: { mode: negotiation.mode === 'auto' ? ('auto' as const) : { pin: '2026-07-28' }, probe: { timeoutMs: negotiation.timeoutMs } } }),
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('tools') },
         prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('prompts') },
@@ -211,13 +264,24 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
 
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), options.connectTimeoutMs);
+  // On 2026-07-28 the connect also waits for the listen stream's acknowledgement, within this.
+  const handshakeMs = negotiation.mode === 'legacy' ? options.connectTimeoutMs : negotiation.timeoutMs;
+  let capabilities: ServerCapabilities;
+  let era: Era;
   try {
     await Promise.race([
-      client.connect(transport, { timeout: options.connectTimeoutMs }),
+      client.connect(transport, { timeout: handshakeMs }),
       new Promise((_, reject) => timer.signal.addEventListener('abort', () => reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)))),
     ]);
+    capabilities = client.getServerCapabilities() ?? {};
+    era = client.getProtocolEra() ?? 'legacy';
+    // The SDK opens the listen stream for the lists the server announces changes of, and only
+    // reports (to onerror) when that fails: without it the gateway would never hear of a change.
+    const listens = capabilities.tools?.listChanged === true || capabilities.prompts?.listChanged === true || capabilities.resources?.listChanged === true;
+    if (era === 'modern' && listens && client.autoOpenedSubscription === undefined) throw listenFailure(lastError?.error);
   } catch (error) {
     open = false;
+    await client.close().catch(() => {});
     await transport.close().catch(() => {});
     throw error;
   } finally {
@@ -225,8 +289,18 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   }
 
   deliverNotificationsFirst(transport);
-  const capabilities = client.getServerCapabilities() ?? {};
-  const era: Era = client.getProtocolEra() ?? 'legacy';
+  const subscription = client.autoOpenedSubscription;
+  if (subscription !== undefined) {
+    keepListening(client, subscription, {
+      isOpen: () => open,
+      missed: (list) => peer.listChanged(list),
+      lost: (error) => {
+        open = false;
+        peer.closed(error);
+        void client.close().catch(() => {});
+      },
+    });
+  }
   joinRequestSignals = era === 'modern';
   let relay: UpstreamRelay | undefined;
   if (spec.kind === 'stdio' && era === 'legacy') {
@@ -264,6 +338,7 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     era,
     relay,
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    fallbackReason: negotiation.mode === 'legacy' ? negotiation.fallbackReason : undefined,
     get pid() {
       return pidOf();
     },
