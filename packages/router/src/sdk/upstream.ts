@@ -43,6 +43,12 @@ export interface UpstreamRequestOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /**
+   * A 2026-07-28 client's multi-round request to a 2026-07-28 backend: its answers and state go along,
+   * and an `input_required` result comes back as it is (the client answers it) instead of being
+   * fulfilled here.
+   */
+  readonly multiRound?: { readonly inputResponses?: Readonly<Record<string, unknown>> | undefined; readonly requestState?: string | undefined } | undefined;
 }
 
 /**
@@ -108,7 +114,19 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
   resetTimeoutOnProgress: true,
   ...(options.signal === undefined ? {} : { signal: options.signal }),
   ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+  ...(options.multiRound === undefined ? {} : { allowInputRequired: true }),
 });
+
+/** A multi-round request's params: the client's answers and the backend's state of the previous round, passed on. */
+const withRound = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
+  const round = options.multiRound;
+  if (round === undefined) return params;
+  return {
+    ...params,
+    ...(round.inputResponses === undefined ? {} : { inputResponses: round.inputResponses }),
+    ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
+  };
+};
 
 /**
  * The SDK runs notification handlers a microtask late but settles responses at once, so a progress
@@ -277,9 +295,14 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>
-      client.request({ method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) } }, callToolResult, requestOptions(options)),
-    getPrompt: (name, args, options) => client.request({ method: 'prompts/get', params: { name, ...(args === undefined ? {} : { arguments: args }) } }, getPromptResult, requestOptions(options)),
-    readResource: (uri, options) => client.request({ method: 'resources/read', params: { uri } }, readResourceResult, requestOptions(options)),
+      client.request(
+        { method: 'tools/call', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) }, options) },
+        callToolResult,
+        requestOptions(options),
+      ),
+    getPrompt: (name, args, options) =>
+      client.request({ method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) }, getPromptResult, requestOptions(options)),
+    readResource: (uri, options) => client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
     complete: (params, options) => client.request({ method: 'completion/complete', params }, completeResult, requestOptions(options)),
     subscribe: async (uri, timeoutMs) => {
       await client.subscribeResource({ uri }, { timeout: timeoutMs });

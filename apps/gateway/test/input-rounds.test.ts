@@ -1,0 +1,53 @@
+/**
+ * promptyard-gateway, black-box: a 2026-07-28 client (no server→client requests) answers a 2025-era
+ * backend's elicitation and sampling requests as `input_required` rounds of its call, through the
+ * HTTP gateway in front of server-everything (stdio).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
+import { cleanup, connectHttp, everythingCommand, gatewayToml, startHttpGateway, textOf } from './harness.js';
+import type { HttpGateway } from './harness.js';
+
+describe('input_required rounds for a 2025-era backend (HTTP gateway, server-everything, 2026-07-28 client)', () => {
+  let gateway: HttpGateway;
+  let client: Client;
+  const asked: string[] = [];
+
+  beforeAll(async () => {
+    gateway = await startHttpGateway({ config: gatewayToml({ everything: { command: everythingCommand('stdio') } }) });
+    client = await connectHttp(gateway.url, { era: 'modern', client: { capabilities: { elicitation: { form: {} }, sampling: {} } } });
+    expect(client.getProtocolEra()).toBe('modern');
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push(`elicitation: ${request.params.message}`);
+      return { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com' } };
+    });
+    client.setRequestHandler('sampling/createMessage', (request) => {
+      const first = request.params.messages[0]?.content;
+      asked.push(`sampling: ${first !== undefined && 'text' in first ? String(first.text) : ''}`);
+      return { role: 'assistant', model: 'e2e-model', content: { type: 'text', text: 'a sampled answer' } };
+    });
+  });
+
+  afterAll(async () => {
+    expect(await cleanup()).toEqual([]);
+  });
+
+  it('answers everything_trigger-elicitation-request: the form reaches the client and its answer the backend', async () => {
+    const result = await client.callTool({ name: 'everything_trigger-elicitation-request', arguments: {} });
+    expect(asked.at(-1)).toBe('elicitation: Please provide inputs for the following fields:');
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toContain('Ada Lovelace');
+  });
+
+  it('answers everything_trigger-sampling-request: the backend gets the client\'s completion', async () => {
+    const result = await client.callTool({ name: 'everything_trigger-sampling-request', arguments: { prompt: 'Say hello', maxTokens: 20 } });
+    expect(asked.at(-1)).toMatch(/^sampling: .*Say hello/);
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toContain('a sampled answer');
+  });
+
+  it('refuses a requestState it did not mint', async () => {
+    const tampered = client.request({ method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' }, requestState: 'v1.forged.state' } });
+    await expect(tampered).rejects.toThrow(/Invalid or expired requestState/);
+  });
+});
