@@ -46,6 +46,8 @@ export interface MultiRoundInput {
   readonly inputResponses?: JsonObject | undefined;
   /** The previous `input_required` result's `requestState`, as the handler returned it. */
   readonly requestState?: string | undefined;
+  /** What the client can answer (its envelope's capabilities): a backend asked on its behalf asks only that. */
+  readonly clientCapabilities?: JsonObject | undefined;
 }
 
 /** One request's context: who asked, cancellation, progress to report. */

@@ -29,6 +29,7 @@ const isInputRequired = (result: JsonObject): boolean => result['resultType'] ==
  * process (the calls it names live in this process's memory) and expires with the calls.
  */
 export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number): InputRounds => {
+  const capabilitiesKey = sdk.CLIENT_CAPABILITIES_META_KEY;
   const codec: RequestStateCodec<RoundState> = sdk.createRequestStateCodec<RoundState>({ key: randomBytes(32), ttlSeconds: Math.ceil(timeoutMs / 1000) });
   const calls = new Map<string, PendingCall>();
 
@@ -68,8 +69,10 @@ export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number): Inp
         return round(pending, ctx, state.call);
       }
       const pending = new PendingCall(request, timeoutMs);
+      const clientCapabilities = (ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined)?.[capabilitiesKey] as JsonObject | undefined;
       const relay = {
         ...(inputResponses === undefined ? {} : { inputResponses }),
+        ...(clientCapabilities === undefined ? {} : { clientCapabilities }),
         ...(state !== undefined && 'relay' in state ? { requestState: state.relay } : {}),
       };
       pending.follow(run(pending, relay));

@@ -1,4 +1,4 @@
-import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -6,6 +6,7 @@ import type {
   GetPromptResult,
   Implementation,
   LoggingLevel,
+  McpSubscription,
   Prompt,
   ReadResourceResult,
   RequestOptions,
@@ -48,7 +49,13 @@ export interface UpstreamRequestOptions {
    * and an `input_required` result comes back as it is (the client answers it) instead of being
    * fulfilled here.
    */
-  readonly multiRound?: { readonly inputResponses?: Readonly<Record<string, unknown>> | undefined; readonly requestState?: string | undefined } | undefined;
+  readonly multiRound?:
+    | {
+        readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
+        readonly requestState?: string | undefined;
+        readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -121,8 +128,11 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
 const withRound = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
   const round = options.multiRound;
   if (round === undefined) return params;
+  // The backend asks only what the client can answer: its capabilities, not the gateway's, travel along.
+  const meta = round.clientCapabilities === undefined ? params['_meta'] : { ...(params['_meta'] as object | undefined), [CLIENT_CAPABILITIES_META_KEY]: round.clientCapabilities };
   return {
     ...params,
+    ...(meta === undefined ? {} : { _meta: meta }),
     ...(round.inputResponses === undefined ? {} : { inputResponses: round.inputResponses }),
     ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
   };
@@ -246,6 +256,7 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   const capabilities = client.getServerCapabilities() ?? {};
   const era: Era = client.getProtocolEra() ?? 'legacy';
   joinRequestSignals = era === 'modern';
+  const listening = new Map<string, McpSubscription>();
   let relay: UpstreamRelay | undefined;
   if (spec.kind === 'stdio' && era === 'legacy') {
     // Responses to relayed calls (string ids the SDK never uses) are taken before the client sees them.
@@ -304,11 +315,19 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
       client.request({ method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) }, getPromptResult, requestOptions(options)),
     readResource: (uri, options) => client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
     complete: (params, options) => client.request({ method: 'completion/complete', params }, completeResult, requestOptions(options)),
+    // 2026-07-28 has no resources/subscribe: a subscription is a listen stream of its own, whose
+    // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
-      await client.subscribeResource({ uri }, { timeout: timeoutMs });
+      if (era === 'legacy') await client.subscribeResource({ uri }, { timeout: timeoutMs });
+      else if (!listening.has(uri)) listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
     },
     unsubscribe: async (uri, timeoutMs) => {
-      await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+      if (era === 'legacy') await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+      else {
+        const subscription = listening.get(uri);
+        listening.delete(uri);
+        await subscription?.close();
+      }
     },
     setLoggingLevel: async (level, timeoutMs) => {
       if (capabilities.logging === undefined || era === 'modern') return;
