@@ -46,6 +46,20 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
     expect(textOf(result)).toContain('a sampled answer');
   });
 
+  it('shows the rounds on the wire, and says so clearly when a requestState names a call that is over', async () => {
+    const call = (extra: Record<string, unknown>) =>
+      client.request({ method: 'tools/call', params: { name: 'everything_trigger-elicitation-request', arguments: {}, ...extra } }, { allowInputRequired: true });
+    const first = (await call({})) as { resultType?: string; inputRequests?: Record<string, { method: string }>; requestState?: string };
+    expect(first.resultType).toBe('input_required');
+    const [key, request] = Object.entries(first.inputRequests ?? {})[0] ?? [];
+    expect(request?.method).toBe('elicitation/create');
+    const answer = { inputResponses: { [key as string]: { action: 'decline' } }, requestState: first.requestState };
+    const done = (await call(answer)) as { resultType?: string; content?: unknown };
+    expect(done.resultType).not.toBe('input_required');
+    expect(textOf(done)).toMatch(/decline/i);
+    await expect(call(answer)).rejects.toThrow(/is over: it finished, was cancelled, or waited more than 600 s for this retry/);
+  });
+
   it('refuses a requestState it did not mint', async () => {
     const tampered = client.request({ method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' }, requestState: 'v1.forged.state' } });
     await expect(tampered).rejects.toThrow(/Invalid or expired requestState/);
