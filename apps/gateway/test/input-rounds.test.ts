@@ -60,6 +60,12 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
     await expect(call(answer)).rejects.toThrow(/is over: it finished, was cancelled, or waited more than 600 s for this retry/);
   });
 
+  it('tells a 2026-07-28 client that declares no sampling that the backend asked for it', async () => {
+    const plain = await connectHttp(gateway.url, { era: 'modern', client: { capabilities: { elicitation: { form: {} } } } });
+    const result = await plain.callTool({ name: 'everything_trigger-sampling-request', arguments: { prompt: 'x' } }).then(textOf, String);
+    expect(result).toMatch(/asked for sampling, but no connected client can answer it: the client must declare the sampling capability/);
+  });
+
   it('refuses a requestState it did not mint', async () => {
     const tampered = client.request({ method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' }, requestState: 'v1.forged.state' } });
     await expect(tampered).rejects.toThrow(/Invalid or expired requestState/);

@@ -44,7 +44,7 @@ export class PeerRequests {
     if (answer !== undefined) return answer;
     throw new PromptyardError(
       'INVALID_REQUEST',
-      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
+      `Server "${backend.id}" asked for ${what}, but no connected client can answer it: the client must declare the ${what} capability (a 2026-07-28 client answers as input_required rounds of its call; outside any call, only a client with a session can be asked).`,
     );
   }
 
