@@ -1,7 +1,7 @@
 /**
  * promptyard-gateway, black-box: a 2026-07-28 client (no server→client requests) answers a 2025-era
  * backend's elicitation and sampling requests as `input_required` rounds of its call, through the
- * HTTP gateway in front of server-everything (stdio).
+ * HTTP gateway in front of server-everything (stdio): form and URL elicitation, sampling.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -15,9 +15,13 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
 
   beforeAll(async () => {
     gateway = await startHttpGateway({ config: gatewayToml({ everything: { command: everythingCommand('stdio') } }) });
-    client = await connectHttp(gateway.url, { era: 'modern', client: { capabilities: { elicitation: { form: {} }, sampling: {} } } });
+    client = await connectHttp(gateway.url, { era: 'modern', client: { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } } });
     expect(client.getProtocolEra()).toBe('modern');
     client.setRequestHandler('elicitation/create', (request) => {
+      if (request.params.mode === 'url') {
+        asked.push(`url: ${request.params.url}`);
+        return { action: 'accept' };
+      }
       asked.push(`elicitation: ${request.params.message}`);
       return { action: 'accept', content: { name: 'Ada Lovelace', check: true, email: 'ada@example.com' } };
     });
@@ -37,6 +41,13 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
     expect(asked.at(-1)).toBe('elicitation: Please provide inputs for the following fields:');
     expect(result.isError).not.toBe(true);
     expect(textOf(result)).toContain('Ada Lovelace');
+  });
+
+  it('answers everything_trigger-url-elicitation: the URL reaches the client', async () => {
+    const result = await client.callTool({ name: 'everything_trigger-url-elicitation', arguments: { url: 'https://example.com/consent' } });
+    expect(asked.at(-1)).toBe('url: https://example.com/consent');
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toMatch(/accept/);
   });
 
   it('answers everything_trigger-sampling-request: the backend gets the client\'s completion', async () => {
