@@ -50,6 +50,16 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
     expect(textOf(result)).toMatch(/accept/);
   });
 
+  it('turns a URL elicitation the backend signals as an error (-32042) into a round, and the retry into a fresh call', async () => {
+    const before = asked.length;
+    const result = await client.callTool({ name: 'everything_trigger-url-elicitation', arguments: { url: 'https://example.com/after', errorPath: true } });
+    const urls = asked.slice(before);
+    expect(urls).toHaveLength(2);
+    expect(urls[0]).toMatch(/^url: https?:\/\//);
+    expect(urls[1]).toBe('url: https://example.com/after');
+    expect(result.isError).not.toBe(true);
+  });
+
   it('answers everything_trigger-sampling-request: the backend gets the client\'s completion', async () => {
     const result = await client.callTool({ name: 'everything_trigger-sampling-request', arguments: { prompt: 'Say hello', maxTokens: 20 } });
     expect(asked.at(-1)).toMatch(/^sampling: .*Say hello/);

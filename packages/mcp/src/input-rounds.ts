@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server';
 import { PromptyardError } from '@promptyard/core';
+import { RpcError } from './errors.js';
 import type { JsonObject, MultiRoundInput } from './handlers.js';
 import { PendingCall } from './pending-call.js';
 import { progressReporter } from './request-context.js';
@@ -24,6 +25,23 @@ export interface InputRounds {
 
 const isInputRequired = (result: JsonObject): boolean => result['resultType'] === 'input_required';
 
+/** The 2025-11-25 "open these URLs, then retry" error (-32042), which 2026-07-28 expresses as a round. */
+const urlElicitationRequired = -32042;
+
+/**
+ * A 2025-era backend's `UrlElicitationRequiredError` as the round a 2026-07-28 client understands:
+ * the URL elicitations as its requests, without state, so the client's retry is a fresh call.
+ */
+const urlRound = (error: unknown): JsonObject | undefined => {
+  if (!(error instanceof RpcError) || error.code !== urlElicitationRequired) return undefined;
+  const elicitations = (error.data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(elicitations) || elicitations.length === 0) return undefined;
+  return {
+    resultType: 'input_required',
+    inputRequests: Object.fromEntries(elicitations.map((params: unknown, index) => [`url-${index + 1}`, { method: 'elicitation/create', params }])),
+  };
+};
+
 /**
  * The multi-round-trip side of the server adapter. Its `requestState` is signed with a key made per
  * process (the calls it names live in this process's memory) and expires with the calls.
@@ -36,7 +54,11 @@ export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number): Inp
   /** One round of `pending`: its outcome as the client sees it, with state to continue by. */
   const round = async (pending: PendingCall, ctx: ServerContext, id: string | undefined): Promise<JsonObject> => {
     const outcome = await pending.round(ctx.mcpReq.signal, progressReporter(ctx));
-    if (outcome.kind === 'error') throw outcome.error;
+    if (outcome.kind === 'error') {
+      const urls = urlRound(outcome.error);
+      if (urls === undefined) throw outcome.error;
+      return urls;
+    }
     if (outcome.kind === 'input') {
       const callId = id ?? randomUUID();
       if (id === undefined) {
