@@ -152,11 +152,28 @@ const tools = [
     inputSchema: {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
-      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      $defs: { address: { $anchor: 'address', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
       properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { properties: { name: { const: 'anonymous' } } },
+      then: { properties: { address: false } },
+      else: { properties: { address: true } },
       additionalProperties: false,
     },
     run: (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
+  },
+  // Diagnostics of the server-stateless scenario (2026-07-28).
+  {
+    name: 'test_missing_capability',
+    run: () => inputRequired({ inputRequests: { ask: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Needs sampling' } }], maxTokens: 10 }) } }),
+  },
+  { name: 'test_streaming_elicitation', run: () => inputRequired({ inputRequests: { ask: form('Streamed?', { ok: { type: 'boolean' } }) } }) },
+  {
+    name: 'test_logging_tool',
+    run: async (_args, ctx) => {
+      await ctx.mcpReq.log?.('info', 'test_logging_tool ran');
+      return text('logged');
+    },
   },
   {
     name: 'test_input_required_result_elicitation',
