@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Output, runToCompletion } from '../../../test-support/output.js';
 import type { Completed } from '../../../test-support/output.js';
-import { isAlive, killTree, listDescendants, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
+import { isAlive, killTree, listDescendants, startConformanceServer, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
 import type { BackendEra, HttpBackend, HttpBackendOptions, StdioCommand } from './backends/spawn.js';
 
 export { Output } from '../../../test-support/output.js';
@@ -94,6 +94,13 @@ export const httpBackend = async (name: string, era: BackendEra = 'both', misbeh
 /** server-everything over legacy HTTP+SSE, tracked for cleanup. */
 export const everythingSse = async (): Promise<HttpBackend> => {
   const backend = await startEverythingHttp('sse');
+  httpBackends.add(backend);
+  return backend;
+};
+
+/** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup. */
+export const conformanceServer = async (): Promise<HttpBackend> => {
+  const backend = await startConformanceServer();
   httpBackends.add(backend);
   return backend;
 };

@@ -159,15 +159,12 @@ describe('over an HTTP downstream (beta: stdio backend)', () => {
     expect(await call(client, 'beta_roots')).toBe('file:///work/one\nfile:///work/two');
   });
 
-  it('tells a 2026-07-28 caller clearly that it cannot answer sampling', async () => {
+  it('lets a 2026-07-28 caller answer sampling, elicitation and roots, as input_required rounds of its call', async () => {
     const modern = await connectHttp(gateway.url, { versionNegotiation: { mode: 'auto' } });
     expect(modern.client.getProtocolEra()).toBe('modern');
-    const result = await modern.client.callTool({ name: 'beta_sample', arguments: { prompt: 'x' } }).then(
-      (value) => textOf(value),
-      (error: unknown) => String(error),
-    );
-    expect(result).toMatch(/sampling/);
-    expect(await call(modern.client, 'beta_echo', { text: 'modern ok' })).toBe('modern ok');
+    expect(await call(modern.client, 'beta_sample', { prompt: 'over rounds' })).toBe('sampled: echo of over rounds');
+    expect(await call(modern.client, 'beta_elicit', { message: 'Your name?' })).toBe('action=accept name=Ada');
+    expect(await call(modern.client, 'beta_roots')).toBe('file:///work/one\nfile:///work/two');
   });
 
   it('announces run-time tool changes to a 2025-era session and to a listening 2026-07-28 client', async () => {

@@ -35,6 +35,21 @@ export interface Progress {
   readonly message?: string | undefined;
 }
 
+/**
+ * A 2026-07-28 `tools/call`, `prompts/get` or `resources/read` (multi-round requests): the client
+ * takes `input_required` results, and a retry carries what answers the previous one. A handler that
+ * passes a request on (a gateway to a 2026-07-28 backend) passes these on and returns the backend's
+ * `input_required` result as is; the adapter carries the backend's `requestState` inside its own.
+ */
+export interface MultiRoundInput {
+  /** The client's answers to the previous round's `inputRequests`, by key. */
+  readonly inputResponses?: JsonObject | undefined;
+  /** The previous `input_required` result's `requestState`, as the handler returned it. */
+  readonly requestState?: string | undefined;
+  /** What the client can answer (its envelope's capabilities): a backend asked on its behalf asks only that. */
+  readonly clientCapabilities?: JsonObject | undefined;
+}
+
 /** One request's context: who asked, cancellation, progress to report. */
 export interface RequestContext {
   readonly signal: AbortSignal;
@@ -46,6 +61,8 @@ export interface RequestContext {
   readonly onProgress?: ((progress: Progress) => void) | undefined;
   /** The request's `_meta` other than its progress token, to pass on. */
   readonly meta?: JsonObject | undefined;
+  /** Present on a 2026-07-28 multi-round request: the client takes `input_required` results. */
+  readonly multiRound?: MultiRoundInput | undefined;
 }
 
 export interface ListPage {

@@ -10,6 +10,7 @@ export type {
   ListPage,
   McpHandlers,
   McpLogLevel,
+  MultiRoundInput,
   Progress,
   RequestContext,
   StdioRelay,

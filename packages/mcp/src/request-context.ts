@@ -1,5 +1,16 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import type { ClientPeer, JsonObject, Progress, RequestContext } from './handlers.js';
+import type { ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
+import type { PendingCall } from './pending-call.js';
+
+/** Sends `notifications/progress` for the request of `ctx`, when it asked for progress. */
+export const progressReporter = (ctx: ServerContext): ((progress: Progress) => void) | undefined => {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  const request = ctx.mcpReq;
+  return (progress) => {
+    request.notify({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => {});
+  };
+};
 
 /**
  * A request's context, read from the SDK's on first use: most requests never ask their client
@@ -7,10 +18,10 @@ import type { ClientPeer, JsonObject, Progress, RequestContext } from './handler
  */
 export class SdkRequestContext implements RequestContext {
   readonly connection: ClientPeer | undefined;
-  private readonly server: Server;
-  private readonly ctx: ServerContext;
+  protected readonly server: Server;
+  protected readonly ctx: ServerContext;
   private readonly live: boolean;
-  private peer: ClientPeer | undefined;
+  protected peer: ClientPeer | undefined;
 
   constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined) {
     this.server = server;
@@ -44,12 +55,7 @@ export class SdkRequestContext implements RequestContext {
   }
 
   get onProgress(): ((progress: Progress) => void) | undefined {
-    const progressToken = this.progressToken;
-    if (progressToken === undefined) return undefined;
-    const request = this.ctx.mcpReq;
-    return (progress) => {
-      request.notify({ method: 'notifications/progress', params: { progressToken, ...progress } }).catch(() => {});
-    };
+    return progressReporter(this.ctx);
   }
 
   /** The request's `_meta` without its progress token, to pass on; undefined when nothing is left. */
@@ -58,5 +64,49 @@ export class SdkRequestContext implements RequestContext {
     if (meta === undefined) return undefined;
     const { progressToken: _token, ...rest } = meta;
     return Object.keys(rest).length > 0 ? rest : undefined;
+  }
+}
+
+/**
+ * The context of a 2026-07-28 multi-round request (`tools/call`, `prompts/get`, `resources/read`):
+ * the client cannot be sent requests, so what the handler asks it becomes an `input_required` round
+ * of this call (`PendingCall`), for each capability the request's envelope declares. The call runs
+ * across rounds: its signal is the call's, and progress goes to the round in progress.
+ */
+export class MultiRoundRequestContext extends SdkRequestContext {
+  readonly multiRound: MultiRoundInput;
+  private readonly pending: PendingCall;
+  private readonly capabilitiesKey: string;
+
+  constructor(server: Server, ctx: ServerContext, connection: ClientPeer | undefined, pending: PendingCall, multiRound: MultiRoundInput, capabilitiesKey: string) {
+    super(server, ctx, false, connection);
+    this.pending = pending;
+    this.multiRound = multiRound;
+    this.capabilitiesKey = capabilitiesKey;
+  }
+
+  override get signal(): AbortSignal {
+    return this.pending.controller.signal;
+  }
+
+  override get client(): ClientPeer {
+    if (this.peer !== undefined) return this.peer;
+    const envelope = this.ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined;
+    const capabilities = (envelope?.[this.capabilitiesKey] ?? {}) as Readonly<Record<string, unknown>>;
+    const pending = this.pending;
+    this.peer = {
+      label: 'request (2026-07-28)',
+      session: pending,
+      sampling: capabilities['sampling'] === undefined ? undefined : (params) => pending.ask('sampling/createMessage', params),
+      elicitation: capabilities['elicitation'] === undefined ? undefined : (params) => pending.ask('elicitation/create', params),
+      roots: capabilities['roots'] === undefined ? undefined : () => pending.ask('roots/list', {}),
+    };
+    return this.peer;
+  }
+
+  override get onProgress(): ((progress: Progress) => void) | undefined {
+    if (this.progressToken === undefined) return undefined;
+    const pending = this.pending;
+    return (progress) => pending.reporter?.(progress);
   }
 }

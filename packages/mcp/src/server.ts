@@ -2,7 +2,8 @@ import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@mod
 import type { Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListKind, ListPage, McpHandlers, McpLogLevel, RequestContext, StdioRelay } from './handlers.js';
-import { SdkRequestContext } from './request-context.js';
+import { createInputRounds } from './input-rounds.js';
+import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
 
 /** What the serving entries (`serveStdio`, `serveHttp`) need: fresh server instances and change events. */
@@ -27,6 +28,9 @@ const page = (key: string, listed: ListPage): Record<string, unknown> =>
 /** Handlers answer with the protocol's JSON; the SDK's result types are its own business. */
 const asResult = (result: JsonObject): never => result as never;
 
+/** How long a call waits for the client's retry with the answers to an `input_required` round. */
+const inputRoundTimeoutMs = 10 * 60_000;
+
 /**
  * The one server adapter: every Promptyard server (the prompt server, the gateway) is an `McpHandlers`
  * description mounted here on the SDK's low-level `Server` — capabilities, request handlers, the
@@ -36,6 +40,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const sdk = await loadServerSdk();
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
+  const rounds = createInputRounds(sdk, inputRoundTimeoutMs);
   // One error mapper per method, made once: a stateless request builds a server, and should pay for
   // its handlers only, not for their error handling.
   const rethrow =
@@ -76,6 +81,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
           logging: {},
         },
         ...(handlers.instructions === undefined ? {} : { instructions: handlers.instructions }),
+        requestState: { verify: rounds.verify },
       },
     );
     /** This connection as a client for requests outside any call; capabilities are read when asked. */
@@ -91,15 +97,23 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     if (connection !== undefined) handlers.connected?.(connection);
 
     const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection);
+    /** A multi-round request: at 2026-07-28 what the handler asks the client becomes `input_required` rounds. */
+    const multiRound = (ctx: ServerContext, request: string, run: (context: RequestContext) => Promise<JsonObject>): Promise<JsonObject> =>
+      ctx.mcpReq.envelope === undefined
+        ? run(contextOf(ctx))
+        : rounds.serve(ctx, request, (pending, input) => run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY)));
 
     server.setRequestHandler('prompts/list', (request) => listed('prompts', () => handlers.prompts.list(request.params?.cursor), listFailed));
-    server.setRequestHandler('prompts/get', (request, ctx) => handlers.prompts.get(request.params.name, request.params.arguments, contextOf(ctx)).then(asResult, getFailed));
+    server.setRequestHandler('prompts/get', (request, ctx) =>
+      multiRound(ctx, `prompts/get "${request.params.name}"`, (context) => handlers.prompts.get(request.params.name, request.params.arguments, context)).then(asResult, getFailed),
+    );
 
     if (tools !== undefined) {
       server.setRequestHandler('tools/list', (request) => listed('tools', () => tools.list(request.params?.cursor), toolsListFailed));
       server.setRequestHandler('tools/call', async (request, ctx) => {
         try {
-          return (await tools.call(request.params.name, request.params.arguments, contextOf(ctx))) as never;
+          const { name } = request.params;
+          return (await multiRound(ctx, `tools/call "${name}"`, (context) => tools.call(name, request.params.arguments, context))) as never;
         } catch (error) {
           const result = toolErrorResult(error);
           if (result !== undefined) return result as never;
@@ -111,7 +125,9 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     if (resources !== undefined) {
       server.setRequestHandler('resources/list', (request) => listed('resources', () => resources.list(request.params?.cursor), resourcesListFailed));
       server.setRequestHandler('resources/templates/list', (request) => listed('resourceTemplates', () => resources.templates(request.params?.cursor), templatesListFailed));
-      server.setRequestHandler('resources/read', (request, ctx) => resources.read(request.params.uri, contextOf(ctx)).then(asResult, readFailed));
+      server.setRequestHandler('resources/read', (request, ctx) =>
+        multiRound(ctx, `resources/read "${request.params.uri}"`, (context) => resources.read(request.params.uri, context)).then(asResult, readFailed),
+      );
     }
 
     server.setRequestHandler('completion/complete', (request, ctx) => handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed));

@@ -1,4 +1,4 @@
-import type { ClientPeer } from '@promptyard/mcp';
+import type { ClientPeer, MultiRoundInput } from '@promptyard/mcp';
 
 /** A request's downstream context: who asked, progress to forward, cancellation. */
 export interface CallContext {
@@ -6,4 +6,6 @@ export interface CallContext {
   readonly signal?: AbortSignal | undefined;
   readonly progressToken?: string | number | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /** A 2026-07-28 client's multi-round request: a 2026-07-28 backend's `input_required` rounds pass through. */
+  readonly multiRound?: MultiRoundInput | undefined;
 }

@@ -7,6 +7,8 @@ import { translateError } from './errors.js';
 import type { UpstreamRequestOptions } from './sdk/upstream.js';
 
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ timeoutMs, signal: context.signal, onProgress: context.onProgress });
+/** A 2026-07-28 client's rounds with a 2026-07-28 backend pass through as they are (the backend's `input_required`, the client's answers). */
+const passThroughOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ ...requestOptions(timeoutMs, context), multiRound: context.multiRound });
 
 /**
  * Which downstream client answers a backend's own requests (sampling, elicitation, roots): calls are
@@ -42,7 +44,7 @@ export class PeerRequests {
     if (answer !== undefined) return answer;
     throw new PromptyardError(
       'INVALID_REQUEST',
-      `Server "${backend.id}" asked for ${what}, but no connected client can answer it (the client must support ${what} and hold a session: stdio, or a 2025-11-25 HTTP session).`,
+      `Server "${backend.id}" asked for ${what}, but no connected client can answer it: the client must declare the ${what} capability (a 2026-07-28 client answers as input_required rounds of its call; outside any call, only a client with a session can be asked).`,
     );
   }
 
@@ -82,6 +84,7 @@ export class PeerRequests {
       // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
       // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
       if (backend.era !== 'modern') return await call(requestOptions(timeoutMs, context));
+      if (context.multiRound !== undefined) return await call(passThroughOptions(timeoutMs, context));
       return await this.context.run(context, () => call(requestOptions(timeoutMs, context)));
     } catch (error) {
       throw translateError(backend, what, timeoutMs, error, upstream);

@@ -54,7 +54,7 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
       lastConnection = context.connection;
       router.notePeer(context.connection);
     }
-    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress };
+    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound };
   };
   const all = (items: readonly unknown[]) => ({ items: items as readonly JsonObject[] });
   return {

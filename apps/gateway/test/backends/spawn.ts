@@ -93,6 +93,14 @@ const startProcess = async (
   }
 };
 
+/** The conformance suite's reference server (conformance/everything-server.mjs) over Streamable HTTP on a free port. */
+export const startConformanceServer = (): Promise<HttpBackend> =>
+  startProcess(
+    { command: process.execPath, args: [fileURLToPath(new URL('../conformance/everything-server.mjs', import.meta.url)), '--port', '0'] },
+    /listening on (http:\/\/\S+)/,
+    (match) => match[1] as string,
+  );
+
 /** Spawns `test-server.mjs --transport http --port 0` and resolves once it prints its URL. */
 export interface HttpBackendOptions {
   readonly name: string;

@@ -1,4 +1,4 @@
-import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -6,6 +6,7 @@ import type {
   GetPromptResult,
   Implementation,
   LoggingLevel,
+  McpSubscription,
   Prompt,
   ReadResourceResult,
   RequestOptions,
@@ -53,6 +54,18 @@ export interface UpstreamRequestOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
+  /**
+   * A 2026-07-28 client's multi-round request to a 2026-07-28 backend: its answers and state go along,
+   * and an `input_required` result comes back as it is (the client answers it) instead of being
+   * fulfilled here.
+   */
+  readonly multiRound?:
+    | {
+        readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
+        readonly requestState?: string | undefined;
+        readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -120,7 +133,22 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
   resetTimeoutOnProgress: true,
   ...(options.signal === undefined ? {} : { signal: options.signal }),
   ...(options.onProgress === undefined ? {} : { onprogress: options.onProgress }),
+  ...(options.multiRound === undefined ? {} : { allowInputRequired: true }),
 });
+
+/** A multi-round request's params: the client's answers and the backend's state of the previous round, passed on. */
+const withRound = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
+  const round = options.multiRound;
+  if (round === undefined) return params;
+  // The backend asks only what the client can answer: its capabilities, not the gateway's, travel along.
+  const meta = round.clientCapabilities === undefined ? params['_meta'] : { ...(params['_meta'] as object | undefined), [CLIENT_CAPABILITIES_META_KEY]: round.clientCapabilities };
+  return {
+    ...params,
+    ...(meta === undefined ? {} : { _meta: meta }),
+    ...(round.inputResponses === undefined ? {} : { inputResponses: round.inputResponses }),
+    ...(round.requestState === undefined ? {} : { requestState: round.requestState }),
+  };
+};
 
 /**
  * The SDK runs notification handlers a microtask late but settles responses at once, so a progress
@@ -302,6 +330,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     });
   }
   joinRequestSignals = era === 'modern';
+  const listening = new Map<string, McpSubscription>();
   let relay: UpstreamRelay | undefined;
   if (spec.kind === 'stdio' && era === 'legacy') {
     // Responses to relayed calls (string ids the SDK never uses) are taken before the client sees them.
@@ -352,15 +381,28 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>
-      client.request({ method: 'tools/call', params: { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) } }, callToolResult, requestOptions(options)),
-    getPrompt: (name, args, options) => client.request({ method: 'prompts/get', params: { name, ...(args === undefined ? {} : { arguments: args }) } }, getPromptResult, requestOptions(options)),
-    readResource: (uri, options) => client.request({ method: 'resources/read', params: { uri } }, readResourceResult, requestOptions(options)),
+      client.request(
+        { method: 'tools/call', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) }, options) },
+        callToolResult,
+        requestOptions(options),
+      ),
+    getPrompt: (name, args, options) =>
+      client.request({ method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) }, getPromptResult, requestOptions(options)),
+    readResource: (uri, options) => client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
     complete: (params, options) => client.request({ method: 'completion/complete', params }, completeResult, requestOptions(options)),
+    // 2026-07-28 has no resources/subscribe: a subscription is a listen stream of its own, whose
+    // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
-      await client.subscribeResource({ uri }, { timeout: timeoutMs });
+      if (era === 'legacy') await client.subscribeResource({ uri }, { timeout: timeoutMs });
+      else if (!listening.has(uri)) listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
     },
     unsubscribe: async (uri, timeoutMs) => {
-      await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+      if (era === 'legacy') await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
+      else {
+        const subscription = listening.get(uri);
+        listening.delete(uri);
+        await subscription?.close();
+      }
     },
     setLoggingLevel: async (level, timeoutMs) => {
       if (capabilities.logging === undefined || era === 'modern') return;
