@@ -11,8 +11,9 @@ export type {
   McpHandlers,
   McpLogLevel,
   Progress,
+  McpRelay,
+  RelayChannel,
   RequestContext,
-  StdioRelay,
 } from './handlers.js';
 export { isLoopbackHost, serveHttp } from './http.js';
 export type { HttpHandle, HttpServeOptions } from './http.js';
