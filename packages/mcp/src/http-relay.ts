@@ -25,7 +25,7 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
 
 /** A `tools/call` the SDK's request schema would accept as is (anything unusual takes the full path). */
 const plainToolCall = (body: Record<string, unknown>, params: Record<string, unknown>): boolean =>
-  (typeof body['id'] === 'string' || typeof body['id'] === 'number') &&
+  (typeof body['id'] === 'string' || Number.isInteger(body['id'])) &&
   typeof params['name'] === 'string' &&
   (params['arguments'] === undefined || isObject(params['arguments'])) &&
   (params['_meta'] === undefined || isObject(params['_meta'])) &&
@@ -127,11 +127,17 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
   };
 
   return (req, res, body) => {
-    if (!isObject(body) || body['jsonrpc'] !== '2.0') return false;
+    if (!isObject(body) || body['jsonrpc'] !== '2.0' || 'result' in body || 'error' in body) return false;
     const method = body['method'];
     if (method !== 'tools/call' && method !== 'notifications/cancelled') return false;
     const params = body['params'];
     if (!isObject(params) || !sdk.isJsonContentType(header(req.headers, 'content-type'))) return false;
+    // No envelope claim: a 2025-era message, as the SDK's classifier routes it (a header naming a
+    // modern revision, which it would reject, is not a supported session version either).
+    const meta = params['_meta'];
+    if (!isObject(meta) || !(sdk.PROTOCOL_VERSION_META_KEY in meta)) return legacy(req, res, body, params);
+    if (method !== 'tools/call') return false;
+    // A claim: the SDK's own classifier checks the envelope and the headers against the body.
     const outcome = sdk.classifyInboundRequest({
       httpMethod: 'POST',
       body,
@@ -139,11 +145,8 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
       ...optional('mcpMethodHeader', header(req.headers, 'mcp-method')),
       ...optional('mcpNameHeader', header(req.headers, 'mcp-name')),
     });
-    if (outcome.kind === 'legacy') return legacy(req, res, body, params);
-    if (outcome.kind === 'modern' && outcome.messageKind === 'request' && method === 'tools/call' && outcome.classification.era === 'modern') {
-      return modern(req, res, body, params, outcome.classification.revision);
-    }
-    return false;
+    if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.era !== 'modern') return false;
+    return modern(req, res, body, params, outcome.classification.revision);
   };
 };
 
