@@ -58,8 +58,8 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   return Array.isArray(value) ? value[0] : value;
 };
 
-/** The request body, or `undefined` once it passes `limit` bytes (the rest is then not read). */
-const readBody = (req: IncomingMessage, limit: number): Promise<string | undefined> =>
+/** The request body; `undefined` once it passes `limit` bytes (the rest is not kept), `null` if the client went away first. */
+const readBody = (req: IncomingMessage, limit: number): Promise<string | undefined | null> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -75,6 +75,7 @@ const readBody = (req: IncomingMessage, limit: number): Promise<string | undefin
     };
     req.on('data', onData);
     req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('close', () => resolve(null));
     req.once('error', reject);
   });
 
@@ -290,6 +291,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);
+      if (text === null) return;
       if (text === undefined) {
         sendJsonError(res, 413, -32600, `Request body is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`);
         return;
