@@ -1,17 +1,22 @@
 /**
  * `pnpm bench`: measures promptyard-gateway in front of the `echo` tool of the test backend
  * (apps/gateway/test/backends/test-server.mjs), each figure beside a baseline taken in the same run,
- * medians of BENCH_RUNS runs (default 3).
+ * scenarios alternated within each run, medians of BENCH_RUNS runs (default 3). Ratios are the
+ * median of each run's own ratio, so a noisy moment on a shared machine moves both sides.
  *
  *   stdio ↔ stdio       SDK client → gateway (stdio) → test-server (stdio), vs the client → test-server directly
  *   HTTP downstream     SDK client → gateway (Streamable HTTP) → test-server (stdio), vs the SDK's own HTTP
  *                       server serving test-server directly; 2025-11-25 sessions and 2026-07-28 requests
  *   figures             p50/p99 of sequential calls, calls/s with 32 in flight, cold ready
- *                       (spawn → connected + tools/list), RSS of gateway and backend
+ *                       (spawn → first tools/list answered), RSS of the process tree after the calls
  *   tools/list cost     lazy vs full tools/list over server-everything + two test-servers
  *
- * Until apps/gateway/dist/cli.js exists (`pnpm build`), the gateway rows are skipped with a note
- * and only the baselines are measured.
+ * The table puts each issue-12 target beside its ratio. BENCH_GATEWAY=<cli.js> measures another build;
+ * BENCH_BEFORE=<cli.js> measures a second build in the same runs, alternating with this one, and
+ * prints its table too (before/after on a shared, noisy machine: compare the ratios). BENCH_WARM,
+ * BENCH_CALLS, BENCH_BURST size the calls; BENCH_TOKENS=0 skips the tools/list cost. Until
+ * apps/gateway/dist/cli.js exists (`pnpm build`), the gateway rows are skipped with a note and only
+ * the baselines are measured.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -27,14 +32,16 @@ import { everythingCommand, killTree, listDescendants, stdioBackendCommand, test
 import { median, ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const gatewayCli = join(root, 'apps/gateway/dist/cli.js');
+const gatewayCli = process.env['BENCH_GATEWAY'] ?? join(root, 'apps/gateway/dist/cli.js');
 const dataDir = join(root, 'bench/.data');
-const runs = Number(process.env['BENCH_RUNS'] ?? 3);
+const runs = Math.max(3, Number(process.env['BENCH_RUNS'] ?? 3));
 const warmCalls = Number(process.env['BENCH_WARM'] ?? 200);
 const measuredCalls = Number(process.env['BENCH_CALLS'] ?? 2000);
 const burstCalls = Number(process.env['BENCH_BURST'] ?? 5000);
 const inFlight = 32;
 const hasGateway = existsSync(gatewayCli);
+/** Another build's cli.js, measured in the same runs, alternating with this one: a before/after comparison. */
+const beforeCli = process.env['BENCH_BEFORE'];
 
 // The SDK 2.4.0 Streamable HTTP client links each request's signal to the transport's with a listener
 // it removes only on abort, so thousands of calls on one connection pass the warning threshold.
@@ -56,9 +63,12 @@ interface Sample {
   readonly p99: number;
   readonly callsPerSecond: number;
   readonly readyMs: number;
+  /** The process the client talks to. */
   readonly rssMb: number;
-  /** The backend behind a gateway, when there is one. */
-  readonly backendRssMb?: number;
+  /** That process and everything it started (a gateway and its backend). */
+  readonly treeRssMb: number;
+  /** CPU time of that process tree per call with 32 in flight: steadier than wall time on a busy machine. */
+  readonly cpuMsPerCall: number;
 }
 
 const rssOf = (pid: number): number => {
@@ -68,6 +78,17 @@ const rssOf = (pid: number): number => {
     return Number.NaN;
   }
 };
+
+/** User + system CPU time of a process in ms (clock ticks of 10 ms on Linux). */
+const cpuMsOf = (pid: number): number => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+};
+const treeCpuMs = (pid: number): number => [pid, ...listDescendants(pid)].reduce((sum, each) => sum + cpuMsOf(each), 0);
 
 const makeClient = (era: Era): Client =>
   new Client({ name: 'promptyard-bench', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
@@ -143,7 +164,7 @@ const startHttp = async (args: string[], tool: string, era: Era): Promise<Target
 const call = (target: Target, index: number): Promise<unknown> => target.client.callTool({ name: target.tool, arguments: { text: `message ${index}` } });
 
 /** Warm-up, sequential latencies, then `burstCalls` calls with 32 in flight. */
-const measure = async (target: Target, backendPid?: number): Promise<Sample> => {
+const measure = async (target: Target): Promise<Sample> => {
   for (let index = 0; index < warmCalls; index++) await call(target, index);
   const latencies: number[] = [];
   for (let index = 0; index < measuredCalls; index++) {
@@ -152,6 +173,7 @@ const measure = async (target: Target, backendPid?: number): Promise<Sample> => 
     latencies.push(performance.now() - began);
   }
   let next = 0;
+  const cpuBefore = treeCpuMs(target.pid);
   const began = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -159,25 +181,17 @@ const measure = async (target: Target, backendPid?: number): Promise<Sample> => 
     }),
   );
   const seconds = (performance.now() - began) / 1000;
+  const cpuMsPerCall = (treeCpuMs(target.pid) - cpuBefore) / burstCalls;
   return {
     p50: median(latencies),
     p99: percentile(latencies, 99),
     callsPerSecond: burstCalls / seconds,
     readyMs: target.readyMs,
     rssMb: rssOf(target.pid),
-    ...(backendPid === undefined ? {} : { backendRssMb: rssOf(backendPid) }),
+    cpuMsPerCall,
+    treeRssMb: [target.pid, ...listDescendants(target.pid)].reduce((sum, pid) => sum + (Number.isFinite(rssOf(pid)) ? rssOf(pid) : 0), 0),
   };
 };
-
-/** The test-server below a gateway process (for its RSS). */
-const backendBelow = (gatewayPid: number): number | undefined =>
-  listDescendants(gatewayPid).find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('test-server.mjs');
-    } catch {
-      return false;
-    }
-  });
 
 const toml = (value: string): string => JSON.stringify(value);
 
@@ -192,7 +206,10 @@ const echoConfig = (): string => {
   return ['[servers.echo]', `command = ${toml(command)}`, `args = [${args.map(toml).join(', ')}]`, ''].join('\n');
 };
 
-type Scenario = 'direct stdio' | 'gateway stdio' | 'sdk http legacy' | 'sdk http modern' | 'gateway http legacy' | 'gateway http modern';
+type Build = 'gateway' | 'before';
+type Scenario = 'direct stdio' | 'sdk http legacy' | 'sdk http modern' | `${Build} stdio` | `${Build} http legacy` | `${Build} http modern`;
+
+const cliOf = (scenario: Scenario): string => (scenario.startsWith('before') && beforeCli !== undefined ? beforeCli : gatewayCli);
 
 const runScenario = async (scenario: Scenario, configPath: string): Promise<Sample> => {
   let target: Target;
@@ -203,7 +220,8 @@ const runScenario = async (scenario: Scenario, configPath: string): Promise<Samp
       break;
     }
     case 'gateway stdio':
-      target = await startStdio(process.execPath, [gatewayCli, '--config', configPath], 'echo_echo');
+    case 'before stdio':
+      target = await startStdio(process.execPath, [cliOf(scenario), '--config', configPath], 'echo_echo');
       break;
     case 'sdk http legacy':
     case 'sdk http modern':
@@ -211,11 +229,13 @@ const runScenario = async (scenario: Scenario, configPath: string): Promise<Samp
       break;
     case 'gateway http legacy':
     case 'gateway http modern':
-      target = await startHttp([gatewayCli, '--config', configPath, '--transport', 'http', '--port', '0'], 'echo_echo', scenario.endsWith('modern') ? 'modern' : 'legacy');
+    case 'before http legacy':
+    case 'before http modern':
+      target = await startHttp([cliOf(scenario), '--config', configPath, '--transport', 'http', '--port', '0'], 'echo_echo', scenario.endsWith('modern') ? 'modern' : 'legacy');
       break;
   }
   try {
-    return await measure(target, scenario.startsWith('gateway') ? backendBelow(target.pid) : undefined);
+    return await measure(target);
   } finally {
     await target.close();
   }
@@ -256,8 +276,10 @@ const main = async (): Promise<void> => {
     'sdk http legacy',
     'sdk http modern',
     ...(hasGateway ? (['gateway stdio', 'gateway http legacy', 'gateway http modern'] as const) : []),
+    ...(beforeCli === undefined ? [] : (['before stdio', 'before http legacy', 'before http modern'] as const)),
   ];
-  const samples = new Map<Scenario, Sample[]>(scenarios.map((scenario) => [scenario, []]));
+  /** Each scenario's sample per run (index = run), so ratios pair figures taken in the same run. */
+  const samples = new Map<Scenario, (Sample | undefined)[]>(scenarios.map((scenario) => [scenario, []]));
   const failures = new Map<Scenario, string>();
   try {
     for (let run = 0; run < runs; run++) {
@@ -265,7 +287,9 @@ const main = async (): Promise<void> => {
       for (const scenario of scenarios) {
         if (failures.has(scenario)) continue;
         try {
-          samples.get(scenario)?.push(await runScenario(scenario, configPath));
+          const sample = await runScenario(scenario, configPath);
+          const list = samples.get(scenario);
+          if (list !== undefined) list[run] = sample;
         } catch (error) {
           // A gateway that is still being written may not serve every mode yet: report, keep going.
           failures.set(scenario, error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
@@ -275,7 +299,8 @@ const main = async (): Promise<void> => {
     }
 
     let tokens: { lazy: { chars: number; tools: number }; full: { chars: number; tools: number } } | string = 'gateway not built';
-    if (hasGateway) {
+    if (process.env['BENCH_TOKENS'] === '0') tokens = 'BENCH_TOKENS=0';
+    else if (hasGateway) {
       try {
         tokens = { full: await toolsListSize(dir, false), lazy: await toolsListSize(dir, true) };
       } catch (error) {
@@ -283,58 +308,87 @@ const main = async (): Promise<void> => {
       }
     }
 
-    const figure = (scenario: Scenario, pick: (sample: Sample) => number | undefined): number | undefined => {
-      const values = (samples.get(scenario) ?? []).map(pick).filter((value): value is number => value !== undefined && Number.isFinite(value));
+    type Pick = (sample: Sample) => number;
+    const finite = (values: readonly (number | undefined)[]): number[] => values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+    const figure = (scenario: Scenario, pick: Pick): number | undefined => {
+      const values = finite((samples.get(scenario) ?? []).map((sample) => (sample === undefined ? undefined : pick(sample))));
       return values.length === 0 ? undefined : median(values);
     };
+    /** The median of the runs' own ratios (gateway ÷ baseline, both from the same run). */
+    const ratioOf = (gateway: Scenario, baseline: Scenario, pick: Pick, baselinePick: Pick = pick): number | undefined => {
+      const baselines = samples.get(baseline) ?? [];
+      const ratios = finite(
+        (samples.get(gateway) ?? []).map((sample, run) => {
+          const base = baselines[run];
+          return sample === undefined || base === undefined ? undefined : pick(sample) / baselinePick(base);
+        }),
+      );
+      return ratios.length === 0 ? undefined : median(ratios);
+    };
     const missing = (scenario: Scenario): string => (hasGateway ? `— (${failures.get(scenario) ?? 'no sample'})` : '— (not built)');
-    const msCell = (value: number | undefined, scenario: Scenario): string => (value === undefined ? missing(scenario) : `${ms(value, 3)} ms`);
-    const rateCell = (value: number | undefined, scenario: Scenario): string => (value === undefined ? missing(scenario) : `${Math.round(value).toLocaleString('en-US')}/s`);
-    const mbCell = (value: number | undefined, scenario: Scenario): string => (value === undefined ? missing(scenario) : `${ms(value, 1)} MB`);
-    const ratio = (gateway: number | undefined, baseline: number | undefined): string =>
-      gateway === undefined || baseline === undefined ? '—' : `${(gateway / baseline).toFixed(2)}×`;
-    const verdict = (gateway: number | undefined, ok: (value: number) => boolean, label: string): string =>
-      gateway === undefined ? `${label}: —` : `${label}: ${ok(gateway) ? 'met' : 'MISSED'}`;
+    type Unit = 'ms' | 'rate' | 'mb';
+    const cell = (value: number | undefined, scenario: Scenario, unit: Unit): string => {
+      if (value === undefined) return missing(scenario);
+      if (unit === 'ms') return `${ms(value, 3)} ms`;
+      if (unit === 'rate') return `${Math.round(value).toLocaleString('en-US')}/s`;
+      return `${ms(value, 1)} MB`;
+    };
 
     type Row = [string, string, string, string, string];
-    const rows: Row[] = [];
-    const latencyRows = (label: string, gateway: Scenario, baseline: Scenario, baselineLabel: string, target: 'stdio' | 'http'): void => {
-      const g50 = figure(gateway, (sample) => sample.p50);
-      const b50 = figure(baseline, (sample) => sample.p50);
-      const g99 = figure(gateway, (sample) => sample.p99);
-      const b99 = figure(baseline, (sample) => sample.p99);
-      const gRate = figure(gateway, (sample) => sample.callsPerSecond);
-      const bRate = figure(baseline, (sample) => sample.callsPerSecond);
-      const p50Target =
-        target === 'stdio'
-          ? verdict(g50, (value) => b50 !== undefined && value <= 2 * b50, '≤ 2× direct')
-          : verdict(g50, (value) => b50 !== undefined && value <= b50, '≤ SDK HTTP');
-      const rateTarget =
-        target === 'stdio'
-          ? verdict(gRate, (value) => value >= 10_000, '≥ 10,000/s')
-          : verdict(gRate, (value) => bRate !== undefined && value >= bRate, '≥ SDK HTTP');
-      rows.push([`${label} p50`, msCell(g50, gateway), `${msCell(b50, baseline)} (${baselineLabel})`, ratio(g50, b50), p50Target]);
-      rows.push([`${label} p99`, msCell(g99, gateway), `${msCell(b99, baseline)} (${baselineLabel})`, ratio(g99, b99), '—']);
-      rows.push([`${label} calls/s, ${inFlight} in flight`, rateCell(gRate, gateway), `${rateCell(bRate, baseline)} (${baselineLabel})`, ratio(gRate, bRate), rateTarget]);
+    /** The table of one build against the baselines: rows and each target's verdict. */
+    const tableOf = (build: Build): { rows: Row[]; verdicts: string[] } => {
+      const rows: Row[] = [];
+      const verdicts: string[] = [];
+      /** One row: the gateway's figure, the baseline's, the ratio, and the target (`≤ n×` or `≥ n×`) with its verdict. */
+      const row = (label: string, gateway: Scenario, baseline: Scenario, baselineLabel: string, unit: Unit, pick: Pick, target?: { readonly op: '≤' | '≥'; readonly limit: number }, basePick: Pick = pick): void => {
+        const ratio = ratioOf(gateway, baseline, pick, basePick);
+        let verdict = '—';
+        if (target !== undefined) {
+          const met = ratio === undefined ? undefined : target.op === '≤' ? ratio <= target.limit : ratio >= target.limit;
+          verdict = `${target.op} ${target.limit.toFixed(1)}× ${met === undefined ? '(no figure)' : met ? 'met' : '**missed**'}`;
+          verdicts.push(`${label}: ${met === undefined ? 'no figure' : met ? 'met' : 'missed'}`);
+        }
+        rows.push([label, cell(figure(gateway, pick), gateway, unit), `${cell(figure(baseline, basePick), baseline, unit)} (${baselineLabel})`, ratio === undefined ? '—' : `${ratio.toFixed(2)}×`, verdict]);
+      };
+      const cpu: Pick = (sample) => sample.cpuMsPerCall;
+      const p50: Pick = (sample) => sample.p50;
+      const p99: Pick = (sample) => sample.p99;
+      const rate: Pick = (sample) => sample.callsPerSecond;
+      row('stdio echo p50', `${build} stdio`, 'direct stdio', 'direct', 'ms', p50, { op: '≤', limit: 2 });
+      row('stdio echo p99', `${build} stdio`, 'direct stdio', 'direct', 'ms', p99);
+      row(`stdio calls/s, ${inFlight} in flight`, `${build} stdio`, 'direct stdio', 'direct', 'rate', rate, { op: '≥', limit: 0.5 });
+      row('stdio CPU per call, process tree', `${build} stdio`, 'direct stdio', 'direct', 'ms', cpu);
+      for (const [era, revision] of [
+        ['legacy', '2025-11-25'],
+        ['modern', '2026-07-28'],
+      ] as const) {
+        const gateway: Scenario = `${build} http ${era}`;
+        const baseline: Scenario = `sdk http ${era}`;
+        row(`HTTP ${revision} echo p50`, gateway, baseline, 'SDK HTTP server', 'ms', p50, { op: '≤', limit: 1.2 });
+        row(`HTTP ${revision} echo p99`, gateway, baseline, 'SDK HTTP server', 'ms', p99);
+        row(`HTTP ${revision} calls/s, ${inFlight} in flight`, gateway, baseline, 'SDK HTTP server', 'rate', rate, { op: '≥', limit: 1 });
+        row(`HTTP ${revision} CPU per call, process tree`, gateway, baseline, 'SDK HTTP server', 'ms', cpu);
+      }
+      row('cold ready, stdio (spawn → tools/list answered)', `${build} stdio`, 'direct stdio', 'backend alone', 'ms', (sample) => sample.readyMs, { op: '≤', limit: 1.3 });
+      row('cold ready, HTTP (spawn → tools/list answered)', `${build} http legacy`, 'sdk http legacy', 'SDK HTTP server', 'ms', (sample) => sample.readyMs);
+      row('RSS of the process tree after the calls, stdio', `${build} stdio`, 'direct stdio', 'backend alone', 'mb', (sample) => sample.treeRssMb, { op: '≤', limit: 1.5 });
+      row('RSS of the gateway process alone, stdio', `${build} stdio`, 'direct stdio', 'backend alone', 'mb', (sample) => sample.rssMb);
+      row('RSS of the process tree after the calls, HTTP', `${build} http legacy`, 'sdk http legacy', 'SDK HTTP server', 'mb', (sample) => sample.treeRssMb);
+      return { rows, verdicts };
     };
-    latencyRows('stdio↔stdio echo', 'gateway stdio', 'direct stdio', 'direct stdio', 'stdio');
-    latencyRows('HTTP 2025-11-25 echo', 'gateway http legacy', 'sdk http legacy', 'SDK HTTP server', 'http');
-    latencyRows('HTTP 2026-07-28 echo', 'gateway http modern', 'sdk http modern', 'SDK HTTP server', 'http');
-    const readyRow = (label: string, gateway: Scenario, baseline: Scenario, baselineLabel: string): void => {
-      const g = figure(gateway, (sample) => sample.readyMs);
-      const b = figure(baseline, (sample) => sample.readyMs);
-      rows.push([label, msCell(g, gateway), `${msCell(b, baseline)} (${baselineLabel})`, ratio(g, b), '—']);
+    const render = (build: Build, title: string): string[] => {
+      const { rows, verdicts } = tableOf(build);
+      const missed = verdicts.filter((line) => !line.endsWith(': met')).map((line) => line.split(':')[0]);
+      return [
+        title,
+        '',
+        '| measure | gateway | baseline (same run) | ratio (median of runs) | target |',
+        '|---|---|---|---|---|',
+        ...rows.map((row) => `| ${row.join(' | ')} |`),
+        '',
+        `targets met: ${verdicts.length - missed.length} of ${verdicts.length}${missed.length > 0 ? ` (not met: ${missed.join('; ')})` : ''}`,
+      ];
     };
-    readyRow('cold ready, stdio (spawn → tools/list)', 'gateway stdio', 'direct stdio', 'backend alone');
-    readyRow('cold ready, HTTP (spawn → tools/list)', 'gateway http legacy', 'sdk http legacy', 'backend alone');
-    const gatewayRss = figure('gateway stdio', (sample) => sample.rssMb);
-    const backendRss = figure('gateway stdio', (sample) => sample.backendRssMb);
-    const directRss = figure('direct stdio', (sample) => sample.rssMb);
-    rows.push(['RSS after the calls, stdio', mbCell(gatewayRss, 'gateway stdio'), `${mbCell(directRss, 'direct stdio')} (backend alone)`, ratio(gatewayRss, directRss), '—']);
-    rows.push(['RSS of the backend behind the gateway', mbCell(backendRss, 'gateway stdio'), `${mbCell(directRss, 'direct stdio')} (backend alone)`, ratio(backendRss, directRss), '—']);
-    const httpRss = figure('gateway http legacy', (sample) => sample.rssMb);
-    const sdkHttpRss = figure('sdk http legacy', (sample) => sample.rssMb);
-    rows.push(['RSS after the calls, HTTP', mbCell(httpRss, 'gateway http legacy'), `${mbCell(sdkHttpRss, 'sdk http legacy')} (SDK HTTP server)`, ratio(httpRss, sdkHttpRss), '—']);
 
     const tokenLine =
       typeof tokens === 'string'
@@ -350,9 +404,8 @@ const main = async (): Promise<void> => {
       `promptyard-gateway, echo tool of test-server.mjs, ${warmCalls} warm + ${measuredCalls} sequential calls, ${burstCalls.toLocaleString('en-US')} calls at ${inFlight} in flight, medians of ${runs} runs, Node ${process.version}`,
       ...(hasGateway ? [] : ['', `**Gateway not built** (${gatewayCli} missing): gateway rows are empty, baselines only.`]),
       '',
-      '| measure | gateway | baseline (same run) | ratio | target |',
-      '|---|---|---|---|---|',
-      ...rows.map((row) => `| ${row.join(' | ')} |`),
+      ...render('gateway', `this build (${gatewayCli})`),
+      ...(beforeCli === undefined ? [] : ['', ...render('before', `before: BENCH_BEFORE (${beforeCli}), same runs`)]),
       '',
       tokenLine,
     ].join('\n');

@@ -3,8 +3,8 @@
  * backend's requests to its client (sampling, elicitation, roots), resource subscriptions and list
  * changes, against the built gateway over stdio and HTTP with real test-server backends.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { cleanup, connectHttp, startHttpBackend, startHttpGateway, startStdioGateway, testServer, textOf, until } from './pass-harness.js';
 import type { HostClient, HttpGateway, StdioGateway } from './pass-harness.js';
 import type { HttpBackend } from './backends/spawn.js';
@@ -165,6 +165,28 @@ describe('over an HTTP downstream (beta: stdio backend)', () => {
     expect(await call(modern.client, 'beta_sample', { prompt: 'over rounds' })).toBe('sampled: echo of over rounds');
     expect(await call(modern.client, 'beta_elicit', { message: 'Your name?' })).toBe('action=accept name=Ada');
     expect(await call(modern.client, 'beta_roots')).toBe('file:///work/one\nfile:///work/two');
+  });
+
+  it.each(['legacy', 'modern'] as const)('relays a %s call over HTTP as the full path answers it, and passes its cancellation on', async (era) => {
+    // A 2026-07-28 client that can answer no server request is relayed too; a progress token forces the full path.
+    const client = era === 'legacy' ? legacy.client : new Client({ name: 'bare', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    if (era === 'modern') {
+      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+      onTestFinished(() => client.close());
+    }
+    expect(client.getProtocolEra()).toBe(era);
+    const relayed = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } });
+    const full = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } }, { onprogress: () => {} });
+    expect(relayed).toEqual(full);
+
+    const before = Number(await call(client, 'beta_was_cancelled'));
+    const controller = new AbortController();
+    const slow = client.callTool({ name: 'beta_slow', arguments: { ms: 30_000 } }, { signal: controller.signal });
+    await until(async () => ((await call(client, 'beta_busy')) === '1' ? true : undefined), 5000, 'the backend to start the call');
+    controller.abort('the test cancels');
+    await expect(slow).rejects.toThrow();
+    await until(async () => (Number(await call(client, 'beta_was_cancelled')) === before + 1 ? true : undefined), 5000, 'the backend to count the cancellation');
+    expect(await call(client, 'beta_busy')).toBe('0');
   });
 
   it('announces run-time tool changes to a 2025-era session and to a listening 2026-07-28 client', async () => {

@@ -84,11 +84,19 @@ export interface ClientLogRecord {
 }
 
 /**
- * The stdio hot path: offered every message a 2025-era stdio client sends, before the SDK sees it. A
- * proxy answers a `tools/call` by relaying bytes; `true` when it took the message, `reply` writes to the client.
+ * The hot path, on every transport: a proxy sees each message a client sends on one connection before
+ * the SDK does, and answers a `tools/call` by relaying JSON-RPC. `open` starts a channel for one
+ * downstream connection (stdio, a 2025-11-25 HTTP session, or one 2026-07-28 request) whose client is
+ * `client`; the channel's `offer` returns `true` when it took the message, and `reply` answers it.
  */
-export interface StdioRelay {
+export interface McpRelay {
+  open(client: ClientPeer | undefined): RelayChannel;
+}
+
+export interface RelayChannel {
   offer(message: JsonObject, reply: (message: JsonObject) => void): boolean;
+  /** The connection ended: calls still relayed on it are cancelled. */
+  close(): void;
 }
 
 export interface McpHandlers {
@@ -135,5 +143,5 @@ export interface McpHandlers {
   connected?(connection: ClientPeer): void;
   /** A live connection closed: forget its client. */
   disconnected?(connection: ClientPeer): void;
-  readonly relay?: StdioRelay;
+  readonly relay?: McpRelay;
 }

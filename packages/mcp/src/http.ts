@@ -1,8 +1,11 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import type { RelayChannel } from './handlers.js';
+import { createHttpRelay } from './http-relay.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
@@ -44,12 +47,46 @@ const jsonError = (status: number, code: number, message: string, headers: Recor
     headers: { 'content-type': 'application/json', ...headers },
   });
 
+/** The same answer written straight to Node's response, for the checks made before any `Request` exists. */
+const sendJsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+};
+
+const headerOf = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/** The request body; `undefined` once it passes `limit` bytes (the rest is not kept), `null` if the client went away first. */
+const readBody = (req: IncomingMessage, limit: number): Promise<string | undefined | null> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('close', () => resolve(null));
+    req.once('error', reject);
+  });
+
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 interface LegacySession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   lastUsed: number;
+  /** The relay's channel for this session, opened on its first relayed message. */
+  channel?: RelayChannel;
 }
 
 /**
@@ -59,17 +96,18 @@ interface LegacySession {
  * per-client token bucket, a body cap and `/health`.
  */
 export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServeOptions): Promise<HttpHandle> => {
+  const sdk = await loadServerSdk();
   const {
     createMcpHandler,
-    hostHeaderValidationResponse,
     isInitializeRequest,
     isLegacyRequest,
     legacyStatelessFallback,
     localhostAllowedHostnames,
     localhostAllowedOrigins,
-    originValidationResponse,
+    validateHostHeader,
+    validateOriginHeader,
     WebStandardStreamableHTTPServerTransport: Transport,
-  } = await loadServerSdk();
+  } = sdk;
   const { logger } = blueprint;
   const path = options.path ?? '/mcp';
   const loopback = isLoopbackHost(options.host);
@@ -97,10 +135,17 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   });
 
   const sessions = new Map<string, LegacySession>();
-  const closeSession = async (id: string): Promise<void> => {
+  /** Forgets a session; calls still relayed on it are cancelled, as closing its server cancels its own. */
+  const forgetSession = (id: string): LegacySession | undefined => {
     const session = sessions.get(id);
-    if (session === undefined) return;
+    if (session === undefined) return undefined;
     sessions.delete(id);
+    session.channel?.close();
+    return session;
+  };
+  const closeSession = async (id: string): Promise<void> => {
+    const session = forgetSession(id);
+    if (session === undefined) return;
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   };
@@ -110,16 +155,22 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   }, Math.min(60_000, sessionIdleMs));
   sweep.unref();
 
+  /** A live session by id, marked used now (the map is kept in least-recently-used order). */
+  const useSession = (id: string): LegacySession | undefined => {
+    const session = sessions.get(id);
+    if (session === undefined) return undefined;
+    session.lastUsed = Date.now();
+    sessions.delete(id);
+    sessions.set(id, session);
+    return session;
+  };
+
   const serveLegacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
     const withBody = parsedBody === undefined ? undefined : { parsedBody };
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
-      const session = sessions.get(sessionId);
+      const session = useSession(sessionId);
       if (session === undefined) return jsonError(404, -32001, 'Session not found: it expired or the server restarted. Start a new session with initialize.');
-      session.lastUsed = Date.now();
-      // Keep the map in least-recently-used order.
-      sessions.delete(sessionId);
-      sessions.set(sessionId, session);
       return session.transport.handleRequest(request, withBody);
     }
     if (request.method === 'POST') {
@@ -136,12 +187,12 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
             sessions.set(id, { transport, server, lastUsed: Date.now() });
           },
           onsessionclosed: (id) => {
-            sessions.delete(id);
+            forgetSession(id);
           },
           maxRequestBodySize: options.maxBodyBytes,
         });
         transport.onclose = () => {
-          if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+          if (transport.sessionId !== undefined) forgetSession(transport.sessionId);
         };
         await server.connect(transport);
         return transport.handleRequest(request, { parsedBody: body });
@@ -151,49 +202,29 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return statelessLegacy(request, withBody);
   };
 
-  const authorized = (request: Request): boolean => {
+  const authorized = (req: IncomingMessage): boolean => {
     if (expectedToken === undefined) return true;
-    const match = /^Bearer\s+(.+)$/i.exec(request.headers.get('authorization') ?? '');
+    const match = /^Bearer\s+(.+)$/i.exec(headerOf(req, 'authorization') ?? '');
     return match !== null && timingSafeEqual(digest((match[1] as string).trim()), expectedToken);
   };
 
-  const route = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const rejected = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedOrigins);
-    if (rejected !== undefined && rejected !== null) {
-      logger.warn('rejected request from a host or origin that is not allowed', {
-        host: request.headers.get('host') ?? undefined,
-        origin: request.headers.get('origin') ?? undefined,
-      });
-      return rejected;
-    }
-    if (url.pathname === '/health') {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, HEAD' } });
-      // With a token configured, the details (server names, errors) are for token holders only;
-      // an orchestrator's unauthenticated probe still learns that the process is up.
-      const detailed = expectedToken === undefined || authorized(request);
-      const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), ...(detailed ? { sessions: sessions.size, ...options.health?.() } : {}) };
-      return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-    }
-    if (url.pathname !== path) return new Response(`Not found: the MCP endpoint is ${path}`, { status: 404, headers: { 'content-type': 'text/plain' } });
-    if (expectedToken !== undefined) {
-      if (!authorized(request)) {
-        return jsonError(401, -32001, 'Unauthorized: send the server token as "Authorization: Bearer <token>".', {
-          'www-authenticate': 'Bearer realm="promptyard"',
+  const mcpRelay = blueprint.relay;
+  const relay =
+    mcpRelay === undefined
+      ? undefined
+      : createHttpRelay({
+          sdk,
+          relay: mcpRelay,
+          serverInfo: blueprint.serverInfo,
+          sessionChannel: (id) => {
+            const session = useSession(id);
+            if (session === undefined) return undefined;
+            return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
+          },
         });
-      }
-    }
-    // The body is read and parsed once here, then handed to whichever handler serves the request.
-    let parsedBody: unknown;
-    if (request.method === 'POST' && (request.headers.get('content-type') ?? '').includes('json')) {
-      const text = await request.text();
-      if (Buffer.byteLength(text) > options.maxBodyBytes) return jsonError(413, -32600, `Request body is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`);
-      try {
-        parsedBody = JSON.parse(text);
-      } catch {
-        return jsonError(400, -32700, 'Parse error: the request body is not valid JSON.');
-      }
-    }
+
+  /** The SDK's path: 2025-era requests to sessions or the stateless fallback, 2026-07-28 ones to the modern handler. */
+  const route = async (request: Request, parsedBody: unknown): Promise<Response> => {
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request, parsedBody);
     return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
   };
@@ -201,31 +232,84 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   // Loaded here, not at import: a stdio server never pays for the HTTP adapter.
   const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const nodeHandler = toNodeHandler(
-    { fetch: route },
+    { fetch: (request, requestOptions) => route(request, requestOptions?.parsedBody) },
     {
       maxRequestBodySize: options.maxBodyBytes,
       onerror: (error) => logger.error('http handler failed', { reason: error.message }),
     },
   );
 
-  const httpServer = createServer((req, res) => {
+  /**
+   * Every check happens here, once, on Node's request: rate, declared size, Host and Origin, `/health`,
+   * the endpoint path, the token; then the body is read and parsed once. The relay answers what it can
+   * from the parsed body; everything else goes on, body already parsed, to the SDK's path.
+   */
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (limiter !== undefined) {
       const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
       if (wait > 0) {
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(wait) });
-        res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Too many requests: retry after ${wait} s.` }, id: null }));
+        sendJsonError(res, 429, -32000, `Too many requests: retry after ${wait} s.`, { 'retry-after': String(wait) });
         return;
       }
     }
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-      res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).` }, id: null }));
+      sendJsonError(res, 413, -32600, `Request body of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`, { connection: 'close' });
       req.resume();
       return;
     }
+    const host = validateHostHeader(headerOf(req, 'host'), allowedHosts);
+    const origin = host.ok ? validateOriginHeader(headerOf(req, 'origin'), allowedOrigins) : undefined;
+    if (!host.ok || origin?.ok === false) {
+      logger.warn('rejected request from a host or origin that is not allowed', { host: headerOf(req, 'host'), origin: headerOf(req, 'origin') });
+      sendJsonError(res, 403, -32000, host.ok ? (origin?.ok === false ? origin.message : '') : host.message);
+      return;
+    }
+    const target = req.url ?? '/';
+    const query = target.indexOf('?');
+    const pathname = query === -1 ? target : target.slice(0, query);
+    if (pathname === '/health') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed');
+        return;
+      }
+      // With a token configured, the details (server names, errors) are for token holders only;
+      // an orchestrator's unauthenticated probe still learns that the process is up.
+      const detailed = expectedToken === undefined || authorized(req);
+      const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), ...(detailed ? { sessions: sessions.size, ...options.health?.() } : {}) };
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+      return;
+    }
+    if (pathname !== path) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}`);
+      return;
+    }
+    if (!authorized(req)) {
+      sendJsonError(res, 401, -32001, 'Unauthorized: send the server token as "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer realm="promptyard"' });
+      return;
+    }
+    let parsedBody: unknown;
+    if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
+      const text = await readBody(req, options.maxBodyBytes);
+      if (text === null) return;
+      if (text === undefined) {
+        sendJsonError(res, 413, -32600, `Request body is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`);
+        return;
+      }
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        sendJsonError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
+        return;
+      }
+      if (relay?.(req, res, parsedBody) === true) return;
+    }
     // IncomingMessage always has a method on a server request; the SDK type says so strictly.
-    nodeHandler(req as NodeIncomingMessageLike, res).catch((error: unknown) => {
+    await nodeHandler(req as NodeIncomingMessageLike, res, parsedBody);
+  };
+
+  const httpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
       logger.error('http request failed', { reason: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500).end();
     });

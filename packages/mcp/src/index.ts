@@ -12,8 +12,9 @@ export type {
   McpLogLevel,
   MultiRoundInput,
   Progress,
+  McpRelay,
+  RelayChannel,
   RequestContext,
-  StdioRelay,
 } from './handlers.js';
 export { isLoopbackHost, serveHttp } from './http.js';
 export type { HttpHandle, HttpServeOptions } from './http.js';

@@ -1,7 +1,7 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
-import type { ClientPeer, JsonObject, ListKind, ListPage, McpHandlers, McpLogLevel, RequestContext, StdioRelay } from './handlers.js';
+import type { ClientPeer, JsonObject, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { createInputRounds } from './input-rounds.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
@@ -15,8 +15,12 @@ export interface McpServerBlueprint {
   onListChanged(listener: (list: ListKind) => void): () => void;
   /** Fires when a subscribable resource changed, for stateless entries. */
   onResourceUpdated?(listener: (uri: string) => void): () => void;
-  readonly relay?: StdioRelay | undefined;
+  readonly relay?: McpRelay | undefined;
+  /** The client of a live instance (stdio, a 2025 session), for a relay channel on its connection. */
+  clientOf(server: Server): ClientPeer | undefined;
   readonly logger: Logger;
+  /** The identity results carry (a 2026-07-28 result's `_meta` names its server). */
+  readonly serverInfo: { readonly name: string; readonly version: string };
 }
 
 const levels: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -67,6 +71,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     }
   };
 
+  const clients = new WeakMap<Server, ClientPeer>();
   const create = ({ live }: { readonly live: boolean }): Server => {
     const server = new sdk.Server(
       { name: handlers.name, version: handlers.version },
@@ -94,7 +99,10 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
           roots: () => (server.getClientCapabilities()?.roots === undefined ? undefined : server.listRoots()) as Promise<JsonObject>,
         }
       : undefined;
-    if (connection !== undefined) handlers.connected?.(connection);
+    if (connection !== undefined) {
+      clients.set(server, connection);
+      handlers.connected?.(connection);
+    }
 
     const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection);
     /** A multi-round request: at 2026-07-28 what the handler asks the client becomes `input_required` rounds. */
@@ -196,6 +204,8 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     onListChanged: (listener) => handlers.onListChanged(listener),
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
     relay: handlers.relay,
+    clientOf: (server) => clients.get(server),
     logger,
+    serverInfo: { name: handlers.name, version: handlers.version },
   };
 };

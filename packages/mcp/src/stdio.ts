@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/server';
-import type { StdioRelay } from './handlers.js';
+import type { Server, Transport } from '@modelcontextprotocol/server';
+import type { RelayChannel } from './handlers.js';
 import type { McpServerBlueprint } from './server.js';
 
 export interface StdioHandle {
@@ -38,21 +38,26 @@ const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
 };
 
 /**
- * A transport in front of the SDK's stdio transport that offers each message to the blueprint's
- * relay first — only on a 2025-era connection (opened with `initialize`), whose requests carry no
- * per-request envelope a relay would have to translate.
+ * A transport in front of the SDK's stdio transport that offers each message to a relay channel first
+ * — only on a 2025-era connection (opened with `initialize`), whose requests carry no per-request
+ * envelope a relay would have to translate. `open` starts the channel for the connection's client.
  */
-const relayingTransport = (inner: Transport, relay: StdioRelay): Transport => {
+const relayingTransport = (inner: Transport, open: () => RelayChannel): Transport => {
   let legacy = false;
+  let channel: RelayChannel | undefined;
   const outer: Transport = {
     start: () => {
       inner.onmessage = (message, extra) => {
         const record = message as unknown as Record<string, unknown>;
         if (record['method'] === 'initialize') legacy = true;
-        else if (legacy && relay.offer(record, (reply) => void inner.send(reply as never).catch(() => {}))) return;
+        // Opened on the first message after the handshake, once the connection's instance exists.
+        else if (legacy && (channel ??= open()).offer(record, (reply) => void inner.send(reply as never).catch(() => {}))) return;
         outer.onmessage?.(message, extra);
       };
-      inner.onclose = () => outer.onclose?.();
+      inner.onclose = () => {
+        channel?.close();
+        outer.onclose?.();
+      };
       inner.onerror = (error) => outer.onerror?.(error);
       return inner.start();
     },
@@ -66,8 +71,11 @@ const relayingTransport = (inner: Transport, relay: StdioRelay): Transport => {
 export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
   const { serveStdio: sdkServeStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
   const stdio = new StdioServerTransport(process.stdin, coalescingWriter(process.stdout));
-  const handle = sdkServeStdio(blueprint.factory(true), {
-    transport: blueprint.relay === undefined ? stdio : relayingTransport(stdio, blueprint.relay),
+  const { relay } = blueprint;
+  let server: Server | undefined;
+  const factory = (): Server => (server = blueprint.create({ live: true }));
+  const handle = sdkServeStdio(factory, {
+    transport: relay === undefined ? stdio : relayingTransport(stdio, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server))),
     onerror: (error) => blueprint.logger.warn('stdio transport error', { reason: error.message }),
   });
   return { close: () => handle.close() };

@@ -1,5 +1,5 @@
 import type { Logger } from '@promptyard/core';
-import type { ClientPeer, JsonObject, McpHandlers, RequestContext, StdioRelay } from '@promptyard/mcp';
+import type { JsonObject, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
 import type { CallContext } from './call-context.js';
 import type { Router } from './router.js';
 
@@ -11,35 +11,42 @@ export interface GatewayHandlersOptions {
 }
 
 /**
- * The stdio relay: a 2025-era stdio client's `tools/call` to a 2025-era stdio backend travels as
- * JSON-RPC, and its `notifications/cancelled` follows it. Everything else takes the full path.
+ * The relay: a 2025-11-25 `tools/call` (stdio, an HTTP session, or a 2026-07-28 request the HTTP front
+ * has translated) to a 2025-era stdio backend travels as JSON-RPC, and its `notifications/cancelled`
+ * follows it. Everything else takes the full path.
  */
-const createRelay = (router: Router, peer: () => ClientPeer | undefined): StdioRelay => {
-  const relayed = new Map<unknown, { cancel(reason: string): void }>();
-  return {
-    offer: (message, reply) => {
-      const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
-      if (message['method'] === 'tools/call' && message['id'] !== undefined && params !== undefined) {
-        const id = message['id'];
-        const handle = router.relayToolCall({ id, params }, peer(), (response) => {
-          relayed.delete(id);
-          reply(response);
-        });
-        if (handle === undefined) return false;
-        relayed.set(id, handle);
-        return true;
-      }
-      if (message['method'] === 'notifications/cancelled' && params !== undefined) {
-        const handle = relayed.get(params['requestId']);
-        if (handle === undefined) return false;
-        relayed.delete(params['requestId']);
-        handle.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
-        return true;
-      }
-      return false;
-    },
-  };
-};
+const createRelay = (router: Router): McpRelay => ({
+  open: (client) => {
+    const relayed = new Map<unknown, { cancel(reason: string): void }>();
+    return {
+      offer: (message, reply) => {
+        const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
+        if (message['method'] === 'tools/call' && message['id'] !== undefined && params !== undefined) {
+          const id = message['id'];
+          const handle = router.relayToolCall({ id, params }, client, (response) => {
+            relayed.delete(id);
+            reply(response);
+          });
+          if (handle === undefined) return false;
+          relayed.set(id, handle);
+          return true;
+        }
+        if (message['method'] === 'notifications/cancelled' && params !== undefined) {
+          const handle = relayed.get(params['requestId']);
+          if (handle === undefined) return false;
+          relayed.delete(params['requestId']);
+          handle.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
+          return true;
+        }
+        return false;
+      },
+      close: () => {
+        for (const handle of relayed.values()) handle.cancel('the client disconnected');
+        relayed.clear();
+      },
+    };
+  },
+});
 
 /**
  * The gateway as MCP handlers for `@promptyard/mcp`: every request routed through the router, the
@@ -47,13 +54,8 @@ const createRelay = (router: Router, peer: () => ClientPeer | undefined): StdioR
  * client remembered for the requests its servers make outside any call.
  */
 export const createGatewayHandlers = (router: Router, options: GatewayHandlersOptions): McpHandlers => {
-  /** The live connection opened or seen most recently: stdio has one, which the relay's calls belong to. */
-  let lastConnection: ClientPeer | undefined;
   const callContext = (context: RequestContext): CallContext => {
-    if (context.connection !== undefined) {
-      lastConnection = context.connection;
-      router.notePeer(context.connection);
-    }
+    if (context.connection !== undefined) router.notePeer(context.connection);
     return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound };
   };
   const all = (items: readonly unknown[]) => ({ items: items as readonly JsonObject[] });
@@ -89,13 +91,7 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     setLogLevel: (level) => router.setLogLevel(level),
     rootsChanged: () => void router.rootsChanged(),
     onListChanged: (listener) => router.on('listChanged', listener),
-    connected: (connection) => {
-      lastConnection = connection;
-    },
-    disconnected: (connection) => {
-      if (lastConnection === connection) lastConnection = undefined;
-      router.forgetPeer(connection);
-    },
-    relay: createRelay(router, () => lastConnection),
+    disconnected: (connection) => router.forgetPeer(connection),
+    relay: createRelay(router),
   };
 };

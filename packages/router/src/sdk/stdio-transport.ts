@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { childEnvironment } from './child-env.js';
 
@@ -12,6 +12,24 @@ export interface ChildSpec {
   readonly inheritEnv: boolean;
   readonly cwd?: string | undefined;
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * One line from the child. A response to the gateway's own request gets its JSON-RPC shape checked
+ * here: whoever asked checks the rest (the SDK client against the request's result schema, or the
+ * downstream client of a relayed call), and the SDK's schema parse of every response cost more than
+ * the rest of the hop. Requests and notifications get the SDK's full check.
+ */
+const parseLine = (line: string): JSONRPCMessage => {
+  const value: unknown = JSON.parse(line);
+  if (isObject(value) && value['jsonrpc'] === '2.0' && !('method' in value) && (typeof value['id'] === 'string' || Number.isInteger(value['id']))) {
+    const { result, error } = value;
+    if (isObject(result) && error === undefined) return value as unknown as JSONRPCMessage;
+    if (isObject(error) && result === undefined && Number.isInteger(error['code']) && typeof error['message'] === 'string') return value as unknown as JSONRPCMessage;
+  }
+  return parseJSONRPCMessage(value);
+};
 
 /** Kills a child's whole process group (it was spawned as its leader), falling back to the child alone. */
 export const killGroup = (pid: number, signal: NodeJS.Signals): void => {
@@ -39,7 +57,8 @@ export class ProcessGroupTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  /** stdout after its last newline: the start of a message still arriving. */
+  private partial = '';
   private closed = false;
   private stderrTail = '';
   private outgoing: string[] = [];
@@ -84,18 +103,27 @@ export class ProcessGroupTransport implements Transport {
       });
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
+      child.stdout?.setEncoding('utf8');
+      child.stdout?.on('data', (chunk: string) => {
+        const text = this.partial + chunk;
+        let start = 0;
+        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+          const line = text.slice(start, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+          start = end + 1;
+          let message: JSONRPCMessage;
           try {
-            message = this.buffer.readMessage();
+            message = parseLine(line);
           } catch (error) {
-            this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+            // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
+            if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
             continue;
           }
-          if (message === null) break;
           this.onmessage?.(message);
+        }
+        this.partial = text.slice(start);
+        if (this.partial.length > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+          this.partial = '';
+          this.onerror?.(new Error(`a message from the server is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was dropped`));
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => {
@@ -162,7 +190,7 @@ export class ProcessGroupTransport implements Transport {
     }
     if (this.stderrTail.trim() !== '') this.onStderr(this.stderrTail);
     this.stderrTail = '';
-    this.buffer.clear();
+    this.partial = '';
     this.onclose?.();
   }
 }
