@@ -70,6 +70,12 @@ export interface ListPage {
   readonly nextCursor?: string | undefined;
 }
 
+/**
+ * A list answers at once, or later: the gateway holds its first lists while servers are still
+ * starting (`[gateway] startup_wait_ms`). A page returned as is takes no extra turn.
+ */
+export type ListAnswer = ListPage | Promise<ListPage>;
+
 export interface CompleteParams {
   readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
   readonly argument: { readonly name: string; readonly value: string };
@@ -105,12 +111,12 @@ export interface McpHandlers {
   readonly instructions?: string | undefined;
   readonly logger: Logger;
   readonly prompts: {
-    list(cursor: string | undefined): ListPage;
+    list(cursor: string | undefined): ListAnswer;
     get(name: string, args: Readonly<Record<string, string>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
   /** Absent: the server declares no `tools` capability. */
   readonly tools?: {
-    list(cursor: string | undefined): ListPage;
+    list(cursor: string | undefined): ListAnswer;
     /** Failures a model should read (`BACKEND_*`, `TIMEOUT`) are turned into `isError` results by the adapter. */
     call(name: string, args: Readonly<Record<string, unknown>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
@@ -118,8 +124,8 @@ export interface McpHandlers {
   readonly resources?: {
     /** Declared as `listChanged`; the handlers then announce changes through `onListChanged`. */
     readonly listChanged: boolean;
-    list(cursor: string | undefined): ListPage;
-    templates(cursor: string | undefined): ListPage;
+    list(cursor: string | undefined): ListAnswer;
+    templates(cursor: string | undefined): ListAnswer;
     read(uri: string, context: RequestContext): Promise<JsonObject>;
     /** Present: the server declares `subscribe`; the adapter counts each connection's subscriptions once. */
     readonly subscriptions?: {

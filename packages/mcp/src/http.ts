@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { PromptyardError } from '@promptyard/core';
 import type { RelayChannel } from './handlers.js';
 import { createHttpRelay } from './http-relay.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -316,9 +317,15 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   });
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException): void => {
+      clearInterval(sweep);
+      stopModernNotifications();
+      stopResourceUpdates?.();
+      reject(error.code === 'EADDRINUSE' ? new PromptyardError('CONFIG_INVALID', `port ${options.port} is in use — choose another with --port or [transport] port`, { cause: error }) : error);
+    };
+    httpServer.once('error', failed);
     httpServer.listen(options.port, options.host, () => {
-      httpServer.off('error', reject);
+      httpServer.off('error', failed);
       resolve();
     });
   });

@@ -6,6 +6,7 @@ export type {
   ClientPeer,
   CompleteParams,
   JsonObject,
+  ListAnswer,
   ListKind,
   ListPage,
   McpHandlers,

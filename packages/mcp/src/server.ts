@@ -1,7 +1,7 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
-import type { ClientPeer, JsonObject, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
+import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { createInputRounds } from './input-rounds.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
@@ -62,10 +62,11 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const setLevelFailed = rethrow('logging/setLevel');
   const subscribeFailed = rethrow('resources/subscribe');
   const unsubscribeFailed = rethrow('resources/unsubscribe');
-  /** A page of a list, its failure mapped (lists answer synchronously). */
-  const listed = async (key: string, list: () => ListPage, failed: (error: unknown) => never): Promise<never> => {
+  /** A page of a list, its failure mapped; a page returned as is (promptyard-server's) is not awaited. */
+  const listed = async (key: string, list: () => ListAnswer, failed: (error: unknown) => never): Promise<never> => {
     try {
-      return page(key, list()) as never;
+      const answer = list();
+      return page(key, answer instanceof Promise ? await answer : answer) as never;
     } catch (error) {
       return failed(error);
     }
