@@ -82,6 +82,8 @@ export class Backend {
   private readonly stderrTail: string[] = [];
   private refreshing: Promise<void> | undefined;
   private refreshAgain = new Set<ListName>();
+  /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
+  private connecting: { readonly abort: AbortController; readonly attempt: Promise<UpstreamConnection> } | undefined;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -152,9 +154,13 @@ export class Backend {
     this.retryTimer = undefined;
     const connection = this.connection;
     this.connection = undefined;
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    connecting?.abort.abort();
     this.lists = emptyLists;
     this.setState(this.config.enabled ? 'stopped' : 'disabled');
-    await connection?.close();
+    // An attempt that connected just as it was stopped is closed here too (closing twice is harmless).
+    await Promise.all([connection?.close(), connecting?.attempt.then((late) => late.close(), () => {})]);
   }
 
   /** Stops and starts again now, with a fresh backoff (the TUI's and config reload's restart). */
@@ -222,14 +228,19 @@ export class Backend {
       },
     };
     let connection: UpstreamConnection;
+    const abort = new AbortController();
+    const attempt = connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal: abort.signal });
+    this.connecting = { abort, attempt };
     try {
-      connection = await connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs });
+      connection = await attempt;
     } catch (error) {
       if (!current()) return;
       // A restart would start the same refusing gateway again: give up at once.
       if (startsThisGateway) this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', { permanent: true });
       else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
       return;
+    } finally {
+      if (this.connecting?.attempt === attempt) this.connecting = undefined;
     }
     if (!current()) {
       await connection.close();

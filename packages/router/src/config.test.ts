@@ -31,6 +31,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       lazy: false,
       metaTools: true,
       logLevel: 'info',
+      startupWaitMs: 5000,
       timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
       transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1_048_576 },
@@ -48,6 +49,7 @@ separator = "__"
 lazy = true
 meta_tools = false
 log_level = "debug"
+startup_wait_ms = 0
 
 [timeouts]
 connect_ms = 1000
@@ -94,6 +96,7 @@ enabled = false
       lazy: true,
       metaTools: false,
       logLevel: 'debug',
+      startupWaitMs: 0,
       timeouts: { connectMs: 1000, requestMs: 2000, toolMs: 3000 },
       restart: { initialMs: 100, maxMs: 1000, maxRestarts: 5 },
       transport: { type: 'http', port: 8080, allowedHosts: ['gw.local'], authToken: 't' },

@@ -32,6 +32,8 @@ export interface GatewayConfig {
   readonly lazy: boolean;
   readonly metaTools: boolean;
   readonly logLevel: GatewayLogLevel;
+  /** How long after start lists wait for servers still on their first connection attempt; 0: never. */
+  readonly startupWaitMs: number;
   readonly timeouts: { readonly connectMs: number; readonly requestMs: number; readonly toolMs: number };
   /** `maxRestarts` 0 = unlimited. */
   readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
@@ -58,6 +60,13 @@ const sectionsSchema = {
     lazy: { type: 'boolean', default: false, doc: 'List only the meta tools in tools/list (clients find, describe and call the rest through them, paying for a schema only when they need it); every tool stays callable by name.' },
     meta_tools: { type: 'boolean', default: true, doc: 'Serve catalog, describe, search and call tools alongside the backends\' tools.' },
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr (PROMPTYARD_LOG_LEVEL).' },
+    startup_wait_ms: {
+      type: 'integer',
+      min: 0,
+      max: MAX_TIMEOUT_MS,
+      default: 5000,
+      doc: 'The gateway serves at once and servers join as they become ready; lists asked for this soon after start wait (this long at most) for servers still making their first connection. 0 = never wait.',
+    },
   },
   timeouts: {
     connect_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest a backend may take to start and initialize.' },
@@ -216,6 +225,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     lazy: gateway.lazy,
     metaTools: gateway.meta_tools,
     logLevel: gateway.log_level,
+    startupWaitMs: gateway.startup_wait_ms,
     timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
     restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },
     transport: {

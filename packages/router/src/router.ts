@@ -57,6 +57,10 @@ export class Router implements MetaToolHost, CatalogView {
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
   private rebuilds = 0;
+  /** Set while lists should wait for servers still starting; see `startup()`. */
+  private startupWait: Promise<void> | undefined;
+  /** Resolved at the next rebuild: calls during start-up waiting for their server. */
+  private rebuildWaiters: (() => void)[] = [];
 
   private readonly options: RouterOptions;
 
@@ -69,6 +73,8 @@ export class Router implements MetaToolHost, CatalogView {
     this.search = createCatalogSearch(this);
     this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
+    // Lists exist (the meta tools, no server yet) before any server is ready, so each one joining is announced.
+    this.rebuild();
   }
 
   /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
@@ -80,10 +86,36 @@ export class Router implements MetaToolHost, CatalogView {
     return this.config;
   }
 
-  /** Starts every backend; resolves when each has either connected or failed its first attempt. */
-  async start(): Promise<void> {
-    await Promise.all([...this.backends.values()].map((backend) => backend.start()));
-    this.rebuild();
+  /**
+   * Starts every backend at once. Each joins the lists as it becomes ready (clients hear
+   * `list_changed`), so whoever serves clients need not wait: the promise resolves only when each
+   * has connected or failed its first attempt (for `status`, and the "n of m ready" line).
+   */
+  start(): Promise<void> {
+    const starting = Promise.all([...this.backends.values()].map((backend) => backend.start())).then(() => this.rebuild());
+    const waitMs = this.config.startupWaitMs;
+    if (waitMs > 0) {
+      const waited = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        timer.unref();
+        void starting.finally(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.startupWait = waited.then(() => {
+        this.startupWait = undefined;
+      });
+    }
+    return starting;
+  }
+
+  /**
+   * Within `[gateway] startup_wait_ms` of the start, while servers are still on their first attempt:
+   * settles when they are done or the wait is over. `undefined`: answer now with what is ready.
+   */
+  startup(): Promise<void> | undefined {
+    return this.startupWait;
   }
 
   async close(): Promise<void> {
@@ -226,6 +258,7 @@ export class Router implements MetaToolHost, CatalogView {
     this.rebuilds++;
     for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
     for (const list of changed) this.events.emit('listChanged', list);
+    if (this.rebuildWaiters.length > 0) for (const resolve of this.rebuildWaiters.splice(0)) resolve();
   }
 
   // ——— lists ———
@@ -289,12 +322,26 @@ export class Router implements MetaToolHost, CatalogView {
     return requestTimeoutMs(backend.config, this.config.timeouts);
   }
 
+  /**
+   * A name not routed (yet) during the start-up wait: look again after each rebuild of the lists,
+   * until it is there or the wait is over.
+   */
+  private async afterStartup<T>(find: () => T | undefined): Promise<T | undefined> {
+    for (let startup = this.startupWait; startup !== undefined; startup = this.startupWait) {
+      await Promise.race([startup, new Promise<void>((resolve) => this.rebuildWaiters.push(resolve))]);
+      const found = find();
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
   async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
-    const route = this.routes.tools.get(name);
+    const served = this.metaToolsServed();
+    const route = this.routes.tools.get(name) ?? (served && this.meta.has(name) ? undefined : await this.afterStartup(() => this.routes.tools.get(name)));
     if (route === undefined) {
       const metaTool = this.meta.get(name);
-      if (metaTool !== undefined && this.metaToolsServed()) return metaTool.call(args ?? {}, context);
-      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(this.metaToolsServed() ? this.meta.keys() : [])]);
+      if (metaTool !== undefined && served) return metaTool.call(args ?? {}, context);
+      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
     const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
@@ -307,7 +354,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    const route = this.routes.prompts.get(name);
+    const route = this.routes.prompts.get(name) ?? (await this.afterStartup(() => this.routes.prompts.get(name)));
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
     const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));

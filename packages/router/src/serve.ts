@@ -1,5 +1,5 @@
 import type { Logger } from '@promptyard/core';
-import type { JsonObject, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
+import type { JsonObject, ListAnswer, ListPage, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
 import type { CallContext } from './call-context.js';
 import type { Router } from './router.js';
 
@@ -58,24 +58,29 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     if (context.connection !== undefined) router.notePeer(context.connection);
     return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound };
   };
-  const all = (items: readonly unknown[]) => ({ items: items as readonly JsonObject[] });
+  const all = (items: readonly unknown[]): ListPage => ({ items: items as readonly JsonObject[] });
+  /** Many clients list once: during start-up a list waits for the servers still starting (a bounded wait). */
+  const listed = (list: () => readonly unknown[]): ListAnswer => {
+    const startup = router.startup();
+    return startup === undefined ? all(list()) : startup.then(() => all(list()));
+  };
   return {
     name: options.name,
     version: options.version,
     instructions: options.instructions,
     logger: options.logger,
     tools: {
-      list: () => all(router.listTools()),
+      list: () => listed(() => router.listTools()),
       call: async (name, args, context) => (await router.callTool(name, args as Record<string, unknown> | undefined, callContext(context), context.meta as Record<string, unknown> | undefined)) as JsonObject,
     },
     prompts: {
-      list: () => all(router.listPrompts()),
+      list: () => listed(() => router.listPrompts()),
       get: async (name, args, context) => (await router.getPrompt(name, args as Record<string, string> | undefined, callContext(context))) as JsonObject,
     },
     resources: {
       listChanged: true,
-      list: () => all(router.listResources()),
-      templates: () => all(router.listResourceTemplates()),
+      list: () => listed(() => router.listResources()),
+      templates: () => listed(() => router.listResourceTemplates()),
       read: async (uri, context) => (await router.readResource(uri, callContext(context))) as JsonObject,
       subscriptions: {
         subscribe: (uri) => router.subscribe(uri),

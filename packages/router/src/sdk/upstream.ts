@@ -184,6 +184,8 @@ interface ConnectOptions {
   readonly name: string;
   readonly version: string;
   readonly connectTimeoutMs: number;
+  /** Aborted: the attempt ends at once (the gateway closing, the server stopped or removed). */
+  readonly signal?: AbortSignal;
 }
 
 /** How one attempt shakes hands: the plain 2025 `initialize`, a probe that may settle for it, or 2026-07-28 only. */
@@ -215,6 +217,7 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   try {
     return await openUpstream(spec, peer, options, { mode: 'auto', timeoutMs: Math.min(MODERN_ATTEMPT_MS, Math.max(1, Math.floor(options.connectTimeoutMs / 2))) });
   } catch (error) {
+    if (options.signal?.aborted === true) throw error;
     reason = errorText(error);
   }
   return openUpstream(spec, peer, options, { mode: 'legacy', fallbackReason: `its 2026-07-28 connection failed (${reason})` });
@@ -300,6 +303,8 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     await Promise.race([
       client.connect(transport, { timeout: handshakeMs }),
       new Promise((_, reject) => timer.signal.addEventListener('abort', () => reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)))),
+      // Stopped while connecting (the gateway closing, the server removed): end the attempt now.
+      new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(new Error('stopped while connecting')), { once: true })),
     ]);
     capabilities = client.getServerCapabilities() ?? {};
     era = client.getProtocolEra() ?? 'legacy';
@@ -309,6 +314,8 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     if (era === 'modern' && listens && client.autoOpenedSubscription === undefined) throw listenFailure(lastError?.error);
   } catch (error) {
     open = false;
+    // Stopped while connecting: a server that never finished its handshake has nothing to save.
+    if (options.signal?.aborted === true && transport instanceof ProcessGroupTransport) await transport.close(0).catch(() => {});
     await client.close().catch(() => {});
     await transport.close().catch(() => {});
     throw error;
