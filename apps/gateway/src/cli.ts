@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
 import { handleShutdown } from '@promptyard/mcp';
 import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, Router } from '@promptyard/router';
@@ -17,6 +18,16 @@ const fail = (error: unknown): never => {
 
 // Children lead their own process groups; whatever way the gateway ends, they end with it.
 process.on('exit', () => killAllChildren());
+
+/** `status`: interrupted while servers start (one may never answer), it ends them and exits as the signal would. */
+const endOnSignals = (): void => {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAllChildren();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+};
 
 const main = async (): Promise<void> => {
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
@@ -46,6 +57,7 @@ const main = async (): Promise<void> => {
 
   if (cli.command === 'status') {
     const router = new Router(config, { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
+    endOnSignals();
     await router.start();
     const status = router.status();
     process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
@@ -61,7 +73,9 @@ const main = async (): Promise<void> => {
     process.exit(0);
   }
 
-  const shutdown = handleShutdown({ program: 'promptyard-gateway', signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], stdio: config.transport.type === 'stdio', graceMs: 5000 });
+  // A stdio client that closes stdin expects the gateway (and every server) gone at once.
+  const stdio = config.transport.type === 'stdio';
+  const shutdown = handleShutdown({ program: 'promptyard-gateway', signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], stdio, graceMs: stdio ? 500 : 5000 });
   const gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
   await shutdown.started(() => gateway.close());
 };

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
+import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
 import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router } from '@promptyard/router';
 import type { GatewayConfig } from '@promptyard/router';
 import type { GatewayOverrides } from './args.js';
@@ -75,30 +76,46 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
   };
 };
 
+/**
+ * Serves first, then starts the servers: the endpoint answers (and `/health` shows each server
+ * starting) at once, a port in use is reported before any server starts, and servers join as they
+ * become ready. Early lists wait for them within `[gateway] startup_wait_ms`.
+ */
 export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   const router = new Router(config, { logger, version: options.version });
-  const blueprintReady = createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger }));
-  await router.start();
-  const blueprint = await blueprintReady;
-  const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};
-  const summary = router.status();
-  const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
-  logger.notice(`${ready} of ${summary.backends.length} servers ready`, { tools: summary.counts.tools, prompts: summary.counts.prompts, resources: summary.counts.resources });
+  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger }));
+  let served: { close(): Promise<void> };
+  let url: string | undefined;
+  if (config.transport.type === 'stdio') served = await serveStdio(blueprint);
+  else {
+    const http = await serveHttpFront(blueprint, router, config.transport);
+    served = http;
+    url = http.url;
+    logger.notice(`listening on ${url}`, { servers: config.servers.length, auth: config.transport.authToken === undefined ? 'none' : 'bearer' });
+  }
 
-  const closeAll = async (closeServer: () => Promise<void>): Promise<void> => {
+  let closing = false;
+  void router.start().then(() => {
+    if (closing) return;
+    const summary = router.status();
+    const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
+    logger.notice(`${ready} of ${summary.backends.length} servers ready`, { tools: summary.counts.tools, prompts: summary.counts.prompts, resources: summary.counts.resources });
+  });
+  const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};
+
+  const close = async (): Promise<void> => {
+    closing = true;
     await stopWatching().catch(() => {});
-    await closeServer().catch(() => {});
+    await served.close().catch(() => {});
     await router.close();
     killAllChildren();
   };
+  return { router, ...(url === undefined ? {} : { url }), close };
+};
 
-  if (config.transport.type === 'stdio') {
-    const handle = await serveStdio(blueprint);
-    return { router, close: () => closeAll(() => handle.close()) };
-  }
-  const transport = config.transport;
-  const handle = await serveHttp(blueprint, {
+const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, transport: GatewayConfig['transport']): Promise<HttpHandle> =>
+  serveHttp(blueprint, {
     host: transport.host,
     port: transport.port,
     path: transport.path,
@@ -111,6 +128,3 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
       return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };
     },
   });
-  logger.notice(`listening on ${handle.url}`, { servers: summary.backends.length, auth: transport.authToken === undefined ? 'none' : 'bearer' });
-  return { router, url: handle.url, close: () => closeAll(() => handle.close()) };
-};

@@ -183,6 +183,8 @@ export const startHttpGateway = async (options: GatewayOptions): Promise<HttpGat
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${stderr.text}`))));
   exited.catch(() => {});
   const match = await Promise.race([stderr.waitFor(/listening on (http:\/\/\S+)/, 20_000), exited]);
+  // The gateway serves before its servers are up; these tests start once each has made its first attempt.
+  await Promise.race([stderr.waitFor(/\d+ of \d+ servers ready/, 20_000), exited]);
   const url = match[1] as string;
   return { url, origin: new URL(url).origin, pid: child.pid as number, child, stderr, configPath };
 };

@@ -147,9 +147,9 @@ export interface GatewayProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Spawns the gateway without a client (its stdin a pipe the test controls). */
-export const spawnGateway = (config: string, args: readonly string[]): GatewayProcess => {
-  const child = spawn(process.execPath, [gatewayCli, '--config', config, ...args], { env: gatewayEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+/** Spawns the gateway (or one of its commands: `status`) without a client (its stdin a pipe the test controls). */
+export const spawnGateway = (config: string, args: readonly string[], command: readonly string[] = []): GatewayProcess => {
+  const child = spawn(process.execPath, [gatewayCli, ...command, '--config', config, ...args], { env: gatewayEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   processes.add(child);
   const pid = child.pid as number;
   seenPids.add(pid);
@@ -193,6 +193,8 @@ export const startHttpGateway = async (spec: GatewayConfigSpec, options: { watch
     throw new Error(`gateway exited with ${code}:\n${gateway.stderr.text}`);
   });
   const match = await Promise.race([gateway.stderr.waitFor(/listening on (http:\/\/\S+)/, 20_000), died]);
+  // The gateway serves before its servers are up; these tests start once each has made its first attempt.
+  await Promise.race([gateway.stderr.waitFor(/\d+ of \d+ servers ready/, 20_000), died]);
   died.catch(() => {});
   const url = match[1] as string;
   noteDescendants(gateway.pid);

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { render } from 'ink';
 import { createLogger, describeError } from '@promptyard/core';
 import { killAllChildren, Router } from '@promptyard/router';
@@ -49,17 +50,28 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   for (const signal of signals) process.on(signal, stop);
   process.stdout.on('error', () => {});
 
-  // Servers start while the UI shows them starting.
-  let stopWatching: () => Promise<void> = async () => {};
-  const started = (async () => {
-    await router.start();
-    if (overrides.watch !== false) stopWatching = await watchConfig(file, overrides, router, logger);
+  // Servers start while the UI shows them starting; quitting does not wait for a slow one.
+  let closing = false;
+  void router.start().then(() => {
+    if (closing) return;
     const status = router.status();
     logger.notice(`${status.backends.filter((backend) => backend.state === 'ready').length} of ${status.backends.length} servers ready`);
-  })().catch((error: unknown) => logger.error(`start failed: ${describeError(error)}`));
+  });
+  const watching = overrides.watch === false ? undefined : watchConfig(file, overrides, router, logger).catch((error: unknown) => {
+    logger.error(`config changes will not be reloaded: ${describeError(error)}`);
+    return undefined;
+  });
 
   await quitting.catch(() => {});
-  for (const signal of signals) process.off(signal, stop);
+  closing = true;
+  // A second signal while closing ends the servers and the UI at once.
+  for (const signal of signals) {
+    process.off(signal, stop);
+    process.once(signal, () => {
+      killAllChildren();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
   app.unmount();
   restoreScreen();
   const force = setTimeout(() => {
@@ -67,8 +79,8 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
     process.exit(0);
   }, 5000);
   force.unref();
-  await started;
-  await stopWatching().catch(() => {});
+  const stopWatching = await watching;
+  await stopWatching?.().catch(() => {});
   model.close();
   await router.close().catch(() => {});
   killAllChildren();

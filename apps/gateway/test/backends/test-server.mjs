@@ -3,12 +3,15 @@
  * A configurable MCP server the gateway's black-box tests and benchmark use as a real backend.
  *
  *   node test-server.mjs --name <n> [--transport stdio|http] [--era both|legacy] [--port 0] [--env-tool]
+ *                        [--handshake-delay-ms <ms>] [--never-answer]
  *
  * stdio serves both protocol eras (the SDK's `serveStdio` pins the era on the opening exchange).
  * http serves Streamable HTTP on 127.0.0.1 at /mcp and prints `listening on http://127.0.0.1:<port>/mcp`
  * on stderr: `--era both` answers 2026-07-28 requests with `createMcpHandler` and gives 2025-era
  * clients sessions; `--era legacy` serves only 2025-era sessions and rejects the `server/discover`
  * probe with HTTP 400 + JSON-RPC -32601, which the SDK client reads as "legacy server".
+ * Over stdio, `--handshake-delay-ms` starts reading only after that long (a slow but working server);
+ * `--never-answer` never reads at all and ignores SIGTERM (a hung server only SIGKILL ends).
  *
  * Server→client requests (`sample`, `elicit`, `roots`) return `inputRequired(...)`: on a 2026-07-28
  * connection the client answers the embedded request and retries the call; on a 2025-era connection
@@ -52,6 +55,8 @@ const { values: options } = parseArgs({
     'env-tool': { type: 'boolean', default: false },
     listen: { type: 'string', default: 'ok' },
     'silent-discover': { type: 'boolean', default: false },
+    'handshake-delay-ms': { type: 'string', default: '0' },
+    'never-answer': { type: 'boolean', default: false },
   },
 });
 const name = options.name;
@@ -536,11 +541,20 @@ const serveHttp = async () => {
   process.once('SIGINT', shutdown);
 };
 
-if (options.transport === 'stdio') {
-  const handle = serveStdio(({ era }) => createInstance(era, true), { onerror: (error) => log(`stdio transport error: ${error.message}`) });
-  process.stdin.once('end', () => {
-    handle.close().finally(() => process.exit(0));
-  });
+if (options['never-answer']) {
+  process.on('SIGTERM', () => log('SIGTERM ignored'));
+  setInterval(() => {}, 1e9);
+  log('never answering');
+} else if (options.transport === 'stdio') {
+  const serve = () => {
+    const handle = serveStdio(({ era }) => createInstance(era, true), { onerror: (error) => log(`stdio transport error: ${error.message}`) });
+    process.stdin.once('end', () => {
+      handle.close().finally(() => process.exit(0));
+    });
+  };
+  const delayMs = Number(options['handshake-delay-ms']);
+  if (delayMs > 0) setTimeout(serve, delayMs);
+  else serve();
 } else {
   await serveHttp();
 }
