@@ -2,8 +2,7 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { connectUpstream } from './sdk/upstream.js';
-import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
+import type { connectUpstream as ConnectUpstream, Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
 
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'stopped';
 
@@ -53,6 +52,13 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 
 const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
 const stderrLinesKept = 20;
+
+/** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
+const connectUpstreamLazily = async (...args: Parameters<typeof ConnectUpstream>): ReturnType<typeof ConnectUpstream> => {
+  const { connectUpstream } = await import('./sdk/upstream.js');
+  if (args[2].signal?.aborted === true) throw new Error('stopped while connecting');
+  return connectUpstream(...args);
+};
 
 const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
@@ -229,7 +235,7 @@ export class Backend {
     };
     let connection: UpstreamConnection;
     const abort = new AbortController();
-    const attempt = connectUpstream(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal: abort.signal });
+    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal: abort.signal });
     this.connecting = { abort, attempt };
     try {
       connection = await attempt;

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { childEnvironment } from './child-env.js';
+import { killGroup, liveChildren } from './kill.js';
 
 export interface ChildSpec {
   readonly command: string;
@@ -30,22 +31,6 @@ const parseLine = (line: string): JSONRPCMessage => {
   }
   return parseJSONRPCMessage(value);
 };
-
-/** Kills a child's whole process group (it was spawned as its leader), falling back to the child alone. */
-export const killGroup = (pid: number, signal: NodeJS.Signals): void => {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-};
-
-/** Every live child's pid, so an exiting gateway can kill their groups synchronously. */
-export const liveChildren = new Set<number>();
 
 /**
  * Newline-delimited JSON-RPC over a child's stdin/stdout, like the SDK's stdio client transport, but

@@ -304,7 +304,11 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
       client.connect(transport, { timeout: handshakeMs }),
       new Promise((_, reject) => timer.signal.addEventListener('abort', () => reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)))),
       // Stopped while connecting (the gateway closing, the server removed): end the attempt now.
-      new Promise((_, reject) => options.signal?.addEventListener('abort', () => reject(new Error('stopped while connecting')), { once: true })),
+      new Promise((_, reject) => {
+        const stop = (): void => reject(new Error('stopped while connecting'));
+        if (options.signal?.aborted === true) stop();
+        else options.signal?.addEventListener('abort', stop, { once: true });
+      }),
     ]);
     capabilities = client.getServerCapabilities() ?? {};
     era = client.getProtocolEra() ?? 'legacy';
