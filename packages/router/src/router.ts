@@ -340,7 +340,11 @@ export class Router implements MetaToolHost, CatalogView {
     const route = this.routes.tools.get(name) ?? (served && this.meta.has(name) ? undefined : await this.afterStartup(() => this.routes.tools.get(name)));
     if (route === undefined) {
       const metaTool = this.meta.get(name);
-      if (metaTool !== undefined && served) return metaTool.call(args ?? {}, context);
+      if (metaTool !== undefined && served) {
+        // The meta tools list and search the catalog: like the lists, they wait for it during start-up.
+        if (this.startupWait !== undefined) await this.startupWait;
+        return metaTool.call(args ?? {}, context);
+      }
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
