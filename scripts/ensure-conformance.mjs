@@ -29,7 +29,8 @@ if (missing.length > 0) {
   mkdirSync(prefix, { recursive: true });
   process.stderr.write(`ensure-conformance: installing ${missing.map((item) => `${item.name}@${item.version}`).join(' ')} into ${prefix}\n`);
   execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...wanted.map((item) => `${item.name}@${item.version}`)], {
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // npm's own output goes to stderr: stdout carries only the JSON line below.
+    stdio: ['ignore', process.stderr, 'inherit'],
   });
 }
 const nodePath = ownNodeWillDo ? process.execPath : join(modules, node.name, 'bin', 'node');
