@@ -116,6 +116,12 @@ describe('servers that join late', () => {
     expect((await gateway.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^slow_/)]));
   });
 
+  it('are waited for by a resources/read of their URI within startup_wait_ms', async () => {
+    const gateway = await startStdioGateway({ servers: { slow: slowToStart('s3', 1000) } });
+    const result = await gateway.client.readResource({ uri: 'slow+test://s3/info' });
+    expect(result.contents).toEqual([expect.objectContaining({ uri: 'slow+test://s3/info', text: expect.stringMatching(/^info for s3 /) })]);
+  });
+
   it('are announced with list_changed when they join after the wait', async () => {
     const gateway = await startStdioGateway({ preamble: '[gateway]\nstartup_wait_ms = 100', servers: { slow: slowToStart('s2', 2000) } });
     let announced = 0;

@@ -370,13 +370,29 @@ export class Router implements MetaToolHost, CatalogView {
     return resolveUri(this.routes, this.backends.values(), uri);
   }
 
+  /**
+   * A URI's server, ready: during the start-up wait a URI whose server has not joined yet (not
+   * routed, or its server still starting) is looked up again as servers join, like tool names.
+   */
+  private async resolveReady(uri: string): Promise<ResourceTarget> {
+    const ready = (): ResourceTarget | undefined => {
+      try {
+        const target = this.resolveUri(uri);
+        return target.backend.state === 'ready' ? target : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    return ready() ?? (await this.afterStartup(ready)) ?? this.resolveUri(uri);
+  }
+
   async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
-    const target = this.resolveUri(uri);
+    const target = await this.resolveReady(uri);
     return readResource(target, this.peers, this.requestTimeout(target.backend), context);
   }
 
   async subscribe(uri: string): Promise<void> {
-    const target = this.resolveUri(uri);
+    const target = await this.resolveReady(uri);
     await this.subscriptions.subscribe(target, this.requestTimeout(target.backend));
   }
 
