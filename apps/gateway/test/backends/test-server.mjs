@@ -29,22 +29,17 @@
  * State that a test observes across calls (runtime tools, the cancelled-call count) is per process,
  * so it holds across the per-request instances of the modern HTTP entry. Logs go to stderr only.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import {
   createMcpHandler,
   inputRequired,
   inputResponse,
-  isInitializeRequest,
-  isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { jsonRpcError, serveBothEras } from './http-fixture.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -436,39 +431,7 @@ const createInstance = (era, live) => {
 // Serving
 // ---------------------------------------------------------------------------------------------
 
-const jsonRpcError = (status, code, message, id = null) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
-
 const serveHttp = async () => {
-  const sessions = new Map();
-
-  const serveSession = async (request) => {
-    const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) {
-      const transport = sessions.get(sessionId);
-      if (transport === undefined) return jsonRpcError(404, -32001, 'Session not found');
-      return transport.handleRequest(request);
-    }
-    const body = request.method === 'POST' ? await request.clone().json().catch(() => undefined) : undefined;
-    if (!isInitializeRequest(body)) {
-      // Outside a session only initialize is served: this is what a 2025-only server answers to the
-      // `server/discover` probe, and the client reads the 400 as "legacy".
-      const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
-      return jsonRpcError(400, -32601, `Method not found: ${body?.method ?? request.method} (this server speaks 2025-11-25; send initialize)`, id);
-    }
-    const server = createInstance('legacy', true);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => sessions.set(id, transport),
-      onsessionclosed: (id) => sessions.delete(id),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body });
-  };
-
   const modern =
     options.era === 'both'
       ? createMcpHandler(({ era }) => createInstance(era, false), { legacy: 'reject', onerror: (error) => log(`modern request failed: ${error.message}`) })
@@ -510,35 +473,19 @@ const serveHttp = async () => {
     return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };
 
-  const route = async (request) => {
-    if (new URL(request.url).pathname !== '/mcp') return new Response('Not found: the MCP endpoint is /mcp', { status: 404 });
-    const broken = await breakListen(request);
-    if (broken !== undefined) return broken;
-    if (modern === undefined || (await isLegacyRequest(request))) return serveSession(request);
-    return modern.fetch(request);
-  };
-
-  const nodeHandler = toNodeHandler({ fetch: route }, { onerror: (error) => log(`http handler failed: ${error.message}`) });
-  const httpServer = createServer((req, res) => {
-    nodeHandler(req, res).catch((error) => {
-      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+  await serveBothEras({
+    port: Number(options.port),
+    log,
+    sessionInstance: () => createInstance('legacy', true),
+    modern,
+    // Outside a session only initialize is served: this is what a 2025-only server answers to the
+    // `server/discover` probe, and the client reads the 400 as "legacy".
+    outsideSession: (body, request) => {
+      const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
+      return jsonRpcError(400, -32601, `Method not found: ${body?.method ?? request.method} (this server speaks 2025-11-25; send initialize)`, id);
+    },
+    before: breakListen,
   });
-  await new Promise((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(Number(options.port), '127.0.0.1', resolve);
-  });
-  const { port } = httpServer.address();
-  log(`listening on http://127.0.0.1:${port}/mcp`);
-
-  const shutdown = () => {
-    for (const transport of sessions.values()) transport.close().catch(() => {});
-    httpServer.closeAllConnections();
-    httpServer.close(() => process.exit(0));
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
 };
 
 if (options['never-answer']) {

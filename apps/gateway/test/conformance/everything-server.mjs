@@ -11,23 +11,19 @@
  *
  *   node everything-server.mjs [--port 0]
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import {
   createMcpHandler,
   createRequestStateCodec,
   inputRequired,
-  isInitializeRequest,
-  isLegacyRequest,
   localhostAllowedHostnames,
   hostHeaderValidationResponse,
   ProtocolError,
   ProtocolErrorCode,
   Server,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { toNodeHandler } from '@modelcontextprotocol/node';
+import { jsonRpcError, serveBothEras } from '../backends/http-fixture.mjs';
 
 const { values: options } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -355,58 +351,13 @@ const createInstance = () => {
   return server;
 };
 
-const jsonRpcError = (status, code, message) => new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
-
-const sessions = new Map();
-const serveSession = async (request) => {
-  const sessionId = request.headers.get('mcp-session-id');
-  if (sessionId !== null) {
-    const transport = sessions.get(sessionId);
-    if (transport === undefined) return jsonRpcError(404, -32001, 'Session not found');
-    return transport.handleRequest(request);
-  }
-  const body = request.method === 'POST' ? await request.clone().json().catch(() => undefined) : undefined;
-  if (!isInitializeRequest(body)) return jsonRpcError(400, -32000, 'Bad Request: start a session with initialize');
-  const server = createInstance();
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    onsessioninitialized: (id) => sessions.set(id, transport),
-    onsessionclosed: (id) => sessions.delete(id),
-  });
-  transport.onclose = () => {
-    if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-  };
-  await server.connect(transport);
-  return transport.handleRequest(request, { parsedBody: body });
-};
-
 const modern = createMcpHandler(() => createInstance(), { legacy: 'reject', onerror: (error) => log(`modern request failed: ${error.message}`) });
 const allowedHosts = localhostAllowedHostnames();
-const route = async (request) => {
-  if (new URL(request.url).pathname !== '/mcp') return new Response('Not found: the MCP endpoint is /mcp', { status: 404 });
-  const rejected = hostHeaderValidationResponse(request, allowedHosts);
-  if (rejected) return rejected;
-  if (await isLegacyRequest(request)) return serveSession(request);
-  return modern.fetch(request);
-};
-
-const nodeHandler = toNodeHandler({ fetch: route }, { onerror: (error) => log(`http handler failed: ${error.message}`) });
-const httpServer = createServer((req, res) => {
-  nodeHandler(req, res).catch((error) => {
-    log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (!res.headersSent) res.writeHead(500).end();
-  });
+await serveBothEras({
+  port: Number(options.port),
+  log,
+  sessionInstance: () => createInstance(),
+  modern,
+  outsideSession: () => jsonRpcError(400, -32000, 'Bad Request: start a session with initialize'),
+  before: (request) => hostHeaderValidationResponse(request, allowedHosts) ?? undefined,
 });
-await new Promise((resolve, reject) => {
-  httpServer.once('error', reject);
-  httpServer.listen(Number(options.port), '127.0.0.1', resolve);
-});
-log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
-
-const shutdown = () => {
-  for (const transport of sessions.values()) transport.close().catch(() => {});
-  httpServer.closeAllConnections();
-  httpServer.close(() => process.exit(0));
-};
-process.once('SIGTERM', shutdown);
-process.once('SIGINT', shutdown);
