@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
 import { handleShutdown } from '@promptyard/mcp';
-import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, Router } from '@promptyard/router';
+import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
@@ -58,6 +58,8 @@ const main = async (): Promise<void> => {
   if (cli.command === 'status') {
     const router = new Router(config, { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
     endOnSignals();
+    // The servers start while the MCP client loads; their first connection takes them over.
+    spawnStdioServersEarly(config.servers);
     await router.start();
     const status = router.status();
     process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
@@ -76,6 +78,10 @@ const main = async (): Promise<void> => {
   // A stdio client that closes stdin expects the gateway (and every server) gone at once.
   const stdio = config.transport.type === 'stdio';
   const shutdown = handleShutdown({ program: 'promptyard-gateway', signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], stdio, graceMs: stdio ? 500 : 5000 });
+  // The stdio servers start now (the signals above end them), while the gateway loads the MCP SDK;
+  // their first connection takes them over. Over HTTP a port in use is reported before any server
+  // starts, so they wait for the bind.
+  if (stdio) spawnStdioServersEarly(config.servers);
   const gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
   await shutdown.started(() => gateway.close());
 };

@@ -4,7 +4,7 @@ import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
-import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router } from '@promptyard/router';
+import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { GatewayConfig } from '@promptyard/router';
 import type { GatewayOverrides } from './args.js';
 
@@ -90,6 +90,8 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   if (config.transport.type === 'stdio') served = await serveStdio(blueprint);
   else {
     const http = await serveHttpFront(blueprint, router, config.transport);
+    // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
+    spawnStdioServersEarly(config.servers);
     served = http;
     url = http.url;
     logger.notice(`listening on ${url}`, { servers: config.servers.length, auth: config.transport.authToken === undefined ? 'none' : 'bearer' });

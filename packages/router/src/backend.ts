@@ -2,6 +2,7 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
+import { spawnEarly } from './sdk/early-spawn.js';
 import type { connectUpstream as ConnectUpstream, Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
 
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'stopped';
@@ -64,6 +65,14 @@ const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
     ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd, protocol: config.protocol }
     : { kind: config.transport, url: config.url ?? '', headers: config.headers, protocol: config.protocol };
+
+/**
+ * Starts every enabled stdio server's process now, before the MCP client is loaded: each server's
+ * own start-up overlaps the gateway's, and its first connection attempt takes the process over.
+ */
+export const spawnStdioServersEarly = (servers: readonly BackendConfig[]): void => {
+  for (const config of servers) if (config.enabled && config.transport === 'stdio') spawnEarly({ command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd });
+};
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,

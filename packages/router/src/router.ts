@@ -19,6 +19,7 @@ import type { ResourceTarget } from './resource-routes.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Collision, Namers, RouteTable } from './route-table.js';
 import { RouterEmitter } from './router-events.js';
+import { endEarlyChildren } from './sdk/early-spawn.js';
 import type { Listener, RouterEvents } from './router-events.js';
 import { logStderrLine } from './stderr-level.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
@@ -92,7 +93,11 @@ export class Router implements MetaToolHost, CatalogView {
    * has connected or failed its first attempt (for `status`, and the "n of m ready" line).
    */
   start(): Promise<void> {
-    const starting = Promise.all([...this.backends.values()].map((backend) => backend.start())).then(() => this.rebuild());
+    // Every first attempt has taken over its early process by now; one left over belongs to no server.
+    const starting = Promise.all([...this.backends.values()].map((backend) => backend.start())).then(() => {
+      endEarlyChildren();
+      this.rebuild();
+    });
     const waitMs = this.config.startupWaitMs;
     if (waitMs > 0) {
       const waited = new Promise<void>((resolve) => {
@@ -119,6 +124,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   async close(): Promise<void> {
+    endEarlyChildren();
     await Promise.all([...this.backends.values()].map((backend) => backend.stop()));
   }
 

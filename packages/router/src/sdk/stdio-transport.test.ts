@@ -1,5 +1,10 @@
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { adoptEarlyChild, endEarlyChildren, spawnEarly } from './early-spawn.js';
+import { liveChildren } from './kill.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
 /** Runs a child that writes `chunks` to stdout (a pause between each), and collects what the transport reads. */
@@ -49,5 +54,69 @@ describe('ProcessGroupTransport reading stdout', () => {
     const { messages, errors } = await read([base64(Buffer.from(lines))]);
     expect(errors).toHaveLength(1);
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+  });
+});
+
+describe('ProcessGroupTransport taking over a child started early', () => {
+  it('reads what the child wrote (stdout and stderr) before the transport existed, and spawns no second child', async () => {
+    const script = `process.stderr.write('early line\\n'); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pid: process.pid } }) + '\\n');`;
+    const spec = { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true };
+    spawnEarly(spec);
+    const stderr: string[] = [];
+    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line));
+    const messages: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    await transport.start();
+    const pid = transport.pid;
+    await closed;
+    expect(stderr).toEqual(['early line']);
+    expect(messages).toEqual([{ jsonrpc: '2.0', id: 1, result: { pid } }]);
+  });
+
+  it('closes when the child ended before it was taken over', async () => {
+    const marker = join(tmpdir(), `promptyard-early-${process.pid}-${Date.now()}`);
+    const script = `process.stderr.write('boom\\n'); require('node:fs').writeFileSync(${JSON.stringify(marker)}, ''); process.exit(1);`;
+    const spec = { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true };
+    spawnEarly(spec);
+    while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 5));
+    rmSync(marker);
+    const stderr: string[] = [];
+    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line));
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    await transport.start();
+    await closed;
+    expect(stderr).toEqual(['boom']);
+  });
+
+  it('reports a command that was not found, as when it spawns the child itself', async () => {
+    const spec = { command: 'promptyard-no-such-command', args: [], env: {}, inheritEnv: true };
+    spawnEarly(spec);
+    await expect(new ProcessGroupTransport(spec, () => {}).start()).rejects.toThrow(/"promptyard-no-such-command" was not found/);
+  });
+
+  it('ends an early child that no transport took over', async () => {
+    const spec = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: {}, inheritEnv: true };
+    const before = new Set(liveChildren);
+    spawnEarly(spec);
+    const newPid = (): number | undefined => [...liveChildren].find((pid) => !before.has(pid));
+    while (newPid() === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    const pid = newPid() as number;
+    endEarlyChildren();
+    expect(adoptEarlyChild(spec)).toBeUndefined();
+    expect(liveChildren.has(pid)).toBe(false);
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive()) await new Promise((resolve) => setTimeout(resolve, 5));
   });
 });

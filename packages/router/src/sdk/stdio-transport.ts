@@ -1,18 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { childEnvironment } from './child-env.js';
+import { adoptEarlyChild, spawnChild } from './early-spawn.js';
+import type { ChildSpec } from './early-spawn.js';
 import { killGroup, liveChildren } from './kill.js';
-
-export interface ChildSpec {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  /** false: the minimal environment instead of the gateway's (see child-env.ts). */
-  readonly inheritEnv: boolean;
-  readonly cwd?: string | undefined;
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -61,18 +52,14 @@ export class ProcessGroupTransport implements Transport {
     return this.child?.pid;
   }
 
+  /** Spawns the child, or takes over the one `spawnEarly` started for the same spec. */
   start(): Promise<void> {
+    const early = adoptEarlyChild(this.spec);
     return new Promise((resolve, reject) => {
-      const child = spawn(this.spec.command, [...this.spec.args], {
-        env: childEnvironment({ parent: process.env, inherit: this.spec.inheritEnv, env: this.spec.env }),
-        ...(this.spec.cwd === undefined ? {} : { cwd: this.spec.cwd }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-      });
+      const child = early?.child ?? spawnChild(this.spec);
       this.child = child;
       let started = false;
-      child.once('error', (error) => {
+      const failed = (error: Error): void => {
         const reason =
           (error as NodeJS.ErrnoException).code === 'ENOENT'
             ? new Error(`command "${this.spec.command}" was not found: install it or give its full path in the server's "command"`)
@@ -80,12 +67,21 @@ export class ProcessGroupTransport implements Transport {
         if (!started) reject(reason);
         else this.onerror?.(reason);
         this.finish();
-      });
-      child.once('spawn', () => {
+      };
+      const spawned = (): void => {
         started = true;
         if (child.pid !== undefined) liveChildren.add(child.pid);
         resolve();
-      });
+      };
+      child.once('error', failed);
+      if (early === undefined) child.once('spawn', spawned);
+      else
+        void early.started.then(() => {
+          if (early.error !== undefined) return failed(early.error);
+          spawned();
+          // It may have ended before it was taken over; its stdout, if any, was read above by then.
+          if (early.closed) setImmediate(() => this.finish());
+        });
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.setEncoding('utf8');
@@ -111,12 +107,14 @@ export class ProcessGroupTransport implements Transport {
           this.onerror?.(new Error(`a message from the server is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was dropped`));
         }
       });
-      child.stderr?.on('data', (chunk: Buffer) => {
+      const onStderr = (chunk: Buffer): void => {
         const text = this.stderrTail + chunk.toString('utf8');
         const lines = text.split('\n');
         this.stderrTail = (lines.pop() ?? '').slice(-8192);
         for (const line of lines) if (line.trim() !== '') this.onStderr(line.replace(/\r$/, ''));
-      });
+      };
+      for (const chunk of early?.stderr ?? []) onStderr(chunk);
+      child.stderr?.on('data', onStderr);
     });
   }
 
