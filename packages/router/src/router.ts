@@ -21,6 +21,7 @@ import type { Collision, Namers, RouteTable } from './route-table.js';
 import { RouterEmitter } from './router-events.js';
 import { endEarlyChildren } from './sdk/early-spawn.js';
 import type { Listener, RouterEvents } from './router-events.js';
+import { StartupWait } from './startup-wait.js';
 import { logStderrLine } from './stderr-level.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
 import { relayToolCall } from './tool-relay.js';
@@ -58,10 +59,7 @@ export class Router implements MetaToolHost, CatalogView {
   private logLevel: LoggingLevel | undefined;
   private rebuildScheduled = false;
   private rebuilds = 0;
-  /** Set while lists should wait for servers still starting; see `startup()`. */
-  private startupWait: Promise<void> | undefined;
-  /** Resolved at the next rebuild: calls during start-up waiting for their server. */
-  private rebuildWaiters: (() => void)[] = [];
+  private readonly startupWait = new StartupWait();
 
   private readonly options: RouterOptions;
 
@@ -98,20 +96,7 @@ export class Router implements MetaToolHost, CatalogView {
       endEarlyChildren();
       this.rebuild();
     });
-    const waitMs = this.config.startupWaitMs;
-    if (waitMs > 0) {
-      const waited = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        timer.unref();
-        void starting.finally(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      this.startupWait = waited.then(() => {
-        this.startupWait = undefined;
-      });
-    }
+    this.startupWait.begin(starting, this.config.startupWaitMs);
     return starting;
   }
 
@@ -120,7 +105,7 @@ export class Router implements MetaToolHost, CatalogView {
    * settles when they are done or the wait is over. `undefined`: answer now with what is ready.
    */
   startup(): Promise<void> | undefined {
-    return this.startupWait;
+    return this.startupWait.pending;
   }
 
   async close(): Promise<void> {
@@ -264,7 +249,7 @@ export class Router implements MetaToolHost, CatalogView {
     this.rebuilds++;
     for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
     for (const list of changed) this.events.emit('listChanged', list);
-    if (this.rebuildWaiters.length > 0) for (const resolve of this.rebuildWaiters.splice(0)) resolve();
+    this.startupWait.rebuilt();
   }
 
   // ——— lists ———
@@ -328,27 +313,15 @@ export class Router implements MetaToolHost, CatalogView {
     return requestTimeoutMs(backend.config, this.config.timeouts);
   }
 
-  /**
-   * A name not routed (yet) during the start-up wait: look again after each rebuild of the lists,
-   * until it is there or the wait is over.
-   */
-  private async afterStartup<T>(find: () => T | undefined): Promise<T | undefined> {
-    for (let startup = this.startupWait; startup !== undefined; startup = this.startupWait) {
-      await Promise.race([startup, new Promise<void>((resolve) => this.rebuildWaiters.push(resolve))]);
-      const found = find();
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-
   async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
     const served = this.metaToolsServed();
-    const route = this.routes.tools.get(name) ?? (served && this.meta.has(name) ? undefined : await this.afterStartup(() => this.routes.tools.get(name)));
+    const route = this.routes.tools.get(name) ?? (served && this.meta.has(name) ? undefined : await this.startupWait.lookUp(() => this.routes.tools.get(name)));
     if (route === undefined) {
       const metaTool = this.meta.get(name);
       if (metaTool !== undefined && served) {
         // The meta tools list and search the catalog: like the lists, they wait for it during start-up.
-        if (this.startupWait !== undefined) await this.startupWait;
+        const pending = this.startupWait.pending;
+        if (pending !== undefined) await pending;
         return metaTool.call(args ?? {}, context);
       }
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
@@ -364,7 +337,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    const route = this.routes.prompts.get(name) ?? (await this.afterStartup(() => this.routes.prompts.get(name)));
+    const route = this.routes.prompts.get(name) ?? (await this.startupWait.lookUp(() => this.routes.prompts.get(name)));
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
     const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
@@ -389,7 +362,7 @@ export class Router implements MetaToolHost, CatalogView {
         return undefined;
       }
     };
-    return ready() ?? (await this.afterStartup(ready)) ?? this.resolveUri(uri);
+    return ready() ?? (await this.startupWait.lookUp(ready)) ?? this.resolveUri(uri);
   }
 
   async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
