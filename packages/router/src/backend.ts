@@ -71,7 +71,11 @@ const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
  * own start-up overlaps the gateway's, and its first connection attempt takes the process over.
  */
 export const spawnStdioServersEarly = (servers: readonly BackendConfig[]): void => {
-  for (const config of servers) if (config.enabled && config.transport === 'stdio') spawnEarly({ command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd });
+  for (const config of servers) {
+    // The same spec the server's first connection adopts the process by.
+    const spec = upstreamSpecOf(config);
+    if (config.enabled && spec.kind === 'stdio') spawnEarly(spec);
+  }
 };
 
 /**
