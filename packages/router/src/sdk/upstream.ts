@@ -19,6 +19,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../config-backend.js';
 import { keepListening } from './listen.js';
+import { createRelay } from './relay.js';
+import type { ClosableRelay, UpstreamRelay } from './relay.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
 export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
@@ -66,16 +68,6 @@ export interface UpstreamRequestOptions {
         readonly clientCapabilities?: Readonly<Record<string, unknown>> | undefined;
       }
     | undefined;
-}
-
-/**
- * The gateway's hot path to a 2025-era stdio backend: a `tools/call` relayed as JSON-RPC with an id
- * of the relay's own, its response handed back as is, skipping the SDK client's bookkeeping and
- * validation (the downstream client validates what it receives).
- */
-interface UpstreamRelay {
-  /** `done` gets the backend's JSON-RPC response, or `undefined` when the connection closed first. */
-  call(params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>> | undefined) => void): { cancel(reason: string): void };
 }
 
 export interface UpstreamConnection {
@@ -283,11 +275,9 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     lastError = { error, at: Date.now() };
   };
   let open = true;
-  const relayed = new Map<string, (response: Readonly<Record<string, unknown>> | undefined) => void>();
-  let relayIds = 0;
+  let relay: ClosableRelay | undefined;
   client.onclose = () => {
-    for (const done of relayed.values()) done(undefined);
-    relayed.clear();
+    relay?.closed();
     if (!open) return;
     open = false;
     peer.closed(lastError !== undefined && Date.now() - lastError.at < 1000 ? lastError.error : undefined);
@@ -342,38 +332,8 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
   }
   joinRequestSignals = era === 'modern';
   const listening = new Map<string, McpSubscription>();
-  let relay: UpstreamRelay | undefined;
-  if (spec.kind === 'stdio' && era === 'legacy') {
-    // Responses to relayed calls (string ids the SDK never uses) are taken before the client sees them.
-    const toClient = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      const id = (message as { id?: unknown }).id;
-      if (typeof id === 'string' && !('method' in message)) {
-        const done = relayed.get(id);
-        if (done !== undefined) {
-          relayed.delete(id);
-          done(message as unknown as Record<string, unknown>);
-          return;
-        }
-      }
-      toClient?.(message, extra);
-    };
-    relay = {
-      call: (params, done) => {
-        const id = `relay-${++relayIds}`;
-        relayed.set(id, done);
-        transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: params as never }).catch(() => {
-          if (relayed.delete(id)) done(undefined);
-        });
-        return {
-          cancel: (reason) => {
-            if (!relayed.delete(id)) return;
-            transport.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => {});
-          },
-        };
-      },
-    };
-  }
+  // Relayed calls need a 2025-era stdio connection: plain JSON-RPC with ids of their own.
+  if (spec.kind === 'stdio' && era === 'legacy') relay = createRelay(transport);
   return {
     era,
     relay,
