@@ -12,10 +12,17 @@ export const argumentValue = (args: Readonly<Record<string, string>>, name: stri
 /** The free-text argument every `$ARGUMENTS`-style prompt takes. */
 export const freeTextName = 'arguments';
 
-/** Splits free text into words the way a shell would for simple input: spaces separate, quotes group. */
+/**
+ * Splits free text into words the way a shell would for simple input: spaces separate, quotes group,
+ * and quoted parts join the text around them (`TITLE="Add hero"` is one word, `TITLE=Add hero`).
+ */
 export const splitWords = (text: string): string[] => {
   const words: string[] = [];
-  const pattern = /"([^"]*)"|'([^']*)'|(\S+)/g;
-  for (const match of text.matchAll(pattern)) words.push(match[1] ?? match[2] ?? match[3] ?? '');
+  const pattern = /(?:"([^"]*)"|'([^']*)'|([^\s"']+)|(["']))+/g;
+  for (const match of text.matchAll(pattern)) {
+    let word = '';
+    for (const part of match[0].matchAll(/"([^"]*)"|'([^']*)'|([^"']+)|(["'])/g)) word += part[1] ?? part[2] ?? part[3] ?? part[4] ?? '';
+    words.push(word);
+  }
   return words;
 };

@@ -1,22 +1,48 @@
 import { describe, expect, it } from 'vitest';
+import { splitWords } from './dialect.js';
 import { compileDollarDialect, hintNames } from './dollar-dialect.js';
 import { compileFreeTextDialect, continueInput, geminiArgs } from './free-text-dialect.js';
 import { compileInputDialect } from './input-dialect.js';
 import { jinjaToLiquid } from './jinja-to-liquid.js';
 import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
+import { findUnfilled, placeholderLine } from './unfilled.js';
 
 describe('the $ARGUMENTS / $1 dialect', () => {
   it('fills $ARGUMENTS verbatim and $1…$9 / $ARGUMENTS[N] from named arguments or the free text words', () => {
     const template = compileDollarDialect('Fix #$1 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', { positionalNames: ['issue'] });
-    expect(template.variables).toEqual(['issue', '2', 'arguments']);
+    expect(template.variables).toEqual(['issue', 'arg2', 'arguments']);
     expect(template.render({ arguments: '42 "very high"' })).toBe('Fix #42 with priority very high. All: 42 "very high". Cost $5, pid $$');
-    expect(template.render({ issue: '7', 2: 'low' })).toBe('Fix #7 with priority low. All: 7 low. Cost $5, pid $$');
+    expect(template.render({ issue: '7', arg2: 'low' })).toBe('Fix #7 with priority low. All: 7 low. Cost $5, pid $$');
+  });
+
+  it('names unnamed positions arg1…arg9, $ARGUMENTS[N] being the (N+1)th word', () => {
+    const template = compileDollarDialect('Third: $ARGUMENTS[2]; first: $1');
+    expect(template.variables).toEqual(['arg3', 'arg1', 'arguments']);
+    expect([...template.positions]).toEqual([['arg3', 2], ['arg1', 0]]);
+    expect(template.render({ arguments: 'a b c' })).toBe('Third: c; first: a');
+    expect(template.render({ arguments: 'a b c', arg3: 'given' })).toBe('Third: given; first: a');
+  });
+
+  it('fills Codex $NAME placeholders by name or from KEY=value words, which then are not positional', () => {
+    const template = compileDollarDialect('Title: $PR_TITLE\nFiles: $FILES\nFirst word: $1\nAll: $ARGUMENTS\nKeep $lower, $$HOME', {
+      doubleDollarEscape: true,
+      upperCaseNames: true,
+    });
+    expect(template.variables).toEqual(['PR_TITLE', 'FILES', 'arg1', 'arguments']);
+    expect(template.render({ arguments: 'FILES="src/a.ts src/b.ts" PR_TITLE="Add hero" urgent' })).toBe(
+      'Title: Add hero\nFiles: src/a.ts src/b.ts\nFirst word: urgent\nAll: FILES="src/a.ts src/b.ts" PR_TITLE="Add hero" urgent\nKeep $lower, $HOME',
+    );
+    expect(template.render({ arguments: 'PR_TITLE=from-text', PR_TITLE: 'explicit' })).toContain('Title: explicit\nFiles: \n');
+  });
+
+  it('splits free text like a shell: quotes group and join the text around them', () => {
+    expect(splitWords(`42 "very high" KEY="a b" it's`)).toEqual(['42', 'very high', 'KEY=a b', "it's"]);
   });
 
   it('treats $$ as a literal $ for Codex and never interprets $ patterns in values', () => {
     const template = compileDollarDialect('Price $$10 for $1', { doubleDollarEscape: true });
-    expect(template.render({ 1: "$& $' $1" })).toBe("Price $10 for $& $' $1");
+    expect(template.render({ arg1: "$& $' $1" })).toBe("Price $10 for $& $' $1");
   });
 
   it('keeps shell execution literal', () => {
@@ -27,22 +53,33 @@ describe('the $ARGUMENTS / $1 dialect', () => {
     expect(hintNames('[pr-number] [Priority Level]')).toEqual(['pr-number', 'priority-level']);
     expect(hintNames('<file>')).toEqual(['file']);
     expect(hintNames('add a feature description')).toEqual([]);
+    expect(hintNames('FILE=<path> [FOCUS=<section>]')).toEqual([]);
   });
 });
 
 describe('other dialects', () => {
-  it('Copilot ${input:name:placeholder} → arguments with descriptions; editor variables stay', () => {
-    const template = compileInputDialect('Form ${input:formName:MyForm} in ${workspaceFolder} for ${input:formName}');
-    expect(template.variables).toEqual(['formName']);
+  it('Copilot ${input:name:placeholder} → arguments with descriptions; editor variables are arguments too', () => {
+    const template = compileInputDialect('Form ${input:formName:MyForm} in ${workspaceFolder} for ${input:formName}; ${editorThing} stays');
+    expect(template.variables).toEqual(['formName', 'workspaceFolder']);
+    expect(template.inputs).toEqual(['formName']);
     expect(template.placeholders.get('formName')).toBe('MyForm');
-    expect(template.render({ formName: 'Login' })).toBe('Form Login in ${workspaceFolder} for Login');
+    expect(template.render({ formName: 'Login', workspaceFolder: '/src/app' })).toBe('Form Login in /src/app for Login; ${editorThing} stays');
+    expect(template.render({ formName: 'Login' })).toBe('Form Login in  for Login; ${editorThing} stays');
+  });
+
+  it('finds placeholders nothing fills outside code fences, with their line', () => {
+    const body = 'Use ${selection} and ${editorThing}.\n```js\nconst s = `${name}`;\n```\n${editorThing} again, ${env:HOME}\n';
+    const unknown = findUnfilled(body, /\$\{[^}\s]*\}/g, (placeholder) => compileInputDialect(placeholder).variables.length > 0);
+    expect(unknown).toEqual(['${editorThing}', '${env:HOME}']);
+    expect(placeholderLine(`---\nx: 1\n---\n${body}`, '${env:HOME}')).toBe(8);
+    expect(placeholderLine(body, '${name}')).toBeUndefined();
   });
 
   it('Gemini {{args}} is substituted, else the text is appended; Continue {{{ input }}}', () => {
     expect(compileFreeTextDialect('Review {{args}} now. !{git diff}', geminiArgs).render({ arguments: 'a.ts' })).toBe('Review a.ts now. !{git diff}');
     expect(compileFreeTextDialect('Explain this.\n', geminiArgs).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
     expect(compileFreeTextDialect('Explain this.', geminiArgs).render({})).toBe('Explain this.');
-    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }}', continueInput).render({ arguments: 'why' })).toBe('Q: why {{ x }}');
+    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }} {{input}}', continueInput).render({ arguments: 'why' })).toBe('Q: why {{ x }} why');
   });
 
   it('splits Prompty role lines outside code fences', () => {

@@ -17,4 +17,4 @@ export const compileFreeTextDialect = (body: string, placeholder: RegExp | undef
 };
 
 export const geminiArgs = /\{\{args\}\}/;
-export const continueInput = /\{\{\{\s*input\s*\}\}\}/;
+export const continueInput = /\{\{\{?\s*input\s*\}?\}\}/;

@@ -37,6 +37,8 @@ export interface NativeDefinition {
   readonly sections: readonly NativeSection[];
   readonly body: string;
   readonly references?: ReferenceStyle;
+  /** Placeholders as written that nothing fills over MCP (`${editorThing}`); `validate` warns. */
+  readonly unfilled?: readonly string[];
   readonly meta: Readonly<Record<string, unknown>>;
 }
 

@@ -98,3 +98,73 @@ describe('native prompt sources', () => {
     expect(problems[1]?.message).toMatch(/needs a "prompt" string/);
   });
 });
+
+describe('placeholders as each tool documents them', () => {
+  it('Copilot editor variables become optional arguments; an unknown ${…} is reported with its line', async () => {
+    await folder.writeAll({
+      '.github/prompts/explain.prompt.md': '---\ndescription: Explain the selection\n---\nExplain ${selection} from ${fileBasename} in ${workspaceFolderBasename} for ${input:audience:a new hire}.\nAlso ${editorThing}.\n```js\nconst s = `${name}`;\n```\n',
+    });
+    const { entries, problems } = await source('copilot', '.github/prompts', 'copilot:').inspect();
+    const entry = byName(entries, 'copilot:explain');
+    expect(entry.arguments.map((argument) => [argument.name, argument.required])).toEqual([
+      ['selection', false],
+      ['fileBasename', false],
+      ['workspaceFolderBasename', false],
+      ['audience', true],
+    ]);
+    expect(entry.arguments[0]?.description).toBe('The text selected in the editor, which the editor fills in for ${selection}');
+    expect(await texts(entry, { selection: 'x = 1', fileBasename: 'a.py', audience: 'me' })).toEqual([
+      'user: Explain x = 1 from a.py in  for me.\nAlso ${editorThing}.\n```js\nconst s = `${name}`;\n```\n',
+    ]);
+    expect(problems).toEqual([
+      { file: `${folder.dir}/.github/prompts/explain.prompt.md`, line: 5, severity: 'warning', message: 'placeholder ${editorThing} is not one Promptyard can fill; it reaches the model as written' },
+    ]);
+  });
+
+  it('Codex named placeholders are arguments, also read from KEY=value in the free text', async () => {
+    await folder.writeAll({
+      'prompts/draftpr.md': '---\ndescription: Prep a branch, commit, and open a draft PR\nargument-hint: [FILES=<paths>] [PR_TITLE="<title>"]\n---\nStage $FILES, then open a draft PR titled $PR_TITLE. Costs $$0.\n',
+    });
+    const entry = byName(await source('codex', 'prompts', 'codex:').load(), 'codex:draftpr');
+    expect(entry.arguments.map((argument) => argument.name)).toEqual(['FILES', 'PR_TITLE', 'arguments']);
+    expect(await texts(entry, { arguments: 'FILES="src/a.ts src/b.ts" PR_TITLE="Add hero animation"' })).toEqual([
+      'user: Stage src/a.ts src/b.ts, then open a draft PR titled Add hero animation. Costs $0.\n',
+    ]);
+    expect(await texts(entry, { arguments: 'PR_TITLE=ignored', PR_TITLE: 'Explicit', FILES: 'x.ts' })).toEqual(['user: Stage x.ts, then open a draft PR titled Explicit. Costs $0.\n']);
+  });
+
+  it('Claude $ARGUMENTS[N] positions are arg1, arg2… titled "Word N"; argument-hint names still win', async () => {
+    await folder.writeAll({
+      'commands/migrate.md': '---\ndescription: Migrate a component\n---\nMigrate the $ARGUMENTS[0] component from $ARGUMENTS[1] to $ARGUMENTS[2].\n',
+      'commands/named.md': '---\nargument-hint: [component] [from] [to]\n---\nMigrate $ARGUMENTS[0] from $1 to $ARGUMENTS[2].\n',
+    });
+    const entries = await source('claude-commands', 'commands', 'claude:').load();
+    const migrate = byName(entries, 'claude:migrate');
+    expect(migrate.arguments.map((argument) => [argument.name, argument.title])).toEqual([
+      ['arg1', 'Word 1'],
+      ['arg2', 'Word 2'],
+      ['arg3', 'Word 3'],
+      ['arguments', undefined],
+    ]);
+    expect(migrate.arguments[2]?.description).toBe('Word 3 of the free text ($3, $ARGUMENTS[2]); a value given here wins');
+    expect(await texts(migrate, { arguments: 'SearchBar React', arg3: 'Vue' })).toEqual(['user: Migrate the SearchBar component from React to Vue.\n']);
+    expect(byName(entries, 'claude:named').arguments.map((argument) => argument.name)).toEqual(['component', 'to', 'arguments']);
+  });
+
+  it('a legacy Continue .prompt is described by its preamble, else by its name; other Handlebars are reported', async () => {
+    await folder.writeAll({
+      '.continue/prompts/described.prompt': 'name: Tests\ndescription: Write unit tests\ntemperature: 0.5\n---\n{{{ input }}}\n\nWrite tests.\n',
+      '.continue/prompts/check.prompt': 'temperature: 0.2\n---\n<system>\nYou review code.\n</system>\n\n{{{ input }}}\n\nCheck {{{ currentFile }}} too.\n',
+      '.continue/prompts/bare.prompt': '{{{ input }}}\n\nRewrite this.\n',
+    });
+    const { entries, problems } = await source('continue', '.continue/prompts', 'continue:').inspect();
+    expect(byName(entries, 'continue:described')).toMatchObject({ title: 'Tests', description: 'Write unit tests' });
+    expect(byName(entries, 'continue:described').meta?.['temperature']).toBe(0.5);
+    expect(byName(entries, 'continue:check').description).toBe('check');
+    expect(byName(entries, 'continue:bare').description).toBe('bare');
+    expect(await texts(byName(entries, 'continue:bare'), { arguments: 'a  b' })).toEqual(['user: a  b\n\nRewrite this.\n']);
+    expect(problems).toEqual([
+      { file: `${folder.dir}/.continue/prompts/check.prompt`, line: 9, severity: 'warning', message: 'placeholder {{{ currentFile }}} is not one Promptyard can fill; it reaches the model as written' },
+    ]);
+  });
+});

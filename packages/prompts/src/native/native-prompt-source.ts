@@ -15,6 +15,7 @@ import { parseGeminiFormat } from './gemini-format.js';
 import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-definition.js';
 import { createNativeEntry } from './native-entry.js';
 import { parsePromptyFormat } from './prompty-format.js';
+import { placeholderLine } from './unfilled.js';
 
 export interface NativePromptSourceOptions {
   readonly format: NativeFormat;
@@ -32,7 +33,7 @@ export interface NativePromptSourceOptions {
   readonly debounceMs?: number;
 }
 
-/** Something `validate` reports: a file that does not load, or an argument that is declared but unused. */
+/** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
 export interface NativeProblem {
   readonly file: string;
   readonly line?: number;
@@ -141,7 +142,12 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
       }
       const source = toPosixRelative(dir, file);
       try {
-        const definition = parse({ text: read.text.replace(/\r\n/g, '\n'), file, path: source, liquid: options.liquid });
+        const text = read.text.replace(/\r\n/g, '\n');
+        const definition = parse({ text, file, path: source, liquid: options.liquid });
+        for (const placeholder of definition.unfilled ?? []) {
+          const line = placeholderLine(text, placeholder);
+          problems.push({ file, severity: 'warning', message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`, ...(line === undefined ? {} : { line }) });
+        }
         const used = new Set(definition.sections.flatMap((section) => section.variables));
         for (const name of definition.declared) {
           if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
