@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { createLogger, describeError } from '@promptyard/core';
+import { closestNames, createLogger, describeError, formatList } from '@promptyard/core';
 import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
 import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
@@ -108,6 +108,17 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
 };
 
+/** Why `render` refuses `--arg` names the prompt does not take (MCP ignores them), or undefined. */
+const unknownArguments = (entry: PromptEntry, args: Readonly<Record<string, string>>): string | undefined => {
+  const known = entry.arguments.map((argument) => argument.name);
+  const unknown = Object.keys(args).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return undefined;
+  const first = unknown[0] as string;
+  const closest = closestNames(first, known, 1)[0];
+  const takes = known.length === 0 ? 'it takes no arguments' : `it takes ${formatList(known, 'and')}`;
+  return `prompt "${entry.name}" has no argument${unknown.length > 1 ? 's' : ''} ${formatList(unknown, 'and')}${closest === undefined ? '' : `; did you mean "${closest}"?`} (${takes}).`;
+};
+
 /** Runs `list`, `render` or `validate`; resolves with the exit code. */
 export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, io: CommandIo): Promise<number> => {
   if (command.kind === 'validate') return validate(resolved, command.strict, io);
@@ -119,6 +130,11 @@ export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, 
     return 0;
   }
   try {
+    const unknown = unknownArguments(library.prompts.find(command.name), command.args);
+    if (unknown !== undefined) {
+      io.stderr(`promptyard-server: ${unknown}\n`);
+      return 1;
+    }
     const rendered = await library.prompts.get(command.name, command.args);
     const parts = rendered.messages.map((message) => {
       const { content } = message;

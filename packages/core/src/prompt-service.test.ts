@@ -36,10 +36,12 @@ const text = (result: Awaited<ReturnType<ReturnType<typeof setup>['service']['ge
 
 describe('createPromptService', () => {
   it('applies defaults and passes only declared arguments', async () => {
-    const { service } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: false, default: 'ts' }])]);
+    const { service, records } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: false, default: 'ts' }])]);
     const result = await service.get('review', { code: 'x', extra: 'ignored' });
     expect(JSON.parse(text(result))).toEqual({ code: 'x', lang: 'ts' });
     expect(result.description).toBe('The review prompt');
+    const ignored = records.filter((record) => record.fields['ignored'] !== undefined);
+    expect(ignored.map((record) => [record.level, record.message, record.fields['ignored']])).toEqual([['debug', 'ignoring arguments the prompt does not take', 'extra']]);
   });
 
   it('names every missing required argument and where it is declared', async () => {

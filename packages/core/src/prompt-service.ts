@@ -135,8 +135,10 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
         { data: { name: entry.name, missing } },
       );
     }
+    // Clients may send arguments a prompt does not take: they are ignored, as the spec lets a server do.
     const ignored = Object.keys(given).filter((key) => !entry.arguments.some((argument) => argument.name === key));
-    logger.info('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined, ignored: ignored.length > 0 ? ignored.join(',') : undefined });
+    if (ignored.length > 0) logger.debug('ignoring arguments the prompt does not take', { prompt: entry.name, ignored: ignored.join(',') });
+    logger.info('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined });
     return args;
   };
 
