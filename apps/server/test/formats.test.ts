@@ -55,8 +55,8 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
     );
     expect(fix.messages[1]?.content).toMatchObject({ type: 'resource', resource: { text: '# Style\nUse short sentences.\n' } });
 
-    const form = await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'Login' } });
-    expect(text(form.messages[0])).toContain('Create a form named Login in ${workspaceFolder}.\n\n```jsx\n<input value={{ value }} />');
+    const form = await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'Login', workspaceFolder: '/work/app' } });
+    expect(text(form.messages[0])).toContain('Create a form named Login in /work/app.\n\n```jsx\n<input value={{ value }} />');
 
     const commit = await client.getPrompt({ name: 'gemini:git:commit', arguments: { arguments: 'the parser fix' } });
     expect(text(commit.messages[0])).toBe('Write a commit message for: the parser fix\n\n!{git diff --staged}\n');
