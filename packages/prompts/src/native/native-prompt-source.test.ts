@@ -136,9 +136,10 @@ describe('placeholders as each tool documents them', () => {
   it('Claude $ARGUMENTS[N] positions are arg1, arg2… titled "Word N"; argument-hint names still win', async () => {
     await folder.writeAll({
       'commands/migrate.md': '---\ndescription: Migrate a component\n---\nMigrate the $ARGUMENTS[0] component from $ARGUMENTS[1] to $ARGUMENTS[2].\n',
-      'commands/named.md': '---\nargument-hint: [component] [from] [to]\n---\nMigrate $ARGUMENTS[0] from $1 to $ARGUMENTS[2].\n',
+      'commands/named.md': '---\nargument-hint: [component] [from] [to]\n---\nMigrate $ARGUMENTS[0] from $1 to $ARGUMENTS[2].\nRun ${CLAUDE_SKILL_DIR}/check.sh\n',
     });
-    const entries = await source('claude-commands', 'commands', 'claude:').load();
+    const { entries, problems } = await source('claude-commands', 'commands', 'claude:').inspect();
+    expect(problems.map((problem) => [problem.line, problem.message])).toEqual([[5, 'placeholder ${CLAUDE_SKILL_DIR} is not one Promptyard can fill; it reaches the model as written']]);
     const migrate = byName(entries, 'claude:migrate');
     expect(migrate.arguments.map((argument) => [argument.name, argument.title])).toEqual([
       ['arg1', 'Word 1'],
