@@ -109,6 +109,7 @@ export const createLibrary = async (
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
+        followExternalSymlinks: config.prompts.follow_external_symlinks,
       }),
       owner: catalog.owner(dir),
     })),
@@ -122,6 +123,7 @@ export const createLibrary = async (
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
+        followExternalSymlinks: config.prompts.follow_external_symlinks,
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
     }),
