@@ -79,6 +79,19 @@ describe('symlinks in a prompt folder', () => {
   });
 });
 
+describe('symlinks in a twig library', () => {
+  it('does not read a library whose prompts/ folder leads outside', async () => {
+    await mkdir(join(dir, 'lib'));
+    await writeFile(join(dir, 'lib', 'twig.toml'), 'name = "lib"\n');
+    await symlink(join(base, 'outside'), join(dir, 'lib', 'prompts'), 'dir');
+    const entries = await createPromptFolderSource({ dir, engines: testEngines, logger: logs.logger }).load();
+    expect(names(entries).filter((name) => name.startsWith('lib:'))).toEqual([]);
+    expect(symlinkWarnings()).toContain(join(dir, 'lib', 'prompts'));
+    const allowed = await createPromptFolderSource({ dir, engines: testEngines, logger: logs.logger, followExternalSymlinks: true }).load();
+    expect(names(allowed)).toContain('lib:theirs');
+  });
+});
+
 describe('symlinks in a native folder', () => {
   it('skips a skill folder linked from outside unless allowed', async () => {
     const skills = join(base, 'skills');
