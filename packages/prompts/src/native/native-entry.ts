@@ -43,7 +43,7 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
         renderOptions?.signal?.throwIfAborted();
         let text: string;
         try {
-          text = await section.render(args);
+          text = await section.render(args, renderOptions);
         } catch (error) {
           if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
           throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
