@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PromptyardError } from '@promptyard/core';
+import { PromptyardError, closestNames, formatList, isPromptyardError } from '@promptyard/core';
 import { parseServeFlags } from '@promptyard/mcp';
 import type { Overrides } from './config.js';
 
@@ -18,9 +18,9 @@ export interface CliOptions {
 }
 
 export const usage = `Usage: promptyard-server [options]
-       promptyard-server list [options]
-       promptyard-server render <name> [--arg key=value …] [options]
-       promptyard-server validate [--strict] [options]
+       promptyard-server [options] list
+       promptyard-server [options] render <name> [--arg key=value …]
+       promptyard-server [options] validate [--strict]
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -53,29 +53,61 @@ Logs go to stderr; stdout carries only the protocol.`;
 
 const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
 
+const commands = ['list', 'render', 'validate'] as const;
+type CommandName = (typeof commands)[number];
+const isCommand = (word: string | undefined): word is CommandName => (commands as readonly (string | undefined)[]).includes(word);
+
+const commonOptions = {
+  config: { type: 'string', short: 'c' },
+  prompts: { type: 'string', short: 'p', multiple: true },
+  transport: { type: 'string', short: 't' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'log-level': { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+const commandOptions = { arg: { type: 'string', short: 'a', multiple: true }, strict: { type: 'boolean' } } as const;
+
+/**
+ * The subcommand wherever it stands (`promptyard-server --prompts x list` as well as `list --prompts
+ * x`): the first word that is not an option or an option's value. Returns the arguments without it.
+ * A first word that is no command is an error, with the closest command suggested.
+ */
+const findCommand = (argv: readonly string[]): { readonly name?: CommandName; readonly rest: readonly string[] } => {
+  const { tokens } = parseArgs({ args: [...argv], options: { ...commonOptions, ...commandOptions }, strict: false, allowPositionals: true, tokens: true });
+  const first = tokens.find((token) => token.kind === 'positional');
+  if (first === undefined) return { rest: argv };
+  if (isCommand(first.value)) return { name: first.value, rest: argv.filter((_arg, index) => index !== first.index) };
+  // An unknown option before it is the likelier mistake: the strict parse reports that one.
+  const known = new Set<string>([...Object.keys(commonOptions), ...Object.keys(commandOptions)]);
+  if (tokens.some((token) => token.kind === 'option' && !known.has(token.name))) return { rest: argv };
+  const [closest] = closestNames(first.value, commands, 1);
+  throw usageError(
+    `Unknown command "${first.value}"${closest === undefined ? '' : `: did you mean "${closest}"?`} The commands are ${formatList(commands)}; ` +
+      `with none, the server starts${closest === undefined ? ' (to serve a folder, pass --prompts <dir>)' : ''}.`,
+  );
+};
+
 export const parseCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliOptions => {
-  const commandName = argv[0] === 'list' || argv[0] === 'render' || argv[0] === 'validate' ? argv[0] : undefined;
   let parsed;
+  let commandName: CommandName | undefined;
   try {
+    const found = findCommand(argv);
+    commandName = found.name;
     parsed = parseArgs({
-      args: commandName === undefined ? [...argv] : argv.slice(1),
+      args: [...found.rest],
       allowPositionals: commandName === 'render',
       strict: true,
       options: {
-        config: { type: 'string', short: 'c' },
-        prompts: { type: 'string', short: 'p', multiple: true },
-        transport: { type: 'string', short: 't' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'log-level': { type: 'string' },
-        'no-watch': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        ...(commandName === 'render' ? { arg: { type: 'string', short: 'a', multiple: true } } : {}),
-        ...(commandName === 'validate' ? { strict: { type: 'boolean' } } : {}),
+        ...commonOptions,
+        ...(commandName === 'render' ? { arg: commandOptions.arg } : {}),
+        ...(commandName === 'validate' ? { strict: commandOptions.strict } : {}),
       },
     });
   } catch (error) {
+    if (isPromptyardError(error)) throw error;
     throw usageError((error as Error).message);
   }
   const { values, positionals } = parsed;

@@ -93,6 +93,7 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
     }),
   );
   library.sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+  const empty = library.catalog.size === 0;
   for (const record of records) {
     const finding = await findingOf(record);
     if (finding !== undefined) findings.push(finding);
@@ -105,6 +106,8 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   const warnings = findings.length - errors;
   io.stderr(`validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  // Files that fail to load were reported above; a library with none at all gets the one answer.
+  if (empty && errors === 0) throw library.emptyLibrary();
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
 };
 
@@ -125,6 +128,7 @@ export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, 
   const logger = createLogger({ level: 'warning', scope: 'promptyard', write: (line) => io.stderr(`${line}\n`) });
   const library = await openLibrary(resolved, logger);
   await loadAll(library);
+  if (library.catalog.size === 0) throw library.emptyLibrary();
   if (command.kind === 'list') {
     for (const entry of entries(library)) io.stdout(`${promptCard(entry)}\n`);
     return 0;

@@ -27,6 +27,11 @@ export const configSchema = {
     watch: { type: 'boolean', default: true, doc: 'Hot reload: watch the folders and notify clients of changes.' },
     page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Prompts per prompts/list page.' },
     debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
+    follow_external_symlinks: {
+      type: 'boolean',
+      default: false,
+      doc: 'Serve (and embed) files and folders whose symlinks lead outside their prompt folder; off: such a link is skipped with a warning.',
+    },
   },
   discovery: {
     enabled: { type: 'boolean', default: true, doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.' },

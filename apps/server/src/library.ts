@@ -22,7 +22,11 @@ export interface Library {
   /** Configured folders and libraries. */
   readonly folders: readonly string[];
   readonly discovered: readonly DiscoveredFolder[];
-  nothingToServe(): PromptyardError;
+  /**
+   * Why there is nothing to serve, saying where the server looked: the one answer `list`,
+   * `validate`, `render` and serving give for an empty library.
+   */
+  emptyLibrary(): PromptyardError;
 }
 
 const requireFolder = async (folder: string, kind: string): Promise<void> => {
@@ -82,13 +86,29 @@ export const createLibrary = async (
           prefixes: config['discovery.prefixes'],
         })
       : [];
-  const nothingToServe = (): PromptyardError =>
-    new PromptyardError(
+  const emptyLibrary = (): PromptyardError => {
+    // Prompty's folder is the project itself, always there: worth naming only beside others.
+    const toolFolders = discovered.filter((found) => found.format !== 'prompty');
+    const places = [
+      ...folders,
+      ...(toolFolders.length === 0 ? [] : discovered).map((found) => `${found.dir} (${found.format})`),
+      ...fromProviders.map(({ name }) => `the provider ${name}`),
+    ];
+    if (places.length > 0) {
+      const hint = folders.length > 0 ? 'add a prompt file there (review.md is served as "review")' : 'add a prompt file there in its tool\'s format';
+      return new PromptyardError('CONFIG_INVALID', `No prompts found: looked in ${places.join(', ')}; ${hint}, or pass --prompts <dir> to serve another folder.`);
+    }
+    const bases = [discovery.project ? resolved.cwd : undefined, discovery.home ? resolved.home : undefined].filter((base) => base !== undefined);
+    const looked =
+      discovery.enabled && bases.length > 0
+        ? `none is configured and no well-known folder (.claude/commands, .github/prompts, .gemini/commands, …) exists in ${bases.join(' or ')}`
+        : 'none is configured and discovery is off';
+    return new PromptyardError(
       'CONFIG_INVALID',
-      'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
-        (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
+      `No prompt folders to serve: ${looked}; pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.`,
     );
-  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw nothingToServe();
+  };
+  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw emptyLibrary();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
@@ -109,6 +129,7 @@ export const createLibrary = async (
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
+        followExternalSymlinks: config.prompts.follow_external_symlinks,
       }),
       owner: catalog.owner(dir),
     })),
@@ -122,6 +143,7 @@ export const createLibrary = async (
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,
+        followExternalSymlinks: config.prompts.follow_external_symlinks,
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
     }),
@@ -133,5 +155,5 @@ export const createLibrary = async (
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, discovered, nothingToServe };
+  return { catalog, prompts, sources, folders, discovered, emptyLibrary };
 };

@@ -30,7 +30,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const engines = createEngines(config);
   const packages = await loadProviders(resolved, { logger, engines });
   const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages));
-  const { catalog, prompts, sources, folders, discovered, nothingToServe } = library;
+  const { catalog, prompts, sources, folders, discovered, emptyLibrary } = library;
   const { fallback } = config;
 
   const toolCatalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
@@ -69,7 +69,11 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     ),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  if (folders.length === 0 && catalog.size === 0) throw nothingToServe();
+  if (catalog.size === 0) {
+    // Configured folders that are watched may fill up: they are served, with the same sentence.
+    if (folders.length === 0 || !config.prompts.watch) throw emptyLibrary();
+    logger.warn(`${emptyLibrary().message} Serving anyway: files added to the folders are picked up.`);
+  }
   if (discovered.length > 0) process.stderr.write(describeDiscovery(discovered, loaded.slice(folders.length, folders.length + discovered.length)));
   logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: sources.length, ms: Math.round(performance.now() - loadStarted) });
 

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPathInside, resolveInside, resolveInsideSync } from './paths.js';
+import { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths.js';
 
 describe('path containment', () => {
   it('knows inside from outside by name, whatever the spelling', () => {
@@ -38,5 +38,12 @@ describe('path containment', () => {
     expect(resolveInsideSync(root, join(root, 'sub', 'in.md'))).toMatch(/sub[/\\]in\.md$/);
     expect(await resolveInside(root, join(root, 'missing.md'))).toBeUndefined();
     expect(await resolveInside(root, outside)).toBeUndefined();
+  });
+
+  it('locates where a link really leads, inside or not', async () => {
+    expect(await locateReal(root, join(root, 'escape.md'))).toEqual({ real: expect.stringMatching(/outside\.md$/), inside: false });
+    expect(await locateReal(root, join(root, 'alias.md'))).toEqual({ real: expect.stringMatching(/in\.md$/), inside: true });
+    expect(await locateReal(root, join(root, '..', 'outside.md'))).toBeUndefined();
+    expect(await locateReal(root, join(root, 'missing.md'))).toBeUndefined();
   });
 });

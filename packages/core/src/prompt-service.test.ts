@@ -77,6 +77,27 @@ describe('createPromptService', () => {
     await expect(service.get('slow', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
+  it('hands the render a signal that aborts at the deadline, or when the caller gives up', async () => {
+    const signals: AbortSignal[] = [];
+    const slow = entry('slow', [], (_values, options) => {
+      if (options?.signal !== undefined) signals.push(options.signal);
+      return new Promise(() => {});
+    });
+    const { service } = setup([slow], { timeoutMs: 50 });
+    await expect(service.get('slow', {})).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(signals[0]?.aborted).toBe(true);
+    expect(signals[0]?.reason).toMatchObject({ code: 'TIMEOUT' });
+
+    const { service: patient } = setup([slow], { timeoutMs: 60_000 });
+    const caller = new AbortController();
+    const pending = patient.get('slow', {}, caller.signal);
+    await expect.poll(() => signals.length).toBe(2);
+    caller.abort(new Error('client went away'));
+    expect(signals[1]?.aborted).toBe(true);
+    expect(signals[1]?.reason).toMatchObject({ message: 'client went away' });
+    void pending.catch(() => {});
+  });
+
   it('refuses a rendered prompt over the response cap', async () => {
     const { service } = setup([entry('big', [{ name: 'text', required: true }])], { maxResponseBytes: 20 });
     await expect(service.get('big', { text: 'x'.repeat(100) })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });

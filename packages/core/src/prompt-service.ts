@@ -151,7 +151,10 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       remember(entry, args);
       const rendered = await withDeadline(
         () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
-        () => entry.render(args, signal === undefined ? {} : { signal }),
+        // The deadline's signal reaches the engine, so a render past [timeouts] prompt_ms stops.
+        (deadline) => entry.render(args, { signal: deadline }),
+        timeoutMs,
+        signal,
       );
       const bytes = contentBytes(rendered);
       if (bytes > limits.maxResponseBytes) {

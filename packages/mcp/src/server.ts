@@ -3,6 +3,7 @@ import type { Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { createInputRounds } from './input-rounds.js';
+import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
 
@@ -45,6 +46,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
   const rounds = createInputRounds(sdk, inputRoundTimeoutMs);
+  const ValidatingServer = createValidatingServer(sdk);
   // One error mapper per method, made once: a stateless request builds a server, and should pay for
   // its handlers only, not for their error handling.
   const rethrow =
@@ -74,7 +76,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
 
   const clients = new WeakMap<Server, ClientPeer>();
   const create = ({ live }: { readonly live: boolean }): Server => {
-    const server = new sdk.Server(
+    const server = new ValidatingServer(
       { name: handlers.name, version: handlers.version },
       {
         capabilities: {

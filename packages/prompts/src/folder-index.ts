@@ -10,6 +10,7 @@ import { createPromptClaims } from './prompt-claims.js';
 import { readOne, readPromptFiles, type ReadOutcome } from './read-prompt-files.js';
 import type { PromptTextResult } from './read-prompt-text.js';
 import { scanFolder, type FolderScan } from './scan-folder.js';
+import { createSymlinkPolicy } from './symlinks.js';
 import { parseTwigManifest, type TwigManifest } from './twig-manifest.js';
 import type { PromptDelta } from './types.js';
 
@@ -19,6 +20,8 @@ export interface FolderIndexOptions {
   readonly createLibraryEngine: (libraryRoot: string) => TemplateEngine;
   readonly maxFileBytes: number;
   readonly logger: Logger;
+  /** Serve symlinks (and embedded files) that lead outside `dir`; off by default. */
+  readonly followExternalSymlinks?: boolean;
 }
 
 /** The prompts of one folder, kept per file so that a change re-reads only what changed. */
@@ -91,10 +94,18 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
   const records = new Map<string, FileRecord>();
   const libraries = new Map<string, LibraryRecord>();
   const claims = createPromptClaims();
+  const followExternal = options.followExternalSymlinks ?? false;
+  const symlinks = createSymlinkPolicy({ root: dir, followExternal, logger });
+
+  /** Whether a path found by name may be read: anything but a symlink the policy refuses. */
+  const admitted = async (path: string): Promise<boolean> => {
+    const stats = await lstatIfPresent(path);
+    return stats === undefined || !stats.isSymbolicLink() || (await symlinks.admit(path)) !== undefined;
+  };
 
   const scan = async (folder: string, detectLibraries: boolean): Promise<FolderScan> => {
     try {
-      return await scanFolder(folder, { detectLibraries, logger });
+      return await scanFolder(folder, { detectLibraries, logger, symlinks });
     } catch (error) {
       const code = errorCode(error);
       if (code !== 'ENOENT' && code !== 'ENOTDIR') logger.warn('cannot read prompt folder; skipping it', { folder, reason: describeError(error) });
@@ -241,6 +252,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
         engines,
         logger,
         maxFileBytes,
+        followExternalSymlinks: followExternal,
         ...(context !== undefined && { library: context }),
       });
       record.failure = undefined;
@@ -275,7 +287,10 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
       libraries.set(root, library);
     }
     const current = library;
-    const result = acceptRead(await readOne(current.manifestFile, maxFileBytes), current.manifestFile, () => current);
+    // A twig.toml or prompts/ that is a symlink leading outside counts as absent.
+    const [manifestAdmitted, promptsAdmitted] = await Promise.all([admitted(current.manifestFile), admitted(current.promptsDir)]);
+    const read: ReadOutcome = manifestAdmitted ? await readOne(current.manifestFile, maxFileBytes) : { kind: 'missing' };
+    const result = acceptRead(read, current.manifestFile, () => current);
     if (result === undefined) return;
     if (result === 'gone') {
       dropLibrary(current);
@@ -293,7 +308,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     }
     current.failure = undefined;
 
-    const { markdown } = await scan(current.promptsDir, false);
+    const { markdown } = promptsAdmitted ? await scan(current.promptsDir, false) : { markdown: [] };
     const present = new Set(markdown);
     for (const file of [...current.files]) if (!present.has(file)) dropRecord(file);
     await processFiles(markdown, true);
@@ -351,7 +366,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
       claims.clear();
       let found: FolderScan;
       try {
-        found = await scanFolder(dir, { detectLibraries: true, logger });
+        found = await scanFolder(dir, { detectLibraries: true, logger, symlinks });
       } catch (error) {
         throw new PromptyardError('SOURCE_ERROR', `cannot read the prompt folder ${dir}: ${describeError(error)}`, {
           cause: error,
@@ -384,8 +399,13 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
           } else if (stats.isDirectory()) {
             dropRecord(path);
             await scanDirectory(path);
-          } else {
+          } else if (!stats.isSymbolicLink()) {
             files.push(path);
+          } else {
+            const link = await symlinks.admit(path);
+            if (link === undefined) removeUnder(path);
+            else if (link.kind === 'file') files.push(path);
+            else if (link.external) await scanDirectory(path);
           }
         });
       }

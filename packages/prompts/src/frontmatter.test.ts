@@ -47,7 +47,24 @@ describe('parseFrontmatter', () => {
 
   it('reports invalid YAML with the line in the file', () => {
     const { message, data } = failure('---\ndescription: ok\ndescription: twice\n---\nBody');
-    expect(message).toBe(`${file}:3: invalid YAML frontmatter: Map keys must be unique`);
+    expect(message).toBe(`${file}:3: invalid YAML frontmatter: "description" is given twice: keep one`);
+    expect(data).toMatchObject({ line: 3 });
+  });
+
+  it.each([
+    ['description: Review: the code', 2, 'put the value in quotes, as in description: "Review: the code"'],
+    ['title: T\n\targuments: []', 3, 'YAML allows only spaces for indentation: indent with spaces'],
+    ['description: [draft] Review', 2, 'a value starting with "[" means something else in YAML: put the value in quotes, as in description: "[draft] Review"'],
+    ['description: @here review', 2, 'put the value in quotes, as in description: "@here review"'],
+  ])('says how to fix %j, at the line it is on', (yaml, line, advice) => {
+    const { message, data } = failure(`---\n${yaml}\n---\nBody`);
+    expect(message).toContain(advice);
+    expect(data).toMatchObject({ line });
+  });
+
+  it('reports an unterminated quote at the line it opens, not where the parser gave up', () => {
+    const { message, data } = failure('---\ntitle: T\ndescription: "Review the code\ntags: [a]\nother: x\n---\nBody');
+    expect(message).toBe(`${file}:3: invalid YAML frontmatter: the " that opens this value is never closed: end the value with " on the same line`);
     expect(data).toMatchObject({ line: 3 });
   });
 

@@ -3,6 +3,7 @@ import type * as Yaml from 'yaml';
 import { fileError } from './file-error.js';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { describeValue, isRecord } from './value-shape.js';
+import { explainYamlError } from './yaml-errors.js';
 
 export interface Frontmatter {
   /** The YAML mapping between the fences; empty when the file has no frontmatter. */
@@ -30,22 +31,6 @@ const lineEnd = (text: string, start: number): number => {
 };
 
 const shorten = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
-
-/** "Map keys must be unique at line 2, column 1:\n…" → "Map keys must be unique". */
-const yamlReason = (error: unknown): string => {
-  const message = error instanceof Error ? error.message : String(error);
-  const first = message.slice(0, lineEnd(message, 0));
-  const at = first.lastIndexOf(' at line ');
-  return at === -1 ? first : first.slice(0, at);
-};
-
-const yamlErrorLine = (error: unknown): number | undefined => {
-  if (typeof error !== 'object' || error === null || !('linePos' in error)) return undefined;
-  const linePos: unknown = error.linePos;
-  if (!Array.isArray(linePos)) return undefined;
-  const first: unknown = linePos[0];
-  return isRecord(first) && typeof first.line === 'number' ? first.line : undefined;
-};
 
 /**
  * Splits a `---` YAML frontmatter block from a Markdown body. The fence is split here, never by a
@@ -88,11 +73,9 @@ const parseYaml = (yaml: string, file: string): Record<string, unknown> => {
   try {
     data = parse(yaml, yamlOptions);
   } catch (error) {
-    const line = yamlErrorLine(error);
-    throw fileError(file, `invalid YAML frontmatter: ${yamlReason(error)}`, {
-      line: line === undefined ? 1 : line + 1,
-      cause: error,
-    });
+    const { reason, line } = explainYamlError(error, yaml);
+    // The YAML starts on the file's second line, after the opening fence.
+    throw fileError(file, `invalid YAML frontmatter: ${reason}`, { line: line === undefined ? 1 : line + 1, cause: error });
   }
   if (data === null || data === undefined) return {};
   if (!isRecord(data)) {

@@ -13,7 +13,7 @@ import { deriveDescription } from './derive-description.js';
 import { fileError } from './file-error.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { hasMessageMarkers, splitMessageParts } from './message-sections.js';
-import { resolveReference } from './native/file-references.js';
+import { resolveReference, type ReferenceOptions } from './native/file-references.js';
 import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
 
 /** What a twig library contributes to one of its prompts. */
@@ -39,6 +39,8 @@ export interface ParsePromptFileOptions {
   readonly logger?: Logger;
   /** `<!-- resource: … -->` files larger than this stay out; 100 KiB by default. */
   readonly maxFileBytes?: number;
+  /** Embed `<!-- resource: … -->` files whose symlinks lead outside the prompt folder; off by default. */
+  readonly followExternalSymlinks?: boolean;
 }
 
 type Part =
@@ -122,6 +124,26 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
   // Embedded files resolve inside the prompt folder (the file's path minus its source path).
   const root = file.slice(0, Math.max(0, file.length - options.source.length - 1));
   const maxFileBytes = options.maxFileBytes ?? 100 * 1024;
+  // Made on the first render that embeds a file: most prompts embed none, and thousands are kept.
+  let referenceOptions: ReferenceOptions | undefined;
+  const referencesFor = (): ReferenceOptions => {
+    if (referenceOptions !== undefined) return referenceOptions;
+    // One warning per embedded file that a symlink leads outside, not one per render.
+    const escaped = new Set<string>();
+    referenceOptions = {
+      followExternal: options.followExternalSymlinks === true,
+      onEscape: (path, real) => {
+        if (escaped.has(path)) return;
+        escaped.add(path);
+        options.logger?.warn('not embedding a file whose symlink leads outside the prompt folder; set [prompts] follow_external_symlinks = true to allow it', {
+          file,
+          path,
+          target: real,
+        });
+      },
+    };
+    return referenceOptions;
+  };
 
   // Declared arguments are authoritative; undeclared template variables become optional ones.
   const declared: PromptArgument[] = [...(library?.arguments ?? [])];
@@ -171,7 +193,7 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
       const messages: PromptMessage[] = [];
       for (const part of parts) {
         if (part.kind === 'resource') {
-          const content = await resolveReference(root, part.path, maxFileBytes);
+          const content = await resolveReference(root, part.path, maxFileBytes, referencesFor());
           messages.push({ role: 'user', content: content ?? { type: 'text', text: `[${part.path}: not found inside the prompt folder]` } });
           continue;
         }

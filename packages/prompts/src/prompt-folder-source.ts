@@ -25,6 +25,7 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
     createLibraryEngine: options.createLibraryEngine ?? (() => liquid),
     maxFileBytes: options.maxFileBytes ?? 100 * 1024,
     logger,
+    ...(options.followExternalSymlinks !== undefined && { followExternalSymlinks: options.followExternalSymlinks }),
   });
 
   let queue: Promise<unknown> = Promise.resolve();

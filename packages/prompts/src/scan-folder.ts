@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '@promptyard/core';
 import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
+import type { SymlinkPolicy } from './symlinks.js';
 
 export interface FolderScan {
   /** Candidate prompt files (`*.md`, including symlinks to files), absolute. */
@@ -16,6 +17,8 @@ export interface ScanOptions {
   /** Stop at folders holding a twig.toml and report them as libraries. */
   readonly detectLibraries: boolean;
   readonly logger: Logger;
+  /** Which symlinks are taken: those that stay inside the prompt folder, others only when allowed. */
+  readonly symlinks: SymlinkPolicy;
 }
 
 const manifestName = 'twig.toml';
@@ -25,13 +28,18 @@ const errorCode = (error: unknown): unknown =>
 
 /**
  * Walks `root` with `readdir(withFileTypes)` (no per-entry stat), a few folders at a time. Hidden
- * entries and `node_modules` are skipped and symlinked folders are not followed. An unreadable root
- * throws; an unreadable subfolder is logged and skipped.
+ * entries and `node_modules` are skipped. A symlink is resolved only when it is one (Dirent says
+ * so): a file link is read if it stays inside the prompt folder; a folder link is not followed
+ * (what it points to inside the folder is scanned anyway), except one that leads outside when
+ * external links are allowed. An unreadable root throws; an unreadable subfolder is logged and skipped.
  */
 export const scanFolder = async (root: string, options: ScanOptions): Promise<FolderScan> => {
   const markdown: string[] = [];
   const libraries: string[] = [];
   const limit = createLimiter(16);
+  const { symlinks } = options;
+  // Real paths of the external folders walked, so that a link cycle is walked once.
+  const followed = new Set<string>();
 
   const visit = async (folder: string): Promise<void> => {
     let entries: Dirent[];
@@ -54,9 +62,21 @@ export const scanFolder = async (root: string, options: ScanOptions): Promise<Fo
       if (isIgnoredName(entry.name)) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) folders.push(visit(path));
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.md')) markdown.push(path);
+      else if (entry.isSymbolicLink()) folders.push(visitLink(path, entry.name));
+      else if (entry.isFile() && entry.name.endsWith('.md')) markdown.push(path);
     }
     await Promise.all(folders);
+  };
+
+  const visitLink = async (path: string, name: string): Promise<void> => {
+    const link = await symlinks.admit(path, (kind) => kind === 'folder' || name.endsWith('.md'));
+    if (link === undefined) return;
+    if (link.kind === 'file') {
+      markdown.push(path);
+    } else if (link.external && !followed.has(link.real)) {
+      followed.add(link.real);
+      await visit(path);
+    }
   };
 
   await visit(root);

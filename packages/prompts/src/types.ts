@@ -12,6 +12,11 @@ export interface PromptFolderOptions {
   readonly logger?: Logger;
   /** Quiet period before changed files are re-read; 25 ms by default. */
   readonly debounceMs?: number;
+  /**
+   * Serve files and folders whose symlinks lead outside `dir`, and embed such files; off by
+   * default: such a link is skipped with one warning (`escape.md → /etc/passwd` is not served).
+   */
+  readonly followExternalSymlinks?: boolean;
 }
 
 /** What one batch of file changes did to the folder's prompts. */

@@ -1,7 +1,8 @@
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Liquid } from 'liquidjs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PromptyardError } from '@promptyard/core';
 import { createLiquidEngine } from './liquid-engine.js';
 
@@ -256,6 +257,25 @@ describe('createLiquidEngine', () => {
       const template = library.compile("{% render 'header' %}\n{% include 'sub/footer' %}\n{% render 'header', project: 'Other' %}");
       expect(template.variables).toEqual(['project', 'owner']);
       expect(await template.render({ project: 'Yard', owner: 'Ada' })).toBe('Project: Yard\nOwner: Ada\nProject: Other');
+    });
+
+    it('stops the render itself, not only its promise, when the signal aborts midway', async () => {
+      const library = createLiquidEngine({ root, renderLimitMs: 600_000 });
+      const rendered = vi.spyOn(Liquid.prototype, 'render');
+      try {
+        // Each partial is read from disk, so the render yields between iterations.
+        const template = library.compile("{% for i in (1..100000) %}{% render 'header' %}{% endfor %}");
+        const controller = new AbortController();
+        const reason = new Error('deadline');
+        const outer = template.render({ project: 'Yard' }, { signal: controller.signal });
+        controller.abort(reason);
+        await expect(outer).rejects.toBe(reason);
+        // liquidjs's own render ends at the next node too, instead of running its 100,000 partials.
+        const inner = rendered.mock.results[0]?.value as Promise<unknown>;
+        await expect(inner).rejects.toBeDefined();
+      } finally {
+        rendered.mockRestore();
+      }
     });
 
     it('refuses partials outside the root, including through symlinks', async () => {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { Liquid, LiquidError, Tag } from 'liquidjs';
-import type { Context, LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
+import { Context, Liquid, LiquidError, Tag } from 'liquidjs';
+import type { LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
 import { PromptyardError, describeError, resolveInsideSync } from '@promptyard/core';
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
 import { compileDirect, renderDirect } from './direct.js';
@@ -84,6 +84,7 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
   const root = options.root === undefined ? undefined : path.resolve(options.root);
   const settings = liquidOptions(options);
   const { parseLimit } = settings;
+  const renderLimitMs = settings.renderLimit ?? 5000;
   const liquid = new Liquid(settings);
   // Set while Liquid parses: whether a partial tag was met (such a template renders
   // asynchronously, reading its partials, and its parse is not shared), and whether the source is
@@ -199,9 +200,13 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
             throw templateError(error, site);
           }
         }
-        const rendering = liquid.render(treeOf(), scope, { globals: scope }).then(
+        // With a signal, the render itself stops at it (between nodes, partials included),
+        // instead of running on after the caller gave up.
+        const context = signal === undefined ? scope : abortingContext(liquid, scope, renderLimitMs, signal);
+        const rendering = liquid.render(treeOf(), context, { globals: scope }).then(
           (output: unknown) => String(output),
           (error: unknown) => {
+            if (signal?.aborted === true) throw signal.reason;
             throw templateError(error, site);
           },
         );
@@ -331,6 +336,22 @@ const isFileInside = (root: string, name: string): boolean => {
   } catch {
     return false;
   }
+};
+
+/**
+ * A render context whose render limiter (which liquidjs checks between nodes, and hands on to
+ * partials) also stops at `signal`. liquidjs takes no signal of its own.
+ */
+const abortingContext = (liquid: Liquid, scope: Record<string, unknown>, renderLimitMs: number, signal: AbortSignal): Context => {
+  const limit = performance.now() + renderLimitMs;
+  const limiter = {
+    use: (): void => {},
+    check: (now: number): void => {
+      signal.throwIfAborted();
+      if (now > limit) throw new Error('template render limit exceeded');
+    },
+  };
+  return new Context(scope, liquid.options, { globals: scope }, { renderLimit: limiter as never, liquid });
 };
 
 const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> =>

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isPathInside, resolveInside } from '@promptyard/core';
+import { isPathInside, locateReal } from '@promptyard/core';
 import type { PromptContent } from '@promptyard/core';
 
 export type ReferenceStyle = 'at' | 'at-brace';
@@ -21,15 +21,33 @@ export const findReferences = (text: string, style: ReferenceStyle): string[] =>
   ...new Set([...text.matchAll(patterns[style])].map((match) => (match[1] ?? '').trim()).filter((path) => path !== '')),
 ];
 
+export interface ReferenceOptions {
+  /** Embed a file whose symlinks lead outside `root` (`[prompts] follow_external_symlinks`). */
+  readonly followExternal?: boolean;
+  /** Told when a symlink leading outside `root` kept a file out. */
+  readonly onEscape?: (path: string, real: string) => void;
+}
+
 /**
- * The content a reference embeds, or undefined when it must stay literal text: outside `root` (also
- * through a symlink), in a hidden folder (`.env`, `.ssh`), not a file, or over `maxBytes`.
+ * The content a reference embeds, or undefined when it must stay literal text: outside `root` (by
+ * name, or through a symlink unless allowed), in a hidden folder (`.env`, `.ssh`), not a file, or
+ * over `maxBytes`.
  */
-export const resolveReference = async (root: string, reference: string, maxBytes: number): Promise<PromptContent | undefined> => {
+export const resolveReference = async (
+  root: string,
+  reference: string,
+  maxBytes: number,
+  options: ReferenceOptions = {},
+): Promise<PromptContent | undefined> => {
   const path = resolve(root, reference);
   if (!isPathInside(root, path) || relative(root, path).split(sep).some((segment) => segment.startsWith('.'))) return undefined;
-  const real = await resolveInside(root, path);
-  if (real === undefined) return undefined;
+  const location = await locateReal(root, path);
+  if (location === undefined) return undefined;
+  if (!location.inside && options.followExternal !== true) {
+    options.onEscape?.(path, location.real);
+    return undefined;
+  }
+  const { real } = location;
   try {
     const info = await stat(real);
     if (!info.isFile() || info.size > maxBytes) return undefined;

@@ -1,4 +1,4 @@
-import type { PromptArgument, TemplateEngine } from '@promptyard/core';
+import type { PromptArgument, RenderOptions, TemplateEngine } from '@promptyard/core';
 import type { ReferenceStyle } from './file-references.js';
 import type { SectionRole } from './role-sections.js';
 
@@ -21,7 +21,8 @@ export interface NativeSection {
   readonly role: SectionRole;
   /** Arguments this section reads. */
   readonly variables: readonly string[];
-  render(args: Readonly<Record<string, string>>): Promise<string>;
+  /** `options.signal` aborts at the render's deadline: an engine that can stop there should. */
+  render(args: Readonly<Record<string, string>>, options?: RenderOptions): Promise<string>;
 }
 
 /** One prompt file read in its format: what the entry builder turns into a registry entry. */

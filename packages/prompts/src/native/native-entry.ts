@@ -14,6 +14,8 @@ export interface NativeEntryOptions {
   /** `@path` references resolve inside this folder only. */
   readonly root: string;
   readonly maxFileBytes: number;
+  /** Embed `@path` files whose symlinks lead outside the root. */
+  readonly followExternal?: boolean;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface NativeEntryOptions {
  */
 export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
   const { definition, file, root, maxFileBytes } = options;
+  const referenceOptions = { followExternal: options.followExternal === true };
   const name = normalizePromptName(`${options.prefix}${definition.id}`);
   const description = definition.description ?? deriveDescription(definition.body, name);
   return {
@@ -40,7 +43,7 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
         renderOptions?.signal?.throwIfAborted();
         let text: string;
         try {
-          text = await section.render(args);
+          text = await section.render(args, renderOptions);
         } catch (error) {
           if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
           throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
@@ -50,7 +53,7 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
         if (definition.references !== undefined) references.push(...findReferences(text, definition.references));
       }
       for (const reference of new Set(references)) {
-        const content = await resolveReference(root, reference, maxFileBytes);
+        const content = await resolveReference(root, reference, maxFileBytes, referenceOptions);
         if (content !== undefined) messages.push({ role: 'user', content });
       }
       return { description, messages };

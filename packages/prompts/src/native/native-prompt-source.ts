@@ -7,6 +7,7 @@ import { startFolderWatcher, type FolderWatcher } from '../folder-watcher.js';
 import { isIgnoredName, toPosixRelative } from '../ignore.js';
 import { mapLimit } from '../map-limit.js';
 import { readPromptText } from '../read-prompt-text.js';
+import { createSymlinkPolicy, type SymlinkPolicy } from '../symlinks.js';
 import { parseContinueFormat } from './continue-format.js';
 import { freeTextName } from './dialect.js';
 import { parseCopilotFormat } from './copilot-format.js';
@@ -31,6 +32,8 @@ export interface NativePromptSourceOptions {
   readonly logger?: Logger;
   /** Quiet period before changed files are re-read; 25 ms by default. */
   readonly debounceMs?: number;
+  /** Serve symlinks (and `@path` files) that lead outside the folder; off by default. */
+  readonly followExternalSymlinks?: boolean;
 }
 
 /** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
@@ -91,9 +94,24 @@ const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeD
   prompty: parsePromptyFormat,
 };
 
-/** Files under `dir` that the layout takes, sorted so that names and conflicts are deterministic. */
-const listFiles = async (dir: string, layout: Layout): Promise<string[]> => {
+/**
+ * Files under `dir` that the layout takes, sorted so that names and conflicts are deterministic.
+ * Symlinks follow the policy (see scan-folder.ts): a folder link is walked only when it leads
+ * outside and that is allowed (a symlinked skill folder, say).
+ */
+const listFiles = async (dir: string, layout: Layout, symlinks: SymlinkPolicy): Promise<string[]> => {
   const found: string[] = [];
+  const followed = new Set<string>();
+  const visitLink = async (path: string, depth: number): Promise<void> => {
+    const takes = layout.matches(toPosixRelative(dir, path));
+    const link = await symlinks.admit(path, (kind) => (kind === 'folder' ? depth + 1 < layout.maxDepth : takes));
+    if (link?.kind === 'file') {
+      found.push(path);
+    } else if (link?.external === true && !followed.has(link.real)) {
+      followed.add(link.real);
+      await visit(path, depth + 1);
+    }
+  };
   const visit = async (folder: string, depth: number): Promise<void> => {
     let entries: Dirent[];
     try {
@@ -107,7 +125,9 @@ const listFiles = async (dir: string, layout: Layout): Promise<string[]> => {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (depth + 1 < layout.maxDepth) folders.push(visit(path, depth + 1));
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && layout.matches(toPosixRelative(dir, path))) {
+      } else if (entry.isSymbolicLink()) {
+        folders.push(visitLink(path, depth));
+      } else if (entry.isFile() && layout.matches(toPosixRelative(dir, path))) {
         found.push(path);
       }
     }
@@ -126,9 +146,11 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
   const logger = options.logger ?? createLogger({ level: 'warning', scope: 'promptyard:prompts' });
   const layout = layouts[options.format];
   const parse = parsers[options.format];
+  const followExternal = options.followExternalSymlinks ?? false;
+  const symlinks = createSymlinkPolicy({ root: dir, followExternal, logger });
 
   const inspect = async (): Promise<NativeInspection> => {
-    const files = await listFiles(dir, layout);
+    const files = await listFiles(dir, layout, symlinks);
     const problems: NativeProblem[] = [];
     const results = await mapLimit(files, 16, async (file): Promise<PromptEntry | undefined> => {
       const read = await readPromptText(file, maxFileBytes).catch((error: unknown) => ({ kind: 'error' as const, error }));
@@ -158,7 +180,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
             if (!declared.has(name) && name !== freeTextName) problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
           }
         }
-        return createNativeEntry({ format: options.format, definition, file, source, prefix, root, maxFileBytes });
+        return createNativeEntry({ format: options.format, definition, file, source, prefix, root, maxFileBytes, followExternal });
       } catch (error) {
         const { reason, line } = fileErrorDetails(error);
         problems.push({ file, severity: 'error', message: reason, ...(line === undefined ? {} : { line }) });

@@ -49,7 +49,7 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   const declared = readInputs(Object.hasOwn(data, 'inputs') ? data['inputs'] : undefined, input.file);
   const sections: NativeSection[] = splitRoleSections(body).map((section) => {
     const template = input.liquid.compile(jinjaToLiquid(section.text), { file: input.file, lineOffset: bodyLine + section.lineOffset });
-    return { role: section.role, variables: template.variables, render: (args) => template.render(args) };
+    return { role: section.role, variables: template.variables, render: (args, options) => template.render(args, options) };
   });
   const names = new Set(declared.map((argument) => argument.name));
   const implied: PromptArgument[] = [];

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli } from './args.js';
+
+const fails = (argv: string[]): string => {
+  try {
+    parseCli(argv, {});
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected parseCli to throw');
+};
+
+describe('parseCli', () => {
+  it('takes a subcommand before or after the options', () => {
+    for (const argv of [
+      ['list', '--prompts', 'x'],
+      ['--prompts', 'x', 'list'],
+      ['-p', 'x', 'list', '--no-watch'],
+    ]) {
+      expect(parseCli(argv, {})).toMatchObject({ command: { kind: 'list' }, overrides: { prompts: ['x'] } });
+    }
+    expect(parseCli(['--prompts', 'x', 'render', 'review', '--arg', 'code=1'], {}).command).toEqual({ kind: 'render', name: 'review', args: { code: '1' } });
+    expect(parseCli(['-p', 'x', 'validate', '--strict'], {}).command).toEqual({ kind: 'validate', strict: true });
+    // An option's value is not a command, even when it is spelled like one.
+    expect(parseCli(['--prompts', 'list'], {})).toMatchObject({ overrides: { prompts: ['list'] } });
+    expect(parseCli(['--prompts', 'list'], {}).command).toBeUndefined();
+  });
+
+  it('suggests the closest command for a mistyped one', () => {
+    expect(fails(['lsit'])).toMatch(/^Unknown command "lsit": did you mean "list"\? The commands are "list", "render" or "validate"/);
+    expect(fails(['--prompts', 'x', 'valdiate'])).toContain('did you mean "validate"?');
+    expect(fails(['./prompts'])).toContain('to serve a folder, pass --prompts <dir>');
+  });
+
+  it('reports an unknown option before a stray word, and options of another command', () => {
+    expect(fails(['--promts', 'x'])).toContain("Unknown option '--promts'");
+    expect(fails(['list', '--strict'])).toContain("Unknown option '--strict'");
+  });
+});
