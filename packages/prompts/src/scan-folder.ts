@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { Logger } from '@promptyard/core';
 import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
+import { promptExtension } from './prompt-file-name.js';
 
 export interface FolderScan {
-  /** Candidate prompt files (`*.md`, including symlinks to files), absolute. */
+  /** Candidate prompt files (`*.md`, `*.prompty`, including symlinks to files), absolute. */
   readonly markdown: readonly string[];
   /** Folders that hold a twig.toml, absolute; their contents are not scanned. */
   readonly libraries: readonly string[];
@@ -54,7 +55,7 @@ export const scanFolder = async (root: string, options: ScanOptions): Promise<Fo
       if (isIgnoredName(entry.name)) continue;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) folders.push(visit(path));
-      else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith('.md')) markdown.push(path);
+      else if ((entry.isFile() || entry.isSymbolicLink()) && promptExtension(entry.name) !== undefined) markdown.push(path);
     }
     await Promise.all(folders);
   };

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { compileDollarDialect, hintNames } from './dollar-dialect.js';
 import { compileFreeTextDialect, continueInput, geminiArgs } from './free-text-dialect.js';
 import { compileInputDialect } from './input-dialect.js';
-import { jinjaToLiquid } from './jinja-to-liquid.js';
 import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
 
@@ -52,12 +51,6 @@ describe('other dialects', () => {
       ['user', '```yaml\nuser:\n```\n{{q}}'],
       ['assistant', 'OK'],
     ]);
-  });
-
-  it('translates common Jinja spellings to Liquid', () => {
-    expect(jinjaToLiquid("{# note #}{{ name | default('you') }}{% if a %}x{% elif b %}y{% endif %}{{ loop.index }}")).toBe(
-      "{{ name | default: 'you' }}{% if a %}x{% elsif b %}y{% endif %}{{ forloop.index }}",
-    );
   });
 
   it('normalises names to valid MCP tool names deterministically', () => {

@@ -13,8 +13,8 @@ export interface NativeFileInput {
   readonly file: string;
   /** Path relative to the format's folder, with `/`. */
   readonly path: string;
-  /** Prompty bodies render with it (Jinja-style is close enough to Liquid once translated). */
-  readonly liquid: TemplateEngine;
+  /** Prompty bodies render with it. */
+  readonly jinja: TemplateEngine;
 }
 
 export interface NativeSection {

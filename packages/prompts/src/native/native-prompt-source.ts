@@ -24,8 +24,8 @@ export interface NativePromptSourceOptions {
   readonly prefix?: string;
   /** `@path` references resolve inside it; `dir` by default. */
   readonly root?: string;
-  /** Renders Prompty bodies. */
-  readonly liquid: TemplateEngine;
+  /** Renders Prompty bodies (Jinja). */
+  readonly jinja: TemplateEngine;
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
   /** Quiet period before changed files are re-read; 25 ms by default. */
@@ -141,7 +141,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
       }
       const source = toPosixRelative(dir, file);
       try {
-        const definition = parse({ text: read.text.replace(/\r\n/g, '\n'), file, path: source, liquid: options.liquid });
+        const definition = parse({ text: read.text.replace(/\r\n/g, '\n'), file, path: source, jinja: options.jinja });
         const used = new Set(definition.sections.flatMap((section) => section.variables));
         for (const name of definition.declared) {
           if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });

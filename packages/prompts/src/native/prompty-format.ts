@@ -2,7 +2,6 @@ import type { PromptArgument } from '@promptyard/core';
 import { fileError } from '../file-error.js';
 import { parseFrontmatter } from '../frontmatter.js';
 import { isRecord } from '../value-shape.js';
-import { jinjaToLiquid } from './jinja-to-liquid.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput, type NativeSection } from './native-definition.js';
 import { splitRoleSections } from './role-sections.js';
 
@@ -41,14 +40,14 @@ const readInputs = (inputs: unknown, file: string): PromptArgument[] => {
 };
 
 /**
- * Prompty: YAML frontmatter with typed `inputs`; a Jinja-style body (rendered as Liquid) split into
- * messages at `system:` / `user:` / `assistant:` lines. System sections become user messages.
+ * Prompty: YAML frontmatter with typed `inputs`; a Jinja body (rendered by the Jinja engine) split
+ * into messages at `system:` / `user:` / `assistant:` lines. System sections become user messages.
  */
 export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => {
   const { data, body, bodyLine } = parseFrontmatter(input.text, input.file);
   const declared = readInputs(Object.hasOwn(data, 'inputs') ? data['inputs'] : undefined, input.file);
   const sections: NativeSection[] = splitRoleSections(body).map((section) => {
-    const template = input.liquid.compile(jinjaToLiquid(section.text), { file: input.file, lineOffset: bodyLine + section.lineOffset });
+    const template = input.jinja.compile(section.text, { file: input.file, lineOffset: bodyLine + section.lineOffset });
     return { role: section.role, variables: template.variables, render: (args) => template.render(args) };
   });
   const names = new Set(declared.map((argument) => argument.name));

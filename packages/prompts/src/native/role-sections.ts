@@ -21,8 +21,11 @@ export const splitRoleSections = (body: string, leadingRole: SectionRole = 'syst
   let start = 0;
   let inFence = false;
   const flush = (end: number): void => {
-    const text = lines.slice(start, end).join('\n').trim();
-    if (text !== '') sections.push({ role, text, lineOffset: start });
+    const raw = lines.slice(start, end).join('\n');
+    const text = raw.trim();
+    // Blank lines trimmed from the start still count, so template lines map to file lines.
+    const skipped = raw.slice(0, raw.length - raw.trimStart().length).split('\n').length - 1;
+    if (text !== '') sections.push({ role, text, lineOffset: start + skipped });
   };
   lines.forEach((line, index) => {
     if (fence.test(line)) inFence = !inFence;
