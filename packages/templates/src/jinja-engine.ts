@@ -189,6 +189,7 @@ export const createJinjaEngine = (options: JinjaEngineOptions = {}): TemplateEng
       if (!knownFilters.has(name)) throw fail(`unknown filter "${name}"; known filters: ${[...knownFilters].sort().join(', ')}`, filterLine(source, name));
     }
     const lines = statementLines(program.body, source);
+    const json = new Set(compileOptions.jsonArguments);
     const Interpreter = boundedInterpreter(jinja, lines, sizes);
 
     return {
@@ -197,7 +198,7 @@ export const createJinjaEngine = (options: JinjaEngineOptions = {}): TemplateEng
         renderOptions.signal?.throwIfAborted();
         // Arguments below the runtime's names, so an argument called `range` cannot hide range().
         const given = new jinja.Environment();
-        for (const [name, value] of Object.entries(args)) given.set(name, value);
+        for (const [name, value] of Object.entries(args)) given.set(name, json.has(name) ? parseJson(value) : value);
         const scope = new jinja.Environment(given);
         for (const [name, value] of Object.entries(globals(range))) scope.set(name, value);
         const interpreter = new Interpreter(scope, { deadline: Date.now() + renderLimitMs, outputLimit, itemLimit, renderLimitMs });
@@ -220,6 +221,15 @@ export const createJinjaEngine = (options: JinjaEngineOptions = {}): TemplateEng
     },
     compile,
   };
+};
+
+/** A typed argument's value; text that is not JSON is kept as it was given. */
+const parseJson = (value: string): unknown => {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 };
 
 const globals = (range: (...args: unknown[]) => number[]): Record<string, unknown> => ({

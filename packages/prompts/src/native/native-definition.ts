@@ -17,11 +17,18 @@ export interface NativeFileInput {
   readonly jinja: TemplateEngine;
 }
 
+/** A message a section rendered to, when its output holds role lines of its own (Prompty). */
+export interface RenderedPart {
+  readonly role: SectionRole;
+  readonly text: string;
+}
+
 export interface NativeSection {
   readonly role: SectionRole;
   /** Arguments this section reads. */
   readonly variables: readonly string[];
-  render(args: Readonly<Record<string, string>>): Promise<string>;
+  /** The section's text (one message in `role`), or the messages it rendered to. */
+  render(args: Readonly<Record<string, string>>): Promise<string | readonly RenderedPart[]>;
 }
 
 /** One prompt file read in its format: what the entry builder turns into a registry entry. */

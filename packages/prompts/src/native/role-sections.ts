@@ -21,11 +21,8 @@ export const splitRoleSections = (body: string, leadingRole: SectionRole = 'syst
   let start = 0;
   let inFence = false;
   const flush = (end: number): void => {
-    const raw = lines.slice(start, end).join('\n');
-    const text = raw.trim();
-    // Blank lines trimmed from the start still count, so template lines map to file lines.
-    const skipped = raw.slice(0, raw.length - raw.trimStart().length).split('\n').length - 1;
-    if (text !== '') sections.push({ role, text, lineOffset: start + skipped });
+    const text = lines.slice(start, end).join('\n').trim();
+    if (text !== '') sections.push({ role, text, lineOffset: start });
   };
   lines.forEach((line, index) => {
     if (fence.test(line)) inFence = !inFence;
