@@ -13,6 +13,7 @@ const corpus = Object.fromEntries(readdirSync(corpusDir).map((name) => [`prompty
 const files = {
   ...corpus,
   'review.md': '---\ndescription: Review code\n---\nReview {{ code | upcase }}',
+  'shout.md': '---\nengine: jinja\n---\n{{ word | upper }}{% for i in range(2) %}!{% endfor %}',
   'clash.md': 'From Markdown',
   'clash.prompty': 'user:\nFrom Prompty',
   'broken.prompty': '---\ndescription: Broken\n---\nuser:\nHello\n{{ name | shout }}',
@@ -32,7 +33,7 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
 
       const { prompts } = await client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual(
-        ['clash', 'prompty/basic', 'prompty/chat', 'prompty/study-plan', 'prompty/support', 'review', 'runaway'].sort(),
+        ['clash', 'prompty/basic', 'prompty/chat', 'prompty/study-plan', 'prompty/support', 'review', 'runaway', 'shout'].sort(),
       );
       const plan = prompts.find((prompt) => prompt.name === 'prompty/study-plan');
       expect(plan).toMatchObject({ title: 'Study plan', description: 'Plans study sessions on a topic' });
@@ -74,6 +75,8 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
 
       const review = await client.getPrompt({ name: 'review', arguments: { code: 'x' } });
       expect(pairs(review.messages as Message[])).toEqual([['user', 'Review X']]);
+      const shout = await client.getPrompt({ name: 'shout', arguments: { word: 'hey' } });
+      expect(pairs(shout.messages as Message[])).toEqual([['user', 'HEY!!']]);
       const clash = await client.getPrompt({ name: 'clash' });
       expect(pairs(clash.messages as Message[])).toEqual([['user', 'From Markdown']]);
 
