@@ -39,6 +39,11 @@ describe('createJinjaEngine', () => {
     expect(await engine.render(source, { name: 'ada' })).toBe('\nHello, ADA![]');
   });
 
+  it('treats an argument not given as Jinja2 does: filters of it are empty, a loop over it runs its else block', async () => {
+    const source = '[{{ m }}|{{ m.attr }}|{{ m | lower }}|{{ m | trim | upper }}|{{ m | length }}|{{ m | join(",") }}|{{ m | default("d") }}]{% for x in m %}{{ x }}{% else %}none{% endfor %}';
+    expect(await engine.render(source, {})).toBe('[||||0||d]none');
+  });
+
   it('keeps block lines as Jinja2 does by default, and drops one trailing newline', async () => {
     expect(await engine.render('{% if a %}\nyes\n{% endif %}\n', { a: '1' })).toBe('\nyes\n');
   });

@@ -105,6 +105,8 @@ const boundedInterpreter = (jinja: JinjaModule, lines: ReadonlyMap<JinjaNode, nu
       try {
         value = super.evaluate(statement, environment);
       } catch (error) {
+        const lenient = statement === undefined ? undefined : lenientNode(statement, error);
+        if (lenient !== undefined) return super.evaluate(lenient, environment);
         const line = statement === undefined ? undefined : lines.get(statement);
         if (line === undefined || error instanceof LocatedError) throw error;
         throw new LocatedError(line, error);
@@ -132,6 +134,24 @@ const boundedInterpreter = (jinja: JinjaModule, lines: ReadonlyMap<JinjaNode, nu
       }
     }
   };
+
+/**
+ * What Jinja2 renders where @huggingface/jinja fails on an undefined value (an optional argument
+ * not given): a filter of it is empty (`length` is 0), a loop over it runs its `else` block.
+ */
+const lenientNode = (statement: JinjaNode, error: unknown): JinjaNode | undefined => {
+  if (!(error instanceof Error) || error instanceof LimitError || error instanceof LocatedError) return undefined;
+  const fields = statement as unknown as Readonly<Record<string, unknown>>;
+  if (statement.type === 'FilterExpression' && error.message.endsWith('to type: UndefinedValue')) {
+    const filter = fields['filter'] as { readonly value?: unknown; readonly callee?: { readonly value?: unknown } } | undefined;
+    const name = filter?.value ?? filter?.callee?.value;
+    return name === 'length' ? ({ type: 'IntegerLiteral', value: 0 } as JinjaNode) : ({ type: 'StringLiteral', value: '' } as JinjaNode);
+  }
+  if (statement.type === 'For' && error.message === 'Expected iterable or object type in for loop: got UndefinedValue') {
+    return { type: 'Program', body: fields['defaultBlock'] ?? [] } as JinjaNode;
+  }
+  return undefined;
+};
 
 /** Python's `range()`, refusing to make more numbers than the item limit. */
 const boundedRange =
