@@ -63,7 +63,7 @@ describe('createJinjaEngine', () => {
   it('reports syntax errors at the line of the tag, frontmatter included, saying what to fix', async () => {
     const expression = await templateErrorOf(() => engine.compile('one\ntwo\n{{ code | }}', { file: 'p.prompty', lineOffset: 5 }));
     expect(expression.message).toMatch(/^p\.prompty:8: /);
-    expect(expression.data).toEqual({ file: 'p.prompty', line: 8 });
+    expect(expression.data).toEqual({ file: 'p.prompty', line: 8, reason: expect.stringMatching(/^Unexpected token/) });
     const unclosed = await templateErrorOf(() => engine.compile('a\n{% for x in xs %}\n{{ x }}', { file: 'p.prompty' }));
     expect(unclosed.message).toBe('p.prompty:2: {% for %} is never closed: add {% endfor %}');
     const stray = await templateErrorOf(() => engine.compile('a\n\n{% endif %}'));

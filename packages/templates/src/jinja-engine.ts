@@ -280,9 +280,11 @@ const runtimeReason = (error: unknown): string => {
 };
 
 const templateError = (reason: string, file: string | undefined, line: number | undefined, cause: unknown): PromptyardError => {
+  // `reason` without the position, as file errors carry it (a log line names the file and line).
   const data: Record<string, unknown> = {};
   if (file !== undefined) data['file'] = file;
   if (line !== undefined) data['line'] = line;
+  data['reason'] = reason;
   const where = file === undefined ? (line === undefined ? '' : `line ${line}: `) : line === undefined ? `${file}: ` : `${file}:${line}: `;
   return new PromptyardError('TEMPLATE_ERROR', `${where}${reason}`, { cause, data });
 };
