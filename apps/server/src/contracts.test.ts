@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { createTestContext, promptSourceContract } from '@promptyard/core/testing';
 import type { ContractCheck } from '@promptyard/core/testing';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
-import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import { afterAll, describe, it } from 'vitest';
 
 // The prompt sources promptyard-server builds, with the engines it gives them.
-const engines = { liquid: createLiquidEngine(), arguments: createArgumentsEngine(), plain: createPlainEngine() };
+const engines = { liquid: createLiquidEngine(), jinja: createJinjaEngine(), arguments: createArgumentsEngine(), plain: createPlainEngine() };
 const dir = await mkdtemp(join(tmpdir(), 'promptyard-source-contracts-'));
 const files: Readonly<Record<string, string>> = {
   'prompts/review.md': '---\ndescription: Review code\narguments:\n  - name: code\n    required: true\n  - name: language\n    enum: [typescript, python]\n    default: typescript\n---\nReview this {{ language }} code:\n\n{{ code }}\n',
@@ -46,7 +46,7 @@ describe('a discovered Claude commands folder meets the prompt source contract',
   run(
     promptSourceContract({
       context: createTestContext({ engines }),
-      create: (context) => createNativePromptSource({ format: 'claude-commands', dir: join(dir, '.claude/commands'), root: dir, prefix: 'claude:', liquid: engines.liquid, logger: context.logger }),
+      create: (context) => createNativePromptSource({ format: 'claude-commands', dir: join(dir, '.claude/commands'), root: dir, prefix: 'claude:', jinja: engines.jinja, logger: context.logger }),
       renders: [{ name: 'claude:explain', arguments: { arguments: 'src/app.ts' }, text: 'Explain src/app.ts in plain words.\n' }],
     }),
   );

@@ -3,7 +3,7 @@ import { createCatalog, createPromptService, PromptyardError } from '@promptyard
 import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
 import type { NativePromptSource } from '@promptyard/prompts';
-import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
 import { discoverFolders, type DiscoveredFolder } from './discovery.js';
 
@@ -48,14 +48,16 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
 };
 
 
-export type Engines = Readonly<Record<'liquid' | 'arguments' | 'plain', TemplateEngine>>;
+export type Engines = Readonly<Record<'liquid' | 'jinja' | 'arguments' | 'plain', TemplateEngine>>;
 
-/** Liquid's bounds: `[timeouts] prompt_ms` per render, and a parse limit from the file size limit. */
+/** Liquid's and Jinja's bounds: `[timeouts] prompt_ms` per render, and a parse limit from the file size limit. */
 const liquidLimits = (config: ResolvedConfig['config']) => ({ renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 });
 
 /** The template engines every source renders with (provider prompt sources too). */
 export const createEngines = (config: ResolvedConfig['config']): Engines => ({
   liquid: createLiquidEngine(liquidLimits(config)),
+  // Markdown prompts render with Liquid; Prompty files (and `engine: jinja`) with Jinja.
+  jinja: createJinjaEngine(liquidLimits(config)),
   arguments: createArgumentsEngine(),
   plain: createPlainEngine(),
 });
@@ -139,7 +141,7 @@ export const createLibrary = async (
         dir: found.dir,
         root: found.root,
         prefix: found.prefix,
-        liquid: engines.liquid,
+        jinja: engines.jinja,
         maxFileBytes: config.limits.max_file_bytes,
         debounceMs: config.prompts.debounce_ms,
         logger: sourceLogger,

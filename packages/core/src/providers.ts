@@ -20,7 +20,7 @@ export interface ProviderContext {
   /** The folder of the config file that enabled the provider: relative paths in options resolve here. */
   readonly baseDir: string;
   /**
-   * The server's template engines by name (`liquid`, `plain`, `arguments`), with its time and size
+   * The server's template engines by name (`liquid`, `jinja`, `plain`, `arguments`), with its time and size
    * limits: a prompt source renders with these so its prompts behave like the server's own.
    */
   readonly engines: Readonly<Record<string, TemplateEngine>>;

@@ -82,6 +82,11 @@ export interface CompileOptions {
   readonly file?: string;
   /** Lines that precede the template in `file` (its frontmatter): file line = template line + lineOffset. */
   readonly lineOffset?: number;
+  /**
+   * Arguments whose values are JSON text (Prompty inputs typed `array`, `object`, `number` …). An
+   * engine with typed values (Jinja) parses them; a value that is not JSON stays a string.
+   */
+  readonly jsonArguments?: readonly string[];
 }
 
 export interface CompiledTemplate extends TemplateAnalysis {

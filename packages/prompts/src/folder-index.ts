@@ -6,6 +6,8 @@ import { fileError, fileErrorDetails } from './file-error.js';
 import { isIgnoredPath, toPosixRelative } from './ignore.js';
 import { mapLimit } from './map-limit.js';
 import { parsePromptFile, type PromptLibraryContext } from './parse-prompt-file.js';
+import { parsePromptyFile } from './parse-prompty-file.js';
+import { promptExtension, promptNameOf } from './prompt-file-name.js';
 import { createPromptClaims } from './prompt-claims.js';
 import { readOne, readPromptFiles, type ReadOutcome } from './read-prompt-files.js';
 import type { PromptTextResult } from './read-prompt-text.js';
@@ -86,8 +88,6 @@ const lstatIfPresent = async (path: string): Promise<Stats | undefined> => {
 };
 
 type DecodedText = Extract<PromptTextResult, { kind: 'text' }>;
-
-const withoutExtension = (path: string): string => path.slice(0, -'.md'.length);
 
 export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
   const { dir, engines, maxFileBytes, logger } = options;
@@ -211,8 +211,11 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
 
   /** The library a prompt file belongs to, or null when the file is no prompt at all. */
   const owner = (file: string): LibraryRecord | undefined | null => {
-    if (!file.endsWith('.md')) return null;
+    const extension = promptExtension(file);
+    if (extension === undefined) return null;
     const library = findLibrary(file);
+    // A twig library's prompts are Markdown rendered with its partials.
+    if (library !== undefined && extension !== '.md') return null;
     if (library !== undefined && (library.loaded === undefined || !isPathInside(library.promptsDir, file))) return null;
     return library;
   };
@@ -235,26 +238,28 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     if (changed && result.latin1) logger.warn('prompt file is not valid UTF-8; decoded it as Latin-1', { file });
 
     const source = toPosixRelative(dir, file);
-    let name = withoutExtension(source);
+    let name = promptNameOf(source);
     let context: PromptLibraryContext | undefined;
     const loaded = library?.loaded;
     if (library !== undefined && loaded !== undefined) {
-      const prompt = withoutExtension(toPosixRelative(library.promptsDir, file));
+      const prompt = promptNameOf(toPosixRelative(library.promptsDir, file));
       name = `${loaded.manifest.name}:${prompt}`;
       context = libraryContext(loaded, prompt);
     }
     try {
-      const entry = parsePromptFile({
-        text,
-        file,
-        name,
-        source,
-        engines,
-        logger,
-        maxFileBytes,
-        followExternalSymlinks: followExternal,
-        ...(context !== undefined && { library: context }),
-      });
+      const entry = file.endsWith('.prompty')
+        ? parsePromptyFile({ text, file, name, source, engines, maxFileBytes })
+        : parsePromptFile({
+            text,
+            file,
+            name,
+            source,
+            engines,
+            logger,
+            maxFileBytes,
+            followExternalSymlinks: followExternal,
+            ...(context !== undefined && { library: context }),
+          });
       record.failure = undefined;
       setEntry(record, entry);
     } catch (error) {

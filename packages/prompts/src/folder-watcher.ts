@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { describeError, type Logger } from '@promptyard/core';
 import { watch, type FSWatcher } from 'chokidar';
 import { isIgnoredPath } from './ignore.js';
+import { promptExtension } from './prompt-file-name.js';
 
 export interface FolderWatcherOptions {
   readonly dir: string;
@@ -10,7 +11,7 @@ export interface FolderWatcherOptions {
   readonly logger: Logger;
   /** Receives the paths changed during one quiet period; batches never overlap. */
   readonly onBatch: (paths: ReadonlySet<string>) => Promise<void>;
-  /** Files that can change what the folder serves; `*.md` and `twig.toml` by default. */
+  /** Files that can change what the folder serves; `*.md`, `*.prompty` and `twig.toml` by default. */
   readonly isPromptFile?: (path: string) => boolean;
 }
 
@@ -33,7 +34,7 @@ const recheckDelayMs = 120;
 const errorCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
-const isMarkdownPromptPath = (path: string): boolean => path.endsWith('.md') || basename(path) === 'twig.toml';
+const isMarkdownPromptPath = (path: string): boolean => promptExtension(path) !== undefined || basename(path) === 'twig.toml';
 
 // Only prompt files, library manifests and folders can change what a folder serves (see isRelevant).
 

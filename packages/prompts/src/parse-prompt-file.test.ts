@@ -124,7 +124,7 @@ describe('parsePromptFile', () => {
     ['arguments:\n  - name: a\n    enum: [1, 2]', 'arguments[0].enum must be a non-empty list of strings'],
     ['arguments:\n  - name: a\n    enum: [x]\n    default: y', 'arguments[0].default "y" is not one of its enum values: x'],
     ['arguments:\n  - name: a\n  - name: a', 'key "arguments" declares "a" twice'],
-    ['engine: mustache', 'review.md:2: frontmatter: engine "mustache" is unknown; known engines: liquid, arguments, plain'],
+    ['engine: mustache', 'review.md:2: frontmatter: engine "mustache" is unknown; known engines: liquid, jinja, arguments, plain'],
   ])('rejects %j', (frontmatter, reason) => {
     expect(reasonOf(`---\n${frontmatter}\n---\nBody`)).toContain(reason);
   });

@@ -5,9 +5,10 @@ import type { Logger } from '@promptyard/core';
 import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
 import type { SymlinkPolicy } from './symlinks.js';
+import { promptExtension } from './prompt-file-name.js';
 
 export interface FolderScan {
-  /** Candidate prompt files (`*.md`, including symlinks to files), absolute. */
+  /** Candidate prompt files (`*.md`, `*.prompty`, including symlinks to files), absolute. */
   readonly markdown: readonly string[];
   /** Folders that hold a twig.toml, absolute; their contents are not scanned. */
   readonly libraries: readonly string[];
@@ -63,13 +64,13 @@ export const scanFolder = async (root: string, options: ScanOptions): Promise<Fo
       const path = join(folder, entry.name);
       if (entry.isDirectory()) folders.push(visit(path));
       else if (entry.isSymbolicLink()) folders.push(visitLink(path, entry.name));
-      else if (entry.isFile() && entry.name.endsWith('.md')) markdown.push(path);
+      else if (entry.isFile() && promptExtension(entry.name) !== undefined) markdown.push(path);
     }
     await Promise.all(folders);
   };
 
   const visitLink = async (path: string, name: string): Promise<void> => {
-    const link = await symlinks.admit(path, (kind) => kind === 'folder' || name.endsWith('.md'));
+    const link = await symlinks.admit(path, (kind) => kind === 'folder' || promptExtension(name) !== undefined);
     if (link === undefined) return;
     if (link.kind === 'file') {
       markdown.push(path);

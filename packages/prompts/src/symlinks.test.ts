@@ -100,7 +100,7 @@ describe('symlinks in a native folder', () => {
     await mkdir(skills);
     await symlink(join(base, 'shared', 'lint'), join(skills, 'lint'), 'dir');
     const make = (follow: boolean) =>
-      createNativePromptSource({ format: 'claude-skills', dir: skills, liquid: createFakeLiquid(), logger: logs.logger, followExternalSymlinks: follow });
+      createNativePromptSource({ format: 'claude-skills', dir: skills, jinja: createFakeLiquid('jinja'), logger: logs.logger, followExternalSymlinks: follow });
     expect(names(await make(false).load())).toEqual([]);
     expect(symlinkWarnings()).toEqual([join(skills, 'lint')]);
     expect(names(await make(true).load())).toEqual(['lint']);

@@ -59,7 +59,7 @@ const plainEngine: TemplateEngine = {
   render: async (source) => source,
 };
 
-export const testEngines = { liquid: createFakeLiquid(), arguments: fakeArguments, plain: plainEngine };
+export const testEngines = { liquid: createFakeLiquid(), jinja: createFakeLiquid('jinja'), arguments: fakeArguments, plain: plainEngine };
 
 export interface TempFolder {
   readonly dir: string;

@@ -3,7 +3,6 @@ import { splitWords } from './dialect.js';
 import { compileDollarDialect, hintNames } from './dollar-dialect.js';
 import { compileFreeTextDialect, continueInput, geminiArgs } from './free-text-dialect.js';
 import { compileInputDialect } from './input-dialect.js';
-import { jinjaToLiquid } from './jinja-to-liquid.js';
 import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
 import { findUnfilled, placeholderLine } from './unfilled.js';
@@ -89,12 +88,6 @@ describe('other dialects', () => {
       ['user', '```yaml\nuser:\n```\n{{q}}'],
       ['assistant', 'OK'],
     ]);
-  });
-
-  it('translates common Jinja spellings to Liquid', () => {
-    expect(jinjaToLiquid("{# note #}{{ name | default('you') }}{% if a %}x{% elif b %}y{% endif %}{{ loop.index }}")).toBe(
-      "{{ name | default: 'you' }}{% if a %}x{% elsif b %}y{% endif %}{{ forloop.index }}",
-    );
   });
 
   it('normalises names to valid MCP tool names deterministically', () => {

@@ -13,16 +13,25 @@ export interface NativeFileInput {
   readonly file: string;
   /** Path relative to the format's folder, with `/`. */
   readonly path: string;
-  /** Prompty bodies render with it (Jinja-style is close enough to Liquid once translated). */
-  readonly liquid: TemplateEngine;
+  /** Prompty bodies render with it. */
+  readonly jinja: TemplateEngine;
+}
+
+/** A message a section rendered to, when its output holds role lines of its own (Prompty). */
+export interface RenderedPart {
+  readonly role: SectionRole;
+  readonly text: string;
 }
 
 export interface NativeSection {
   readonly role: SectionRole;
   /** Arguments this section reads. */
   readonly variables: readonly string[];
-  /** `options.signal` aborts at the render's deadline: an engine that can stop there should. */
-  render(args: Readonly<Record<string, string>>, options?: RenderOptions): Promise<string>;
+  /**
+   * The section's text (one message in `role`), or the messages it rendered to. `options.signal`
+   * aborts at the render's deadline: an engine that can stop there should.
+   */
+  render(args: Readonly<Record<string, string>>, options?: RenderOptions): Promise<string | readonly RenderedPart[]>;
 }
 
 /** One prompt file read in its format: what the entry builder turns into a registry entry. */

@@ -1,7 +1,7 @@
 import { PromptyardError, describeError, isPromptyardError, type PromptEntry, type PromptMessage } from '@promptyard/core';
 import { deriveDescription } from '../derive-description.js';
 import { findReferences, resolveReference } from './file-references.js';
-import type { NativeDefinition, NativeFormat } from './native-definition.js';
+import type { NativeDefinition, NativeFormat, RenderedPart } from './native-definition.js';
 import { normalizePromptName } from './prompt-name.js';
 
 export interface NativeEntryOptions {
@@ -41,16 +41,18 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
       const references: string[] = [];
       for (const section of definition.sections) {
         renderOptions?.signal?.throwIfAborted();
-        let text: string;
+        let rendered: string | readonly RenderedPart[];
         try {
-          text = await section.render(args, renderOptions);
+          rendered = await section.render(args, renderOptions);
         } catch (error) {
           if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
           throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
         }
-        if (text.trim() === '') continue;
-        messages.push({ role: section.role === 'assistant' ? 'assistant' : 'user', content: { type: 'text', text } });
-        if (definition.references !== undefined) references.push(...findReferences(text, definition.references));
+        for (const { role, text } of typeof rendered === 'string' ? [{ role: section.role, text: rendered }] : rendered) {
+          if (text.trim() === '') continue;
+          messages.push({ role: role === 'assistant' ? 'assistant' : 'user', content: { type: 'text', text } });
+          if (definition.references !== undefined) references.push(...findReferences(text, definition.references));
+        }
       }
       for (const reference of new Set(references)) {
         const content = await resolveReference(root, reference, maxFileBytes, referenceOptions);

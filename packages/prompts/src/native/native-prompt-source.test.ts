@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 const source = (format: NativeFormat, dir: string, prefix = '') =>
-  createNativePromptSource({ format, dir: `${folder.dir}/${dir}`, root: folder.dir, prefix, liquid: createFakeLiquid(), logger: captureLogs().logger });
+  createNativePromptSource({ format, dir: `${folder.dir}/${dir}`, root: folder.dir, prefix, jinja: createFakeLiquid('jinja'), logger: captureLogs().logger });
 
 const byName = (entries: readonly PromptEntry[], name: string): PromptEntry => {
   const entry = entries.find((candidate) => candidate.name === name);

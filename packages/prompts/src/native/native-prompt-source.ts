@@ -26,8 +26,8 @@ export interface NativePromptSourceOptions {
   readonly prefix?: string;
   /** `@path` references resolve inside it; `dir` by default. */
   readonly root?: string;
-  /** Renders Prompty bodies. */
-  readonly liquid: TemplateEngine;
+  /** Renders Prompty bodies (Jinja). */
+  readonly jinja: TemplateEngine;
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
   /** Quiet period before changed files are re-read; 25 ms by default. */
@@ -165,7 +165,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
       const source = toPosixRelative(dir, file);
       try {
         const text = read.text.replace(/\r\n/g, '\n');
-        const definition = parse({ text, file, path: source, liquid: options.liquid });
+        const definition = parse({ text, file, path: source, jinja: options.jinja });
         for (const placeholder of definition.unfilled ?? []) {
           const line = placeholderLine(text, placeholder);
           problems.push({ file, severity: 'warning', message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`, ...(line === undefined ? {} : { line }) });

@@ -1,8 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { PromptArgument } from '@promptyard/core';
 import { fileError } from '../file-error.js';
 import { parseFrontmatter } from '../frontmatter.js';
 import { isRecord } from '../value-shape.js';
-import { jinjaToLiquid } from './jinja-to-liquid.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput, type NativeSection } from './native-definition.js';
 import { splitRoleSections } from './role-sections.js';
 
@@ -16,7 +16,9 @@ const readInput = (name: string, spec: unknown): PromptArgument => {
     return { name, required: false, ...(example === undefined ? {} : { default: example }) };
   }
   const description = scalar(spec['description']);
-  const fallback = scalar(spec['default']);
+  const given = spec['default'];
+  // A list or mapping default is passed as the JSON a caller would give for a typed input.
+  const fallback = scalar(given) ?? (Array.isArray(given) || isRecord(given) ? JSON.stringify(given) : undefined);
   const values = Array.isArray(spec['enumValues']) ? spec['enumValues'].map(scalar).filter((value) => value !== undefined) : undefined;
   return {
     name,
@@ -40,17 +42,64 @@ const readInputs = (inputs: unknown, file: string): PromptArgument[] => {
   throw fileError(file, '"inputs" must be a list of { name, description, required, default } or a mapping');
 };
 
+/** Prompty's input types whose values are JSON (a list to loop over, a number to compare). */
+const jsonTypes: ReadonlySet<string> = new Set(['array', 'object', 'list', 'number', 'integer', 'float', 'boolean']);
+
+/** The inputs declared with a JSON type, by name. */
+const typedInputs = (inputs: unknown): string[] => {
+  const specs = Array.isArray(inputs)
+    ? inputs.map((spec): [unknown, unknown] => [isRecord(spec) ? spec['name'] : undefined, spec])
+    : isRecord(inputs)
+      ? Object.entries(inputs)
+      : [];
+  return specs.flatMap(([name, spec]) =>
+    typeof name === 'string' && isRecord(spec) && typeof spec['type'] === 'string' && jsonTypes.has(spec['type'].toLowerCase()) ? [name] : [],
+  );
+};
+
+const roleLines = /^([ \t]*)(system|user|assistant)([ \t]*:[ \t]*)$/gim;
+
 /**
- * Prompty: YAML frontmatter with typed `inputs`; a Jinja-style body (rendered as Liquid) split into
- * messages at `system:` / `user:` / `assistant:` lines. System sections become user messages.
+ * An argument's text with its role lines marked, so that a value cannot start a message of its
+ * own; the marker is taken out of the messages again. A JSON argument is marked in its strings.
+ */
+const guardRoleLines = (value: string, marker: string, isJson: boolean): string => {
+  const mark = (text: string): string => text.replace(roleLines, `$1${marker}$2$3`);
+  if (!isJson || !/(system|user|assistant)[ \t]*:/i.test(value)) return mark(value);
+  try {
+    const walk = (item: unknown): unknown =>
+      typeof item === 'string' ? mark(item) : Array.isArray(item) ? item.map(walk) : isRecord(item) ? Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)])) : item;
+    return JSON.stringify(walk(JSON.parse(value)));
+  } catch {
+    return mark(value);
+  }
+};
+
+/**
+ * Prompty: YAML frontmatter with typed `inputs`; a Jinja body (rendered by the Jinja engine) split
+ * into messages at `system:` / `user:` / `assistant:` lines. System sections become user messages.
  */
 export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => {
   const { data, body, bodyLine } = parseFrontmatter(input.text, input.file);
-  const declared = readInputs(Object.hasOwn(data, 'inputs') ? data['inputs'] : undefined, input.file);
-  const sections: NativeSection[] = splitRoleSections(body).map((section) => {
-    const template = input.liquid.compile(jinjaToLiquid(section.text), { file: input.file, lineOffset: bodyLine + section.lineOffset });
-    return { role: section.role, variables: template.variables, render: (args, options) => template.render(args, options) };
-  });
+  const inputs = Object.hasOwn(data, 'inputs') ? data['inputs'] : undefined;
+  const declared = readInputs(inputs, input.file);
+  const jsonArguments = typedInputs(inputs);
+  // As Prompty does: the whole body renders first, then its role lines split it into messages,
+  // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
+  const template = input.jinja.compile(body, { file: input.file, lineOffset: bodyLine, jsonArguments });
+  const json = new Set(jsonArguments);
+  const sections: NativeSection[] = [
+    {
+      role: 'system',
+      variables: template.variables,
+      render: async (args, options) => {
+        const marker = `\uE000${randomBytes(6).toString('hex')}\uE000`;
+        const guarded = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]));
+        const text = await template.render(guarded, options);
+        return splitRoleSections(text).map((part) => ({ role: part.role, text: part.text.replaceAll(marker, '') }));
+      },
+    },
+  ];
   const names = new Set(declared.map((argument) => argument.name));
   const implied: PromptArgument[] = [];
   for (const section of sections) {

@@ -1,0 +1,174 @@
+/**
+ * What the Jinja engine reads from a parsed template without running it: the names a caller must
+ * supply, and the numbers a filter turns into a size. The syntax tree is @huggingface/jinja's, seen
+ * structurally (the package exports no node types): every node has a string `type`.
+ */
+
+export interface JinjaNode {
+  readonly type: string;
+}
+
+type Fields = Readonly<Record<string, unknown>>;
+
+const isNode = (value: unknown): value is JinjaNode =>
+  typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+
+const field = (node: JinjaNode, name: string): unknown => (node as unknown as Fields)[name];
+
+/** The nodes in a field: a node, a list of nodes, or lists of those. */
+const nodes = (value: unknown): JinjaNode[] => (Array.isArray(value) ? value.flatMap(nodes) : isNode(value) ? [value] : []);
+
+/** Names the runtime defines, or a block defines for its body; never arguments. */
+const builtins: ReadonlySet<string> = new Set([
+  'true',
+  'false',
+  'none',
+  'True',
+  'False',
+  'None',
+  'range',
+  'namespace',
+  'raise_exception',
+  'loop',
+  'caller',
+  'varargs',
+  'kwargs',
+]);
+
+/** Filters whose first argument (or `width=`) is a count of characters to allocate. */
+const sizingFilters: ReadonlySet<string> = new Set(['indent', 'center']);
+
+export interface TreeFacts {
+  /** Names read but never set in the template, in first-use order: the template's arguments. */
+  readonly variables: readonly string[];
+  /** Expressions whose value becomes a size; the engine bounds them when they are evaluated. */
+  readonly sizes: ReadonlySet<JinjaNode>;
+  /** The filters the template applies, by name. */
+  readonly filters: ReadonlySet<string>;
+}
+
+/** Names a loop variable, `set` target or parameter list binds (`a`, `(k, v)`, `x=1`). */
+const boundNames = (target: unknown, into: Set<string>): void => {
+  for (const node of nodes(target)) {
+    if (node.type === 'Identifier') into.add(String(field(node, 'value')));
+    else if (node.type === 'TupleLiteral' || node.type === 'ArrayLiteral') boundNames(field(node, 'value'), into);
+    else if (node.type === 'KeywordArgumentExpression') boundNames(field(node, 'key'), into);
+  }
+};
+
+/**
+ * Walks the tree once. A name set anywhere in the template (by `set`, a loop, a macro or its
+ * parameters) is a local, not an argument, even where it is read before it is set: simpler than
+ * Jinja's scoping and never asks a caller for a name the template supplies itself.
+ */
+export const readTree = (program: JinjaNode): TreeFacts => {
+  const read: string[] = [];
+  const seen = new Set<string>();
+  const bound = new Set<string>();
+  const sizes = new Set<JinjaNode>();
+  const filters = new Set<string>();
+
+  const visitAll = (value: unknown): void => {
+    for (const node of nodes(value)) visit(node);
+  };
+  const visitFilter = (filter: unknown): void => {
+    // The filter's name is no variable; its call arguments are expressions.
+    for (const node of nodes(filter)) {
+      if (node.type === 'Identifier') filters.add(String(field(node, 'value')));
+      if (node.type !== 'CallExpression') continue;
+      const args = nodes(field(node, 'args'));
+      const callee = nodes(field(node, 'callee'))[0];
+      if (callee?.type === 'Identifier') filters.add(String(field(callee, 'value')));
+      if (callee?.type === 'Identifier' && sizingFilters.has(String(field(callee, 'value')))) {
+        for (const [index, arg] of args.entries()) {
+          if (arg.type === 'KeywordArgumentExpression') {
+            if (String(field(nodes(field(arg, 'key'))[0] ?? arg, 'value')) === 'width') for (const value of nodes(field(arg, 'value'))) sizes.add(value);
+          } else if (index === 0) {
+            sizes.add(arg);
+          }
+        }
+      }
+      visitAll(args);
+    }
+  };
+  const visitParameters = (parameters: unknown): void => {
+    boundNames(parameters, bound);
+    // A parameter's default is an expression of the enclosing scope.
+    for (const node of nodes(parameters)) if (node.type === 'KeywordArgumentExpression') visitAll(field(node, 'value'));
+  };
+
+  const visit = (node: JinjaNode): void => {
+    switch (node.type) {
+      case 'Identifier': {
+        const name = String(field(node, 'value'));
+        if (!seen.has(name)) {
+          seen.add(name);
+          read.push(name);
+        }
+        return;
+      }
+      case 'MemberExpression':
+        visitAll(field(node, 'object'));
+        // `a.b` names an attribute; `a[b]` reads `b`.
+        if (field(node, 'computed') === true) visitAll(field(node, 'property'));
+        return;
+      case 'FilterExpression':
+        visitAll(field(node, 'operand'));
+        visitFilter(field(node, 'filter'));
+        return;
+      case 'FilterStatement':
+        visitFilter(field(node, 'filter'));
+        visitAll(field(node, 'body'));
+        return;
+      case 'TestExpression':
+        visitAll(field(node, 'operand'));
+        return;
+      case 'KeywordArgumentExpression':
+        visitAll(field(node, 'value'));
+        return;
+      case 'For':
+        boundNames(field(node, 'loopvar'), bound);
+        visitAll([field(node, 'iterable'), field(node, 'body'), field(node, 'defaultBlock')]);
+        return;
+      case 'Set':
+        boundNames(field(node, 'assignee'), bound);
+        // `{% set ns.x = 1 %}` reads `ns`.
+        for (const target of nodes(field(node, 'assignee'))) if (target.type === 'MemberExpression') visit(target);
+        visitAll([field(node, 'value'), field(node, 'body')]);
+        return;
+      case 'Macro':
+        boundNames(field(node, 'name'), bound);
+        visitParameters(field(node, 'args'));
+        visitAll(field(node, 'body'));
+        return;
+      case 'CallStatement':
+        visitParameters(field(node, 'callerArgs'));
+        visitAll([field(node, 'call'), field(node, 'body')]);
+        return;
+      case 'ObjectLiteral': {
+        const entries = field(node, 'value');
+        if (entries instanceof Map) for (const [key, value] of entries) visitAll([key, value]);
+        return;
+      }
+      case 'StringLiteral':
+      case 'IntegerLiteral':
+      case 'FloatLiteral':
+      case 'Comment':
+        return;
+      default:
+        // Every other node's children are expressions or statements in its own fields.
+        for (const [name, value] of Object.entries(node as unknown as Fields)) {
+          // An operator is a lexer token (`and` is one of type Identifier), not a node.
+          if (name === 'operator') continue;
+          if (Array.isArray(value)) {
+            visitAll(value);
+          } else if (isNode(value)) {
+            visit(value);
+          }
+        }
+    }
+  };
+
+  visit(program);
+  return { variables: read.filter((name) => !bound.has(name) && !builtins.has(name)), sizes, filters };
+};
