@@ -28,6 +28,15 @@ export const configSchema = {
     page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Prompts per prompts/list page.' },
     debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
   },
+  skills: {
+    folders: {
+      type: 'string[]',
+      separator: 'path',
+      default: [],
+      doc: 'Folders of Agent Skills (each skill a folder holding SKILL.md), served through the MCP skills extension (default: discovery).',
+    },
+    prefix: { type: 'string', default: 'skill:', doc: 'Prefix of the prompts these skills are also served as, for clients without the skills extension.' },
+  },
   discovery: {
     enabled: { type: 'boolean', default: true, doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.' },
     project: { type: 'boolean', default: true, doc: 'Search the current directory (the project).' },
@@ -147,6 +156,8 @@ export interface ResolvedConfig {
   /** Prompt folders and libraries as absolute paths. */
   readonly folders: readonly string[];
   readonly libraries: readonly string[];
+  /** `[skills] folders` as absolute paths. */
+  readonly skillFolders: readonly string[];
   /** Where discovery looks: the project (the working directory), the home folder and `$CODEX_HOME`. */
   readonly cwd: string;
   readonly home: string | undefined;
@@ -208,6 +219,7 @@ export const resolveServerConfig = async (options: {
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
+    skillFolders: config.skills.folders.map((folder) => absolute(folder, file !== undefined && env['PROMPTYARD_SKILLS_FOLDERS'] === undefined ? dirname(file) : options.cwd)),
     cwd: options.cwd,
     home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
     projects: Object.fromEntries(

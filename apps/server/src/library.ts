@@ -5,7 +5,7 @@ import { createNativePromptSource, createPromptFolderSource } from '@promptyard/
 import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
-import { discoverFolders, type DiscoveredFolder } from './discovery.js';
+import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './discovery.js';
 
 interface LibrarySource {
   readonly source: PromptSource;
@@ -22,6 +22,8 @@ export interface Library {
   /** Configured folders and libraries. */
   readonly folders: readonly string[];
   readonly discovered: readonly DiscoveredFolder[];
+  /** Folders of Agent Skills: `[skills] folders`, else the well-known ones when discovery runs. */
+  readonly skillFolders: readonly string[];
   nothingToServe(): PromptyardError;
 }
 
@@ -82,16 +84,21 @@ export const createLibrary = async (
           prefixes: config['discovery.prefixes'],
         })
       : [];
+  const skillFolders =
+    resolved.skillFolders.length > 0 || !(folders.length === 0 && discovery.enabled)
+      ? resolved.skillFolders
+      : await discoverSkillFolders({ cwd: resolved.cwd, home: resolved.home, project: discovery.project, includeHome: discovery.home });
   const nothingToServe = (): PromptyardError =>
     new PromptyardError(
       'CONFIG_INVALID',
       'No prompt folders to serve: pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml' +
         (discovery.enabled ? ' (no prompts were found in well-known folders such as .claude/commands or .github/prompts either).' : '.'),
     );
-  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw nothingToServe();
+  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0 && skillFolders.length === 0) throw nothingToServe();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
+    ...resolved.skillFolders.map((folder) => requireFolder(folder, 'skill folder')),
   ]);
 
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
@@ -125,6 +132,22 @@ export const createLibrary = async (
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
     }),
+    // Skill folders not already read as Claude skills are prompts too, for clients without the extension.
+    ...skillFolders
+      .filter((dir) => !discovered.some((found) => found.format === 'claude-skills' && found.dir === dir))
+      .map((dir) => {
+        const native = createNativePromptSource({
+          format: 'claude-skills',
+          dir,
+          root: dir,
+          prefix: config.skills.prefix,
+          liquid: engines.liquid,
+          maxFileBytes: config.limits.max_file_bytes,
+          debounceMs: config.prompts.debounce_ms,
+          logger: sourceLogger,
+        });
+        return { source: native, native, owner: catalog.owner(`skills ${dir}`) };
+      }),
     ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
   ];
   const prompts = createPromptService({
@@ -133,5 +156,5 @@ export const createLibrary = async (
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, discovered, nothingToServe };
+  return { catalog, prompts, sources, folders, discovered, skillFolders, nothingToServe };
 };
