@@ -5,19 +5,23 @@
  * extension contributes none.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { cleanup, connectHttp, gatewayToml, startHttpGateway, startStdioGateway, stdioBackendCommand } from './harness.js';
-import type { Era, StdioCommand } from './harness.js';
+import { cleanup, connectHttp, gatewayToml, Output, startHttpGateway, startStdioGateway, stdioBackendCommand } from './harness.js';
+import type { Era, StdioCommand, TomlServer } from './harness.js';
 
 const serverCli = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const folders: string[] = [];
+const servers: ChildProcess[] = [];
 
 afterEach(async () => {
+  for (const child of servers.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   await cleanup();
   await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
@@ -41,7 +45,20 @@ const skillServer = async (): Promise<{ readonly dir: string; readonly command: 
   return { dir, command };
 };
 
-const config = (command: StdioCommand): string => gatewayToml({ docs: { command }, plain: { command: stdioBackendCommand({ name: 'plain' }) } });
+/** The same server over Streamable HTTP, for the gateway to reach at 2026-07-28. */
+const overHttp = async ({ command }: { readonly command: StdioCommand }): Promise<TomlServer> => {
+  const child = spawn(command.command, [...command.args, '--transport', 'http', '--port', '0'], {
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...command.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  servers.push(child);
+  const stderr = new Output();
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const match = await stderr.waitFor(/listening on (http:\/\/\S+)/);
+  return { url: match[1] as string, protocol: '2026-07-28' };
+};
+
+const config = (docs: TomlServer): string => gatewayToml({ docs, plain: { command: stdioBackendCommand({ name: 'plain' }) } });
 
 const exercise = async (client: Client): Promise<void> => {
   const skills = new SkillsClient(client);
@@ -69,17 +86,19 @@ const exercise = async (client: Client): Promise<void> => {
 
 describe('gateway: Agent Skills', () => {
   for (const era of ['legacy', 'modern'] as const satisfies readonly Era[]) {
-    it(`serves a server's skills under its prefix, verified end to end (${era === 'modern' ? '2026-07-28' : '2025-11-25'})`, async () => {
-      const { command } = await skillServer();
-      const gateway = await startHttpGateway({ config: config(command) });
-      await exercise(await connectHttp(gateway.url, { era }));
+    it(`serves a server's skills under its prefix, verified end to end (${era === 'modern' ? '2026-07-28' : '2025-11-25'} on both hops)`, async () => {
+      const server = await skillServer();
+      const gateway = await startHttpGateway({ config: config(era === 'modern' ? await overHttp(server) : { command: server.command }) });
+      const client = await connectHttp(gateway.url, { era });
+      expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      await exercise(client);
     });
   }
 
   it('passes a reloaded skill on to its clients', async () => {
     const { dir, command } = await skillServer();
     let notify: () => void = () => {};
-    const { client, stderr } = await startStdioGateway({ config: config(command), args: ['--log-level', 'debug'] });
+    const { client, stderr } = await startStdioGateway({ config: config({ command }), args: ['--log-level', 'debug'] });
     // The server's log, passed on by the gateway: its watcher is ready.
     await stderr.waitFor(/watching skills/);
     client.setNotificationHandler('notifications/resources/list_changed', () => notify());

@@ -68,6 +68,22 @@ describe('Agent Skills over the MCP skills extension', () => {
     });
   }
 
+  it('serves skills as prompts and through the tools fallback, for clients without the extension', async () => {
+    const { args } = await project();
+    const { client } = await startStdio(args, { env: { PROMPTYARD_FALLBACK_TOOLS: 'true' } });
+    const { prompts } = await client.listPrompts();
+    expect(prompts).toContainEqual(expect.objectContaining({ name: 'skill:review', description: 'Review code the team way' }));
+    const text = (result: { content?: unknown }): string => (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text(await client.callTool({ name: 'get_prompt', arguments: { name: 'skill:review' } }))).toContain('Review the change.');
+    expect(text(await client.callTool({ name: 'read_skill_file', arguments: { path: 'review/references/GUIDE.md' } }))).toBe('# Guide\n\nSmall commits.\n');
+    expect(text(await client.callTool({ name: 'read_skill_file', arguments: { path: 'review' } })).split('\n')).toEqual(
+      expect.arrayContaining(['review/SKILL.md', 'review/references/', 'review/scripts/']),
+    );
+    const escape = await client.callTool({ name: 'read_skill_file', arguments: { path: 'review/references/leak.md' } });
+    expect(escape.isError).toBe(true);
+    expect(text(escape)).not.toContain('hunter2');
+  });
+
   it('reloads an edited skill and tells the client (stdio)', async () => {
     const { dir, args } = await project();
     const { client, stderr } = await startStdio(args);

@@ -51,8 +51,19 @@ const routesOf = (router: Router): SkillRoute[] => {
   return routes;
 };
 
+const decodedOrUndefined = (uri: string): string | undefined => {
+  try {
+    return decodeURIComponent(uri);
+  } catch {
+    return undefined;
+  }
+};
+
 /** The route of a gateway URI inside a served skill's folder, with the server's URI for it. */
 const locate = (router: Router, uri: string): { readonly route: SkillRoute; readonly original: string } | undefined => {
+  // `..` or `.` segments (however encoded) would leave the folder the check below looks at.
+  const decoded = decodedOrUndefined(uri);
+  if (decoded === undefined || decoded.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
   for (const route of routesOf(router)) {
     const original = toServer(route.backend.config.prefix, uri);
     if (original !== undefined && (original.startsWith(route.folder) || `${original}/` === route.folder)) return { route, original };
