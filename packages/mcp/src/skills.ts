@@ -39,7 +39,7 @@ const attachTo = (extension: SkillsExtension, server: Server, keep: (read: ReadC
 const warningsTo =
   (logger: Logger) =>
   (warning: { readonly path: string; readonly message: string }): void =>
-    logger.warn(`skill ${warning.message}`, { path: warning.path });
+    logger.warn(warning.message, { path: warning.path });
 
 /** A skill source given as the handlers' plain interface, in the SDK's shape. */
 const sourceOf = (skills: Extract<McpSkills, { readonly source: unknown }>['source']): SkillSource => ({
