@@ -35,14 +35,18 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-const connect = async (files: Record<string, string>) => {
+const connect = async (files: Record<string, string>, tree: SkillTree = memoryTree(files)) => {
   const logger = createLogger({ level: 'debug', write: () => {} });
+  const warnings: string[] = [];
+  logger.subscribe((record) => {
+    if (record.level === 'warning') warnings.push(record.message);
+  });
   const prompts = createPromptService({ catalog: createCatalog<PromptEntry>({ kind: 'prompt' }), logger, limits: { maxArgumentChars: 100, maxResponseBytes: 1000 }, timeoutMs: 1000 });
   let reload: () => void = () => {};
   const blueprint = await createMcpServerBlueprint({
     ...createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }),
     skills: {
-      tree: memoryTree(files),
+      tree,
       onChanged: (listener) => {
         reload = listener;
       },
@@ -54,7 +58,7 @@ const connect = async (files: Record<string, string>) => {
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(clientTransport);
   closers.push(() => client.close());
-  return { client, reload: () => reload() };
+  return { client, reload: () => reload(), warnings };
 };
 
 describe('skills through the MCP seam', () => {
@@ -88,5 +92,22 @@ describe('skills through the MCP seam', () => {
     expect((await skills.read(after)).verified).toBe(true);
     // The old entry's digest no longer matches what the server sends.
     await expect(skills.read(before)).rejects.toBeInstanceOf(SkillVerificationError);
+  });
+
+  it('starts with no skills when the tree cannot be read, and serves them once a change reads it', async () => {
+    const files = { 'review/SKILL.md': skillMd('Review') };
+    const readable = memoryTree(files);
+    let broken = true;
+    const tree: SkillTree = { ...readable, read: (path) => (broken ? Promise.reject(new Error('EACCES: permission denied')) : readable.read(path)) };
+    const { client, reload, warnings } = await connect(files, tree);
+    const skills = new SkillsClient(client);
+    expect((await skills.list()).skills).toEqual([]);
+    expect(warnings).toContain('skills not served: the skill folders could not be read; fix the cause and save a skill to retry');
+
+    broken = false;
+    const announced = new Promise<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    reload();
+    await announced;
+    expect((await skills.list()).skills.map((skill) => skill.uri)).toEqual(['skill://review/SKILL.md']);
   });
 });

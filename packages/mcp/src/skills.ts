@@ -67,7 +67,17 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
 
   if ('tree' in skills) {
     const { tree } = skills;
-    const catalog = await ext.SkillsExtension.load({ list: (dir) => tree.list(dir), read: (path) => tree.read(path) }, { onWarning });
+    // A tree that cannot be read at start-up (a folder or file the server may not read) is served
+    // empty, with a warning, rather than stopping the server; the next change tries again.
+    let unreadable = false;
+    const files = { list: async (dir: string) => (unreadable ? [] : tree.list(dir)), read: (path: string) => tree.read(path) };
+    const catalog = await ext.SkillsExtension.load(files, { onWarning }).catch(async (error: unknown) => {
+      logger.warn('skills not served: the skill folders could not be read; fix the cause and save a skill to retry', { folders: tree.id, reason: describeError(error) });
+      unreadable = true;
+      const empty = await ext.SkillsExtension.load(files, { onWarning: () => {} });
+      unreadable = false;
+      return empty;
+    });
     extension = catalog;
     resources = async () =>
       catalog.entries.map((skill) => ({

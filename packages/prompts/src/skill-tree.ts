@@ -1,7 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { PromptyardError, resolveInside } from '@promptyard/core';
+import { describeError, PromptyardError, resolveInside } from '@promptyard/core';
 import type { Logger, SkillTree, SkillTreeEntry } from '@promptyard/core';
 import { startFolderWatcher, type FolderWatcher } from './folder-watcher.js';
 import { isIgnoredName } from './ignore.js';
@@ -41,6 +41,7 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
     logger.warn(message, fields);
   };
 
+  const isReadable = (path: string): Promise<boolean> => access(path, constants.R_OK).then(() => true, () => false);
   const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() === true;
 
   const listRoot = async (): Promise<SkillTreeEntry[]> => {
@@ -82,8 +83,13 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
     const segments = segmentsOf(dir);
     if (segments.length === 0) return listRoot();
     const { skillDir, real } = await locate(dir, segments);
+    if (!(await stat(real)).isDirectory()) throw new PromptyardError('RESOURCE_NOT_FOUND', `skill path "${dir}" is not a folder`);
     const children: SkillTreeEntry[] = [];
-    for (const entry of await readdir(real, { withFileTypes: true })) {
+    const entries = await readdir(real, { withFileTypes: true }).catch((error: unknown) => {
+      warnOnce('skill folder left out: it cannot be read', { folder: real, reason: describeError(error) });
+      return [] as Dirent[];
+    });
+    for (const entry of entries) {
       const path = join(real, entry.name);
       const inside = entry.isSymbolicLink() ? await resolveInside(skillDir, path) : path;
       if (inside === undefined) {
@@ -94,6 +100,7 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
       if (info?.isDirectory() === true) children.push({ name: entry.name, kind: 'directory' });
       else if (info?.isFile() !== true) continue;
       else if (info.size > maxFileBytes) warnOnce('skill file skipped: larger than [limits] max_file_bytes', { file: path, bytes: info.size, limit: maxFileBytes });
+      else if (!(await isReadable(inside))) warnOnce('skill file skipped: it cannot be read', { file: path });
       else children.push({ name: entry.name, kind: 'file' });
     }
     return children;
