@@ -109,6 +109,23 @@ describe('Agent Skills over the MCP skills extension', () => {
     expect((await skills.list()).skills.map((entry) => entry.frontmatter.name)).toEqual(['lint', 'review']);
   });
 
+  it('announces an edited skill to a 2025 session and to a 2026 subscription (HTTP)', async () => {
+    const { dir, args } = await project();
+    const server = await startHttp(args);
+    await server.stderr.waitFor(/watching skills/);
+    const legacy = await connectHttp(server.url, { era: 'legacy' });
+    const modern = await connectHttp(server.url, { era: 'modern' });
+    const legacyChanged = new Promise<void>((resolve) => legacy.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    const modernChanged = new Promise<void>((resolve) => modern.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    await legacy.listResources();
+    const subscription = await modern.listen({ resourcesListChanged: true });
+    await writeFile(join(dir, 'skills/review/SKILL.md'), skillMd('Review code, edited over HTTP'));
+    await Promise.all([legacyChanged, modernChanged]);
+    const { skill } = await new SkillsClient(modern).get('skill://review/SKILL.md');
+    expect(skill.frontmatter.description).toBe('Review code, edited over HTTP');
+    await subscription.close();
+  });
+
   it('serves the well-known .claude/skills and .agents/skills when discovering, and the skill stays a prompt', async () => {
     const dir = await makeFolder({
       '.claude/skills/review/SKILL.md': skillMd('Review code the team way'),
