@@ -147,10 +147,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
 
     if (resources !== undefined || skills !== undefined) {
       // Skills' `SKILL.md` files close the list: they follow the last page of the other resources.
-      const listResources = async (cursor: string | undefined): Promise<ListPage> => {
-        const answer = resources?.list(cursor) ?? { items: [] };
+      const withSkills = async (answer: ListAnswer, served: ServedSkills): Promise<ListPage> => {
         const listedPage = answer instanceof Promise ? await answer : answer;
-        return skills === undefined || listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await skills.resources())] };
+        return listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await served.resources())] };
+      };
+      const listResources = (cursor: string | undefined): ListAnswer => {
+        const answer = resources?.list(cursor) ?? { items: [] };
+        return skills === undefined ? answer : withSkills(answer, skills);
       };
       server.setRequestHandler('resources/list', (request) => listed('resources', () => listResources(request.params?.cursor), resourcesListFailed));
       server.setRequestHandler('resources/templates/list', (request) =>

@@ -74,6 +74,8 @@ describe('skills through the MCP seam', () => {
     expect((await client.listResources()).resources).toEqual([expect.objectContaining({ uri: 'skill://review/SKILL.md', name: 'review' })]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
     await expect(client.readResource({ uri: 'note://elsewhere' })).rejects.toThrow(/not found/i);
+    await expect(client.readResource({ uri: 'skill://review/no such file' })).rejects.toThrow(/not found/i);
+    await expect(client.readResource({ uri: 'skill://review/refs' })).rejects.toThrow(/is a directory/);
   });
 
   it('rebuilds on a change and announces it; a file changed before the rebuild is refused, not served', async () => {

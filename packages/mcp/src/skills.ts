@@ -2,6 +2,7 @@ import type { McpServer, Server, ServerContext } from '@modelcontextprotocol/ser
 import type { SkillSource, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { describeError, type Logger } from '@promptyard/core';
 import type { JsonObject, McpSkills } from './handlers.js';
+import { loadServerSdk } from './sdk.js';
 
 /** The skills extension as the server adapter uses it: attached to each server it builds. */
 export interface ServedSkills {
@@ -55,7 +56,7 @@ const sourceOf = (skills: Extract<McpSkills, { readonly source: unknown }>['sour
  * gateway's) is served as it answers.
  */
 export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<ServedSkills> => {
-  const ext = await import('@modelcontextprotocol/server/ext/skills');
+  const [sdk, ext] = await Promise.all([loadServerSdk(), import('@modelcontextprotocol/server/ext/skills')]);
   const onWarning = warningsTo(logger.child('skills'));
   const listeners = new Set<() => void>();
   const changed = (): void => {
@@ -109,8 +110,9 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
         reader = read;
       }),
     owns: (uri) => uri.startsWith(baseUri),
-    read: (uri, ctx) => {
+    read: async (uri, ctx) => {
       if (reader === undefined) throw new Error('skills are not attached to this server');
+      if (!URL.canParse(uri)) throw new sdk.ResourceNotFoundError(uri);
       return reader(new URL(uri), {}, ctx);
     },
     resources,
