@@ -42,11 +42,11 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
 export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<McpServerBlueprint> => {
-  const sdk = await loadServerSdk();
+  // The skills extension loads beside the SDK, not after it.
+  const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
   const rounds = createInputRounds(sdk, inputRoundTimeoutMs);
-  const skills: ServedSkills | undefined = handlers.skills === undefined ? undefined : await serveSkills(handlers.skills, logger);
   /** The handlers' list changes, and the skills' as `resources` changes. */
   const onListChanged = (listener: (list: ListKind) => void): (() => void) => {
     const stops = [handlers.onListChanged(listener), skills?.onChanged(() => listener('resources'))];
