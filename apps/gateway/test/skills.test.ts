@@ -114,5 +114,14 @@ describe('gateway: Agent Skills', () => {
     expect(await listed()).toEqual(['Review code, edited']);
     const { skill } = await skills.get('skill://docs/review/SKILL.md');
     expect((await skills.read(skill)).verified).toBe(true);
+
+    // A file's content alone changed: its digest did, and clients hear of it too.
+    const contentChanged = new Promise<void>((resolve) => {
+      notify = resolve;
+    });
+    await writeFile(join(dir, 'skills/review/references/GUIDE.md'), '# Guide\n\nSmaller commits.\n');
+    await contentChanged;
+    const { skill: fresh } = await skills.get('skill://docs/review/SKILL.md');
+    expect(await skills.read(fresh, 'references/GUIDE.md')).toMatchObject({ verified: true, text: '# Guide\n\nSmaller commits.\n' });
   });
 });
