@@ -33,6 +33,15 @@ export const configSchema = {
       doc: 'Serve (and embed) files and folders whose symlinks lead outside their prompt folder; off: such a link is skipped with a warning.',
     },
   },
+  skills: {
+    folders: {
+      type: 'string[]',
+      separator: 'path',
+      default: [],
+      doc: 'Folders of Agent Skills (each skill a folder holding SKILL.md), served through the MCP skills extension (default: discovery).',
+    },
+    prefix: { type: 'string', default: 'skill:', doc: 'Prefix of the prompts these skills are also served as, for clients without the skills extension.' },
+  },
   discovery: {
     enabled: { type: 'boolean', default: true, doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.' },
     project: { type: 'boolean', default: true, doc: 'Search the current directory (the project).' },
@@ -152,6 +161,8 @@ export interface ResolvedConfig {
   /** Prompt folders and libraries as absolute paths. */
   readonly folders: readonly string[];
   readonly libraries: readonly string[];
+  /** `[skills] folders` as absolute paths. */
+  readonly skillFolders: readonly string[];
   /** Where discovery looks: the project (the working directory), the home folder and `$CODEX_HOME`. */
   readonly cwd: string;
   readonly home: string | undefined;
@@ -213,6 +224,7 @@ export const resolveServerConfig = async (options: {
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
+    skillFolders: config.skills.folders.map((folder) => absolute(folder, file !== undefined && env['PROMPTYARD_SKILLS_FOLDERS'] === undefined ? dirname(file) : options.cwd)),
     cwd: options.cwd,
     home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
     projects: Object.fromEntries(

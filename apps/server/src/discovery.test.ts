@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from './config.js';
-import { discoverFolders } from './discovery.js';
+import { discoverFolders, discoverSkillFolders } from './discovery.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -48,5 +48,19 @@ describe('discoverFolders', () => {
     ]);
     expect(await discoverFolders({ cwd: home, home, project: false, includeHome: false, formats: allFormats, prefixes })).toEqual([]);
     await expect(discoverFolders({ cwd: home, home, project: true, includeHome: true, formats: ['cursor'], prefixes })).rejects.toThrow(/unknown "cursor"/);
+  });
+});
+
+describe('discoverSkillFolders', () => {
+  it('finds .claude/skills and .agents/skills, project before home, each folder once', async () => {
+    const project = await folderWith(['.claude/skills', '.agents/skills']);
+    const home = await folderWith(['.agents/skills', '.claude/commands']);
+    expect(await discoverSkillFolders({ cwd: project, home, project: true, includeHome: true })).toEqual([
+      join(project, '.claude/skills'),
+      join(project, '.agents/skills'),
+      join(home, '.agents/skills'),
+    ]);
+    expect(await discoverSkillFolders({ cwd: project, home, project: false, includeHome: true })).toEqual([join(home, '.agents/skills')]);
+    expect(await discoverSkillFolders({ cwd: home, home, project: true, includeHome: true })).toEqual([join(home, '.agents/skills')]);
   });
 });

@@ -78,3 +78,14 @@ export const discoverFolders = async (options: DiscoveryOptions): Promise<Discov
   const present = await Promise.all(candidates.map((candidate) => isFolder(candidate.dir)));
   return candidates.filter((_candidate, index) => present[index] === true);
 };
+
+/** Where Agent Skills live, in the project and in the home folder: Claude Code's and the cross-tool one. */
+const skillLocations = ['.claude/skills', '.agents/skills'] as const;
+
+/** The well-known skill folders that exist, project ones first (on a name clash the project's skill is served). */
+export const discoverSkillFolders = async (options: Pick<DiscoveryOptions, 'cwd' | 'home' | 'project' | 'includeHome'>): Promise<string[]> => {
+  const bases = [...(options.project ? [options.cwd] : []), ...(options.includeHome && options.home !== undefined ? [options.home] : [])];
+  const candidates = [...new Set(bases.flatMap((base) => skillLocations.map((relative) => join(base, relative))))];
+  const present = await Promise.all(candidates.map(isFolder));
+  return candidates.filter((_candidate, index) => present[index] === true);
+};

@@ -5,7 +5,7 @@ import { createNativePromptSource, createPromptFolderSource } from '@promptyard/
 import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
 import type { ResolvedConfig } from './config.js';
-import { discoverFolders, type DiscoveredFolder } from './discovery.js';
+import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './discovery.js';
 
 interface LibrarySource {
   readonly source: PromptSource;
@@ -27,6 +27,8 @@ export interface Library {
    * `validate`, `render` and serving give for an empty library.
    */
   emptyLibrary(): PromptyardError;
+  /** Folders of Agent Skills: `[skills] folders`, else the well-known ones when discovery runs. */
+  readonly skillFolders: readonly string[];
 }
 
 const requireFolder = async (folder: string, kind: string): Promise<void> => {
@@ -88,6 +90,10 @@ export const createLibrary = async (
           prefixes: config['discovery.prefixes'],
         })
       : [];
+  const skillFolders =
+    resolved.skillFolders.length > 0 || !(folders.length === 0 && discovery.enabled)
+      ? resolved.skillFolders
+      : await discoverSkillFolders({ cwd: resolved.cwd, home: resolved.home, project: discovery.project, includeHome: discovery.home });
   const emptyLibrary = (): PromptyardError => {
     // Prompty's folder is the project itself, always there: worth naming only beside others.
     const toolFolders = discovered.filter((found) => found.format !== 'prompty');
@@ -110,10 +116,11 @@ export const createLibrary = async (
       `No prompt folders to serve: ${looked}; pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.`,
     );
   };
-  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0) throw emptyLibrary();
+  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0 && skillFolders.length === 0) throw emptyLibrary();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
+    ...resolved.skillFolders.map((folder) => requireFolder(folder, 'skill folder')),
   ]);
 
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
@@ -149,6 +156,23 @@ export const createLibrary = async (
       });
       return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
     }),
+    // Skill folders not already read as Claude skills are prompts too, for clients without the extension.
+    ...skillFolders
+      .filter((dir) => !discovered.some((found) => found.format === 'claude-skills' && found.dir === dir))
+      .map((dir) => {
+        const native = createNativePromptSource({
+          format: 'claude-skills',
+          dir,
+          root: dir,
+          prefix: config.skills.prefix,
+          jinja: engines.jinja,
+          maxFileBytes: config.limits.max_file_bytes,
+          debounceMs: config.prompts.debounce_ms,
+          logger: sourceLogger,
+          followExternalSymlinks: config.prompts.follow_external_symlinks,
+        });
+        return { source: native, native, owner: catalog.owner(`skills ${dir}`) };
+      }),
     ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
   ];
   const prompts = createPromptService({
@@ -157,5 +181,5 @@ export const createLibrary = async (
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, discovered, emptyLibrary };
+  return { catalog, prompts, sources, folders, discovered, skillFolders, emptyLibrary };
 };

@@ -1,7 +1,7 @@
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
-import { createPromptResources, createPromptSearch, createPromptTools } from '@promptyard/prompts';
+import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools, createSkillTree } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
 import { createEngines, createLibrary, describeDiscovery } from './library.js';
@@ -30,13 +30,30 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const engines = createEngines(config);
   const packages = await loadProviders(resolved, { logger, engines });
   const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages));
-  const { catalog, prompts, sources, folders, discovered, emptyLibrary } = library;
+  const { catalog, prompts, sources, folders, discovered, skillFolders, emptyLibrary } = library;
   const { fallback } = config;
+
+  const skillTree =
+    skillFolders.length === 0
+      ? undefined
+      : createSkillTree({
+          folders: skillFolders,
+          followExternalSymlinks: config.prompts.follow_external_symlinks,
+          maxFileBytes: config.limits.max_file_bytes,
+          debounceMs: config.prompts.debounce_ms,
+          logger: logger.child('skills'),
+        });
+  const skillListeners: (() => void)[] = [];
 
   const toolCatalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
   toolCatalog.onConflict(({ name, kept, shadowed }) => logger.warn('duplicate tool name: the first wins (built-in, prompt tools, then [[providers]] in order)', { tool: name, served: kept, ignored: shadowed }));
   toolCatalog.owner('builtin').replace(createBuiltinTools(resolved, logger));
-  if (fallback.tools) toolCatalog.owner('prompts').replace(createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }));
+  if (fallback.tools) {
+    toolCatalog.owner('prompts').replace([
+      ...createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }),
+      ...(skillTree === undefined ? [] : createSkillTools({ tree: skillTree, maxOutputBytes: fallback.max_output_bytes })),
+    ]);
+  }
   for (const loaded of packages) if (loaded.tools !== undefined) toolCatalog.owner(`provider ${loaded.label}`).replace(loaded.tools.tools);
   const tools =
     toolCatalog.size === 0
@@ -55,8 +72,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
     Promise.all(sources.map(({ source }) => source.load())),
-    createMcpServerBlueprint(
-      createCatalogHandlers({
+    createMcpServerBlueprint({
+      ...createCatalogHandlers({
         name: config.server.name,
         version: config.server.version ?? options.version,
         instructions: config.server.instructions,
@@ -66,15 +83,17 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         resources,
         pageSize: config.prompts.page_size,
       }),
-    ),
+      ...(skillTree === undefined ? {} : { skills: { tree: skillTree, onChanged: (listener: () => void) => void skillListeners.push(listener) } }),
+    }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  if (catalog.size === 0) {
+  if (catalog.size === 0 && skillTree === undefined) {
     // Configured folders that are watched may fill up: they are served, with the same sentence.
     if (folders.length === 0 || !config.prompts.watch) throw emptyLibrary();
     logger.warn(`${emptyLibrary().message} Serving anyway: files added to the folders are picked up.`);
   }
   if (discovered.length > 0) process.stderr.write(describeDiscovery(discovered, loaded.slice(folders.length, folders.length + discovered.length)));
+  if (skillTree !== undefined) logger.info('serving skills (MCP skills extension)', { folders: skillTree.id });
   logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: sources.length, ms: Math.round(performance.now() - loadStarted) });
 
   let closeTransport: () => Promise<void>;
@@ -114,6 +133,12 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
       });
     }
+    skillTree
+      ?.watch?.(() => skillListeners.forEach((listener) => listener()))
+      .then(
+        () => logger.info('watching skills', { folders: skillTree.id }),
+        (error: unknown) => logger.warn('hot reload is off for skills', { folders: skillTree.id, reason: describeError(error) }),
+      );
   }
 
   let closing: Promise<void> | undefined;
@@ -121,7 +146,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     ...(url === undefined ? {} : { url }),
     close: () => {
       closing ??= (async () => {
-        await Promise.allSettled(sources.map(({ source }) => source.close?.()));
+        await Promise.allSettled([...sources.map(({ source }) => source.close?.()), skillTree?.close?.()]);
         await closeTransport().catch(() => {});
         await Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]);
       })();

@@ -29,6 +29,7 @@ export type { RealLocation } from './paths.js';
 export { createPromptService } from './prompt-service.js';
 export type { CompletionResult, PromptLimits, PromptService, PromptServiceOptions } from './prompt-service.js';
 export type { PromptSource, PromptSourceDelta } from './prompt-sources.js';
+export type { SkillTree, SkillTreeEntry } from './skills.js';
 export type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
 export { createResourceService } from './resource-service.js';
 export type { ResourceCompletion, ResourceService } from './resource-service.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '@promptyard/core';
+import type { Logger, SkillTree } from '@promptyard/core';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
@@ -105,6 +105,36 @@ export interface RelayChannel {
   close(): void;
 }
 
+/** A skill file's content: text, or bytes (sent as a base64 `blob`). */
+export type SkillContent = { readonly text: string; readonly mimeType?: string } | { readonly bytes: Uint8Array; readonly mimeType?: string };
+
+/**
+ * Skills the server serves through the skills extension (`io.modelcontextprotocol/skills`). A tree of
+ * skill folders is made into a catalog by the adapter (digests, sizes, frontmatter) and rebuilt on
+ * `onChanged`; a source (a gateway's aggregate) answers with skill entries of its own.
+ */
+export type McpSkills =
+  | {
+      readonly tree: SkillTree;
+      /** The tree's files changed: rebuild, and announce the change when anything did. */
+      onChanged(listener: () => void): void;
+    }
+  | {
+      readonly source: {
+        /** A page of `skills/list` entries (`uri`, `frontmatter`, `resources`). */
+        list(cursor: string | undefined): Promise<{ readonly skills: readonly JsonObject[]; readonly nextCursor?: string }>;
+        /** The entry whose `SKILL.md` is `uri`; `undefined` when none is served. */
+        get(uri: string): Promise<JsonObject | undefined>;
+        read(uri: string): Promise<SkillContent | undefined>;
+        /** The children of a skill directory; `undefined` when `uri` is not one. */
+        readDirectory(uri: string, cursor: string | undefined): Promise<{ readonly resources: readonly JsonObject[]; readonly nextCursor?: string } | undefined>;
+        /** Each skill's `SKILL.md`, for `resources/list`. */
+        listResources(): Promise<JsonObject[]>;
+      };
+      /** The source's skills changed. */
+      onChanged(listener: () => void): void;
+    };
+
 export interface McpHandlers {
   readonly name: string;
   readonly version: string;
@@ -150,4 +180,6 @@ export interface McpHandlers {
   /** A live connection closed: forget its client. */
   disconnected?(connection: ClientPeer): void;
   readonly relay?: McpRelay;
+  /** Present: the server declares the skills extension and the `resources` capability it needs. */
+  readonly skills?: McpSkills | undefined;
 }

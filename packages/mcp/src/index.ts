@@ -16,6 +16,8 @@ export type {
   McpRelay,
   RelayChannel,
   RequestContext,
+  McpSkills,
+  SkillContent,
 } from './handlers.js';
 export { isLoopbackHost, serveHttp } from './http.js';
 export type { HttpHandle, HttpServeOptions } from './http.js';

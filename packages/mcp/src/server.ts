@@ -6,6 +6,7 @@ import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import { loadServerSdk } from './sdk.js';
+import { serveSkills, type ServedSkills } from './skills.js';
 
 /** What the serving entries (`serveStdio`, `serveHttp`) need: fresh server instances and change events. */
 export interface McpServerBlueprint {
@@ -42,11 +43,19 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
 export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<McpServerBlueprint> => {
-  const sdk = await loadServerSdk();
+  // The skills extension loads beside the SDK, not after it.
+  const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
   const rounds = createInputRounds(sdk, inputRoundTimeoutMs);
   const ValidatingServer = createValidatingServer(sdk);
+  /** The handlers' list changes, and the skills' as `resources` changes. */
+  const onListChanged = (listener: (list: ListKind) => void): (() => void) => {
+    const stops = [handlers.onListChanged(listener), skills?.onChanged(() => listener('resources'))];
+    return () => {
+      for (const stop of stops) stop?.();
+    };
+  };
   // One error mapper per method, made once: a stateless request builds a server, and should pay for
   // its handlers only, not for their error handling.
   const rethrow =
@@ -82,9 +91,14 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         capabilities: {
           prompts: { listChanged: true },
           ...(tools === undefined ? {} : { tools: { listChanged: true } }),
-          ...(resources === undefined
+          ...(resources === undefined && skills === undefined
             ? {}
-            : { resources: { ...(subscriptions === undefined ? {} : { subscribe: true }), ...(resources.listChanged ? { listChanged: true } : {}) } }),
+            : {
+                resources: {
+                  ...(subscriptions === undefined ? {} : { subscribe: true }),
+                  ...(resources?.listChanged === true || skills !== undefined ? { listChanged: true } : {}),
+                },
+              }),
           completions: {},
           logging: {},
         },
@@ -133,12 +147,27 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
       });
     }
 
-    if (resources !== undefined) {
-      server.setRequestHandler('resources/list', (request) => listed('resources', () => resources.list(request.params?.cursor), resourcesListFailed));
-      server.setRequestHandler('resources/templates/list', (request) => listed('resourceTemplates', () => resources.templates(request.params?.cursor), templatesListFailed));
-      server.setRequestHandler('resources/read', (request, ctx) =>
-        multiRound(ctx, `resources/read "${request.params.uri}"`, (context) => resources.read(request.params.uri, context)).then(asResult, readFailed),
+    if (resources !== undefined || skills !== undefined) {
+      // Skills' `SKILL.md` files close the list: they follow the last page of the other resources.
+      const withSkills = async (answer: ListAnswer, served: ServedSkills): Promise<ListPage> => {
+        const listedPage = answer instanceof Promise ? await answer : answer;
+        return listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await served.resources())] };
+      };
+      const listResources = (cursor: string | undefined): ListAnswer => {
+        const answer = resources?.list(cursor) ?? { items: [] };
+        return skills === undefined ? answer : withSkills(answer, skills);
+      };
+      server.setRequestHandler('resources/list', (request) => listed('resources', () => listResources(request.params?.cursor), resourcesListFailed));
+      server.setRequestHandler('resources/templates/list', (request) =>
+        listed('resourceTemplates', () => resources?.templates(request.params?.cursor) ?? { items: [] }, templatesListFailed),
       );
+      server.setRequestHandler('resources/read', (request, ctx) => {
+        const { uri } = request.params;
+        if (skills?.owns(uri) === true) return skills.read(uri, ctx).then(asResult, readFailed);
+        if (resources === undefined) return Promise.reject(new sdk.ResourceNotFoundError(uri));
+        return multiRound(ctx, `resources/read "${uri}"`, (context) => resources.read(uri, context)).then(asResult, readFailed);
+      });
+      skills?.attach(server);
     }
 
     server.setRequestHandler('completion/complete', (request, ctx) => handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed));
@@ -176,7 +205,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         server.setNotificationHandler('notifications/roots/list_changed', () => rootsChanged());
       }
       const stops = [
-        handlers.onListChanged((list) => {
+        onListChanged((list) => {
           const sent = list === 'tools' ? server.sendToolListChanged() : list === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
           sent.catch(() => {});
         }),
@@ -204,7 +233,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   return {
     create,
     factory: (live) => () => create({ live }),
-    onListChanged: (listener) => handlers.onListChanged(listener),
+    onListChanged,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
     relay: handlers.relay,
     clientOf: (server) => clients.get(server),

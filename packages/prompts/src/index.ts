@@ -18,3 +18,7 @@ export type { PromptSearch, PromptToolsOptions } from './prompt-tools.js';
 export { createPromptResources, promptUri } from './prompt-resources.js';
 export type { PromptResourcesOptions } from './prompt-resources.js';
 export { promptCard } from './prompt-cards.js';
+export { createSkillTree } from './skill-tree.js';
+export type { SkillTreeOptions } from './skill-tree.js';
+export { createSkillTools } from './skill-tools.js';
+export type { SkillToolsOptions } from './skill-tools.js';

@@ -4,6 +4,7 @@ import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { spawnEarly } from './sdk/early-spawn.js';
 import type { connectUpstream as ConnectUpstream, Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
+import type { Skill } from './sdk/upstream-skills.js';
 
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'stopped';
 
@@ -12,6 +13,8 @@ export interface BackendLists {
   readonly prompts: readonly Prompt[];
   readonly resources: readonly Resource[];
   readonly resourceTemplates: readonly ResourceTemplate[];
+  /** Its Agent Skills (the skills extension), fetched with the resources. */
+  readonly skills: readonly Skill[];
 }
 
 export interface BackendStatus {
@@ -51,7 +54,7 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
   stderr(backend: Backend, line: string): void;
 }
 
-const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
 const stderrLinesKept = 20;
 
 /** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
@@ -349,13 +352,24 @@ export class Backend {
       lists.includes('tools') ? connection.listTools(timeout).then((tools) => (next.tools = tools)) : undefined,
       lists.includes('prompts') ? connection.listPrompts(timeout).then((prompts) => (next.prompts = prompts)) : undefined,
       lists.includes('resources')
-        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout)]).then(([resources, templates]) => {
+        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout), this.fetchSkills(connection)]).then(([resources, templates, skills]) => {
             next.resources = resources;
             next.resourceTemplates = templates;
+            next.skills = skills;
           })
         : undefined,
     ]);
     return next;
+  }
+
+  /** A server's skills; one that cannot list them still serves everything else. */
+  private async fetchSkills(connection: UpstreamConnection): Promise<readonly Skill[]> {
+    try {
+      return (await connection.skills?.list(this.timings.requestMs)) ?? [];
+    } catch (error) {
+      this.logger.warn('could not list the server\'s skills', { server: this.id, reason: describeError(error) });
+      return [];
+    }
   }
 
   /** Re-fetches lists after a list_changed; bursts coalesce into one fetch per list. */

@@ -49,7 +49,7 @@ describe('resolveUri', () => {
   /** What routing reads of a backend: ready, one listed resource, resources capability, an upstream that echoes the URI it reads. */
   const backends = config.servers.map((server) => {
     const upstream = { readResource: async (uri: string) => ({ contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }) };
-    const lists = { tools: [], prompts: [], resources: [{ uri: `${server.id.toLowerCase().replace('_', '')}://listed`, name: 'listed' }], resourceTemplates: [] };
+    const lists = { tools: [], prompts: [], resources: [{ uri: `${server.id.toLowerCase().replace('_', '')}://listed`, name: 'listed' }], resourceTemplates: [], skills: [] };
     const stub = { id: server.id, config: server, state: 'ready', era: 'legacy', inFlight: 0, lists, capabilities: { resources: {} }, upstream, upstreamOrUndefined: () => upstream };
     return stub as unknown as Backend;
   });

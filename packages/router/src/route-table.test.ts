@@ -22,7 +22,7 @@ const backends = (tools: Partial<Record<'alpha' | 'beta', string[]>>): Backend[]
     const names = tools[server.id as 'alpha' | 'beta'];
     if (names !== undefined) {
       backend.state = 'ready';
-      backend.lists = { tools: names.map(tool), prompts: [], resources: [], resourceTemplates: [] };
+      backend.lists = { tools: names.map(tool), prompts: [], resources: [], resourceTemplates: [], skills: [] };
     }
     return backend;
   });

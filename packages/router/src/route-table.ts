@@ -74,6 +74,8 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
   const uriPrefixes = new Map<string, Backend>();
   const collisions: Collision[] = [];
   const reserved = new Set(metaTools.map((tool) => tool.name));
+  // Skills are announced as resources changes: a skill's files can change while its listing stays.
+  const skills: unknown[] = [];
 
   for (const backend of backends) {
     const prefix = backend.config.prefix;
@@ -104,7 +106,10 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
       }
       prompts.set(name, { backend, original: prompt.name, item: { ...prompt, name } });
     }
+    if (backend.lists.skills.length > 0) skills.push([backend.id, prefix, backend.lists.skills]);
     for (const resource of backend.lists.resources) {
+      // A server's skill files are listed by the gateway's skills, under the server's prefix.
+      if (backend.lists.skills.length > 0 && resource.uri.startsWith('skill://')) continue;
       if (!allowResource(resource.uri) && !allowResource(resource.name)) continue;
       const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
       if (!resources.has(uri)) resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
@@ -122,7 +127,7 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     resources: [...resources.values()].map((route) => route.item),
     templates: templates.map((route) => route.item),
   };
-  const signatures = { tools: JSON.stringify(lists.tools), prompts: JSON.stringify(lists.prompts), resources: JSON.stringify([lists.resources, lists.templates]) };
+  const signatures = { tools: JSON.stringify(lists.tools), prompts: JSON.stringify(lists.prompts), resources: JSON.stringify([lists.resources, lists.templates, skills]) };
   return { tools, prompts, resources, templates, uriPrefixes, lists, collisions, signatures };
 };
 

@@ -290,6 +290,11 @@ export class Router implements MetaToolHost, CatalogView {
     return this.routes.lists.templates;
   }
 
+  /** Ready servers with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
+  skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[] {
+    return [...this.backends.values()].filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0).map((backend) => ({ backend, timeoutMs: this.requestTimeout(backend) }));
+  }
+
   getPromptDefinition(name: string): Prompt | undefined {
     return this.routes.prompts.get(name)?.item;
   }

@@ -2,6 +2,7 @@ import type { Logger } from '@promptyard/core';
 import type { JsonObject, ListAnswer, ListPage, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
 import type { CallContext } from './call-context.js';
 import type { Router } from './router.js';
+import { createGatewaySkills } from './skill-routes.js';
 
 export interface GatewayHandlersOptions {
   readonly name: string;
@@ -98,5 +99,6 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     onListChanged: (listener) => router.on('listChanged', listener),
     disconnected: (connection) => router.forgetPeer(connection),
     relay: createRelay(router),
+    skills: createGatewaySkills(router),
   };
 };

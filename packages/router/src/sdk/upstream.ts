@@ -22,6 +22,8 @@ import { keepListening } from './listen.js';
 import { createRelay } from './relay.js';
 import type { ClosableRelay, UpstreamRelay } from './relay.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
+import { upstreamSkills } from './upstream-skills.js';
+import type { UpstreamSkills } from './upstream-skills.js';
 
 export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
 export type ListName = 'tools' | 'prompts' | 'resources';
@@ -81,6 +83,8 @@ export interface UpstreamConnection {
   readonly capabilities: ServerCapabilities;
   readonly serverInfo: Implementation | undefined;
   readonly instructions: string | undefined;
+  /** Present when the server declares the skills extension. */
+  readonly skills: UpstreamSkills | undefined;
   listTools(timeoutMs: number): Promise<Tool[]>;
   listPrompts(timeoutMs: number): Promise<Prompt[]>;
   listResources(timeoutMs: number): Promise<Resource[]>;
@@ -345,6 +349,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     capabilities,
     serverInfo: client.getServerVersion(),
     instructions: client.getInstructions(),
+    skills: upstreamSkills(client),
     listTools: async (timeoutMs) => (capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools),
     listPrompts: async (timeoutMs) => (capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts),
     listResources: async (timeoutMs) => (capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources),
