@@ -2,8 +2,8 @@
  * `pnpm bench:prompts`: promptyard-server against the naive reference server (`bench/naive-server.mjs`:
  * the SDK's low-level `Server`, `yaml` frontmatter, regex `{{var}}`, `fs.watch`, 100-item pages), both
  * on the same 10,000 generated prompt files (~2 KB each, nested folders), in the same run, medians of
- * BENCH_RUNS runs (the two servers alternate which goes first). The machine may be shared: compare
- * the columns of one run, not absolute figures across runs.
+ * BENCH_RUNS runs. Both servers are up at once and measured call by call in turn (the machine may
+ * be shared: compare the columns of one run, not absolute figures across runs).
  *
  *   spawn → ready     initialize + first prompts/list page
  *   full paged list   every page of prompts/list
@@ -138,17 +138,24 @@ const time = async (work: () => Promise<unknown>): Promise<number> => {
   return performance.now() - began;
 };
 
-/** Warmed-up gets interleaved with pings, so both see the same conditions. */
-const measureGets = async (client: Client, count: number): Promise<{ gets: number[]; pings: number[] }> => {
-  const gets: number[] = [];
-  const pings: number[] = [];
+/**
+ * Gets (and pings) on several servers, interleaved call by call so that all see the same conditions
+ * on a shared machine; the first 200 rounds warm up.
+ */
+const measureGets = async (clients: readonly Client[], count: number): Promise<{ gets: number[][]; pings: number[][] }> => {
+  const gets = clients.map((): number[] => []);
+  const pings = clients.map((): number[] => []);
   for (let index = 0; index < 2200; index++) {
     const name = nameOf((index * 7919) % count);
-    const getMs = await time(() => client.getPrompt({ name, arguments: { subject: `subject ${index}`, tone: 'casual' } }));
-    const pingMs = await time(() => client.ping());
-    if (index >= 200) {
-      gets.push(getMs);
-      pings.push(pingMs);
+    for (let turn = 0; turn < clients.length; turn++) {
+      const which = (index + turn) % clients.length;
+      const client = clients[which] as Client;
+      const getMs = await time(() => client.getPrompt({ name, arguments: { subject: `subject ${index}`, tone: 'casual' } }));
+      const pingMs = await time(() => client.ping());
+      if (index >= 200) {
+        gets[which]?.push(getMs);
+        pings[which]?.push(pingMs);
+      }
     }
   }
   return { gets, pings };
@@ -205,26 +212,42 @@ interface Sample {
 }
 const emptySample = (): Sample => ({ ready: [], fullList: [], getP50: [], getP99: [], pingP50: [], rss: [], rssSmall: [], reload: [], missed: 0 });
 
-const measureRun = async (kind: Kind, dir: string, count: number, sample: Sample, withReload: boolean): Promise<{ pages: number; prompts: number }> => {
-  const small = await start(kind, smallDir, false);
-  sample.rssSmall.push(await rssMb(small.pid));
-  await small.close();
-
-  const server = await start(kind, dir, false);
-  sample.ready.push(server.readyMs);
-  const listed = await listAll(server.client);
-  sample.fullList.push(await time(() => listAll(server.client)));
-  const { gets, pings } = await measureGets(server.client, count);
-  sample.getP50.push(median(gets));
-  sample.getP99.push(percentile(gets, 99));
-  sample.pingP50.push(median(pings));
-  sample.rss.push(await rssMb(server.pid));
-  await server.close();
+/** One run of every kind on the same folder: servers started one by one, then measured side by side. */
+const measureRun = async (kinds: readonly Kind[], dir: string, count: number, samples: Record<Kind, Sample>, withReload: boolean): Promise<Record<Kind, { pages: number; prompts: number }>> => {
+  for (const kind of kinds) {
+    const small = await start(kind, smallDir, false);
+    samples[kind].rssSmall.push(await rssMb(small.pid));
+    await small.close();
+  }
+  const servers: Server[] = [];
+  for (const kind of kinds) {
+    const server = await start(kind, dir, false);
+    samples[kind].ready.push(server.readyMs);
+    servers.push(server);
+  }
+  const listed = {} as Record<Kind, { pages: number; prompts: number }>;
+  const lists = kinds.map((): number[] => []);
+  for (const [index, kind] of kinds.entries()) listed[kind] = await listAll((servers[index] as Server).client);
+  for (let round = 0; round < 3; round++) {
+    for (const [index, server] of servers.entries()) lists[index]?.push(await time(() => listAll(server.client)));
+  }
+  const { gets, pings } = await measureGets(servers.map((server) => server.client), count);
+  for (const [index, kind] of kinds.entries()) {
+    const sample = samples[kind];
+    sample.fullList.push(median(lists[index] ?? []));
+    sample.getP50.push(median(gets[index] ?? []));
+    sample.getP99.push(percentile(gets[index] ?? [], 99));
+    sample.pingP50.push(median(pings[index] ?? []));
+    sample.rss.push(await rssMb((servers[index] as Server).pid));
+  }
+  for (const server of servers) await server.close();
 
   if (withReload) {
-    const { latencies, missed } = await measureReload(kind, dir);
-    sample.reload.push(...latencies);
-    sample.missed += missed;
+    for (const kind of kinds) {
+      const { latencies, missed } = await measureReload(kind, dir);
+      samples[kind].reload.push(...latencies);
+      samples[kind].missed += missed;
+    }
   }
   return listed;
 };
@@ -236,11 +259,10 @@ const main = async (): Promise<void> => {
   process.stderr.write(`generating ${promptCount} prompts …\n`);
   const dir = await generate(promptCount);
   const samples: Record<Kind, Sample> = { naive: emptySample(), promptyard: emptySample() };
-  const listed: Record<Kind, { pages: number; prompts: number }> = { naive: { pages: 0, prompts: 0 }, promptyard: { pages: 0, prompts: 0 } };
+  let listed = { naive: { pages: 0, prompts: 0 }, promptyard: { pages: 0, prompts: 0 } };
   for (let run = 0; run < runs; run++) {
     process.stderr.write(`run ${run + 1}/${runs}\n`);
-    const order: Kind[] = run % 2 === 0 ? ['naive', 'promptyard'] : ['promptyard', 'naive'];
-    for (const kind of order) listed[kind] = await measureRun(kind, dir, promptCount, samples[kind], true);
+    listed = await measureRun(run % 2 === 0 ? ['naive', 'promptyard'] : ['promptyard', 'naive'], dir, promptCount, samples, true);
   }
   const naive = samples.naive;
   const ours = samples.promptyard;
@@ -274,10 +296,11 @@ const main = async (): Promise<void> => {
   if (largeCount > 0) {
     process.stderr.write(`generating ${largeCount} prompts …\n`);
     const largeDir = await generate(largeCount);
-    const large = emptySample();
+    const largeSamples = { naive: emptySample(), promptyard: emptySample() };
+    const large = largeSamples.promptyard;
     for (let run = 0; run < runs; run++) {
       process.stderr.write(`${largeCount} prompts, run ${run + 1}/${runs}\n`);
-      await measureRun('promptyard', largeDir, largeCount, large, false);
+      await measureRun(['promptyard'], largeDir, largeCount, largeSamples, false);
     }
     // Growth per prompt over the 1-prompt floor: at 50,000 it may not exceed the 10,000 figure's.
     const perPrompt = (rss: number, count: number): number => ((rss - m(ours.rssSmall)) * 1024) / count;
