@@ -37,6 +37,19 @@ describe('promptyard-server over stdio', () => {
     expect(prompts.find((prompt) => prompt.name === 'plan')?.arguments).toEqual([expect.objectContaining({ name: 'arguments', required: false })]);
   });
 
+  // A 2025-era opening is served on the instance directly, anything else through the SDK's era entry.
+  it.each([
+    ['2025-11-25', {}],
+    ['2026-07-28', { versionNegotiation: { mode: { pin: '2026-07-28' } } }],
+  ] as const)('serves a client that opens at %s, requests it pipelines included', async (version, options) => {
+    const dir = await makeFolder(promptFiles);
+    const { client } = await startStdio(['--prompts', dir, '--no-watch'], { client: options });
+    expect(client.getNegotiatedProtocolVersion()).toBe(version);
+    const [listed, rendered] = await Promise.all([client.listPrompts(), client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } })]);
+    expect(listed.prompts.map((prompt) => prompt.name)).toContain('review');
+    expect(textOf(rendered)).toContain('x = 1');
+  });
+
   it('pages prompts/list with opaque cursors and rejects a forged cursor', async () => {
     const dir = await makeFolder(promptFiles);
     const { client } = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_PROMPTS_PAGE_SIZE: '2' } });

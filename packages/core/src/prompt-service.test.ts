@@ -103,6 +103,13 @@ describe('createPromptService', () => {
     await expect(service.get('big', { text: 'x'.repeat(100) })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
   });
 
+  it('counts the cap in UTF-8 bytes, not characters', async () => {
+    const { service } = setup([entry('big', [{ name: 'text', required: true }])], { maxResponseBytes: 200 });
+    const rendered = await service.get('big', { text: 'é'.repeat(90) });
+    expect(rendered.messages[0]?.content).toMatchObject({ type: 'text' });
+    await expect(service.get('big', { text: 'é'.repeat(120) })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { bytes: expect.any(Number) } });
+  });
+
   it('completes from enum and default, prefix matches first', () => {
     const { service } = setup([entry('review', [{ name: 'lang', required: false, enum: ['python', 'typescript', 'javascript'], default: 'typescript' }])]);
     expect(service.complete('review', 'lang', 'script').values).toEqual(['typescript', 'javascript']);

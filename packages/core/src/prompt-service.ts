@@ -62,6 +62,20 @@ const contentBytes = (rendered: RenderedPrompt): number => {
   return bytes;
 };
 
+/**
+ * Whether the content may pass `limit` UTF-8 bytes, without counting them: a UTF-16 unit is at most
+ * 3 bytes. Counting a 2 KB prompt was ~3 µs of each prompts/get in the CPU profile.
+ */
+const mayExceed = (rendered: RenderedPrompt, limit: number): boolean => {
+  let upper = 0;
+  for (const { content } of rendered.messages) {
+    if (content.type === 'text') upper += content.text.length * 3;
+    else if (content.type === 'image') upper += content.data.length;
+    else upper += 'text' in content.resource ? content.resource.text.length * 3 : content.resource.blob.length;
+  }
+  return upper > limit;
+};
+
 const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origin.line === undefined ? '' : `:${entry.origin.line}`}`;
 
 /** The behaviour behind `prompts/get` and completion, independent of any transport or SDK. */
@@ -156,7 +170,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
         timeoutMs,
         signal,
       );
-      const bytes = contentBytes(rendered);
+      const bytes = mayExceed(rendered, limits.maxResponseBytes) ? contentBytes(rendered) : 0;
       if (bytes > limits.maxResponseBytes) {
         throw new PromptyardError(
           'RESPONSE_TOO_LARGE',

@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
-import type { Server, Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import type { RelayChannel } from './handlers.js';
+import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
 
 export interface StdioHandle {
@@ -8,30 +9,43 @@ export interface StdioHandle {
 }
 
 /**
- * stdout for the protocol, with the messages written in one event-loop turn joined into one write:
- * stdout on a pipe is written synchronously, so under load this saves a system call (and a wake-up
- * of the client) per message. A lone response still leaves in the same turn's check phase.
+ * stdout for the protocol. A message written when nothing was written this turn of the event loop
+ * goes out at once; the messages that follow it in the same turn are joined into one write at the
+ * turn's end: stdout on a pipe is written synchronously, so a burst costs one system call (and one
+ * wake-up of the client), while a lone response waits for nothing. (Deferring every message to the
+ * check phase cost a lone request/response ~0.06 ms on a busy machine: bench/prompts.bench.ts.)
+ * The SDK writes strings, and they stay strings (`decodeStrings: false`): a socket writes a string
+ * straight from the heap, while turning a 200 KB list page into a Buffer first took 38% of a
+ * `prompts/list` in the CPU profile.
  */
 const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
-  let pending: Buffer[] = [];
-  let scheduled = false;
+  let pending: (string | Buffer)[] = [];
+  let busy = false;
   const flush = (): void => {
-    scheduled = false;
-    const batch = pending.length === 1 ? (pending[0] as Buffer) : Buffer.concat(pending);
+    if (pending.length === 0) {
+      busy = false;
+      return;
+    }
+    const batch = pending;
     pending = [];
-    target.write(batch);
+    if (batch.length === 1) target.write(batch[0] as string | Buffer);
+    else if (batch.every((chunk) => typeof chunk === 'string')) target.write(batch.join(''));
+    else target.write(Buffer.concat(batch.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
+    setImmediate(flush);
   };
   return new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      pending.push(chunk);
-      if (!scheduled) {
-        scheduled = true;
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, callback) {
+      if (busy) pending.push(chunk);
+      else {
+        busy = true;
+        target.write(chunk);
         setImmediate(flush);
       }
       callback();
     },
     final(callback) {
-      if (pending.length > 0) flush();
+      flush();
       callback();
     },
   });
@@ -67,16 +81,82 @@ const relayingTransport = (inner: Transport, open: () => RelayChannel): Transpor
   return outer;
 };
 
-/** Serves one connection over stdin/stdout, in whichever protocol era the client opens with. */
+/**
+ * A transport over an already started `inner` that hands its owner the messages `inner` received
+ * before the owner existed (`early`, filled until the owner starts), then everything else.
+ */
+const replayingTransport = (inner: Transport, early: JSONRPCMessage[]): Transport => {
+  const outer: Transport = {
+    start: async () => {
+      inner.onclose = () => outer.onclose?.();
+      inner.onerror = (error) => outer.onerror?.(error);
+      queueMicrotask(() => {
+        for (const message of early.splice(0)) outer.onmessage?.(message);
+        inner.onmessage = (message, extra) => outer.onmessage?.(message, extra);
+      });
+    },
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  return outer;
+};
+
+/**
+ * A 2025-era opening: `initialize` with no protocol-version claim in its `_meta` (the rule the SDK's
+ * `serveStdio` applies first). Such a connection stays 2025-era for its lifetime.
+ */
+const isLegacyHandshake = (message: JSONRPCMessage, versionKey: string): boolean => {
+  const record = message as { method?: unknown; id?: unknown; params?: { _meta?: unknown } };
+  if (record.method !== 'initialize' || record.id === undefined) return false;
+  const meta = record.params?._meta;
+  return typeof meta !== 'object' || meta === null || !(versionKey in meta);
+};
+
+/**
+ * Serves one connection over stdin/stdout, in whichever protocol era the client opens with.
+ *
+ * A 2025-era client (most today) gets its instance connected straight to the stdio transport, as the
+ * SDK's classic `server.connect(transport)` does: the SDK's era-negotiating `serveStdio` queues each
+ * message through async steps and schema-checks every outbound result (a zod parse of the whole
+ * rendered prompt), ~0.05 ms a request measured on `prompts/get` (bench/prompts.bench.ts). Every
+ * other opening (2026-07-28 envelopes, `server/discover`) and the gateway's relay go through
+ * `serveStdio`, which owns those rules.
+ */
 export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
-  const { serveStdio: sdkServeStdio, StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
+  const [{ serveStdio: sdkServeStdio, StdioServerTransport }, { PROTOCOL_VERSION_META_KEY }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
+    loadServerSdk(),
+  ]);
   const stdio = new StdioServerTransport(process.stdin, coalescingWriter(process.stdout));
-  const { relay } = blueprint;
+  const { relay, logger } = blueprint;
   let server: Server | undefined;
   const factory = (): Server => (server = blueprint.create({ live: true }));
-  const handle = sdkServeStdio(factory, {
-    transport: relay === undefined ? stdio : relayingTransport(stdio, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server))),
-    onerror: (error) => blueprint.logger.warn('stdio transport error', { reason: error.message }),
-  });
-  return { close: () => handle.close() };
+  const onerror = (error: Error): void => logger.warn('stdio transport error', { reason: error.message });
+  if (relay !== undefined) {
+    const handle = sdkServeStdio(factory, {
+      transport: relayingTransport(stdio, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server))),
+      onerror,
+    });
+    return { close: () => handle.close() };
+  }
+
+  let close: () => Promise<void> = () => stdio.close();
+  stdio.onerror = onerror;
+  const early: JSONRPCMessage[] = [];
+  stdio.onmessage = (first) => {
+    // Held until the instance (or the SDK's entry) starts on the transport.
+    stdio.onmessage = (message) => void early.push(message);
+    early.push(first);
+    if (isLegacyHandshake(first, PROTOCOL_VERSION_META_KEY)) {
+      const instance = factory();
+      instance.onerror = onerror;
+      close = () => instance.close();
+      instance.connect(replayingTransport(stdio, early)).catch(onerror);
+    } else {
+      const handle = sdkServeStdio(factory, { transport: replayingTransport(stdio, early), onerror });
+      close = () => handle.close();
+    }
+  };
+  await stdio.start();
+  return { close: () => close() };
 };

@@ -7,7 +7,6 @@ import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptya
 import { compileDirect, renderDirect } from './direct.js';
 import type { DirectTemplate } from './direct.js';
 import { buildSkeleton, textsName } from './skeleton.js';
-import type { Skeleton } from './skeleton.js';
 import { substitutionTemplate } from './substitution.js';
 
 export interface LiquidEngineOptions {
@@ -67,6 +66,8 @@ interface Analysis {
   readonly variables: readonly string[];
   /** How to render it without liquidjs, if its markup is all in the direct renderer's subset. */
   readonly direct: DirectTemplate | undefined;
+  /** The skeleton, one string for every prompt that has it (not one copy per prompt). */
+  readonly skeleton?: string;
 }
 
 /** Where a template came from, to turn Liquid's positions into `file:line`. */
@@ -150,7 +151,7 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
           analysis = { variables, direct: undefined };
         } else {
           // Parsed by liquidjs all the same (above): its errors and variables stand either way.
-          analysis = { variables, direct: compileDirect(skeleton.sequence) };
+          analysis = { variables, direct: compileDirect(skeleton.sequence), skeleton: skeleton.source };
           analyses.set(skeleton.source, analysis);
         }
       } catch (error) {
@@ -159,10 +160,13 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     }
     const { variables, direct } = analysis;
 
+    // Kept per prompt: its text runs and the shared skeleton, not its own skeleton string and token
+    // sequence (measured: ~0.3 KB a prompt over 10,000 prompts with one skeleton).
     const texts = skeleton?.texts;
+    const shared = analysis.skeleton;
     const treeOf = (): Template[] => {
       if (ownTree !== undefined) return ownTree;
-      const key = (skeleton as Skeleton).source;
+      const key = shared as string;
       let tree = trees.get(key);
       if (tree === undefined) {
         tree = parse(key, undefined, true).templates;
