@@ -152,7 +152,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
     // Clients may send arguments a prompt does not take: they are ignored, as the spec lets a server do.
     const ignored = Object.keys(given).filter((key) => !entry.arguments.some((argument) => argument.name === key));
     if (ignored.length > 0) logger.debug('ignoring arguments the prompt does not take', { prompt: entry.name, ignored: ignored.join(',') });
-    logger.info('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined });
+    logger.debug('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined });
     return args;
   };
 
@@ -166,7 +166,8 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       const rendered = await withDeadline(
         () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
         // The deadline's signal reaches the engine, so a render past [timeouts] prompt_ms stops.
-        (deadline) => entry.render(args, { signal: deadline }),
+        // `deadline` is the render options: its signal is made only if the engine reads it.
+        (deadline) => entry.render(args, deadline),
         timeoutMs,
         signal,
       );

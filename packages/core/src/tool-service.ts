@@ -89,7 +89,7 @@ export const createToolService = (options: ToolServiceOptions): ToolService => {
             ),
           (deadline) =>
             tool.execute(args, {
-              signal: clientSignal === undefined ? deadline : AbortSignal.any([deadline, clientSignal]),
+              signal: clientSignal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, clientSignal]),
               logger,
             }),
           limit,

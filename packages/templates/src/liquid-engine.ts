@@ -177,8 +177,8 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     return {
       variables,
       render: async (args, renderOptions = {}) => {
-        const { signal } = renderOptions;
-        signal?.throwIfAborted();
+        // The signal is read only where a render can wait (partials): a direct or synchronous
+        // render is bounded by renderLimitMs, and reading it would make a lazy one (core's Deadline).
         if (direct !== undefined && texts !== undefined) {
           // The subset cannot fail (see direct.ts), but should it, it fails like a Liquid render.
           let output: string | undefined;
@@ -206,6 +206,8 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
         }
         // With a signal, the render itself stops at it (between nodes, partials included),
         // instead of running on after the caller gave up.
+        const { signal } = renderOptions;
+        signal?.throwIfAborted();
         const context = signal === undefined ? scope : abortingContext(liquid, scope, renderLimitMs, signal);
         const rendering = liquid.render(treeOf(), context, { globals: scope }).then(
           (output: unknown) => String(output),
