@@ -25,7 +25,7 @@ export const configSchema = {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },
     watch: { type: 'boolean', default: true, doc: 'Hot reload: watch the folders and notify clients of changes.' },
-    page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Prompts per prompts/list page.' },
+    page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Most prompts per prompts/list page; a page also ends before ~96 KB of JSON.' },
     debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
     follow_external_symlinks: {
       type: 'boolean',

@@ -19,6 +19,21 @@ describe('createCatalog', () => {
     expect(third.nextCursor).toBeUndefined();
   });
 
+  it('ends a page before its weight passes the budget, with at least one entry per page', () => {
+    const catalog = createCatalog<{ name: string; value: string }>({ kind: 'prompt', defaultPageSize: 10 });
+    catalog.owner('a').replace([item('a', 'xx'), item('b', 'xx'), item('c', 'xxxxxxxx'), item('d', 'x')]);
+    const budget = { weigh: (entry: { value: string }) => entry.value.length, maxWeight: 5 };
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = catalog.list({ cursor, budget });
+      pages.push(page.items.map((entry) => entry.name));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    // c alone is over the budget: it still gets a page of its own.
+    expect(pages).toEqual([['a', 'b'], ['c'], ['d']]);
+  });
+
   it('rejects cursors it did not issue', () => {
     const catalog = createCatalog<{ name: string }>({ kind: 'prompt' });
     expect(() => catalog.list({ cursor: 'garbage!' })).toThrow(PromptyardError);

@@ -26,9 +26,14 @@ export interface CatalogPage<T> {
   readonly nextCursor?: string;
 }
 
-export interface CatalogListOptions {
+export interface CatalogListOptions<T = unknown> {
   readonly cursor?: string | undefined;
   readonly pageSize?: number | undefined;
+  /**
+   * A page also ends before its weight (`weigh` summed, e.g. serialised bytes) would pass
+   * `maxWeight`; it always holds at least one entry.
+   */
+  readonly budget?: { readonly weigh: (item: T) => number; readonly maxWeight: number } | undefined;
 }
 
 export interface CatalogDelta<T> {
@@ -53,7 +58,7 @@ export interface Catalog<T extends Named> {
   /** Every name, in the catalog's stable (code point) order. */
   names(): readonly string[];
   /** One page, ordered by name. Cursors are opaque and stay valid across changes (keyset paging). */
-  list(options?: CatalogListOptions): CatalogPage<T>;
+  list(options?: CatalogListOptions<T>): CatalogPage<T>;
   owner(id: string): CatalogOwner<T>;
   onChange(listener: (change: CatalogChange) => void): () => void;
   onConflict(listener: (conflict: CatalogConflict) => void): () => void;
@@ -151,13 +156,24 @@ export const createCatalog = <T extends Named>(options: CatalogOptions): Catalog
     },
     get: (name) => effective.get(name),
     names,
-    list: ({ cursor, pageSize } = {}) => {
+    list: ({ cursor, pageSize, budget } = {}) => {
       const size = Math.max(1, Math.min(pageSize ?? defaultPageSize, maxPageSize));
       const all = names();
       const start = cursor === undefined ? 0 : upperBound(all, decodeCursor(cursor, kind));
-      const end = Math.min(start + size, all.length);
+      let end = Math.min(start + size, all.length);
       const items: T[] = [];
-      for (let index = start; index < end; index++) items.push(effective.get(all[index] as string) as T);
+      let weight = 0;
+      for (let index = start; index < end; index++) {
+        const item = effective.get(all[index] as string) as T;
+        if (budget !== undefined) {
+          weight += budget.weigh(item);
+          if (weight > budget.maxWeight && items.length > 0) {
+            end = index;
+            break;
+          }
+        }
+        items.push(item);
+      }
       return end < all.length ? { items, nextCursor: encodeCursor(all[end - 1] as string) } : { items };
     },
     owner: (id) => {
