@@ -8,7 +8,7 @@
  * costs ~5.6 µs on Node 20 (measured: 200,000 in a loop), a quarter of what a whole `prompts/get`
  * adds to a ping, and most renders (the direct path, synchronous Liquid) finish without looking.
  */
-export interface Deadline {
+interface Deadline {
   /** Aborts at the deadline or with the caller's signal; made on first read. */
   readonly signal: AbortSignal;
 }
