@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PromptyardError } from '@promptyard/core';
 import { createJinjaEngine } from './jinja-engine.js';
-
-/** Runs `action` and returns the `PromptyardError` it throws or rejects with. */
-const templateErrorOf = async (action: () => unknown): Promise<PromptyardError> => {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PromptyardError);
-    expect((error as PromptyardError).code).toBe('TEMPLATE_ERROR');
-    return error as PromptyardError;
-  }
-  throw new Error('expected a TEMPLATE_ERROR');
-};
+import { templateErrorOf } from './test-helpers.js';
 
 describe('createJinjaEngine', () => {
   const engine = createJinjaEngine();

@@ -3,20 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Liquid } from 'liquidjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PromptyardError } from '@promptyard/core';
 import { createLiquidEngine } from './liquid-engine.js';
-
-/** Runs `action` and returns the `PromptyardError` it rejects with. */
-const templateErrorOf = async (action: () => unknown): Promise<PromptyardError> => {
-  try {
-    await action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(PromptyardError);
-    expect((error as PromptyardError).code).toBe('TEMPLATE_ERROR');
-    return error as PromptyardError;
-  }
-  throw new Error('expected a TEMPLATE_ERROR');
-};
+import { templateErrorOf } from './test-helpers.js';
 
 describe('createLiquidEngine', () => {
   const engine = createLiquidEngine();
