@@ -138,7 +138,7 @@ describe('promptyard-server over stdio', () => {
   it('skips oversized files, truncates long arguments and tells the client through log notifications', async () => {
     const dir = await makeFolder({ ...promptFiles, 'huge.md': `# Huge\n${'x'.repeat(2048)}` });
     const { client, stderr } = await startStdio(['--prompts', dir, '--no-watch'], {
-      env: { PROMPTYARD_LIMITS_MAX_FILE_BYTES: '1024', PROMPTYARD_LIMITS_MAX_ARGUMENT_CHARS: '10' },
+      env: { PROMPTYARD_LIMITS_MAX_FILE_BYTES: '1024', PROMPTYARD_LIMITS_MAX_ARGUMENT_CHARS: '10', PROMPTYARD_SERVER_LOG_LEVEL: 'debug' },
     });
     const messages: unknown[] = [];
     client.setNotificationHandler('notifications/message', (notification) => {

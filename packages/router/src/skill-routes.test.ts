@@ -22,15 +22,26 @@ const server = (id: string, prefix: string | false, skills: readonly Skill[]): B
     },
   }) as unknown as Backend;
 
-const routerOf = (backends: readonly Backend[]): Router => ({ skillServers: () => backends.map((backend) => ({ backend, timeoutMs: 1000 })) }) as unknown as Router;
+const routerOf = (backends: readonly Backend[], startup?: Promise<void>): Router =>
+  ({ skillServers: () => backends.map((backend) => ({ backend, timeoutMs: 1000 })), startup: () => startup }) as unknown as Router;
 
-const sourceOf = (backends: readonly Backend[]) => {
-  const skills = createGatewaySkills(routerOf(backends));
+const sourceOf = (backends: readonly Backend[], startup?: Promise<void>) => {
+  const skills = createGatewaySkills(routerOf(backends, startup));
   if (!('source' in skills)) throw new Error('the gateway serves a source');
   return skills.source;
 };
 
 describe('createGatewaySkills', () => {
+  it('answers during start-up once the servers still starting are done, as the other lists do', async () => {
+    const backends: Backend[] = [];
+    let started: () => void = () => {};
+    const source = sourceOf(backends, new Promise<void>((resolve) => (started = resolve)));
+    const listing = source.list(undefined);
+    backends.push(server('docs', 'docs', [entry('review')]));
+    started();
+    expect((await listing).skills.map((skill) => skill['uri'])).toEqual(['skill://docs/review/SKILL.md']);
+  });
+
   it("serves each server's skills under its prefix, the first keeping a URI two share", async () => {
     const source = sourceOf([server('docs', 'docs', [entry('review', ['refs/GUIDE.md'])]), server('plain', false, [entry('lint')]), server('again', false, [entry('lint')])]);
     const { skills } = await source.list(undefined);

@@ -87,23 +87,34 @@ const contentOf = (contents: readonly Readonly<Record<string, unknown>>[]): Skil
  */
 export const createGatewaySkills = (router: Router): McpSkills => ({
   source: {
-    list: async () => ({ skills: routesOf(router).map((route) => route.skill as unknown as JsonObject) }),
-    get: async (uri) => routesOf(router).find((route) => route.skill.uri === uri)?.skill as unknown as JsonObject | undefined,
+    // As the other lists: during start-up they wait (a bounded wait) for the servers still starting.
+    list: async () => {
+      await router.startup();
+      return { skills: routesOf(router).map((route) => route.skill as unknown as JsonObject) };
+    },
+    get: async (uri) => {
+      await router.startup();
+      return routesOf(router).find((route) => route.skill.uri === uri)?.skill as unknown as JsonObject | undefined;
+    },
     read: async (uri) => {
+      await router.startup();
       const found = locate(router, uri);
       if (found === undefined) return undefined;
       const result = await found.route.backend.upstream.readResource(found.original, { timeoutMs: found.route.timeoutMs });
       return contentOf(result.contents as readonly Readonly<Record<string, unknown>>[]);
     },
     readDirectory: async (uri) => {
+      await router.startup();
       const found = locate(router, uri);
       const children = found === undefined ? undefined : await found.route.backend.upstream.skills?.readDirectory(found.original, found.route.timeoutMs);
       if (found === undefined || children === undefined) return undefined;
       const prefix = found.route.backend.config.prefix;
       return { resources: children.flatMap((child) => ((uri) => (uri === undefined ? [] : [{ ...child, uri } as JsonObject]))(toGateway(prefix, child.uri))) };
     },
-    listResources: async () =>
-      routesOf(router).map(({ skill }) => ({ uri: skill.uri, name: skill.frontmatter.name, description: skill.frontmatter.description, mimeType: 'text/markdown' })),
+    listResources: async () => {
+      await router.startup();
+      return routesOf(router).map(({ skill }) => ({ uri: skill.uri, name: skill.frontmatter.name, description: skill.frontmatter.description, mimeType: 'text/markdown' }));
+    },
   },
   // Announced as a resources list change by the router already.
   onChanged: () => {},
