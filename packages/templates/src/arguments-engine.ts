@@ -1,4 +1,5 @@
 import type { CompileOptions, CompiledTemplate, RenderOptions, TemplateEngine } from '@promptyard/core';
+import { templateEngine } from './template-engine.js';
 
 const placeholder = '$ARGUMENTS';
 
@@ -23,10 +24,5 @@ export const createArgumentsEngine = (): TemplateEngine => {
     };
   };
 
-  return {
-    name: 'arguments',
-    analyze: (source, options) => ({ variables: compile(source, options).variables }),
-    render: async (source, args, options = {}) => compile(source).render(args, options),
-    compile,
-  };
+  return templateEngine('arguments', compile);
 };

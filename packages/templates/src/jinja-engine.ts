@@ -3,6 +3,7 @@ import { PromptyardError, describeError } from '@promptyard/core';
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
 import { filterLine, locateSyntaxError, statementLines } from './jinja-lines.js';
 import { readTree, type JinjaNode } from './jinja-tree.js';
+import { templateEngine } from './template-engine.js';
 
 export interface JinjaEngineOptions {
   /** Wall-clock budget of one render, checked every few hundred evaluation steps. Default 5000. */
@@ -232,15 +233,7 @@ export const createJinjaEngine = (options: JinjaEngineOptions = {}): TemplateEng
     };
   };
 
-  return {
-    name: 'jinja',
-    analyze: (source, compileOptions) => ({ variables: compile(source, compileOptions).variables }),
-    render: async (source, args, renderOptions = {}) => {
-      const { signal, ...compileOptions } = renderOptions;
-      return compile(source, compileOptions).render(args, signal === undefined ? {} : { signal });
-    },
-    compile,
-  };
+  return templateEngine('jinja', compile);
 };
 
 /** A typed argument's value; text that is not JSON is kept as it was given. */

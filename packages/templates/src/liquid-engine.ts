@@ -8,6 +8,7 @@ import { compileDirect, renderDirect } from './direct.js';
 import type { DirectTemplate } from './direct.js';
 import { buildSkeleton, textsName } from './skeleton.js';
 import { substitutionTemplate } from './substitution.js';
+import { templateEngine } from './template-engine.js';
 
 export interface LiquidEngineOptions {
   /**
@@ -221,15 +222,7 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     };
   };
 
-  return {
-    name: 'liquid',
-    analyze: (source, compileOptions) => ({ variables: compile(source, compileOptions).variables }),
-    render: async (source, args, renderOptions = {}) => {
-      const { signal, ...compileOptions } = renderOptions;
-      return compile(source, compileOptions).render(args, signal === undefined ? {} : { signal });
-    },
-    compile,
-  };
+  return templateEngine('liquid', compile);
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
 import { substitutionTemplate } from './substitution.js';
+import { templateEngine } from './template-engine.js';
 
 /** `{{ name }}` with optional spaces. */
 const placeholder = /\{\{[ \t]*([A-Za-z_][\w.-]*)[ \t]*\}\}/;
@@ -12,10 +13,5 @@ export const createPlainEngine = (): TemplateEngine => {
   const compile = (source: string, _options?: CompileOptions): CompiledTemplate =>
     substitutionTemplate(source, source.split(placeholder));
 
-  return {
-    name: 'plain',
-    analyze: (source, options) => ({ variables: compile(source, options).variables }),
-    render: async (source, args, options = {}) => compile(source).render(args, options),
-    compile,
-  };
+  return templateEngine('plain', compile);
 };
