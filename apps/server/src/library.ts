@@ -129,6 +129,21 @@ export const createLibrary = async (
   );
 
   const sourceLogger = logger.child('prompts');
+  /** A folder in a tool's own format, with the limits every source shares. */
+  const nativeSource = (folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>, ownerId: string): LibrarySource => {
+    const native = createNativePromptSource({
+      format: folder.format,
+      dir: folder.dir,
+      root: folder.root,
+      prefix: folder.prefix,
+      jinja: engines.jinja,
+      maxFileBytes: config.limits.max_file_bytes,
+      debounceMs: config.prompts.debounce_ms,
+      logger: sourceLogger,
+      followExternalSymlinks: config.prompts.follow_external_symlinks,
+    });
+    return { source: native, native, owner: catalog.owner(ownerId) };
+  };
   const sources: LibrarySource[] = [
     ...folders.map((dir) => ({
       source: createPromptFolderSource({
@@ -142,37 +157,11 @@ export const createLibrary = async (
       }),
       owner: catalog.owner(dir),
     })),
-    ...discovered.map((found) => {
-      const native = createNativePromptSource({
-        format: found.format,
-        dir: found.dir,
-        root: found.root,
-        prefix: found.prefix,
-        jinja: engines.jinja,
-        maxFileBytes: config.limits.max_file_bytes,
-        debounceMs: config.prompts.debounce_ms,
-        logger: sourceLogger,
-        followExternalSymlinks: config.prompts.follow_external_symlinks,
-      });
-      return { source: native, native, owner: catalog.owner(`${found.scope} ${found.format} ${found.dir}`) };
-    }),
+    ...discovered.map((found) => nativeSource(found, `${found.scope} ${found.format} ${found.dir}`)),
     // Skill folders not already read as Claude skills are prompts too, for clients without the extension.
     ...skillFolders
       .filter((dir) => !discovered.some((found) => found.format === 'claude-skills' && found.dir === dir))
-      .map((dir) => {
-        const native = createNativePromptSource({
-          format: 'claude-skills',
-          dir,
-          root: dir,
-          prefix: config.skills.prefix,
-          jinja: engines.jinja,
-          maxFileBytes: config.limits.max_file_bytes,
-          debounceMs: config.prompts.debounce_ms,
-          logger: sourceLogger,
-          followExternalSymlinks: config.prompts.follow_external_symlinks,
-        });
-        return { source: native, native, owner: catalog.owner(`skills ${dir}`) };
-      }),
+      .map((dir) => nativeSource({ format: 'claude-skills', dir, root: dir, prefix: config.skills.prefix }, `skills ${dir}`)),
     ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
   ];
   const prompts = createPromptService({
