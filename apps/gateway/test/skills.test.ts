@@ -78,8 +78,8 @@ const exercise = async (client: Client): Promise<void> => {
   expect(resources.map((resource) => resource.uri)).toEqual(['skill://docs/review/SKILL.md', 'skill://docs/review/references']);
 
   // Nothing outside a served skill folder is read through the gateway.
-  await expect(client.readResource({ uri: 'skill://docs/../secret' })).rejects.toThrow();
-  await expect(client.readResource({ uri: 'skill://plain/anything/SKILL.md' })).rejects.toThrow();
+  await expect(client.readResource({ uri: 'skill://docs/../secret' })).rejects.toThrow(/not found/i);
+  await expect(client.readResource({ uri: 'skill://plain/anything/SKILL.md' })).rejects.toThrow(/not found/i);
   const listed = await client.listResources();
   expect(listed.resources.filter((resource) => resource.uri.includes('skill://')).map((resource) => resource.uri)).toEqual(['skill://docs/review/SKILL.md']);
 };
