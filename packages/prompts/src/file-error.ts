@@ -1,5 +1,9 @@
 import { PromptyardError, describeError, isPromptyardError } from '@promptyard/core';
 
+/** The `code` of an error (Node's `ENOENT`, the YAML parser's `BAD_INDENT`), when it has a text one. */
+export const errorCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+
 export interface FileErrorOptions {
   readonly line?: number | undefined;
   readonly cause?: unknown;

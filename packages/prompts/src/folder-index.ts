@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { PromptyardError, describeError, isPathInside, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
-import { fileError, fileErrorDetails } from './file-error.js';
+import { errorCode, fileError, fileErrorDetails } from './file-error.js';
 import { isIgnoredPath, toPosixRelative } from './ignore.js';
 import { mapLimit } from './map-limit.js';
 import { parsePromptFile, type PromptLibraryContext } from './parse-prompt-file.js';
@@ -73,9 +73,6 @@ interface Reportable {
 }
 
 const manifestName = 'twig.toml';
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 
 const lstatIfPresent = async (path: string): Promise<Stats | undefined> => {
   try {

@@ -4,6 +4,7 @@ import { describeError, type Logger } from '@promptyard/core';
 import { watch, type FSWatcher } from 'chokidar';
 import { isIgnoredPath } from './ignore.js';
 import { promptExtension } from './prompt-file-name.js';
+import { errorCode } from './file-error.js';
 
 export interface FolderWatcherOptions {
   readonly dir: string;
@@ -30,9 +31,6 @@ export interface FolderWatcher {
  * window. An unchanged file costs one read and no delta.
  */
 const recheckDelayMs = 120;
-
-const errorCode = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 
 const isMarkdownPromptPath = (path: string): boolean => promptExtension(path) !== undefined || basename(path) === 'twig.toml';
 

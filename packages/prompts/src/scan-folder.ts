@@ -6,6 +6,7 @@ import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
 import type { SymlinkPolicy } from './symlinks.js';
 import { promptExtension } from './prompt-file-name.js';
+import { errorCode } from './file-error.js';
 
 export interface FolderScan {
   /** Candidate prompt files (`*.md`, `*.prompty`, including symlinks to files), absolute. */
@@ -23,9 +24,6 @@ export interface ScanOptions {
 }
 
 const manifestName = 'twig.toml';
-
-const errorCode = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
 
 /**
  * Walks `root` with `readdir(withFileTypes)` (no per-entry stat), a few folders at a time. Hidden

@@ -1,4 +1,5 @@
 import { isRecord } from './value-shape.js';
+import { errorCode } from './file-error.js';
 
 /** What went wrong in a YAML frontmatter block, said the way a prompt author can act on. */
 export interface YamlProblem {
@@ -25,8 +26,6 @@ const errorLine = (error: unknown): number | undefined => {
   const first: unknown = error['linePos'][0];
   return isRecord(first) && typeof first['line'] === 'number' ? first['line'] : undefined;
 };
-
-const errorCode = (error: unknown): unknown => (isRecord(error) ? error['code'] : undefined);
 
 /** `key: value` (or `- key: value`) on a line; the value as written. */
 const keyValue = (text: string | undefined): { readonly key: string; readonly value: string } | undefined => {
