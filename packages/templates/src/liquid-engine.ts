@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { Context, Liquid, LiquidError, Tag } from 'liquidjs';
-import type { LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
-import { PromptyardError, describeError, resolveInsideSync } from '@promptyard/core';
+import { Liquid, Tag } from 'liquidjs';
+import type { Context, LiquidOptions, Parser, TagToken, Template, TopLevelToken } from 'liquidjs';
+import { resolveInsideSync } from '@promptyard/core';
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
-import { compileDirect, renderDirect } from './direct.js';
-import type { DirectTemplate } from './direct.js';
+import { compileDirect } from './direct.js';
+import { LiquidTemplate, templateError, type Renderer, type Site, type TemplateShape } from './liquid-template.js';
 import { buildSkeleton, textsName } from './skeleton.js';
 import { substitutionTemplate } from './substitution.js';
 import { templateEngine } from './template-engine.js';
@@ -62,22 +62,6 @@ const partialTags = ['include', 'render', 'layout'] as const;
 /** A quoted name with no `{{`/`{%` inside, so the partial is known when the template is parsed. */
 const literalPartialName = /^\s*(["'])([^"'{}]+)\1/;
 
-/** What compiling a skeleton found, shared by the prompts with that skeleton. */
-interface Analysis {
-  readonly variables: readonly string[];
-  /** How to render it without liquidjs, if its markup is all in the direct renderer's subset. */
-  readonly direct: DirectTemplate | undefined;
-  /** The skeleton, one string for every prompt that has it (not one copy per prompt). */
-  readonly skeleton?: string;
-}
-
-/** Where a template came from, to turn Liquid's positions into `file:line`. */
-interface Site {
-  readonly file: string | undefined;
-  readonly lineOffset: number;
-  readonly root: string | undefined;
-}
-
 /**
  * Liquid with the options a prompt server wants: undefined variables render empty, unknown filters
  * fail at load time, no prototype access, no HTML escaping, and finite parse/render/memory budgets.
@@ -122,7 +106,7 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
    * parses its skeleton again (which parsed once already, so cannot fail). Compiling 10,000
    * prompts thus leaves no 10,000 trees behind.
    */
-  const analyses = new LeastRecentlyUsed<Analysis>(analysisLimit);
+  const analyses = new LeastRecentlyUsed<TemplateShape>(analysisLimit);
   const trees = new LeastRecentlyUsed<Template[]>(treeLimit);
 
   const compile = (source: string, compileOptions: CompileOptions = {}): CompiledTemplate => {
@@ -135,91 +119,44 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     let skeleton = source.length <= parseLimit ? buildSkeleton(source) : undefined;
     if (skeleton !== undefined && skeleton.source.length > parseLimit) skeleton = undefined;
 
-    let analysis = skeleton === undefined ? undefined : analyses.get(skeleton.source);
-    /** The tree this template keeps itself: a source parsed in full, or a skeleton with partials. */
-    let ownTree: Template[] | undefined;
-    let partials = false;
-    if (analysis === undefined) {
+    let shape = skeleton === undefined ? undefined : analyses.get(skeleton.source);
+    if (shape === undefined) {
       try {
         // A skeleton is parsed without a file name: its positions are the template's own,
         // whichever file it came from (a position in another file is a partial's).
         const parsed = skeleton === undefined ? parse(source, compileOptions.file, false) : parse(skeleton.source, undefined, true);
         // Partials are analysed too: `include` shares the caller's scope, and arguments are globals.
         const variables = liquid.globalVariablesSync(parsed.templates);
-        partials = parsed.partials;
-        if (skeleton === undefined || partials) {
-          ownTree = parsed.templates;
-          analysis = { variables, direct: undefined };
+        if (skeleton === undefined || parsed.partials) {
+          // A tree of its own: a source parsed in full, or a skeleton with partials.
+          shape = { variables, direct: undefined, skeleton: skeleton?.source, ownTree: parsed.templates, partials: parsed.partials };
         } else {
           // Parsed by liquidjs all the same (above): its errors and variables stand either way.
-          analysis = { variables, direct: compileDirect(skeleton.sequence), skeleton: skeleton.source };
-          analyses.set(skeleton.source, analysis);
+          shape = { variables, direct: compileDirect(skeleton.sequence), skeleton: skeleton.source, partials: false };
+          analyses.set(skeleton.source, shape);
         }
       } catch (error) {
         throw templateError(error, site);
       }
     }
-    const { variables, direct } = analysis;
-
     // Kept per prompt: its text runs and the shared skeleton, not its own skeleton string and token
-    // sequence (measured: ~0.3 KB a prompt over 10,000 prompts with one skeleton).
-    const texts = skeleton?.texts;
-    const shared = analysis.skeleton;
-    const treeOf = (): Template[] => {
-      if (ownTree !== undefined) return ownTree;
-      const key = shared as string;
+    // sequence (measured: ~0.3 KB a prompt over 10,000 prompts with one skeleton). `slice`: exactly
+    // as many runs as there are, without the spare room an array grown by push keeps.
+    return new LiquidTemplate(renderer, shape, skeleton?.texts.slice(), compileOptions.file, site.lineOffset);
+  };
+
+  const renderer: Renderer = {
+    liquid,
+    renderLimitMs,
+    root,
+    treeOf: (key) => {
       let tree = trees.get(key);
       if (tree === undefined) {
         tree = parse(key, undefined, true).templates;
         trees.set(key, tree);
       }
       return tree;
-    };
-    return {
-      variables,
-      render: async (args, renderOptions = {}) => {
-        // The signal is read only where a render can wait (partials): a direct or synchronous
-        // render is bounded by renderLimitMs, and reading it would make a lazy one (core's Deadline).
-        if (direct !== undefined && texts !== undefined) {
-          // The subset cannot fail (see direct.ts), but should it, it fails like a Liquid render.
-          let output: string | undefined;
-          try {
-            output = renderDirect(direct, texts, args);
-          } catch (error) {
-            throw templateError(error, site);
-          }
-          // `undefined`: an argument is not a string; liquidjs renders it below.
-          if (output !== undefined) return output;
-        }
-        // A copy, because `{% increment %}` writes to the scope. As globals the arguments also
-        // reach `{% render %}` partials, whose scope is otherwise isolated. The text runs go in
-        // last, so no argument can replace them.
-        const scope: Record<string, unknown> = { ...args };
-        if (texts !== undefined) scope[textsName] = texts;
-        if (!partials) {
-          // Nothing to wait for: rendering synchronously saves a promise per template node, and
-          // renderLimitMs still applies between nodes.
-          try {
-            return String(liquid.renderSync(treeOf(), scope, { globals: scope }));
-          } catch (error) {
-            throw templateError(error, site);
-          }
-        }
-        // With a signal, the render itself stops at it (between nodes, partials included),
-        // instead of running on after the caller gave up.
-        const { signal } = renderOptions;
-        signal?.throwIfAborted();
-        const context = signal === undefined ? scope : abortingContext(liquid, scope, renderLimitMs, signal);
-        const rendering = liquid.render(treeOf(), context, { globals: scope }).then(
-          (output: unknown) => String(output),
-          (error: unknown) => {
-            if (signal?.aborted === true) throw signal.reason;
-            throw templateError(error, site);
-          },
-        );
-        return signal === undefined ? rendering : abortable(rendering, signal);
-      },
-    };
+    },
   };
 
   return templateEngine('liquid', compile);
@@ -337,59 +274,3 @@ const isFileInside = (root: string, name: string): boolean => {
   }
 };
 
-/**
- * A render context whose render limiter (which liquidjs checks between nodes, and hands on to
- * partials) also stops at `signal`. liquidjs takes no signal of its own.
- */
-const abortingContext = (liquid: Liquid, scope: Record<string, unknown>, renderLimitMs: number, signal: AbortSignal): Context => {
-  const limit = performance.now() + renderLimitMs;
-  const limiter = {
-    use: (): void => {},
-    check: (now: number): void => {
-      signal.throwIfAborted();
-      if (now > limit) throw new Error('template render limit exceeded');
-    },
-  };
-  return new Context(scope, liquid.options, { globals: scope }, { renderLimit: limiter as never, liquid });
-};
-
-const abortable = <T>(promise: Promise<T>, signal: AbortSignal): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-
-/** Liquid appends `, file:…, line:…, col:…` to messages that have no original error. */
-const positionSuffix = /, (?:file:.*, )?line:\d+, col:\d+$/;
-const lookupFailure = /^ENOENT: Failed to lookup "(.*)" in /;
-
-const templateError = (error: unknown, site: Site): PromptyardError => {
-  let file = site.file;
-  let line: number | undefined;
-  let reason = describeError(error);
-  if (LiquidError.is(error)) {
-    const { token } = error;
-    const [tokenLine] = token.getPosition();
-    if (token.file === undefined || token.file === site.file) {
-      line = tokenLine === undefined ? undefined : tokenLine + site.lineOffset;
-    } else {
-      // The error is inside a partial: name it relative to the root, never as an absolute path.
-      file = site.root === undefined ? token.file : path.relative(site.root, token.file);
-      line = tokenLine;
-    }
-    reason = error.originalError?.message ?? error.message.replace(positionSuffix, '');
-  }
-  const missing = lookupFailure.exec(reason);
-  if (missing !== null) reason = `partial "${missing[1] ?? ''}" not found in the library`;
-  const data: Record<string, unknown> = {};
-  if (file !== undefined) data['file'] = file;
-  if (line !== undefined) data['line'] = line;
-  return new PromptyardError('TEMPLATE_ERROR', `${where(file, line)}${reason}`, { cause: error, data });
-};
-
-/** `file:line: `, `file: `, `line n: ` or nothing. */
-const where = (file: string | undefined, line: number | undefined): string => {
-  if (file === undefined) return line === undefined ? '' : `line ${line}: `;
-  return line === undefined ? `${file}: ` : `${file}:${line}: `;
-};
