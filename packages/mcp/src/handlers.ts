@@ -1,4 +1,4 @@
-import type { Logger, SkillTree } from '@promptyard/core';
+import type { Identity, Logger, SkillTree } from '@promptyard/core';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
@@ -63,6 +63,8 @@ export interface RequestContext {
   readonly meta?: JsonObject | undefined;
   /** Present on a 2026-07-28 multi-round request: the client takes `input_required` results. */
   readonly multiRound?: MultiRoundInput | undefined;
+  /** The authenticated caller over HTTP (an OAuth access token or the server token); absent on stdio and without auth. */
+  readonly identity?: Identity | undefined;
 }
 
 export interface ListPage {
