@@ -88,6 +88,15 @@ describe('promptyard-server as an OAuth resource server', () => {
     for (const token of [wrongAudience, expired, narrow]) expect(server.stderr.text).not.toContain(token.split('.')[2]);
   });
 
+  it('picks up the provider\'s new signing key without a restart', async () => {
+    const server = await start();
+    expect((await post(server.url, { authorization: `Bearer ${await issuer.token({ resource: server.url })}` })).status).toBe(200);
+    await issuer.rotateKeys();
+    const signedWithNewKey = await issuer.token({ resource: server.url });
+    // A key id it has not seen makes the server fetch the key set again (at most every 5 s).
+    await eventually(() => post(server.url, { authorization: `Bearer ${signedWithNewKey}` }).then((answer) => answer.status), (status) => status === 200, 10_000);
+  });
+
   it('fails closed while the issuer is unreachable, stays up, and recovers', async () => {
     issuer.setJwks('slow');
     const server = await start({ PROMPTYARD_AUTH_TIMEOUT_MS: '300' });
