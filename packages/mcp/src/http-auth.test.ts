@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createLogger } from '@promptyard/core';
 import type { AuthOutcome, Authenticator, Identity } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpHandlers } from './handlers.js';
+import type { McpHandlers, McpRelay } from './handlers.js';
 import { serveHttp } from './http.js';
 import type { HttpHandle } from './http.js';
 import { createMcpServerBlueprint } from './server.js';
@@ -31,7 +31,19 @@ afterEach(async () => {
   await Promise.all(handles.splice(0).map((handle) => handle.close()));
 });
 
-const serve = async (options: { authToken?: string; publicUrl?: string } = {}): Promise<HttpHandle> => {
+/** A relay like the gateway's, answering every `tools/call` itself. */
+const relay: McpRelay = {
+  open: () => ({
+    offer: (message, reply) => {
+      if (message['method'] !== 'tools/call') return false;
+      setImmediate(() => reply({ jsonrpc: '2.0', id: message['id'], result: { content: [{ type: 'text', text: 'relayed' }] } }));
+      return true;
+    },
+    close: () => {},
+  }),
+};
+
+const serve = async (options: { authToken?: string; publicUrl?: string; relay?: boolean } = {}): Promise<HttpHandle> => {
   const handlers: McpHandlers = {
     name: 'auth-test',
     version: '1.0.0',
@@ -44,8 +56,9 @@ const serve = async (options: { authToken?: string; publicUrl?: string } = {}): 
     complete: async () => ({ completion: { values: [] } }),
     logs: { subscribe: () => () => {} },
     onListChanged: () => () => {},
+    ...(options.relay === true ? { relay } : {}),
   };
-  const handle = await serveHttp(await createMcpServerBlueprint(handlers), { host: '127.0.0.1', port: 0, maxBodyBytes: 10_000, auth: authenticator, ...options });
+  const handle = await serveHttp(await createMcpServerBlueprint(handlers), { host: '127.0.0.1', port: 0, maxBodyBytes: 10_000, auth: authenticator, authToken: options.authToken, publicUrl: options.publicUrl });
   handles.push(handle);
   return handle;
 };
@@ -125,12 +138,21 @@ describe('serveHttp as an OAuth resource server', () => {
     });
   }
 
-  it('keeps a session to the caller who opened it', async () => {
-    const handle = await serve();
-    const { transport } = await connect(handle.url, 'ada', 'legacy');
+  it('keeps a session to the caller who opened it, on the relay too', async () => {
+    const handle = await serve({ relay: true });
+    const { client, transport } = await connect(handle.url, 'ada', 'legacy');
+    expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'relayed' }] });
     const headers = { 'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' };
     expect((await post(handle.url, { ...headers, authorization: 'Bearer grace' })).status).toBe(404);
     expect((await post(handle.url, { ...headers, authorization: 'Bearer ada' })).status).toBe(200);
+    const call = (token: string): Promise<Response> =>
+      fetch(handle.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+      });
+    expect((await call('grace')).status).toBe(404);
+    expect(await (await call('ada')).json()).toMatchObject({ id: 7, result: { content: [{ text: 'relayed' }] } });
   });
 
   it('shows /health details to accepted callers only', async () => {

@@ -223,9 +223,9 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           sdk,
           relay: mcpRelay,
           serverInfo: blueprint.serverInfo,
-          sessionChannel: (id) => {
+          sessionChannel: (id, req) => {
             const session = useSession(id);
-            if (session === undefined) return undefined;
+            if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject) return undefined;
             return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
           },
         });
@@ -294,6 +294,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     }
     const authInfo = await gate.check(req, res);
     if (authInfo === undefined) return;
+    // The SDK's Node adapter hands `req.auth` on to handlers as `authInfo`.
+    if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);
@@ -311,7 +313,6 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       if (relay?.(req, res, parsedBody) === true) return;
     }
     // IncomingMessage always has a method on a server request; the SDK type says so strictly.
-    if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
     await nodeHandler(req as NodeIncomingMessageLike, res, parsedBody);
   };
 
