@@ -143,12 +143,13 @@ export interface McpHandlers {
   readonly instructions?: string | undefined;
   readonly logger: Logger;
   readonly prompts: {
-    list(cursor: string | undefined): ListAnswer;
+    /** `caller`: the authenticated HTTP caller, when there is one (a policy may answer each caller its own list). */
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
     get(name: string, args: Readonly<Record<string, string>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
   /** Absent: the server declares no `tools` capability. */
   readonly tools?: {
-    list(cursor: string | undefined): ListAnswer;
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
     /** Failures a model should read (`BACKEND_*`, `TIMEOUT`) are turned into `isError` results by the adapter. */
     call(name: string, args: Readonly<Record<string, unknown>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
@@ -156,8 +157,8 @@ export interface McpHandlers {
   readonly resources?: {
     /** Declared as `listChanged`; the handlers then announce changes through `onListChanged`. */
     readonly listChanged: boolean;
-    list(cursor: string | undefined): ListAnswer;
-    templates(cursor: string | undefined): ListAnswer;
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
+    templates(cursor: string | undefined, caller?: Identity): ListAnswer;
     read(uri: string, context: RequestContext): Promise<JsonObject>;
     /** Present: the server declares `subscribe`; the adapter counts each connection's subscriptions once. */
     readonly subscriptions?: {

@@ -50,7 +50,7 @@ const serve = async (options: { authToken?: string; publicUrl?: string; relay?: 
     logger: createLogger({ level: 'error', write: () => {} }),
     prompts: { list: () => ({ items: [] }), get: async () => ({ messages: [] }) },
     tools: {
-      list: () => ({ items: [{ name: 'whoami', inputSchema: { type: 'object' } }] }),
+      list: (_cursor, caller) => ({ items: [{ name: 'whoami', inputSchema: { type: 'object' } }, { name: `for-${caller?.subject ?? 'nobody'}`, inputSchema: { type: 'object' } }] }),
       call: async (_name, _args, context) => ({ content: [{ type: 'text', text: `${context.identity?.subject ?? 'nobody'} ${context.identity?.groups.join(',') ?? ''}` }] }),
     },
     complete: async () => ({ completion: { values: [] } }),
@@ -131,9 +131,10 @@ describe('serveHttp as an OAuth resource server', () => {
   });
 
   for (const era of ['legacy', 'modern'] as const) {
-    it(`hands the caller's identity to request handling (${era})`, async () => {
+    it(`hands the caller's identity to request handling and lists (${era})`, async () => {
       const handle = await serve();
       const { client } = await connect(handle.url, 'ada', era);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'for-ada']);
       expect(await client.callTool({ name: 'whoami', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'ada design' }] });
     });
   }
