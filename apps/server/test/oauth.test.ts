@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
 import { promptFiles } from './fixtures.js';
-import { cleanup, eventually, makeFolder, startHttp } from './harness.js';
+import { cleanup, eventually, makeFolder, runCli, startHttp } from './harness.js';
 import type { HttpServer } from './harness.js';
 
 /**
@@ -54,6 +54,13 @@ describe('promptyard-server as an OAuth resource server', () => {
     expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="mcp", resource_metadata="${metadataUrl}"`);
     expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: server.url, authorization_servers: [issuer.issuer], scopes_supported: ['mcp'] });
     expect(server.stderr.text).toMatch(/auth="oauth \(http:\/\/127\.0\.0\.1:\d+\)"/);
+  });
+
+  it('stops at start-up on an [auth] mistake, saying what to change', async () => {
+    const result = await runCli(['--transport', 'http', '--port', '0'], { env: { PROMPTYARD_AUTH_ISSUER: 'http://login.example.com', PROMPTYARD_AUTH_ALGORITHMS: 'HS256' } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('[auth] issuer must use https (http is allowed only on a loopback host), got "http://login.example.com"');
+    expect(result.stderr).toContain('[auth] algorithms must not include HS256');
   });
 
   for (const era of ['legacy', 'modern'] as const) {
