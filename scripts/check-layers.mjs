@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks what ESLint cannot see: package.json dependencies follow the layering (core ← domain packages and
-// mcp ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK at run time,
+// mcp, auth ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK at run time,
 // every source file name is kebab-case, and every package has the exports a publishable package needs.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,8 +13,8 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
-/** The router builds on mcp (serving) and prompts (the search index); every other package on core alone. */
-const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
+/** The router builds on mcp (serving), prompts (the search index) and auth (its [auth] section); every other package on core alone. */
+const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
 const sdkSeams = ['mcp', 'router'];
 const apps = workspace('apps');
 for (const dir of [...packages, ...apps]) {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
@@ -58,6 +59,7 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
       if (next.transport.type !== previous.transport.type || next.transport.port !== previous.transport.port || next.transport.host !== previous.transport.host) {
         logger.warn('[transport] changes apply at the next start of the gateway', { file });
       }
+      if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth)) logger.warn('[auth] changes apply at the next start of the gateway', { file });
       const { added, removed, changed } = await router.reload(next);
       logger.notice('config reloaded', { file, added: added.join(',') || undefined, removed: removed.join(',') || undefined, restarted: changed.join(',') || undefined });
     });
@@ -87,14 +89,17 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger }));
   let served: { close(): Promise<void> };
   let url: string | undefined;
-  if (config.transport.type === 'stdio') served = await serveStdio(blueprint);
-  else {
-    const http = await serveHttpFront(blueprint, router, config.transport);
+  if (config.transport.type === 'stdio') {
+    if (config.auth !== undefined) logger.warn('[auth] applies to HTTP only: a stdio client is the user who started the gateway', { issuer: config.auth.issuer });
+    served = await serveStdio(blueprint);
+  } else {
+    const http = await serveHttpFront(blueprint, router, config, logger);
     // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);
     served = http;
     url = http.url;
-    logger.notice(`listening on ${url}`, { servers: config.servers.length, auth: config.transport.authToken === undefined ? 'none' : 'bearer' });
+    const auth = config.auth !== undefined ? `oauth (${config.auth.issuer})` : config.transport.authToken === undefined ? 'none' : 'bearer';
+    logger.notice(`listening on ${url}`, { servers: config.servers.length, auth });
   }
 
   let closing = false;
@@ -116,17 +121,21 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   return { router, ...(url === undefined ? {} : { url }), close };
 };
 
-const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, transport: GatewayConfig['transport']): Promise<HttpHandle> =>
-  serveHttp(blueprint, {
+const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, config: GatewayConfig, logger: Logger): Promise<HttpHandle> => {
+  const { transport } = config;
+  return serveHttp(blueprint, {
     host: transport.host,
     port: transport.port,
     path: transport.path,
     ...(transport.allowedHosts === undefined ? {} : { allowedHosts: transport.allowedHosts }),
     ...(transport.allowedOrigins === undefined ? {} : { allowedOrigins: transport.allowedOrigins }),
     authToken: transport.authToken,
+    auth: config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') }),
+    publicUrl: transport.publicUrl,
     maxBodyBytes: transport.maxBodyBytes,
     health: () => {
       const status = router.status();
       return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };
     },
   });
+};

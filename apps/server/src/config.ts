@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, logLevels } from '@promptyard/core';
+import { authSection, resolveAuthSettings } from '@promptyard/auth';
+import type { AuthSettings } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import { jinaReaderUrl } from '@promptyard/resources';
@@ -21,6 +23,7 @@ export const configSchema = {
     requests_per_minute: { type: 'integer', min: 1, default: 100, doc: 'Sustained requests per minute per client.' },
     burst: { type: 'integer', min: 1, default: 20, doc: 'Requests a client may send at once.' },
   },
+  auth: authSection,
   prompts: {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },
@@ -171,6 +174,8 @@ export interface ResolvedConfig {
   readonly projects: Readonly<Record<string, string>>;
   /** Where `doc://` keeps fetched files, absolute. */
   readonly docCacheDir: string;
+  /** `[auth]` checked: OAuth resource-server mode over HTTP; absent without an issuer. */
+  readonly auth: AuthSettings | undefined;
   /** API keys, from the environment only: a config file is too easily committed. */
   readonly keys: { readonly serper?: string; readonly perplexity?: string; readonly jina?: string };
 }
@@ -221,6 +226,7 @@ export const resolveServerConfig = async (options: {
   const base = (key: 'folders' | 'libraries'): string => (fromFile(key) && file !== undefined ? dirname(file) : options.cwd);
   return {
     config,
+    auth: resolveAuthSettings(config.auth),
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),

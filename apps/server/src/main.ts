@@ -1,3 +1,4 @@
+import { createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
@@ -100,6 +101,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   let url: string | undefined;
   if (config.transport.type === 'http') {
     const { transport } = config;
+    const authSettings = resolved.auth;
+    const auth = authSettings === undefined ? undefined : createAuthenticator(authSettings, { logger: logger.child('auth') });
     const rateLimited = config['transport.rate_limit'].enabled ?? !isLoopbackHost(transport.host);
     const handle = await serveHttp(blueprint, {
       host: transport.host,
@@ -108,6 +111,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       ...(transport.allowed_hosts === undefined ? {} : { allowedHosts: transport.allowed_hosts }),
       ...(transport.allowed_origins === undefined ? {} : { allowedOrigins: transport.allowed_origins }),
       authToken: transport.auth_token,
+      auth,
+      publicUrl: transport.public_url,
       maxBodyBytes: transport.max_body_bytes,
       rateLimit: rateLimited
         ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
@@ -116,12 +121,14 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     });
     url = handle.url;
     closeTransport = handle.close;
-    if (!isLoopbackHost(transport.host) && transport.auth_token === undefined) {
-      logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN', { host: transport.host });
+    if (!isLoopbackHost(transport.host) && transport.auth_token === undefined && auth === undefined) {
+      logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN, or [auth] issuer for OAuth', { host: transport.host });
     }
-    logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: transport.auth_token === undefined ? 'none' : 'bearer' });
+    const authMode = auth !== undefined ? `oauth (${authSettings?.issuer ?? ''})` : transport.auth_token === undefined ? 'none' : 'bearer';
+    logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: authMode });
     process.stderr.write(`\n${clientConfigs(handle.url, config.server.name)}\n\n`);
   } else {
+    if (resolved.auth !== undefined) logger.warn('[auth] applies to HTTP only: a stdio client is the user who started the server', { issuer: resolved.auth.issuer });
     const handle = await serveStdio(blueprint);
     closeTransport = handle.close;
     logger.info('serving on stdio', { prompts: catalog.size });

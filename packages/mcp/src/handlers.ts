@@ -1,4 +1,4 @@
-import type { Logger, SkillTree } from '@promptyard/core';
+import type { Identity, Logger, SkillTree } from '@promptyard/core';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
@@ -63,6 +63,8 @@ export interface RequestContext {
   readonly meta?: JsonObject | undefined;
   /** Present on a 2026-07-28 multi-round request: the client takes `input_required` results. */
   readonly multiRound?: MultiRoundInput | undefined;
+  /** The authenticated caller over HTTP (an OAuth access token or the server token); absent on stdio and without auth. */
+  readonly identity?: Identity | undefined;
 }
 
 export interface ListPage {
@@ -141,12 +143,13 @@ export interface McpHandlers {
   readonly instructions?: string | undefined;
   readonly logger: Logger;
   readonly prompts: {
-    list(cursor: string | undefined): ListAnswer;
+    /** `caller`: the authenticated HTTP caller, when there is one (a policy may answer each caller its own list). */
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
     get(name: string, args: Readonly<Record<string, string>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
   /** Absent: the server declares no `tools` capability. */
   readonly tools?: {
-    list(cursor: string | undefined): ListAnswer;
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
     /** Failures a model should read (`BACKEND_*`, `TIMEOUT`) are turned into `isError` results by the adapter. */
     call(name: string, args: Readonly<Record<string, unknown>> | undefined, context: RequestContext): Promise<JsonObject>;
   };
@@ -154,8 +157,8 @@ export interface McpHandlers {
   readonly resources?: {
     /** Declared as `listChanged`; the handlers then announce changes through `onListChanged`. */
     readonly listChanged: boolean;
-    list(cursor: string | undefined): ListAnswer;
-    templates(cursor: string | undefined): ListAnswer;
+    list(cursor: string | undefined, caller?: Identity): ListAnswer;
+    templates(cursor: string | undefined, caller?: Identity): ListAnswer;
     read(uri: string, context: RequestContext): Promise<JsonObject>;
     /** Present: the server declares `subscribe`; the adapter counts each connection's subscriptions once. */
     readonly subscriptions?: {

@@ -6,7 +6,8 @@ export interface HttpRelayOptions {
   readonly sdk: typeof ServerSdk;
   readonly relay: McpRelay;
   /** The relay channel of a live 2025-era session (its use counts as the session's), if there is one. */
-  readonly sessionChannel: (id: string) => RelayChannel | undefined;
+  /** The channel of the session `id`, when it exists and belongs to the caller of `req`. */
+  readonly sessionChannel: (id: string, req: IncomingMessage) => RelayChannel | undefined;
   readonly serverInfo: { readonly name: string; readonly version: string };
 }
 
@@ -71,7 +72,7 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
     const version = header(req.headers, 'mcp-protocol-version');
     if (version !== undefined && !supported.includes(version)) return false;
     if (body['method'] === 'tools/call' && !plainToolCall(body, params)) return false;
-    const channel = sessionChannel(sessionId);
+    const channel = sessionChannel(sessionId, req);
     if (channel === undefined) return false;
     if (body['method'] === 'notifications/cancelled') {
       if (body['id'] !== undefined || !channel.offer(body, () => {})) return false;

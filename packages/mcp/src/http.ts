@@ -1,11 +1,13 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { AuthInfo, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
+import type { Authenticator } from '@promptyard/core';
 import type { RelayChannel } from './handlers.js';
+import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
@@ -22,6 +24,14 @@ export interface HttpServeOptions {
   readonly allowedOrigins?: readonly string[];
   /** When set, every MCP request needs `Authorization: Bearer <token>`. */
   readonly authToken?: string | undefined;
+  /**
+   * OAuth resource-server mode: every MCP request needs an access token this authenticator accepts;
+   * RFC 9728 metadata is served under `/.well-known/oauth-protected-resource`. The static token, when
+   * also set, is still accepted.
+   */
+  readonly auth?: Authenticator | undefined;
+  /** The URL clients reach the endpoint at (behind a proxy): the OAuth resource. Default: the URL bound. */
+  readonly publicUrl?: string | undefined;
   readonly maxBodyBytes: number;
   readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst: number } | undefined;
   /** 2025-era sessions kept at most; the least recently used is closed beyond it. */
@@ -80,12 +90,12 @@ const readBody = (req: IncomingMessage, limit: number): Promise<string | undefin
     req.once('error', reject);
   });
 
-const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
 interface LegacySession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   lastUsed: number;
+  /** Who opened it: another caller presenting its id is told it does not exist. */
+  readonly subject: string | undefined;
   /** The relay's channel for this session, opened on its first relayed message. */
   channel?: RelayChannel;
 }
@@ -114,7 +124,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const loopback = isLoopbackHost(options.host);
   const allowedHosts = [...(options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : [options.host]))];
   const allowedOrigins = [...(options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : [options.host]))];
-  const expectedToken = options.authToken === undefined || options.authToken === '' ? undefined : digest(options.authToken);
+  let boundUrl = '';
+  const gate = createHttpAuthGate({ sdk, authToken: options.authToken, authenticator: options.auth, resource: () => options.publicUrl ?? boundUrl, path, logger });
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
@@ -166,12 +177,13 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return session;
   };
 
-  const serveLegacy = async (request: Request, parsedBody: unknown): Promise<Response> => {
-    const withBody = parsedBody === undefined ? undefined : { parsedBody };
+  const serveLegacy = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    const withBody = { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) };
+    const subject = identityOfAuthInfo(authInfo)?.subject;
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const session = useSession(sessionId);
-      if (session === undefined) return jsonError(404, -32001, 'Session not found: it expired or the server restarted. Start a new session with initialize.');
+      if (session === undefined || session.subject !== subject) return jsonError(404, -32001, 'Session not found: it expired or the server restarted. Start a new session with initialize.');
       return session.transport.handleRequest(request, withBody);
     }
     if (request.method === 'POST') {
@@ -185,7 +197,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
         const transport = new Transport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
-            sessions.set(id, { transport, server, lastUsed: Date.now() });
+            sessions.set(id, { transport, server, lastUsed: Date.now(), subject });
           },
           onsessionclosed: (id) => {
             forgetSession(id);
@@ -196,17 +208,11 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           if (transport.sessionId !== undefined) forgetSession(transport.sessionId);
         };
         await server.connect(transport);
-        return transport.handleRequest(request, { parsedBody: body });
+        return transport.handleRequest(request, withBody);
       }
     }
     // A 2025-era request outside any session: answer it statelessly.
     return statelessLegacy(request, withBody);
-  };
-
-  const authorized = (req: IncomingMessage): boolean => {
-    if (expectedToken === undefined) return true;
-    const match = /^Bearer\s+(.+)$/i.exec(headerOf(req, 'authorization') ?? '');
-    return match !== null && timingSafeEqual(digest((match[1] as string).trim()), expectedToken);
   };
 
   const mcpRelay = blueprint.relay;
@@ -217,23 +223,23 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           sdk,
           relay: mcpRelay,
           serverInfo: blueprint.serverInfo,
-          sessionChannel: (id) => {
+          sessionChannel: (id, req) => {
             const session = useSession(id);
-            if (session === undefined) return undefined;
+            if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject) return undefined;
             return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
           },
         });
 
   /** The SDK's path: 2025-era requests to sessions or the stateless fallback, 2026-07-28 ones to the modern handler. */
-  const route = async (request: Request, parsedBody: unknown): Promise<Response> => {
-    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request, parsedBody);
-    return modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+  const route = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request, parsedBody, authInfo);
+    return modern.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) });
   };
 
   // Loaded here, not at import: a stdio server never pays for the HTTP adapter.
   const { toNodeHandler } = await import('@modelcontextprotocol/node');
   const nodeHandler = toNodeHandler(
-    { fetch: (request, requestOptions) => route(request, requestOptions?.parsedBody) },
+    { fetch: (request, requestOptions) => route(request, requestOptions?.parsedBody, requestOptions?.authInfo) },
     {
       maxRequestBodySize: options.maxBodyBytes,
       onerror: (error) => logger.error('http handler failed', { reason: error.message }),
@@ -274,21 +280,22 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed');
         return;
       }
-      // With a token configured, the details (server names, errors) are for token holders only;
+      // With a token or OAuth configured, the details (server names, errors) are for callers who may use the server;
       // an orchestrator's unauthenticated probe still learns that the process is up.
-      const detailed = expectedToken === undefined || authorized(req);
+      const detailed = !gate.required || (await gate.accepts(req));
       const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), ...(detailed ? { sessions: sessions.size, ...options.health?.() } : {}) };
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
       return;
     }
+    if (gate.metadata(req, res, pathname)) return;
     if (pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}`);
       return;
     }
-    if (!authorized(req)) {
-      sendJsonError(res, 401, -32001, 'Unauthorized: send the server token as "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer realm="promptyard"' });
-      return;
-    }
+    const authInfo = await gate.check(req, res);
+    if (authInfo === undefined) return;
+    // The SDK's Node adapter hands `req.auth` on to handlers as `authInfo`.
+    if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);
@@ -333,6 +340,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const address = httpServer.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostForUrl}:${address.port}${path}`;
+  boundUrl = url;
 
   return {
     url,

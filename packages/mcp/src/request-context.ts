@@ -1,5 +1,7 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
+import type { Identity } from '@promptyard/core';
 import type { ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
+import { identityOfAuthInfo } from './http-auth.js';
 import type { PendingCall } from './pending-call.js';
 
 /** Sends `notifications/progress` for the request of `ctx`, when it asked for progress. */
@@ -48,6 +50,10 @@ export class SdkRequestContext implements RequestContext {
       roots: capabilities?.roots === undefined ? undefined : () => request.send({ method: 'roots/list' }) as Promise<JsonObject>,
     };
     return this.peer;
+  }
+
+  get identity(): Identity | undefined {
+    return identityOfAuthInfo(this.ctx.http?.authInfo);
   }
 
   get progressToken(): string | number | undefined {

@@ -1,7 +1,8 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { Logger } from '@promptyard/core';
+import type { Identity, Logger } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
+import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
@@ -73,6 +74,8 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const setLevelFailed = rethrow('logging/setLevel');
   const subscribeFailed = rethrow('resources/subscribe');
   const unsubscribeFailed = rethrow('resources/unsubscribe');
+  /** Who asked for a list: the HTTP caller's identity, for handlers that answer each caller their own. */
+  const callerOf = (ctx: ServerContext): Identity | undefined => identityOfAuthInfo(ctx.http?.authInfo);
   /** A page of a list, its failure mapped; a page returned as is (promptyard-server's) is not awaited. */
   const listed = async (key: string, list: () => ListAnswer, failed: (error: unknown) => never): Promise<never> => {
     try {
@@ -128,13 +131,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         ? run(contextOf(ctx))
         : rounds.serve(ctx, request, (pending, input) => run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY)));
 
-    server.setRequestHandler('prompts/list', (request) => listed('prompts', () => handlers.prompts.list(request.params?.cursor), listFailed));
+    server.setRequestHandler('prompts/list', (request, ctx) => listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed));
     server.setRequestHandler('prompts/get', (request, ctx) =>
       multiRound(ctx, `prompts/get "${request.params.name}"`, (context) => handlers.prompts.get(request.params.name, request.params.arguments, context)).then(asResult, getFailed),
     );
 
     if (tools !== undefined) {
-      server.setRequestHandler('tools/list', (request) => listed('tools', () => tools.list(request.params?.cursor), toolsListFailed));
+      server.setRequestHandler('tools/list', (request, ctx) => listed('tools', () => tools.list(request.params?.cursor, callerOf(ctx)), toolsListFailed));
       server.setRequestHandler('tools/call', async (request, ctx) => {
         try {
           const { name } = request.params;
@@ -153,13 +156,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         const listedPage = answer instanceof Promise ? await answer : answer;
         return listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await served.resources())] };
       };
-      const listResources = (cursor: string | undefined): ListAnswer => {
-        const answer = resources?.list(cursor) ?? { items: [] };
+      const listResources = (cursor: string | undefined, caller: Identity | undefined): ListAnswer => {
+        const answer = resources?.list(cursor, caller) ?? { items: [] };
         return skills === undefined ? answer : withSkills(answer, skills);
       };
-      server.setRequestHandler('resources/list', (request) => listed('resources', () => listResources(request.params?.cursor), resourcesListFailed));
-      server.setRequestHandler('resources/templates/list', (request) =>
-        listed('resourceTemplates', () => resources?.templates(request.params?.cursor) ?? { items: [] }, templatesListFailed),
+      server.setRequestHandler('resources/list', (request, ctx) => listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed));
+      server.setRequestHandler('resources/templates/list', (request, ctx) =>
+        listed('resourceTemplates', () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] }, templatesListFailed),
       );
       server.setRequestHandler('resources/read', (request, ctx) => {
         const { uri } = request.params;

@@ -11,6 +11,7 @@ export const transportSection = {
   path: { type: 'string', default: '/mcp', doc: 'HTTP path of the MCP endpoint.' },
   allowed_hosts: { type: 'string[]', doc: 'Host header names accepted (default: loopback names on a loopback bind, else the bind host).' },
   allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
+  public_url: { type: 'string', doc: 'The URL clients reach the MCP endpoint at, behind a proxy: the OAuth resource and the default [auth] audience (default: the URL served).' },
   auth_token: { type: 'string', doc: 'Require "Authorization: Bearer <token>" (prefer PROMPTYARD_AUTH_TOKEN).' },
   max_body_bytes: { type: 'integer', min: 1024, default: 1_048_576, doc: 'Largest accepted HTTP request body.' },
 } as const satisfies SectionSpec;

@@ -528,11 +528,27 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources']);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
     expect(gatewayConfigSchema.timeouts.tool_ms.default).toBe(300_000);
     expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'inherit_env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout', 'protocol']);
+  });
+});
+
+describe('parseGatewayConfig: [auth]', () => {
+  it('reads the OAuth resource-server settings, from the file or PROMPTYARD_AUTH_*', () => {
+    const config = parse('[transport]\npublic_url = "https://mcp.example.com/mcp"\n[auth]\nissuer = "https://login.example.com/realms/team"\nrequired_scopes = ["mcp"]\n');
+    expect(config.transport.publicUrl).toBe('https://mcp.example.com/mcp');
+    expect(config.auth).toMatchObject({ issuer: 'https://login.example.com/realms/team', requiredScopes: ['mcp'], groupsClaim: 'groups', audience: undefined });
+    expect(parse('', undefined, { PROMPTYARD_AUTH_ISSUER: 'http://127.0.0.1:8080' }).auth?.issuer).toBe('http://127.0.0.1:8080');
+    expect(parse('').auth).toBeUndefined();
+  });
+
+  it('names the file and line of an [auth] mistake', () => {
+    const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[auth]\nissuer = "http://login.example.com"\nalgorithms = ["HS256"]\n'));
+    expect(message).toContain('/etc/gw/gateway.toml:4: [auth] issuer must use https (http is allowed only on a loopback host)');
+    expect(message).toContain('/etc/gw/gateway.toml:4: [auth] algorithms must not include HS256');
   });
 });

@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
+import { authSection, checkAuthSection } from '@promptyard/auth';
+import type { AuthSettings } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import { PROTOCOL_CHOICES } from './config-backend.js';
@@ -23,6 +25,8 @@ export interface GatewayTransportConfig {
   allowedHosts?: readonly string[];
   allowedOrigins?: readonly string[];
   authToken?: string;
+  /** The URL clients reach the endpoint at (behind a proxy): the OAuth resource. */
+  publicUrl?: string;
   maxBodyBytes: number;
 }
 
@@ -38,6 +42,8 @@ export interface GatewayConfig {
   /** `maxRestarts` 0 = unlimited. */
   readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
   readonly transport: GatewayTransportConfig;
+  /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
+  readonly auth?: AuthSettings;
   /** In file order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
   readonly file?: string;
@@ -79,6 +85,7 @@ const sectionsSchema = {
     max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
   },
   transport: transportSection,
+  auth: authSection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
@@ -213,6 +220,8 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
       problems.push({ line: locateKey(text, 'transport', 'path'), message: `[transport] path must start with "/", got ${JSON.stringify(sections.transport.path)}` });
     }
   }
+  const auth = sections === undefined ? undefined : checkAuthSection(sections.auth);
+  for (const message of auth?.problems ?? []) problems.push({ line: locateKey(text, 'auth'), message });
   if (problems.length > 0 || sectionLines.length > 0 || sections === undefined) {
     const lines = [...sectionLines, ...problems.map((problem) => `${problem.line > 0 ? `${label}:${problem.line}` : label}: ${problem.message}`)];
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -236,8 +245,10 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
       ...(transport.allowed_hosts === undefined ? {} : { allowedHosts: transport.allowed_hosts }),
       ...(transport.allowed_origins === undefined ? {} : { allowedOrigins: transport.allowed_origins }),
       ...(transport.auth_token === undefined ? {} : { authToken: transport.auth_token }),
+      ...(transport.public_url === undefined ? {} : { publicUrl: transport.public_url }),
       maxBodyBytes: transport.max_body_bytes,
     },
+    ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),
     format: source.format,

@@ -1,0 +1,39 @@
+/**
+ * Who is calling, once a resource server has checked their access token: the one shape every layer
+ * reads (the HTTP front door sets it, request handling and a policy read it). Free of any OAuth
+ * library, so a provider can look at it without one.
+ */
+export interface Identity {
+  /** The token's `sub` (for a machine account, often its client id). */
+  readonly subject: string;
+  /** The OAuth client that obtained the token (`client_id`, else `azp`). */
+  readonly clientId: string | undefined;
+  readonly scopes: readonly string[];
+  /** Group names read from the configured claim (`[auth] groups_claim`). */
+  readonly groups: readonly string[];
+  /** Every claim of the token (or of the introspection answer). */
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** Why a request was refused, in RFC 6750 terms; absent `error`: no credentials were sent at all. */
+export interface AuthRefusal {
+  readonly ok: false;
+  /** 400 bad request shape, 401 no or bad token, 403 missing scope, 503 the authorization server cannot be reached. */
+  readonly status: 400 | 401 | 403 | 503;
+  readonly error?: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'temporarily_unavailable';
+  /** Safe to show the client: never the token. */
+  readonly description: string;
+}
+
+export type AuthOutcome = { readonly ok: true; readonly identity: Identity; readonly expiresAt: number | undefined } | AuthRefusal;
+
+/** Checks one request's credentials for the resource at `resource` (the URL clients reach it at). */
+export interface Authenticator {
+  /** The authorization servers a client should get a token from (RFC 9728 `authorization_servers`). */
+  readonly authorizationServers: readonly string[];
+  /** Scopes every token needs (RFC 9728 `scopes_supported`, the challenge's `scope`). */
+  readonly requiredScopes: readonly string[];
+  /** The audience tokens must carry; absent: `resource`. */
+  readonly audience: string | undefined;
+  authenticate(authorization: string | undefined, resource: string): Promise<AuthOutcome>;
+}
