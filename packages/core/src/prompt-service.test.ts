@@ -138,4 +138,13 @@ describe('createPromptService', () => {
     expect(many).toMatchObject({ total: 20, hasMore: false });
     expect(many.values[0]).toBe('env-119');
   });
+
+  it('keeps the values of the prompts used last when more than 1,000 arguments have been seen', async () => {
+    const prompts = Array.from({ length: 1200 }, (_, index) => entry(`p${index}`, [{ name: 'topic', required: true }]));
+    const { service } = setup(prompts);
+    for (let index = 0; index < 1200; index++) await service.get(`p${index}`, { topic: `topic ${index}` });
+    expect(service.complete('p0', 'topic', '').values).toEqual([]);
+    expect(service.complete('p1199', 'topic', '').values).toEqual(['topic 1199']);
+    expect(service.complete('p1000', 'topic', '').values).toEqual(['topic 1000']);
+  });
 });

@@ -103,9 +103,14 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       const key = seenKey(name, argument);
       let values = seen.get(key);
       if (values === undefined) {
+        // The oldest quarter goes at once: deleting one key at a time from the front of a Map made
+        // each eviction walk past the deleted ones (~5 µs of every prompts/get in the CPU profile).
         if (seen.size >= maxSeenKeys) {
-          const oldest = seen.keys().next().value;
-          if (oldest !== undefined) seen.delete(oldest);
+          let evict = maxSeenKeys / 4;
+          for (const oldest of seen.keys()) {
+            seen.delete(oldest);
+            if (--evict === 0) break;
+          }
         }
         values = [];
         seen.set(key, values);
