@@ -1,4 +1,4 @@
-import type { Catalog, Logger, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
+import type { Catalog, Logger, PromptArgument, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
 import type { JsonObject, ListKind, ListPage, McpHandlers } from './handlers.js';
 
 export interface CatalogHandlersOptions {
@@ -15,16 +15,29 @@ export interface CatalogHandlersOptions {
   readonly pageSize?: number | undefined;
 }
 
+/** The wire form of each argument object, made once: entries share their argument objects. */
+const wireArguments = new WeakMap<PromptArgument, JsonObject>();
+const toArgument = (argument: PromptArgument): JsonObject => {
+  let wire = wireArguments.get(argument);
+  if (wire === undefined) {
+    wire = {
+      name: argument.name,
+      ...(argument.title === undefined ? {} : { title: argument.title }),
+      ...(argument.description === undefined ? {} : { description: argument.description }),
+      required: argument.required,
+    };
+    wireArguments.set(argument, wire);
+  }
+  return wire;
+};
+
+// Made for every listed entry on every list request (see createPageCache), so it shares what it
+// can: the argument objects above and the entry's own `meta` (results are serialised, never changed).
 const toPrompt = (entry: PromptEntry): JsonObject => ({
   name: entry.name,
   ...(entry.title === undefined ? {} : { title: entry.title }),
   description: entry.description,
-  arguments: entry.arguments.map((argument) => ({
-    name: argument.name,
-    ...(argument.title === undefined ? {} : { title: argument.title }),
-    ...(argument.description === undefined ? {} : { description: argument.description }),
-    required: argument.required,
-  })),
+  arguments: entry.arguments.map(toArgument),
   ...(entry.meta === undefined ? {} : { _meta: { ...entry.meta } }),
 });
 
