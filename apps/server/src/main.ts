@@ -67,7 +67,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     ...packages.flatMap((loaded) => (loaded.resources === undefined ? [] : [loaded.resources])),
   ];
   // Two providers of one scheme are refused here, at start-up.
-  const resources = resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders);
+  const resources = resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders, { timeoutMs: config.timeouts.resource_ms });
 
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();

@@ -33,7 +33,7 @@ export type { PromptSource, PromptSourceDelta } from './prompt-sources.js';
 export type { SkillTree, SkillTreeEntry } from './skills.js';
 export type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
 export { createResourceService } from './resource-service.js';
-export type { ResourceCompletion, ResourceService } from './resource-service.js';
+export type { ResourceCompletion, ResourceService, ResourceServiceOptions } from './resource-service.js';
 export { isValidToolName, textResult } from './tools.js';
 export type { ToolAnnotations, ToolContext, ToolDefinition, ToolFactory, ToolInputSchema, ToolPropertySchema, ToolProvider, ToolResult } from './tools.js';
 export { validateToolArguments } from './tool-arguments.js';

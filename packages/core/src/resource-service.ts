@@ -1,3 +1,4 @@
+import { createDeadlines } from './deadlines.js';
 import { PromptyardError } from './errors.js';
 import type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
 
@@ -21,12 +22,19 @@ export interface ResourceService {
 
 const maxCompletionValues = 100;
 
+export interface ResourceServiceOptions {
+  /** Longest a read may take before it fails with `TIMEOUT` and its provider's signal aborts ([timeouts] resource_ms); none by default. */
+  readonly timeoutMs?: number | undefined;
+}
+
 /**
  * Routes by scheme: `url:` has no authority, so a provider matches a URI starting with its scheme and
  * a colon (`doc://`, `prompt://` match the same way). Two providers of one scheme would leave the
  * second unreachable: that is a configuration error, reported with what to do.
  */
-export const createResourceService = (providers: readonly ResourceProvider[]): ResourceService => {
+export const createResourceService = (providers: readonly ResourceProvider[], options: ResourceServiceOptions = {}): ResourceService => {
+  const { timeoutMs } = options;
+  const withDeadline = timeoutMs === undefined ? undefined : createDeadlines(timeoutMs);
   const seen = new Set<string>();
   for (const provider of providers) {
     if (seen.has(provider.scheme)) {
@@ -48,7 +56,15 @@ export const createResourceService = (providers: readonly ResourceProvider[]): R
         const schemes = providers.map((candidate) => `${candidate.scheme}://`).join(', ');
         throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": this server serves ${schemes} URIs; see resources/list.`, { data: { uri } });
       }
-      return provider.read(uri, signal);
+      if (withDeadline === undefined) return provider.read(uri, signal);
+      return withDeadline(
+        () => new PromptyardError('TIMEOUT', `Reading "${uri}" took longer than ${timeoutMs} ms ([timeouts] resource_ms): try again, or raise the limit.`, { data: { uri } }),
+        // The provider gets a signal that aborts at the deadline (or with the caller's), so a slow
+        // fetch stops instead of running on unobserved.
+        (deadline) => provider.read(uri, deadline.signal),
+        timeoutMs,
+        signal,
+      );
     },
     complete: async (uriTemplate, variable, value) => {
       const values = (await providerOf(uriTemplate)?.complete?.(uriTemplate, variable, value)) ?? [];
