@@ -8,7 +8,7 @@ const slowProvider = (seen: AbortSignal[]): ResourceProvider => ({
   scheme: 'slow',
   list: () => [],
   templates: () => [],
-  read: (uri, signal) => {
+  read: (_uri, signal) => {
     if (signal !== undefined) seen.push(signal);
     return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true }));
   },
