@@ -139,12 +139,13 @@ describe('createPromptService', () => {
     expect(many.values[0]).toBe('env-119');
   });
 
-  it('keeps the values of the prompts used last when more than 1,000 arguments have been seen', async () => {
-    const prompts = Array.from({ length: 1200 }, (_, index) => entry(`p${index}`, [{ name: 'topic', required: true }]));
+  it('remembers the values of the last 4,096 gets, however many prompts they used', async () => {
+    const prompts = Array.from({ length: 5000 }, (_, index) => entry(`p${index}`, [{ name: 'topic', required: true }]));
     const { service } = setup(prompts);
-    for (let index = 0; index < 1200; index++) await service.get(`p${index}`, { topic: `topic ${index}` });
+    for (let index = 0; index < 5000; index++) await service.get(`p${index}`, { topic: `topic ${index}` });
     expect(service.complete('p0', 'topic', '').values).toEqual([]);
-    expect(service.complete('p1199', 'topic', '').values).toEqual(['topic 1199']);
-    expect(service.complete('p1000', 'topic', '').values).toEqual(['topic 1000']);
+    expect(service.complete('p903', 'topic', '').values).toEqual([]);
+    expect(service.complete('p904', 'topic', '').values).toEqual(['topic 904']);
+    expect(service.complete('p4999', 'topic', '').values).toEqual(['topic 4999']);
   });
 });
