@@ -23,9 +23,9 @@ describe('[[policy]]', () => {
       { name: 'design', groups: ['design'], prompts: ['design:*'], tools: ['search_*'] },
       { name: 'platform', groups: ['platform'], tools: ['deploy_*', 'search_*'] },
     ]);
-    expect(policy?.decide(design, 'prompt', 'design:review')).toEqual({ allowed: true, reason: 'allowed by [[policy]] #1 "design"' });
-    expect(policy?.decide(design, 'tool', 'deploy_prod')).toEqual({ allowed: false, reason: 'no [[policy]] rule allows it' });
-    expect(policy?.decide(platform, 'tool', 'deploy_prod')).toEqual({ allowed: true, reason: 'allowed by [[policy]] #2 "platform"' });
+    expect(policy?.decide(design, 'prompt', 'design:review')).toEqual({ allowed: true, explicit: true, reason: 'allowed by [[policy]] #1 "design"' });
+    expect(policy?.decide(design, 'tool', 'deploy_prod')).toEqual({ allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' });
+    expect(policy?.decide(platform, 'tool', 'deploy_prod')).toEqual({ allowed: true, explicit: true, reason: 'allowed by [[policy]] #2 "platform"' });
     expect(policy?.decide(platform, 'prompt', 'design:review').allowed).toBe(false);
     // In no group: no rule applies.
     expect(policy?.decide(caller(), 'tool', 'search_web').allowed).toBe(false);
@@ -37,7 +37,7 @@ describe('[[policy]]', () => {
       { name: 'no prod for contractors', effect: 'deny', groups: ['contractors'], tools: ['*_prod', 'deploy_*'] },
     ]);
     const contractor = caller({ groups: ['design', 'contractors'] });
-    expect(policy?.decide(contractor, 'tool', 'deploy_staging')).toEqual({ allowed: false, reason: 'denied by [[policy]] #2 "no prod for contractors"' });
+    expect(policy?.decide(contractor, 'tool', 'deploy_staging')).toEqual({ allowed: false, explicit: true, reason: 'denied by [[policy]] #2 "no prod for contractors"' });
     expect(policy?.decide(contractor, 'tool', 'search_web').allowed).toBe(true);
     expect(policy?.decide(design, 'tool', 'deploy_staging').allowed).toBe(true);
   });

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch/posix';
+import picomatch from 'picomatch/posix.js';
 import type { AccessDecision, AccessKind, AccessPolicy, Identity } from '@promptyard/core';
 import type { PolicyRule } from './policy-config.js';
 
@@ -59,11 +59,11 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
   const allows = compiled.filter((rule) => !rule.deny);
   const covered = (rule: CompiledRule, kind: AccessKind, name: string, server: string | undefined): boolean =>
     rule.covers[pluralOf[kind]]?.(name) === true || (server !== undefined && rule.covers.servers?.(server) === true);
-  const noRule: AccessDecision = { allowed: false, reason: 'no [[policy]] rule allows it' };
+  const noRule: AccessDecision = { allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' };
   return {
     decide: (caller, kind, name, server) => {
-      for (const rule of denies) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: false, reason: `denied by ${rule.label}` };
-      for (const rule of allows) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: true, reason: `allowed by ${rule.label}` };
+      for (const rule of denies) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: false, explicit: true, reason: `denied by ${rule.label}` };
+      for (const rule of allows) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: true, explicit: true, reason: `allowed by ${rule.label}` };
       return noRule;
     },
   };

@@ -43,6 +43,8 @@ export type AccessKind = 'tool' | 'prompt' | 'resource' | 'skill';
 
 export interface AccessDecision {
   readonly allowed: boolean;
+  /** Whether a rule decided (false: no rule allows the item, so it is refused by default). */
+  readonly explicit: boolean;
   /** Which rule decided (`[[policy]] #2 "design"`), or why none did: for the audit line, not for the caller. */
   readonly reason: string;
 }
