@@ -63,7 +63,8 @@ describe('the README gateway reference', () => {
   it('documents every key of the gateway config', async () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const [section, fields] of Object.entries(gatewayConfigSchema)) {
-      for (const key of Object.keys(fields)) expect(readme, `[${section}] ${key}`).toContain(`| \`[${section}] ${key}\``);
+      const label = section.endsWith('[]') ? `[[${section.slice(0, -2)}]]` : `[${section}]`;
+      for (const key of Object.keys(fields)) expect(readme, `${label} ${key}`).toContain(`| \`${label} ${key}\``);
     }
   });
 });

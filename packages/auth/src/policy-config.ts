@@ -22,8 +22,8 @@ export const policySection = {
 
 export type PolicySectionValues = ConfigOf<{ 'policy[]': typeof policySection }>['policy[]'][number];
 
-export const conditionKeys = ['subjects', 'groups', 'scopes', 'clients'] as const;
-export const itemKeys = ['servers', 'tools', 'prompts', 'resources', 'skills'] as const;
+const conditionKeys = ['subjects', 'groups', 'scopes', 'clients'] as const;
+const itemKeys = ['servers', 'tools', 'prompts', 'resources', 'skills'] as const;
 
 /** One `[[policy]]` entry, checked; an absent list is no condition (or covers nothing). */
 export interface PolicyRule {

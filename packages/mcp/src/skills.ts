@@ -21,7 +21,7 @@ export interface ServedSkills {
 
 type ReadCallback = (uri: URL, variables: unknown, ctx: ServerContext) => Promise<JsonObject>;
 
-export interface SkillsAccess {
+interface SkillsAccess {
   readonly guard: AccessGuard;
   readonly callerOf: (ctx: ServerContext) => Identity | undefined;
 }
