@@ -42,7 +42,14 @@ const newSigning = async (): Promise<Signing> => {
   return { kid, privateKey, jwk };
 };
 
-export const startTestIssuer = async (options: { resources: () => readonly string[]; scope?: string; groups?: readonly string[] }): Promise<TestIssuer> => {
+export const startTestIssuer = async (options: {
+  resources: () => readonly string[];
+  scope?: string;
+  /** The `groups` claim of every token. */
+  groups?: readonly string[];
+  /** More client-credentials clients (secret: `clientSecret`), each with the `groups` of its tokens. */
+  members?: Readonly<Record<string, readonly string[]>>;
+}): Promise<TestIssuer> => {
   const clientId = 'machine';
   const clientSecret = 'machine-secret-0123456789';
   const narrowClientId = 'narrow';
@@ -58,6 +65,7 @@ export const startTestIssuer = async (options: { resources: () => readonly strin
       clients: [
         { client_id: clientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` },
         { client_id: narrowClientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'profile' },
+        ...Object.keys(options.members ?? {}).map((id) => ({ client_id: id, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` })),
       ],
       jwks: { keys: [signing.jwk] },
       scopes: ['openid', 'profile', ...scope.split(' ')],
@@ -76,7 +84,10 @@ export const startTestIssuer = async (options: { resources: () => readonly strin
         },
       },
       ttl: { ClientCredentials: 300 },
-      extraTokenClaims: () => (options.groups === undefined ? undefined : { groups: [...options.groups] }),
+      extraTokenClaims: (_ctx, token) => {
+        const groups = (token.clientId === undefined ? undefined : options.members?.[token.clientId]) ?? options.groups;
+        return groups === undefined ? undefined : { groups: [...groups] };
+      },
     });
     return created;
   };

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { gatewayConfigSchema } from '@promptyard/router';
+import { gatewayConfigSchema, parseGatewayConfig } from '@promptyard/router';
 import type { RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
 import { applyOverrides, locateConfig } from './main.js';
@@ -63,7 +63,18 @@ describe('the README gateway reference', () => {
   it('documents every key of the gateway config', async () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const [section, fields] of Object.entries(gatewayConfigSchema)) {
-      for (const key of Object.keys(fields)) expect(readme, `[${section}] ${key}`).toContain(`| \`[${section}] ${key}\``);
+      const label = section.endsWith('[]') ? `[[${section.slice(0, -2)}]]` : `[${section}]`;
+      for (const key of Object.keys(fields)) expect(readme, `${label} ${key}`).toContain(`| \`${label} ${key}\``);
     }
+  });
+});
+
+describe('the README [[policy]] example', () => {
+  it('is a valid gateway.toml', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Who may use what'));
+    const example = [...section.matchAll(/```toml\n([\s\S]*?)```/g)][1]?.[1] ?? '';
+    const config = parseGatewayConfig(`${example}\n[servers.figma]\nurl = "https://figma.example/mcp"\n`, { file: 'gateway.toml', env: {} });
+    expect(config.policy.map((rule) => rule.label)).toEqual(['[[policy]] #1 "design"', '[[policy]] #2 "platform"', '[[policy]] #3 "read-only CI"']);
   });
 });

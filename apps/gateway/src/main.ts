@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createAuthenticator } from '@promptyard/auth';
+import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
@@ -60,6 +60,7 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
         logger.warn('[transport] changes apply at the next start of the gateway', { file });
       }
       if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth)) logger.warn('[auth] changes apply at the next start of the gateway', { file });
+      if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy)) logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
       const { added, removed, changed } = await router.reload(next);
       logger.notice('config reloaded', { file, added: added.join(',') || undefined, removed: removed.join(',') || undefined, restarted: changed.join(',') || undefined });
     });
@@ -86,11 +87,17 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
 export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   const router = new Router(config, { logger, version: options.version });
-  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger }));
+  const policy = createAccessPolicy(config.policy);
+  // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
+  const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
+  if (policy !== undefined && config.metaTools) {
+    logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) reach every server; a rule naming them gives them to callers who may use every server only');
+  }
+  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }));
   let served: { close(): Promise<void> };
   let url: string | undefined;
   if (config.transport.type === 'stdio') {
-    if (config.auth !== undefined) logger.warn('[auth] applies to HTTP only: a stdio client is the user who started the gateway', { issuer: config.auth.issuer });
+    if (config.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
     served = await serveStdio(blueprint);
   } else {
     const http = await serveHttpFront(blueprint, router, config, logger);
@@ -98,6 +105,9 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
     spawnStdioServersEarly(config.servers);
     served = http;
     url = http.url;
+    if (policy !== undefined && config.auth === undefined && config.transport.authToken === undefined) {
+      logger.warn('[[policy]] is set but callers are not identified: set [auth] issuer (or a token), else every caller may use everything');
+    }
     const auth = config.auth !== undefined ? `oauth (${config.auth.issuer})` : config.transport.authToken === undefined ? 'none' : 'bearer';
     logger.notice(`listening on ${url}`, { servers: config.servers.length, auth });
   }

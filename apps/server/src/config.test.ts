@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from './args.js';
 import { configSchema, resolveServerConfig } from './config.js';
@@ -63,5 +65,25 @@ describe('the [tools] sections', () => {
     expect(resolved.config['tools.web_search']).toMatchObject({ enabled: false, base_url: 'http://127.0.0.1:1' });
     expect(resolved.config['tools.perplexity_summary_search']).toMatchObject({ base_url: 'http://127.0.0.1:2', model: 'sonar-pro' });
     await expect(resolveServerConfig({ env: { PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MODEL: 'gpt' }, cwd: '/work', overrides: {} })).rejects.toThrow(/sonar-deep-research/);
+  });
+});
+
+describe('the README [[policy]] example', () => {
+  it('is a valid promptyard.toml', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Who may use what'));
+    const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const dir = await mkdtemp(join(tmpdir(), 'policy-'));
+    try {
+      await writeFile(join(dir, 'promptyard.toml'), example);
+      const resolved = await resolveServerConfig({ file: join(dir, 'promptyard.toml'), env: {}, cwd: dir, overrides: {} });
+      expect(resolved.policy.map((rule) => `${rule.effect} ${rule.label}`)).toEqual([
+        'allow [[policy]] #1 "everyone"',
+        'allow [[policy]] #2 "platform"',
+        'deny [[policy]] #3 "no deploys for contractors"',
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadConfig, logLevels } from '@promptyard/core';
-import { authSection, resolveAuthSettings } from '@promptyard/auth';
-import type { AuthSettings } from '@promptyard/auth';
+import { authSection, policySection, resolveAuthSettings, resolvePolicies } from '@promptyard/auth';
+import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
 import { jinaReaderUrl } from '@promptyard/resources';
@@ -24,6 +24,7 @@ export const configSchema = {
     burst: { type: 'integer', min: 1, default: 20, doc: 'Requests a client may send at once.' },
   },
   auth: authSection,
+  'policy[]': policySection,
   prompts: {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },
@@ -176,6 +177,8 @@ export interface ResolvedConfig {
   readonly docCacheDir: string;
   /** `[auth]` checked: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth: AuthSettings | undefined;
+  /** `[[policy]]` checked: who may use what over HTTP; empty: every caller may use everything. */
+  readonly policy: readonly PolicyRule[];
   /** API keys, from the environment only: a config file is too easily committed. */
   readonly keys: { readonly serper?: string; readonly perplexity?: string; readonly jina?: string };
 }
@@ -227,6 +230,7 @@ export const resolveServerConfig = async (options: {
   return {
     config,
     auth: resolveAuthSettings(config.auth),
+    policy: resolvePolicies(config['policy[]'], { gateway: false }),
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),

@@ -1,4 +1,4 @@
-import { createAuthenticator } from '@promptyard/auth';
+import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
@@ -69,6 +69,11 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   // Two providers of one scheme are refused here, at start-up.
   const resources = resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders, { timeoutMs: config.timeouts.resource_ms });
 
+  const policy = createAccessPolicy(resolved.policy);
+  if (policy !== undefined && (fallback.tools || fallback.resources)) {
+    logger.warn('[fallback] tools and resources serve every prompt by name: give them only to callers who may use all prompts ([[policy]] tools = ["get_prompt", …], resources = ["prompt://*"])');
+  }
+
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
@@ -85,6 +90,10 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         pageSize: config.prompts.page_size,
       }),
       ...(skillTree === undefined ? {} : { skills: { tree: skillTree, onChanged: (listener: () => void) => void skillListeners.push(listener) } }),
+      ...(policy === undefined
+        ? {}
+        : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
+          { access: { policy, audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }) } }),
     }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
@@ -121,6 +130,9 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     });
     url = handle.url;
     closeTransport = handle.close;
+    if (policy !== undefined && transport.auth_token === undefined && auth === undefined) {
+      logger.warn('[[policy]] is set but callers are not identified: set [auth] issuer (or a token), else every caller may use everything');
+    }
     if (!isLoopbackHost(transport.host) && transport.auth_token === undefined && auth === undefined) {
       logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN, or [auth] issuer for OAuth', { host: transport.host });
     }
@@ -128,7 +140,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: authMode });
     process.stderr.write(`\n${clientConfigs(handle.url, config.server.name)}\n\n`);
   } else {
-    if (resolved.auth !== undefined) logger.warn('[auth] applies to HTTP only: a stdio client is the user who started the server', { issuer: resolved.auth.issuer });
+    if (resolved.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the server, and may use everything');
     const handle = await serveStdio(blueprint);
     closeTransport = handle.close;
     logger.info('serving on stdio', { prompts: catalog.size });

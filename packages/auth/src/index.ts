@@ -5,3 +5,6 @@ export { authSection, checkAuthSection, checkSecureUrl, defaultAlgorithms, resol
 export type { AuthSectionValues, AuthSettings } from './config.js';
 export { discoverIssuer, metadataUrls } from './discovery.js';
 export type { IssuerMetadata } from './discovery.js';
+export { createAccessPolicy } from './policy.js';
+export { checkPolicies, policySection, resolvePolicies } from './policy-config.js';
+export type { PolicyRule, PolicySectionValues } from './policy-config.js';

@@ -37,3 +37,22 @@ export interface Authenticator {
   readonly audience: string | undefined;
   authenticate(authorization: string | undefined, resource: string): Promise<AuthOutcome>;
 }
+
+/** What a policy rules on; a gateway also rules on whole servers (`AccessPolicy.decide`'s `server`). */
+export type AccessKind = 'tool' | 'prompt' | 'resource' | 'skill';
+
+export interface AccessDecision {
+  readonly allowed: boolean;
+  /** Whether a rule decided (false: no rule allows the item, so it is refused by default). */
+  readonly explicit: boolean;
+  /** Which rule decided (`[[policy]] #2 "design"`), or why none did: for the audit line, not for the caller. */
+  readonly reason: string;
+}
+
+/**
+ * Who may use what (`[[policy]]`): a decision for one caller and one item — a tool, prompt or skill by
+ * name, a resource by URI; `server` is the gateway server the item comes from.
+ */
+export interface AccessPolicy {
+  decide(caller: Identity, kind: AccessKind, name: string, server?: string): AccessDecision;
+}

@@ -16,7 +16,7 @@ export type {
 } from './types.js';
 export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors.js';
 export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors.js';
-export type { AuthOutcome, AuthRefusal, Authenticator, Identity } from './identity.js';
+export type { AccessDecision, AccessKind, AccessPolicy, AuthOutcome, AuthRefusal, Authenticator, Identity } from './identity.js';
 export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logger.js';
 export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logger.js';
 export { createCatalog, findOrSuggest } from './catalog.js';

@@ -1,4 +1,4 @@
-import type { Identity, Logger, SkillTree } from '@promptyard/core';
+import type { AccessKind, AccessPolicy, Identity, Logger, SkillTree } from '@promptyard/core';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
@@ -137,6 +137,20 @@ export type McpSkills =
       onChanged(listener: () => void): void;
     };
 
+/**
+ * `[[policy]]` over HTTP callers: the adapter filters every list for the caller (no denied item is
+ * named), refuses a call outside the caller's policy as it refuses an unknown name, and writes one
+ * audit line per call decision. Callers without an identity (stdio, no auth) are the local user: the
+ * policy does not apply to them.
+ */
+export interface McpAccess {
+  readonly policy: AccessPolicy;
+  /** Where call decisions go, one line each: a logger clients do not hear (other callers' decisions are not theirs to read). */
+  readonly audit: Logger;
+  /** The gateway: the server a tool, prompt, resource (by URI) or skill comes from; `undefined` for its own. */
+  serverOf?(kind: AccessKind, name: string): string | undefined;
+}
+
 export interface McpHandlers {
   readonly name: string;
   readonly version: string;
@@ -185,4 +199,6 @@ export interface McpHandlers {
   readonly relay?: McpRelay;
   /** Present: the server declares the skills extension and the `resources` capability it needs. */
   readonly skills?: McpSkills | undefined;
+  /** Present: `[[policy]]` rules decide who may use what. */
+  readonly access?: McpAccess | undefined;
 }

@@ -215,7 +215,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return statelessLegacy(request, withBody);
   };
 
-  const mcpRelay = blueprint.relay;
+  const mcpRelay = blueprint.governed ? undefined : blueprint.relay;
   const relay =
     mcpRelay === undefined
       ? undefined

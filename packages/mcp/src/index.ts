@@ -9,6 +9,7 @@ export type {
   ListAnswer,
   ListKind,
   ListPage,
+  McpAccess,
   McpHandlers,
   McpLogLevel,
   MultiRoundInput,

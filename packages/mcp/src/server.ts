@@ -1,5 +1,6 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity, Logger } from '@promptyard/core';
+import { createAccessGuard, type ListedKey } from './access.js';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
@@ -19,6 +20,8 @@ export interface McpServerBlueprint {
   /** Fires when a subscribable resource changed, for stateless entries. */
   onResourceUpdated?(listener: (uri: string) => void): () => void;
   readonly relay?: McpRelay | undefined;
+  /** Whether `[[policy]]` governs HTTP callers: their calls then take the full path, where it is checked, not the relay. */
+  readonly governed: boolean;
   /** The client of a live instance (stdio, a 2025 session), for a relay channel on its connection. */
   clientOf(server: Server): ClientPeer | undefined;
   readonly logger: Logger;
@@ -76,11 +79,22 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const unsubscribeFailed = rethrow('resources/unsubscribe');
   /** Who asked for a list: the HTTP caller's identity, for handlers that answer each caller their own. */
   const callerOf = (ctx: ServerContext): Identity | undefined => identityOfAuthInfo(ctx.http?.authInfo);
-  /** A page of a list, its failure mapped; a page returned as is (promptyard-server's) is not awaited. */
-  const listed = async (key: string, list: () => ListAnswer, failed: (error: unknown) => never): Promise<never> => {
+  const guard = handlers.access === undefined ? undefined : createAccessGuard(handlers.access);
+  /** The caller a `[[policy]]` applies to: none without a policy, on stdio, or without auth. */
+  const governed = (ctx: ServerContext): Identity | undefined => (guard === undefined ? undefined : callerOf(ctx));
+  /**
+   * A page of a list, its failure mapped; a page returned as is (promptyard-server's) is not awaited.
+   * Under a policy the page is filtered for its caller (cached pages stay shared: a filtered page may
+   * be short, its cursor unchanged), and a 2026-07-28 result says it is this caller's alone.
+   */
+  const listed = async (key: ListedKey, list: () => ListAnswer, failed: (error: unknown) => never, ctx: ServerContext): Promise<never> => {
     try {
       const answer = list();
-      return page(key, answer instanceof Promise ? await answer : answer) as never;
+      const listedPage = answer instanceof Promise ? await answer : answer;
+      const caller = governed(ctx);
+      if (guard === undefined || caller === undefined) return page(key, listedPage) as never;
+      const result = page(key, guard.filter(key, listedPage, caller));
+      return (ctx.mcpReq.envelope === undefined ? result : { ...result, cacheScope: 'private' }) as never;
     } catch (error) {
       return failed(error);
     }
@@ -131,18 +145,28 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         ? run(contextOf(ctx))
         : rounds.serve(ctx, request, (pending, input) => run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY)));
 
-    server.setRequestHandler('prompts/list', (request, ctx) => listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed));
-    server.setRequestHandler('prompts/get', (request, ctx) =>
-      multiRound(ctx, `prompts/get "${request.params.name}"`, (context) => handlers.prompts.get(request.params.name, request.params.arguments, context)).then(asResult, getFailed),
-    );
+    server.setRequestHandler('prompts/list', (request, ctx) => listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed, ctx));
+    server.setRequestHandler('prompts/get', async (request, ctx) => {
+      const { name } = request.params;
+      const caller = governed(ctx);
+      try {
+        guard?.check('prompt', name, caller);
+        return asResult(await multiRound(ctx, `prompts/get "${name}"`, (context) => handlers.prompts.get(name, request.params.arguments, context)));
+      } catch (error) {
+        return getFailed(guard === undefined ? error : guard.conceal(error, 'prompt', name, caller));
+      }
+    });
 
     if (tools !== undefined) {
-      server.setRequestHandler('tools/list', (request, ctx) => listed('tools', () => tools.list(request.params?.cursor, callerOf(ctx)), toolsListFailed));
+      server.setRequestHandler('tools/list', (request, ctx) => listed('tools', () => tools.list(request.params?.cursor, callerOf(ctx)), toolsListFailed, ctx));
       server.setRequestHandler('tools/call', async (request, ctx) => {
+        const { name } = request.params;
+        const caller = governed(ctx);
         try {
-          const { name } = request.params;
+          guard?.check('tool', name, caller);
           return (await multiRound(ctx, `tools/call "${name}"`, (context) => tools.call(name, request.params.arguments, context))) as never;
-        } catch (error) {
+        } catch (thrown) {
+          const error = guard === undefined ? thrown : guard.conceal(thrown, 'tool', name, caller);
           const result = toolErrorResult(error);
           if (result !== undefined) return result as never;
           throw toProtocolError(sdk, error, logger, 'tools/call');
@@ -160,20 +184,33 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         const answer = resources?.list(cursor, caller) ?? { items: [] };
         return skills === undefined ? answer : withSkills(answer, skills);
       };
-      server.setRequestHandler('resources/list', (request, ctx) => listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed));
+      server.setRequestHandler('resources/list', (request, ctx) => listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed, ctx));
       server.setRequestHandler('resources/templates/list', (request, ctx) =>
-        listed('resourceTemplates', () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] }, templatesListFailed),
+        listed('resourceTemplates', () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] }, templatesListFailed, ctx),
       );
-      server.setRequestHandler('resources/read', (request, ctx) => {
+      server.setRequestHandler('resources/read', async (request, ctx) => {
         const { uri } = request.params;
-        if (skills?.owns(uri) === true) return skills.read(uri, ctx).then(asResult, readFailed);
-        if (resources === undefined) return Promise.reject(new sdk.ResourceNotFoundError(uri));
-        return multiRound(ctx, `resources/read "${uri}"`, (context) => resources.read(uri, context)).then(asResult, readFailed);
+        const kind = skills?.owns(uri) === true ? 'skill' : 'resource';
+        const caller = governed(ctx);
+        try {
+          guard?.check(kind, uri, caller);
+          if (skills?.owns(uri) === true) return asResult(await skills.read(uri, ctx));
+          if (resources === undefined) throw new sdk.ResourceNotFoundError(uri);
+          return asResult(await multiRound(ctx, `resources/read "${uri}"`, (context) => resources.read(uri, context)));
+        } catch (error) {
+          return readFailed(guard === undefined ? error : guard.conceal(error, kind, uri, caller));
+        }
       });
-      skills?.attach(server);
+      skills?.attach(server, guard === undefined ? undefined : { guard, callerOf });
     }
 
-    server.setRequestHandler('completion/complete', (request, ctx) => handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed));
+    // Completion suggests values, but only for what the caller may use: anything else completes to nothing.
+    server.setRequestHandler('completion/complete', (request, ctx) => {
+      const { ref } = request.params;
+      const target = ref.type === 'ref/prompt' ? (['prompt', ref.name] as const) : (['resource', ref.uri] as const);
+      if (guard !== undefined && !guard.allows(target[0], target[1], governed(ctx))) return Promise.resolve(asResult({ completion: { values: [], total: 0, hasMore: false } }));
+      return handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed);
+    });
 
     // A connection hears log records at or above its level: the handlers' default until it sends
     // logging/setLevel. Stateless requests have no connection to hear them, but may still set the level.
@@ -239,6 +276,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     onListChanged,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
     relay: handlers.relay,
+    governed: guard !== undefined,
     clientOf: (server) => clients.get(server),
     logger,
     serverInfo: { name: handlers.name, version: handlers.version },

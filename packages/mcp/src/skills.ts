@@ -1,13 +1,15 @@
 import type { McpServer, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { SkillSource, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
-import { describeError, type Logger } from '@promptyard/core';
+import { describeError, type Identity, type Logger } from '@promptyard/core';
+import type { AccessGuard } from './access.js';
+import { toProtocolError } from './errors.js';
 import type { JsonObject, McpSkills } from './handlers.js';
 import { loadServerSdk } from './sdk.js';
 
 /** The skills extension as the server adapter uses it: attached to each server it builds. */
 export interface ServedSkills {
-  /** Registers `skills/list`, `skills/get`, `resources/directory/read` and the capability on `server`. */
-  attach(server: Server): void;
+  /** Registers `skills/list`, `skills/get`, `resources/directory/read` and the capability on `server`; under a policy, each answers its caller's skills only. */
+  attach(server: Server, access?: SkillsAccess): void;
   /** Whether `uri` is a skill file (`skill://…`), answered by `read`. */
   owns(uri: string): boolean;
   read(uri: string, ctx: ServerContext): Promise<JsonObject>;
@@ -19,6 +21,38 @@ export interface ServedSkills {
 
 type ReadCallback = (uri: URL, variables: unknown, ctx: ServerContext) => Promise<JsonObject>;
 
+interface SkillsAccess {
+  readonly guard: AccessGuard;
+  readonly callerOf: (ctx: ServerContext) => Identity | undefined;
+}
+
+type SkillsHandler = (params: JsonObject, ctx: ServerContext) => Promise<JsonObject>;
+
+/**
+ * The extension's methods as a caller under `[[policy]]` may use them: `skills/list` and a directory's
+ * children filtered, `skills/get` and a directory read of a skill the caller may not use refused.
+ */
+const governedHandler = (method: string, handler: SkillsHandler, access: SkillsAccess, refused: (error: unknown) => never): SkillsHandler => {
+  const { guard, callerOf } = access;
+  return async (params, ctx) => {
+    const caller = callerOf(ctx);
+    if (caller === undefined) return handler(params, ctx);
+    const uri = typeof params['uri'] === 'string' ? params['uri'] : '';
+    // The root (`skill://`) names no skill: its children are filtered instead.
+    if (method !== 'skills/list' && uri.replace(/^skill:\/+/, '') !== '') {
+      try {
+        guard.check('skill', uri, caller);
+      } catch (error) {
+        return refused(error);
+      }
+    }
+    const result = await handler(params, ctx);
+    const key = method === 'skills/list' ? 'skills' : 'resources';
+    const entries = result[key];
+    return Array.isArray(entries) ? { ...result, [key]: guard.filterItems('skills', entries as JsonObject[], caller) } : result;
+  };
+};
+
 const baseUri = 'skill://';
 
 /**
@@ -28,9 +62,17 @@ const baseUri = 'skill://';
  * It reports itself unconnected, so the extension never notifies on its own: the adapter does,
  * on every transport (see `onChanged`).
  */
-const attachTo = (extension: SkillsExtension, server: Server, keep: (read: ReadCallback) => void): void => {
+const attachTo = (extension: SkillsExtension, server: Server, keep: (read: ReadCallback) => void, govern?: (method: string, handler: SkillsHandler) => SkillsHandler): void => {
+  const setRequestHandler = (method: string, schemas: unknown, handler: SkillsHandler): void =>
+    (server.setRequestHandler as unknown as (method: string, schemas: unknown, handler: SkillsHandler) => void).call(server, method, schemas, govern === undefined ? handler : govern(method, handler));
+  // The server's own methods keep the server as `this` (its private fields are not the proxy's).
+  const member = (key: string | symbol): unknown => {
+    const value: unknown = Reflect.get(server, key, server);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(server) : value;
+  };
+  const governed = govern === undefined ? server : new Proxy(server, { get: (_target, key) => (key === 'setRequestHandler' ? setRequestHandler : member(key)) });
   const standIn = {
-    server,
+    server: governed,
     isConnected: () => false,
     registerResource: (_name: string, _template: unknown, _metadata: unknown, read: ReadCallback) => keep(read),
   };
@@ -105,10 +147,20 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
   }
 
   return {
-    attach: (server) =>
-      attachTo(extension, server, (read) => {
-        reader = read;
-      }),
+    attach: (server, access) =>
+      attachTo(
+        extension,
+        server,
+        (read) => {
+          reader = read;
+        },
+        access === undefined
+          ? undefined
+          : (method, handler) =>
+              governedHandler(method, handler, access, (error) => {
+                throw toProtocolError(sdk, error, logger, method);
+              }),
+      ),
     owns: (uri) => uri.startsWith(baseUri),
     read: async (uri, ctx) => {
       if (reader === undefined) throw new Error('skills are not attached to this server');

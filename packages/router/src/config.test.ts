@@ -35,6 +35,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
       transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1_048_576 },
+      policy: [],
       servers: [],
       file: '/etc/gw/gateway.toml',
       format: 'toml',
@@ -528,7 +529,7 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources']);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
@@ -550,5 +551,20 @@ describe('parseGatewayConfig: [auth]', () => {
     const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[auth]\nissuer = "http://login.example.com"\nalgorithms = ["HS256"]\n'));
     expect(message).toContain('/etc/gw/gateway.toml:4: [auth] issuer must use https (http is allowed only on a loopback host)');
     expect(message).toContain('/etc/gw/gateway.toml:4: [auth] algorithms must not include HS256');
+  });
+});
+
+describe('parseGatewayConfig: [[policy]]', () => {
+  it('reads the rules in file order', () => {
+    const config = parse('[[policy]]\nname = "design"\ngroups = ["design"]\nservers = ["figma"]\n\n[[policy]]\neffect = "deny"\ntools = ["*_delete_*"]\n');
+    expect(config.policy).toEqual([
+      { label: '[[policy]] #1 "design"', effect: 'allow', when: { groups: ['design'] }, covers: { servers: ['figma'] } },
+      { label: '[[policy]] #2', effect: 'deny', when: {}, covers: { tools: ['*_delete_*'] } },
+    ]);
+  });
+
+  it('names the file and line of a [[policy]] mistake', () => {
+    const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[[policy]]\ngroups = ["design"]\n'));
+    expect(message).toContain('/etc/gw/gateway.toml:4: [[policy]] #1 names nothing to allow: add servers, tools, prompts, resources or skills');
   });
 });

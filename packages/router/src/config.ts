@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
-import { authSection, checkAuthSection } from '@promptyard/auth';
-import type { AuthSettings } from '@promptyard/auth';
+import { authSection, checkAuthSection, checkPolicies, policySection } from '@promptyard/auth';
+import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import { PROTOCOL_CHOICES } from './config-backend.js';
@@ -44,6 +44,8 @@ export interface GatewayConfig {
   readonly transport: GatewayTransportConfig;
   /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth?: AuthSettings;
+  /** `[[policy]]`: who may use what over HTTP; empty: every caller may use everything. */
+  readonly policy: readonly PolicyRule[];
   /** In file order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
   readonly file?: string;
@@ -86,6 +88,7 @@ const sectionsSchema = {
   },
   transport: transportSection,
   auth: authSection,
+  'policy[]': policySection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
@@ -167,7 +170,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   const absoluteFile = options.file === undefined ? undefined : resolve(cwd, options.file);
   const base = absoluteFile === undefined ? cwd : dirname(absoluteFile);
   const problems: Problem[] = [];
-  const source = detectFormat(text, options.file) === 'json' ? readJson(text, label) : readToml(text, label, problems, { sections: Object.keys(sectionsSchema), serverKeys: SERVER_KEYS });
+  const source = detectFormat(text, options.file) === 'json' ? readJson(text, label) : readToml(text, label, problems, { sections: Object.keys(sectionsSchema).map((section) => section.replace(/\[\]$/, '')), serverKeys: SERVER_KEYS });
 
   const sectionLines: string[] = [];
   const sections = resolveSections(source.document, label, source.format === 'toml' ? text : '', env, sectionLines);
@@ -222,6 +225,8 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   }
   const auth = sections === undefined ? undefined : checkAuthSection(sections.auth);
   for (const message of auth?.problems ?? []) problems.push({ line: locateKey(text, 'auth'), message });
+  const policy = sections === undefined ? undefined : checkPolicies(sections['policy[]'], { gateway: true });
+  for (const message of policy?.problems ?? []) problems.push({ line: locateKey(text, 'policy'), message });
   if (problems.length > 0 || sectionLines.length > 0 || sections === undefined) {
     const lines = [...sectionLines, ...problems.map((problem) => `${problem.line > 0 ? `${label}:${problem.line}` : label}: ${problem.message}`)];
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -249,6 +254,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
       maxBodyBytes: transport.max_body_bytes,
     },
     ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
+    policy: policy?.rules ?? [],
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),
     format: source.format,

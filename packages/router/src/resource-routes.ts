@@ -1,4 +1,5 @@
 import { PromptyardError } from '@promptyard/core';
+import type { AccessKind } from '@promptyard/core';
 import type { Backend } from './backend.js';
 import type { CallContext } from './call-context.js';
 import { decodeUri } from './names.js';
@@ -105,3 +106,15 @@ export class ResourceSubscriptions {
     if (this.release(key) === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
   }
 }
+
+/**
+ * The server an item comes from, for `[[policy]] servers`: a tool or prompt by name, a resource by URI
+ * or URI template, a skill by its `skill://<prefix>/` URI; `undefined` for the gateway's own tools.
+ */
+export const serverOfItem = (routes: RouteTable, backends: Iterable<Backend>, kind: AccessKind, name: string): string | undefined => {
+  if (kind === 'tool') return routes.tools.get(name)?.backend.id;
+  if (kind === 'prompt') return routes.prompts.get(name)?.backend.id;
+  if (kind === 'resource') return resolveTemplate(routes, backends, name)?.backend.id;
+  const prefix = /^skill:\/\/([^/]+)/.exec(name)?.[1];
+  return prefix === undefined ? undefined : routes.uriPrefixes.get(decodeURIComponent(prefix))?.id;
+};

@@ -1,5 +1,5 @@
 import { describeError, PromptyardError } from '@promptyard/core';
-import type { Logger } from '@promptyard/core';
+import type { AccessKind, Logger } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
@@ -14,7 +14,7 @@ import { createMetaTools } from './meta-tools.js';
 import type { MetaTool, MetaToolHost } from './meta-tools.js';
 import { encodeUri } from './names.js';
 import { PeerRequests } from './peer-requests.js';
-import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions } from './resource-routes.js';
+import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions, serverOfItem } from './resource-routes.js';
 import type { ResourceTarget } from './resource-routes.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Collision, Namers, RouteTable } from './route-table.js';
@@ -271,6 +271,11 @@ export class Router implements MetaToolHost, CatalogView {
   toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
     const route = this.routes.tools.get(name);
     return route === undefined ? undefined : { server: route.backend.id, original: route.original };
+  }
+
+  /** The server a tool, prompt, resource or skill comes from (`[[policy]] servers`). */
+  serverOf(kind: AccessKind, name: string): string | undefined {
+    return serverOfItem(this.routes, this.backends.values(), kind, name);
   }
 
   listPrompts(): readonly Prompt[] {

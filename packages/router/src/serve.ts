@@ -1,5 +1,5 @@
 import type { Logger } from '@promptyard/core';
-import type { JsonObject, ListAnswer, ListPage, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
+import type { JsonObject, ListAnswer, ListPage, McpAccess, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
 import type { CallContext } from './call-context.js';
 import type { Router } from './router.js';
 import { createGatewaySkills } from './skill-routes.js';
@@ -9,6 +9,8 @@ export interface GatewayHandlersOptions {
   readonly version: string;
   readonly instructions?: string | undefined;
   readonly logger: Logger;
+  /** `[[policy]]`: who may use what; each item's server is the router's to say. */
+  readonly access?: Omit<McpAccess, 'serverOf'> | undefined;
 }
 
 /**
@@ -100,5 +102,6 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     disconnected: (connection) => router.forgetPeer(connection),
     relay: createRelay(router),
     skills: createGatewaySkills(router),
+    ...(options.access === undefined ? {} : { access: { ...options.access, serverOf: (kind, name) => router.serverOf(kind, name) } }),
   };
 };
