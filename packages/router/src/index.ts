@@ -1,6 +1,10 @@
 export { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
 export type { GatewayConfig, GatewayConfigFormat, GatewayLogLevel, GatewayTransportConfig, ParseGatewayConfigOptions } from './config.js';
 export type { BackendConfig, BackendTransport, NameFilter } from './config-backend.js';
+export type { OAuthGrant, OAuthSettings } from './config-oauth.js';
+export { loginToServer } from './login.js';
+export type { LoginResult } from './login.js';
+export { oauthFolder } from './oauth-store.js';
 export { Router } from './router.js';
 export type { RouterOptions, RouterStatus } from './router.js';
 export type { RouterEvents, RouterLogRecord } from './router-events.js';
