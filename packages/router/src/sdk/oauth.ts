@@ -50,7 +50,9 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
     ...(settings.scopes.length === 0 ? {} : { scope: settings.scopes.join(' ') }),
   } as OAuthClientMetadata;
 
+  const prepare = machine ? { prepareTokenRequest: (scope?: string) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined || scope === '' ? {} : { scope }) }) } : {};
   return {
+    ...prepare,
     get redirectUrl() {
       return redirectUrl;
     },
