@@ -18,7 +18,7 @@ export interface OAuthSettings {
   readonly redirectPort?: number;
 }
 
-export const OAUTH_KEYS = ['grant', 'client_id', 'client_secret', 'scopes', 'redirect_port'] as const;
+const OAUTH_KEYS = ['grant', 'client_id', 'client_secret', 'scopes', 'redirect_port'] as const;
 
 interface OAuthInput {
   readonly fields: Readonly<Record<string, unknown>>;
