@@ -30,7 +30,7 @@ export interface LoginHooks {
  * `login` hooks) a person cannot be sent to the authorization server, so the flow's redirect step
  * throws a needs-login error instead.
  */
-export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): OAuthClientProvider & { reload(): OAuthRecord } => {
+export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): OAuthClientProvider & { reload(): OAuthRecord; current(): OAuthRecord } => {
   const { settings, store, server } = oauth;
   let record: OAuthRecord = store.read();
   let verifier = '';
@@ -96,6 +96,7 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
     },
     // Reread before each flow: `login` may have stored new tokens meanwhile.
     reload: () => (record = store.read()),
+    current: () => record,
   };
 };
 
@@ -114,6 +115,8 @@ export interface GatewayAuth extends AuthProvider {
 
 /** Refresh this long before expiry: a quarter of the token's lifetime, at most a minute. */
 const refreshMargin = (lifetimeMs: number): number => Math.min(60_000, lifetimeMs / 4);
+/** After a refresh failed (the authorization server down), wait this long before the next try. */
+const RETRY_MS = 5000;
 
 /**
  * What the transport asks for a token and calls on a 401: the stored access token, refreshed before
@@ -127,9 +130,11 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
   let challenge: { resourceMetadataUrl?: URL | undefined; scope?: string | undefined } = {};
+  let failedAt = 0;
 
+  // The record in memory is the file's (every save writes both); a flow rereads the file first.
   const expiry = (): { readonly at: number; readonly lifetime: number } | undefined => {
-    const record = provider.reload();
+    const record = provider.current();
     const seconds = Number(record.tokens?.['expires_in']);
     if (record.obtainedAt === undefined || !Number.isFinite(seconds) || seconds <= 0) return undefined;
     return { at: record.obtainedAt + seconds * 1000, lifetime: seconds * 1000 };
@@ -142,7 +147,7 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
       refresh().catch((error: unknown) => {
         if (!isNeedsLogin(error)) hooks.warn('could not refresh the OAuth token before it expires; trying again when it is used', error instanceof Error ? error.message : String(error));
       });
-    }, Math.max(0, when.at - refreshMargin(when.lifetime) - Date.now()));
+    }, Math.max(failedAt === 0 ? 0 : failedAt + RETRY_MS - Date.now(), when.at - refreshMargin(when.lifetime) - Date.now(), 0));
     timer.unref();
   };
 
@@ -158,7 +163,11 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
   };
   const refresh = (): Promise<void> => {
     running ??= flow()
+      .then(() => {
+        failedAt = 0;
+      })
       .catch((error: unknown) => {
+        failedAt = Date.now();
         if (isNeedsLogin(error) && !closed) {
           closed = true;
           clearTimeout(timer);
@@ -177,9 +186,10 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
   return {
     token: async () => {
       const when = expiry();
-      if (when !== undefined && Date.now() >= when.at - refreshMargin(when.lifetime)) await refresh().catch(() => {});
+      // About to expire, and not just failed to refresh: refresh first rather than be refused.
+      if (when !== undefined && Date.now() >= when.at - refreshMargin(when.lifetime) && Date.now() >= failedAt + RETRY_MS) await refresh().catch(() => {});
       else if (running !== undefined) await running.catch(() => {});
-      return provider.reload().tokens?.['access_token'] as string | undefined;
+      return provider.current().tokens?.['access_token'] as string | undefined;
     },
     onUnauthorized: async (ctx) => {
       const params = extractWWWAuthenticateParams(ctx.response);

@@ -233,6 +233,13 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   return openUpstream(spec, peer, options, { mode: 'legacy', fallbackReason: `its 2026-07-28 connection failed (${reason})` });
 };
 
+/** The SDK's headers for an SSE stream (Accept, the token …) plus the configured ones. */
+const withHeaders = (base: ConstructorParameters<typeof Headers>[0], extra: Readonly<Record<string, string>>): Headers => {
+  const headers = new Headers(base);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return headers;
+};
+
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The error that ends a 2026-07-28 attempt whose `subscriptions/listen` stream did not open. */
@@ -253,7 +260,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     transport = stdio;
     pidOf = () => stdio.pid;
   } else if (spec.kind === 'sse') {
-    transport = new SSEClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...spec.headers } }) } });
+    transport = new SSEClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) } });
   } else {
     const http = new StreamableHTTPClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } } });
     // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
