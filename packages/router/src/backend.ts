@@ -164,7 +164,7 @@ export class Backend {
         return `Server "${this.id}" is down (${this.lastError ?? 'it stopped'}); the gateway restarts it${this.retryAt > 0 ? ` in ${wait} s` : ''}.`;
       }
       case 'needs-login':
-        return `Server "${this.id}" needs a login: run promptyard-gateway login ${this.id} (the running gateway picks the new token up)${this.lastError === undefined ? '' : `; ${this.lastError}`}.`;
+        return `Server "${this.id}" needs a login: run promptyard-gateway login ${this.id}; the running gateway picks the new token up.`;
       case 'failed':
         return `Server "${this.id}" failed and will not be restarted (${this.lastError ?? 'unknown error'}); fix its entry in the gateway config.`;
       default:

@@ -14,7 +14,7 @@ const NEEDS_LOGIN = Symbol.for('promptyard.needsLogin');
 
 /** No token can be had without a person: `promptyard-gateway login <server>` fixes it. */
 const needsLoginError = (server: string, why: string): Error =>
-  Object.assign(new Error(`server "${server}" needs a login (${why}): run promptyard-gateway login ${server}`), { [NEEDS_LOGIN]: true });
+  Object.assign(new Error(`server "${server}" needs a login: run promptyard-gateway login ${server} (${why})`), { [NEEDS_LOGIN]: true });
 
 export const isNeedsLogin = (error: unknown): error is Error => typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[NEEDS_LOGIN] === true;
 
