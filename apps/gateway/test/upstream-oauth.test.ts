@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -73,6 +75,14 @@ interface StoredRecord {
   obtainedAt?: number;
 }
 
+const freePort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+};
+
 const storedFile = async (folder: string): Promise<{ path: string; record: StoredRecord }> => {
   const { readdir } = await import('node:fs/promises');
   const names = (await readdir(folder)).filter((name) => name.endsWith('.json'));
@@ -125,6 +135,31 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     const again = await connectHttp(gateway.url);
     expect(textOf(await again.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
   }, 90_000);
+
+  it('logs in with a configured client on a fixed redirect port and refreshes with it', async () => {
+    const upstream = await protectedServer();
+    const port = await freePort();
+    const registered = await fetch(`${issuer.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [`http://127.0.0.1:${port}/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const home = await makeFolder({});
+    const env = { XDG_CONFIG_HOME: home };
+    const config = gatewayToml({ docs: { url: upstream.url, auth: 'oauth', oauth: { client_id: clientId, redirect_port: port, scopes: ['mcp'] } } });
+    const configPath = join(await makeFolder({ 'gateway.toml': config }), 'gateway.toml');
+    await login(configPath, env, 'docs');
+    const folder = join(home, 'promptyard', 'oauth');
+    const first = await storedFile(folder);
+    expect(first.record.client).toBeUndefined();
+
+    const gateway = await startHttpGateway({ config, env });
+    await eventually(() => storedFile(folder), (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token, 15_000);
+    const client = await connectHttp(gateway.url);
+    expect(textOf(await client.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
+    expect((await health(gateway)).servers[0]).toMatchObject({ state: 'ready', restarts: 0 });
+  }, 60_000);
 
   it('uses client credentials for a machine account, and never passes its own caller\'s token on', async () => {
     const upstream = await protectedServer();

@@ -67,8 +67,10 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
       return client;
     },
     saveClientInformation: (client) => {
+      // A configured client is the config's; the SDK only stamps it with its issuer.
+      if (configured !== undefined) return;
       if (login === undefined && !machine) throw needsLoginError(server, 'the gateway has no registered client');
-      if (configured === undefined) save((current) => ({ ...current, client: client as Record<string, unknown> }));
+      save((current) => ({ ...current, client: client as Record<string, unknown> }));
     },
     tokens: () => record.tokens as StoredOAuthTokens | undefined,
     saveTokens: (tokens) => save((current) => ({ ...current, tokens: tokens as Record<string, unknown>, obtainedAt: Date.now() })),
