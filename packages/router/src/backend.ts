@@ -2,9 +2,9 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { OAuthStore, watchForLogin } from './oauth-store.js';
-import { spawnEarly } from './sdk/early-spawn.js';
-import type { connectUpstream as ConnectUpstream, Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
+import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
+import { watchForLogin } from './oauth-store.js';
+import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer } from './sdk/upstream.js';
 import type { Skill } from './sdk/upstream-skills.js';
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
@@ -58,36 +58,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 
 const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
 const stderrLinesKept = 20;
-
-/** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
-const connectUpstreamLazily = async (...args: Parameters<typeof ConnectUpstream>): ReturnType<typeof ConnectUpstream> => {
-  const { connectUpstream } = await import('./sdk/upstream.js');
-  if (args[2].signal?.aborted === true) throw new Error('stopped while connecting');
-  return connectUpstream(...args);
-};
-
-const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
-  config.transport === 'stdio'
-    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd, protocol: config.protocol }
-    : {
-        kind: config.transport,
-        url: config.url ?? '',
-        headers: config.headers,
-        protocol: config.protocol,
-        oauth: config.oauth === undefined ? undefined : { server: config.id, settings: config.oauth, store: new OAuthStore(config.id, config.url ?? '') },
-      };
-
-/**
- * Starts every enabled stdio server's process now, before the MCP client is loaded: each server's
- * own start-up overlaps the gateway's, and its first connection attempt takes the process over.
- */
-export const spawnStdioServersEarly = (servers: readonly BackendConfig[]): void => {
-  for (const config of servers) {
-    // The same spec the server's first connection adopts the process by.
-    const spec = upstreamSpecOf(config);
-    if (config.enabled && spec.kind === 'stdio') spawnEarly(spec);
-  }
-};
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,

@@ -10,7 +10,7 @@ export type { RouterOptions, RouterStatus } from './router.js';
 export type { RouterEvents, RouterLogRecord } from './router-events.js';
 export type { CallContext } from './call-context.js';
 export type { Collision, RoutedList } from './route-table.js';
-export { spawnStdioServersEarly } from './backend.js';
+export { spawnStdioServersEarly } from './backend-spec.js';
 export type { BackendState, BackendStatus } from './backend.js';
 export { createCardIndex } from './catalog-search.js';
 export type { CatalogSearch, Hit, PromptCard, ToolCard } from './catalog-search.js';
