@@ -156,13 +156,34 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
   const flow = async (): Promise<void> => {
     const record = provider.reload();
     if (oauth.settings.grant === 'authorization_code' && record.tokens === undefined) throw needsLoginError(oauth.server, 'no stored token');
-    const result = await auth(provider, {
-      serverUrl: url,
-      ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-      ...(scopeFor(oauth.settings, challenge.scope) === undefined ? {} : { scope: scopeFor(oauth.settings, challenge.scope) as string }),
-    });
+    // The SDK answers a refresh that failed for any reason but a refusal with a new authorization
+    // request; an authorization server that is down or failing is no reason to ask for a login.
+    let trouble: string | undefined;
+    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      try {
+        const response = await fetch(input, init);
+        if (response.status >= 500) trouble = `HTTP ${response.status} from ${new URL(String(input)).origin}`;
+        return response;
+      } catch (error) {
+        trouble = error instanceof Error ? error.message : String(error);
+        throw error;
+      }
+    };
+    let result: Awaited<ReturnType<typeof auth>>;
+    try {
+      result = await auth(provider, {
+        serverUrl: url,
+        fetchFn,
+        ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+        ...(scopeFor(oauth.settings, challenge.scope) === undefined ? {} : { scope: scopeFor(oauth.settings, challenge.scope) as string }),
+      });
+    } catch (error) {
+      if (isNeedsLogin(error) && trouble !== undefined) throw new Error(`could not refresh the OAuth token (${trouble}); the gateway tries again`, { cause: error });
+      throw error;
+    }
     if (result !== 'AUTHORIZED') throw needsLoginError(oauth.server, 'the authorization server asks for a login');
   };
+
   const refresh = (): Promise<void> => {
     running ??= flow()
       .then(() => {
