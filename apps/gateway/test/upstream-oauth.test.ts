@@ -136,7 +136,7 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     expect(textOf(await again.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
   }, 90_000);
 
-  it('logs in with a configured client on a fixed redirect port and refreshes with it', async () => {
+  it('waits for a first login, then logs in with a configured client on a fixed redirect port and refreshes with it', async () => {
     const upstream = await protectedServer();
     const port = await freePort();
     const registered = await fetch(`${issuer.issuer}/reg`, {
@@ -149,12 +149,16 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     const env = { XDG_CONFIG_HOME: home };
     const config = gatewayToml({ docs: { url: upstream.url, auth: 'oauth', oauth: { client_id: clientId, redirect_port: port, scopes: ['mcp'] } } });
     const configPath = join(await makeFolder({ 'gateway.toml': config }), 'gateway.toml');
+    // Never logged in: the gateway serves, the server waits for a login.
+    const gateway = await startHttpGateway({ config, env });
+    expect((await health(gateway)).servers[0]).toMatchObject({ state: 'needs-login', restarts: 0 });
+    expect(gateway.stderr.text).toContain('run promptyard-gateway login docs');
+
     await login(configPath, env, 'docs');
     const folder = join(home, 'promptyard', 'oauth');
     const first = await storedFile(folder);
     expect(first.record.client).toBeUndefined();
-
-    const gateway = await startHttpGateway({ config, env });
+    await eventually(() => health(gateway), (body) => body.servers[0]?.state === 'ready', 15_000);
     await eventually(() => storedFile(folder), (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token, 15_000);
     const client = await connectHttp(gateway.url);
     expect(textOf(await client.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
