@@ -9,7 +9,7 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { cleanup, cli, connectHttp, eventually, gatewayToml, health, makeFolder, Output, runCli, startHttpGateway, textOf } from './harness.js';
+import { cleanup, cli, connectHttp, eventually, gatewayToml, health, httpBackend, makeFolder, Output, runCli, startHttpGateway, textOf } from './harness.js';
 
 /**
  * The gateway as an OAuth client of the servers behind it. The protected upstream is the built
@@ -192,4 +192,20 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     expect(upstream.output.text).not.toMatch(/client=machine/);
     expect(upstream.output.text).not.toMatch(/invalid_token|token refused/i);
   }, 60_000);
+
+  it('never passes the caller\'s Authorization header to a backend', async () => {
+    const [plain, withHeader] = await Promise.all([httpBackend('plain'), httpBackend('static')]);
+    const config = gatewayToml(
+      { plain: { url: plain.url }, static: { url: withHeader.url, headers: { Authorization: 'Bearer configured' } } },
+      {},
+      '[transport]\nauth_token = "caller-secret"',
+    );
+    const gateway = await startHttpGateway({ config });
+    const client = await connectHttp(gateway.url, { token: 'caller-secret' });
+    expect(textOf(await client.callTool({ name: 'plain_echo', arguments: { text: 'hi' } }))).toContain('hi');
+    expect(textOf(await client.callTool({ name: 'static_echo', arguments: { text: 'hi' } }))).toContain('hi');
+    expect(plain.stderr()).not.toContain('Authorization header');
+    // The check can see a header: the one the config sets reaches its server.
+    expect(withHeader.stderr()).toContain('request with an Authorization header');
+  }, 30_000);
 });
