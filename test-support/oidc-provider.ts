@@ -10,7 +10,10 @@ import Provider, { errors } from 'oidc-provider';
  * A real OpenID provider (`oidc-provider`, certified) on loopback, for resource-server tests: RFC 8707
  * resource indicators so it issues JWT access tokens for the MCP endpoint, the client credentials
  * grant, RFC 7662 introspection, and its signing key rotated on demand without a new port. Its key
- * set can be made to fail or hang, as an issuer's does when it is down.
+ * set can be made to fail or hang, as an issuer's does when it is down. For OAuth clients (the
+ * gateway logging in to a server) it also registers clients dynamically (RFC 7591), runs the
+ * authorization code flow with PKCE through an interaction a test completes head-lessly
+ * ({@link TestIssuer.authorize}), issues refresh tokens and revokes grants (RFC 7009).
  */
 export interface TestIssuer {
   readonly issuer: string;
@@ -18,6 +21,16 @@ export interface TestIssuer {
   readonly clientSecret: string;
   /** A client that may ask only for `profile`, never the scopes the resource needs. */
   readonly narrowClientId: string;
+  /** A second machine account (client credentials, same secret), for a gateway in front of a server. */
+  readonly gatewayClientId: string;
+  /**
+   * Plays the person at the authorization endpoint: follows `authorizationUrl`, logs `account` in and
+   * consents at the interaction, and returns the URL the provider redirects the browser to (the
+   * client's redirect URI with the code), without fetching it.
+   */
+  authorize(authorizationUrl: string, account?: string): Promise<string>;
+  /** Revokes `token` (RFC 7009); a refresh or access token takes its whole grant with it. */
+  revoke(token: string, client: { clientId: string; clientSecret?: string }): Promise<void>;
   /** A token from the token endpoint (client credentials) for `resource`. */
   token(options?: { resource?: string; scope?: string; clientId?: string; clientSecret?: string; format?: 'jwt' | 'opaque' }): Promise<string>;
   /** A JWT signed with the provider's current key, with whatever claims a test needs (expired, wrong issuer …). */
@@ -49,8 +62,11 @@ export const startTestIssuer = async (options: {
   groups?: readonly string[];
   /** More client-credentials clients (secret: `clientSecret`), each with the `groups` of its tokens. */
   members?: Readonly<Record<string, readonly string[]>>;
+  /** Access-token lifetime, seconds. */
+  accessTokenTtl?: number;
 }): Promise<TestIssuer> => {
   const clientId = 'machine';
+  const gatewayClientId = 'gateway';
   const clientSecret = 'machine-secret-0123456789';
   const narrowClientId = 'narrow';
   const scope = options.scope ?? 'mcp';
@@ -66,12 +82,17 @@ export const startTestIssuer = async (options: {
         { client_id: clientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` },
         { client_id: narrowClientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'profile' },
         ...Object.keys(options.members ?? {}).map((id) => ({ client_id: id, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` })),
+        { client_id: gatewayClientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` },
       ],
+      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       jwks: { keys: [signing.jwk] },
       scopes: ['openid', 'profile', ...scope.split(' ')],
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
+        registration: { enabled: true },
+        revocation: { enabled: true },
         introspection: { enabled: true, allowedPolicy: () => true },
         resourceIndicators: {
           enabled: true,
@@ -79,7 +100,7 @@ export const startTestIssuer = async (options: {
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, resource) => {
             if (!options.resources().includes(resource) && !resource.startsWith('https://elsewhere.example')) throw new errors.InvalidTarget();
-            return { scope: `${scope} profile`, audience: resource, accessTokenTTL: 300, accessTokenFormat: opaque ? 'opaque' : 'jwt', jwt: { sign: { alg: 'RS256' } } };
+            return { scope: `${scope} profile`, audience: resource, accessTokenTTL: options.accessTokenTtl ?? 300, accessTokenFormat: opaque ? 'opaque' : 'jwt', jwt: { sign: { alg: 'RS256' } } };
           },
         },
       },
@@ -99,8 +120,28 @@ export const startTestIssuer = async (options: {
       else hanging.add(res);
       return;
     }
+    if (path.startsWith('/interaction/')) {
+      void finishInteraction(req, res).catch((error: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)));
+      return;
+    }
     (provider as Provider).callback()(req, res);
   });
+
+  /** The login and consent pages a person would see, answered at once for `login_hint`'s account. */
+  const finishInteraction = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const current = provider as Provider;
+    const details = await current.interactionDetails(req, res);
+    const accountId = accounts.get(details.uid) ?? 'ann';
+    const clientIdOf = String(details.params['client_id']);
+    const grant = new current.Grant({ accountId, clientId: clientIdOf });
+    const requested = String(details.params['scope'] ?? '');
+    if (requested !== '') grant.addOIDCScope(requested);
+    const resource = details.params['resource'];
+    for (const indicator of Array.isArray(resource) ? resource : resource === undefined ? [] : [resource]) grant.addResourceScope(String(indicator), requested);
+    const grantId = await grant.save();
+    await current.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  };
+  const accounts = new Map<string, string>();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   provider = build(issuer);
@@ -116,11 +157,43 @@ export const startTestIssuer = async (options: {
     return answer.access_token;
   };
 
+  const authorize: TestIssuer['authorize'] = async (authorizationUrl, account = 'ann') => {
+    // A browser's cookie jar, enough for one provider on one host.
+    const jar = new Map<string, string>();
+    let next = authorizationUrl;
+    for (let hop = 0; hop < 10; hop++) {
+      const response = await fetch(next, { redirect: 'manual', headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
+      for (const cookie of response.headers.getSetCookie()) {
+        const [pair = ''] = cookie.split(';');
+        const at = pair.indexOf('=');
+        jar.set(pair.slice(0, at), pair.slice(at + 1));
+      }
+      const location = response.headers.get('location');
+      await response.body?.cancel();
+      if (location === null) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+      const target = new URL(location, next);
+      if (target.origin !== issuer) return target.href;
+      const uid = /^\/interaction\/([^/]+)/.exec(target.pathname)?.[1];
+      if (uid !== undefined) accounts.set(uid, account);
+      next = target.href;
+    }
+    throw new Error('too many redirects at the authorization endpoint');
+  };
+
+  const revoke: TestIssuer['revoke'] = async (revoked, client) => {
+    const body = new URLSearchParams({ token: revoked, client_id: client.clientId, ...(client.clientSecret === undefined ? {} : { client_secret: client.clientSecret }) });
+    const response = await fetch(`${issuer}/token/revocation`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    if (!response.ok) throw new Error(`revocation endpoint: ${response.status} ${await response.text()}`);
+  };
+
   return {
     issuer,
     clientId,
     clientSecret,
     narrowClientId,
+    gatewayClientId,
+    authorize,
+    revoke,
     token,
     sign: (claims, signOptions = {}) =>
       new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: signOptions.kid ?? signing.kid, typ: 'at+jwt' }).sign(signing.privateKey),

@@ -13,7 +13,9 @@ export interface GatewayOverrides {
 }
 
 export interface GatewayCli {
-  readonly command: 'serve' | 'status' | 'ui';
+  readonly command: 'serve' | 'status' | 'ui' | 'login';
+  /** `login <server>`: the server to log in to. */
+  readonly server?: string;
   readonly help: boolean;
   readonly version: boolean;
   readonly config?: string;
@@ -24,6 +26,7 @@ export interface GatewayCli {
 export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway status [options]
        promptyard-gateway ui [options]
+       promptyard-gateway login <server> [options]
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -40,6 +43,10 @@ Commands:
   ui                       a live terminal UI: every server's state (restart, disable), every tool,
                            prompt and resource with search, calls and renders, and the logs; needs a
                            terminal (q quits)
+  login <server>           log the gateway in to an auth = "oauth" server: prints the authorization
+                           URL to open, catches the redirect on a loopback port and stores the tokens
+                           (under $XDG_CONFIG_HOME/promptyard/oauth, else ~/.config/…); a running
+                           gateway picks them up
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,
@@ -60,13 +67,14 @@ state.`;
 const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
 
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
-  const command = argv[0] === 'status' || argv[0] === 'ui' ? argv[0] : 'serve';
+  const command = argv[0] === 'status' || argv[0] === 'ui' || argv[0] === 'login' ? argv[0] : 'serve';
   let values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: command === 'serve' ? [...argv] : argv.slice(1),
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command === 'login',
       options: {
         config: { type: 'string', short: 'c' },
         transport: { type: 'string', short: 't' },
@@ -83,12 +91,14 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
   } catch (error) {
     throw usageError((error as Error).message);
   }
+  if (command === 'login' && positionals.length !== 1 && values.help !== true) throw usageError('login needs the id of one server: promptyard-gateway login <server>');
   const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = parseServeFlags(values, usageError);
   if (values.lazy === true) overrides.lazy = true;
   if (values['no-watch'] === true) overrides.watch = false;
   const config = values.config ?? env['PROMPTYARD_GATEWAY_CONFIG'];
   return {
     command,
+    ...(command === 'login' && positionals[0] !== undefined ? { server: positionals[0] } : {}),
     help: values.help === true,
     version: values.version === true,
     json: values.json === true,

@@ -17,6 +17,12 @@ describe('parseGatewayCli', () => {
     expect(parseGatewayCli(['ui', '-c', 'g.toml', '--no-watch'], {})).toMatchObject({ command: 'ui', config: 'g.toml', overrides: { watch: false } });
   });
 
+  it('reads login and the server to log in to', () => {
+    expect(parseGatewayCli(['login', 'linear', '-c', 'g.toml'], {})).toMatchObject({ command: 'login', server: 'linear', config: 'g.toml' });
+    expect(() => parseGatewayCli(['login'], {})).toThrow(/login needs the id of one server: promptyard-gateway login <server>/);
+    expect(() => parseGatewayCli(['status', 'extra'], {})).toThrow(/--help/);
+  });
+
   it('explains a wrong flag and points at --help', () => {
     expect(() => parseGatewayCli(['--transport', 'tcp'], {})).toThrow(/--transport must be "stdio" or "http".*\n.*--help/);
     expect(() => parseGatewayCli(['--port', '70000'], {})).toThrow(/--port must be an integer from 0 to 65535/);

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
 import { handleShutdown } from '@promptyard/mcp';
-import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
+import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, loginToServer, Router, spawnStdioServersEarly } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
@@ -45,6 +45,19 @@ const main = async (): Promise<void> => {
     return;
   }
   const file = locateConfig(cli.config, process.cwd());
+  if (cli.command === 'login') {
+    const config = await loadConfig(file, cli.overrides);
+    const server = cli.server ?? '';
+    const result = await loginToServer(config, server, {
+      announce: (url) => process.stdout.write(`Open this URL in a browser to log in to ${server}:\n\n  ${url}\n\nWaiting for the authorization server's redirect…\n`),
+    });
+    process.stdout.write(
+      result.grant === 'client_credentials'
+        ? `The client credentials of ${server} work; the gateway gets its tokens itself (stored in ${result.file}).\n`
+        : `Logged in to ${server}; tokens stored in ${result.file}. A running gateway uses them without a restart.\n`,
+    );
+    return;
+  }
   // Before any server starts: a config that starts this gateway again must not start it for ever.
   const chain = checkGatewayChain(file, process.env, process.pid);
   if (chain.refused) {

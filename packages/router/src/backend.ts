@@ -2,11 +2,13 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { spawnEarly } from './sdk/early-spawn.js';
-import type { connectUpstream as ConnectUpstream, Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './sdk/upstream.js';
+import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
+import { watchForLogin } from './oauth-store.js';
+import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer } from './sdk/upstream.js';
 import type { Skill } from './sdk/upstream-skills.js';
 
-export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'disabled' | 'stopped';
+/** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
+export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';
 
 export interface BackendLists {
   readonly tools: readonly Tool[];
@@ -46,7 +48,7 @@ export interface BackendTimings {
 }
 
 /** What a backend reports to the router. */
-export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr'> {
+export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn'> {
   /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
   changed(backend: Backend): void;
   /** State, error or counts changed. */
@@ -56,30 +58,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 
 const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
 const stderrLinesKept = 20;
-
-/** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
-const connectUpstreamLazily = async (...args: Parameters<typeof ConnectUpstream>): ReturnType<typeof ConnectUpstream> => {
-  const { connectUpstream } = await import('./sdk/upstream.js');
-  if (args[2].signal?.aborted === true) throw new Error('stopped while connecting');
-  return connectUpstream(...args);
-};
-
-const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
-  config.transport === 'stdio'
-    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd, protocol: config.protocol }
-    : { kind: config.transport, url: config.url ?? '', headers: config.headers, protocol: config.protocol };
-
-/**
- * Starts every enabled stdio server's process now, before the MCP client is loaded: each server's
- * own start-up overlaps the gateway's, and its first connection attempt takes the process over.
- */
-export const spawnStdioServersEarly = (servers: readonly BackendConfig[]): void => {
-  for (const config of servers) {
-    // The same spec the server's first connection adopts the process by.
-    const spec = upstreamSpecOf(config);
-    if (config.enabled && spec.kind === 'stdio') spawnEarly(spec);
-  }
-};
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,
@@ -106,6 +84,8 @@ export class Backend {
   private refreshAgain = new Set<ListName>();
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
   private connecting: { readonly abort: AbortController; readonly attempt: Promise<UpstreamConnection> } | undefined;
+  /** Stops watching the token file (while the server needs a login). */
+  private stopLoginWatch: () => void = () => {};
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -153,6 +133,8 @@ export class Backend {
         const wait = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
         return `Server "${this.id}" is down (${this.lastError ?? 'it stopped'}); the gateway restarts it${this.retryAt > 0 ? ` in ${wait} s` : ''}.`;
       }
+      case 'needs-login':
+        return `Server "${this.id}" needs a login: run promptyard-gateway login ${this.id}; the running gateway picks the new token up.`;
       case 'failed':
         return `Server "${this.id}" failed and will not be restarted (${this.lastError ?? 'unknown error'}); fix its entry in the gateway config.`;
       default:
@@ -172,6 +154,7 @@ export class Backend {
 
   async stop(): Promise<void> {
     this.generation++;
+    this.stopLoginWatch();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     const connection = this.connection;
@@ -248,7 +231,15 @@ export class Backend {
       closed: (error) => {
         if (current()) this.lost(error);
       },
+      needsLogin: (error) => {
+        if (!current()) return;
+        loginError = error;
+        // Connected: the token ran out under way. Connecting: the attempt's failure reports it.
+        if (this.connection !== undefined) void this.waitForLogin(error);
+      },
+      warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
     };
+    let loginError: Error | undefined;
     let connection: UpstreamConnection;
     const abort = new AbortController();
     const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal: abort.signal });
@@ -257,6 +248,10 @@ export class Backend {
       connection = await attempt;
     } catch (error) {
       if (!current()) return;
+      if (loginError !== undefined) {
+        void this.waitForLogin(loginError);
+        return;
+      }
       // A restart would start the same refusing gateway again: give up at once.
       if (startsThisGateway) this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', { permanent: true });
       else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
@@ -299,6 +294,34 @@ export class Backend {
       if (stableGeneration === this.generation && this.state === 'ready') this.attempt = 0;
     }, 30_000).unref();
     this.events.changed(this);
+  }
+
+  /**
+   * No token without a person: no restarts; the server waits for `promptyard-gateway login <id>`,
+   * whose new token file it notices and connects with.
+   */
+  private async waitForLogin(error: Error): Promise<void> {
+    this.generation++;
+    const connection = this.connection;
+    this.connection = undefined;
+    const hadLists = this.lists !== emptyLists;
+    this.lists = emptyLists;
+    this.retryAt = 0;
+    this.lastError = error.message;
+    this.logger.warn('server needs a login', { server: this.id, reason: error.message });
+    this.setState('needs-login');
+    if (hadLists) this.events.changed(this);
+    this.stopLoginWatch();
+    const spec = upstreamSpecOf(this.config);
+    if (spec.kind !== 'stdio' && spec.oauth !== undefined) {
+      this.stopLoginWatch = watchForLogin(spec.oauth.store, () => {
+        if (this.state !== 'needs-login') return;
+        this.logger.info('new OAuth token found; connecting', { server: this.id });
+        this.attempt = 0;
+        void this.connect();
+      });
+    }
+    await connection?.close();
   }
 
   private stderrHint(): string {

@@ -1,3 +1,4 @@
+import type { OAuthSettings } from './config-oauth.js';
 import { isTable } from './config-values.js';
 
 /** What one backend is and how a new config differs from the running one: the router's view of `[servers.<id>]`. */
@@ -32,6 +33,8 @@ export interface BackendConfig {
   readonly cwd?: string;
   readonly url?: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** `auth = "oauth"`: the gateway is an OAuth client of this server. */
+  readonly oauth?: OAuthSettings;
   readonly enabled: boolean;
   /** `prefix = true` or absent → the id; `false` → names pass through; a string → that prefix. */
   readonly prefix: string | false;
@@ -83,6 +86,7 @@ export const backendFingerprint = (backend: BackendConfig): string =>
     cwd: backend.cwd ?? null,
     url: backend.url ?? null,
     headers: backend.headers,
+    oauth: backend.oauth ?? null,
   });
 
 /** What can change on a running backend: naming, filters and timeouts. */

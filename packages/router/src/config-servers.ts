@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { closestNames, formatList } from '@promptyard/core';
 import { PROTOCOL_CHOICES } from './config-backend.js';
 import type { BackendConfig, BackendTransport, NameFilter, ProtocolChoice } from './config-backend.js';
+import { readOAuth } from './config-oauth.js';
 import type { FILTER_KINDS} from './config-values.js';
 import { MAX_TIMEOUT_MS, isTable } from './config-values.js';
 import { NAME_CHARACTERS, uriScheme } from './names.js';
@@ -240,6 +241,7 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
   const tools = filter('tools');
   const prompts = filter('prompts');
   const resources = filter('resources');
+  const oauth = readOAuth({ fields, transport, headers, problem, substitute });
   if (context.problems.length > start) return undefined;
   return {
     id,
@@ -253,6 +255,7 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
     ...(cwd === undefined ? {} : { cwd: resolve(context.base, cwd) }),
     ...(url === undefined ? {} : { url }),
     headers,
+    ...(oauth === undefined ? {} : { oauth }),
     enabled,
     prefix,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -130,6 +130,8 @@ export const readJson = (text: string, file: string): ServerSource => {
       // Promptyard's own keys, for a JSON file only the gateway reads.
       inherit_env: raw['inherit_env'],
       protocol: raw['protocol'],
+      auth: raw['auth'],
+      oauth: raw['oauth'],
       ...(format === 'claude' && raw['disabled'] !== undefined ? { enabled: typeof raw['disabled'] === 'boolean' ? !raw['disabled'] : raw['disabled'] } : {}),
       ...(format === 'vscode' ? { envFile: raw['envFile'] } : {}),
     };

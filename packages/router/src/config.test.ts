@@ -529,12 +529,12 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
     expect(gatewayConfigSchema.timeouts.tool_ms.default).toBe(300_000);
-    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'inherit_env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout', 'protocol']);
+    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'inherit_env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout', 'protocol', 'auth']);
   });
 });
 

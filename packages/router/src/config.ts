@@ -7,6 +7,7 @@ import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import { PROTOCOL_CHOICES } from './config-backend.js';
+import { OAUTH_GRANTS } from './config-oauth.js';
 import type { BackendConfig } from './config-backend.js';
 import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';
 import type { BuildContext, Problem } from './config-servers.js';
@@ -122,15 +123,23 @@ export const gatewayConfigSchema = {
       default: 'auto',
       doc: 'MCP revision: auto tries 2026-07-28 over streamable-http and falls back to 2025-11-25 (with a warning) when its handshake or listen stream fails, and speaks 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
     },
+    auth: { type: 'string', enum: ['none', 'oauth'], default: 'none', doc: 'oauth: the gateway is an OAuth client of this url server (discovery from its 401, dynamic registration or [servers.<id>.oauth] client_id, tokens stored under the user\'s config folder and refreshed); see [servers.<id>.oauth].' },
   },
   'servers.<id>.tools': filterDocs('tool'),
   'servers.<id>.prompts': filterDocs('prompt'),
   'servers.<id>.resources': filterDocs('resource'),
+  'servers.<id>.oauth': {
+    grant: { type: 'string', enum: OAUTH_GRANTS, default: 'authorization_code', doc: 'authorization_code: a person logs in once with promptyard-gateway login <id>; client_credentials: a machine account (needs client_id and client_secret).' },
+    client_id: { type: 'string', doc: 'The gateway\'s client id at the server\'s authorization server (default: registered dynamically, RFC 7591).' },
+    client_secret: { type: 'string', doc: 'Its secret, for a confidential client (use ${VAR}).' },
+    scopes: { type: 'string[]', default: [], doc: 'Scopes to ask for (default: what the server\'s 401 challenge or metadata names).' },
+    redirect_port: { type: 'integer', min: 1, max: 65_535, doc: 'Loopback port login catches the redirect on, when the client\'s redirect URI is registered with a fixed port (default: any free port).' },
+  },
 } as const;
 
 type Sections = ConfigOf<typeof sectionsSchema>;
 
-const SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['servers.<id>']), ...FILTER_KINDS];
+const SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['servers.<id>']), ...FILTER_KINDS, 'oauth'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
 /** Short environment names, as promptyard-server has them. */

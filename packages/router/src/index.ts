@@ -1,12 +1,16 @@
 export { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
 export type { GatewayConfig, GatewayConfigFormat, GatewayLogLevel, GatewayTransportConfig, ParseGatewayConfigOptions } from './config.js';
 export type { BackendConfig, BackendTransport, NameFilter } from './config-backend.js';
+export type { OAuthGrant, OAuthSettings } from './config-oauth.js';
+export { loginToServer } from './login.js';
+export type { LoginResult } from './login.js';
+export { oauthFolder } from './oauth-store.js';
 export { Router } from './router.js';
 export type { RouterOptions, RouterStatus } from './router.js';
 export type { RouterEvents, RouterLogRecord } from './router-events.js';
 export type { CallContext } from './call-context.js';
 export type { Collision, RoutedList } from './route-table.js';
-export { spawnStdioServersEarly } from './backend.js';
+export { spawnStdioServersEarly } from './backend-spec.js';
 export type { BackendState, BackendStatus } from './backend.js';
 export { createCardIndex } from './catalog-search.js';
 export type { CatalogSearch, Hit, PromptCard, ToolCard } from './catalog-search.js';

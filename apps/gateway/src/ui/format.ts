@@ -61,6 +61,8 @@ export const stateColor = (state: BackendState): string => {
       return 'yellow';
     case 'failed':
       return 'red';
+    case 'needs-login':
+      return 'magenta';
     case 'disabled':
     case 'stopped':
       return 'gray';

@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServersPanel } from './servers-panel.js';
 import { keys, renderPanel } from './test-render.js';
-import { sampleModel } from './test-model.js';
+import { sampleModel, server } from './test-model.js';
 
 afterEach(() => cleanup());
 
@@ -25,6 +25,13 @@ describe('ServersPanel', () => {
     expect(ui.frame()).toContain('next retry: in 8s   restarts: 3');
     await ui.press(keys.down, keys.down, keys.up);
     await ui.until((frame) => expect(frame).toContain('› beta'));
+  });
+
+  it('shows a server that waits for a login, with the command that fixes it', async () => {
+    const waiting = server('linear', { state: 'needs-login', transport: 'streamable-http', era: undefined, protocolVersion: undefined, pid: undefined, uptimeSeconds: undefined, lastError: 'server "linear" needs a login: run promptyard-gateway login linear (no stored token)' });
+    const ui = await renderPanel(ServersPanel, sampleModel({ servers: [waiting] }));
+    expect(ui.frame()).toMatch(/› linear\s+needs-login\s+streamable-http/);
+    expect(ui.frame()).toContain('last error: server "linear" needs a login: run promptyard-gateway login linear');
   });
 
   it('takes several arrow keys read in one chunk as that many keys', async () => {

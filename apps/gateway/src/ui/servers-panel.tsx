@@ -73,8 +73,8 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
             <Text wrap="truncate-end" inverse={isSelected}>
               {id}
               {'  '}
-              <Text color={stateColor(s.state)}>{pad(s.state, 10)}</Text>
-              {clip(rest, Math.max(0, room - idWidth - 12))}
+              <Text color={stateColor(s.state)}>{pad(s.state, 11)}</Text>
+              {clip(rest, Math.max(0, room - idWidth - 13))}
             </Text>
           );
         }}

@@ -48,6 +48,8 @@ export const serveBothEras = async ({ port, log, sessionInstance, modern, outsid
 
   const route = async (request) => {
     if (new URL(request.url).pathname !== '/mcp') return new Response('Not found: the MCP endpoint is /mcp', { status: 404 });
+    // Tests check what reaches a backend: whether a request carried a token (never its value).
+    if (request.headers.has('authorization')) log('request with an Authorization header');
     const early = await before?.(request);
     if (early !== undefined) return early;
     if (modern === undefined || (await isLegacyRequest(request))) return serveSession(request);

@@ -19,6 +19,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../config-backend.js';
 import { keepListening } from './listen.js';
+import { createGatewayAuth, isNeedsLogin } from './oauth.js';
+import type { GatewayAuth, UpstreamOAuth } from './oauth.js';
 import { createRelay } from './relay.js';
 import type { ClosableRelay, UpstreamRelay } from './relay.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
@@ -40,7 +42,14 @@ export type UpstreamSpec =
       readonly cwd?: string | undefined;
       readonly protocol: ProtocolChoice;
     }
-  | { readonly kind: 'streamable-http' | 'sse'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly protocol: ProtocolChoice };
+  | {
+      readonly kind: 'streamable-http' | 'sse';
+      readonly url: string;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly protocol: ProtocolChoice;
+      /** `auth = "oauth"`: the gateway's own token for this server (never a client's). */
+      readonly oauth?: UpstreamOAuth | undefined;
+    };
 
 /** What a backend asks of its client, answered by the router (usually by asking a downstream client). */
 export interface UpstreamPeer {
@@ -52,6 +61,10 @@ export interface UpstreamPeer {
   resourceUpdated(uri: string): void;
   stderr(line: string): void;
   closed(error: Error | undefined): void;
+  /** An `auth = "oauth"` server whose token cannot be had or refreshed without a person logging in. */
+  needsLogin(error: Error): void;
+  /** Something worth a warning that does not end the connection. */
+  warn(message: string, reason: string): void;
 }
 
 export interface UpstreamRequestOptions {
@@ -213,10 +226,18 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
   try {
     return await openUpstream(spec, peer, options, { mode: 'auto', timeoutMs: Math.min(MODERN_ATTEMPT_MS, Math.max(1, Math.floor(options.connectTimeoutMs / 2))) });
   } catch (error) {
-    if (options.signal?.aborted === true) throw error;
+    // No login, no connection: the 2025 handshake would be refused the same way.
+    if (options.signal?.aborted === true || isNeedsLogin(error)) throw error;
     reason = errorText(error);
   }
   return openUpstream(spec, peer, options, { mode: 'legacy', fallbackReason: `its 2026-07-28 connection failed (${reason})` });
+};
+
+/** The SDK's headers for an SSE stream (Accept, the token …) plus the configured ones. */
+const withHeaders = (base: ConstructorParameters<typeof Headers>[0], extra: Readonly<Record<string, string>>): Headers => {
+  const headers = new Headers(base);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return headers;
 };
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -229,14 +250,19 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
   let transport: Transport;
   let joinRequestSignals = true;
   let pidOf: () => number | undefined = () => undefined;
+  let authProvider: GatewayAuth | undefined;
+  if (spec.kind !== 'stdio' && spec.oauth !== undefined) {
+    authProvider = createGatewayAuth(spec.oauth, spec.url, { needsLogin: (error) => peer.needsLogin(error), warn: (message, reason) => peer.warn(message, reason) });
+  }
+  const auth = authProvider === undefined ? {} : { authProvider };
   if (spec.kind === 'stdio') {
     const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line));
     transport = stdio;
     pidOf = () => stdio.pid;
   } else if (spec.kind === 'sse') {
-    transport = new SSEClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...spec.headers } }) } });
+    transport = new SSEClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) } });
   } else {
-    const http = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...spec.headers } } });
+    const http = new StreamableHTTPClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } } });
     // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
     // abort, so every request to an HTTP backend leaves one behind (a leak in a long-running gateway).
     // On a 2025-era connection cancellation travels as notifications/cancelled, so the request signal
@@ -312,6 +338,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     if (era === 'modern' && listens && client.autoOpenedSubscription === undefined) throw listenFailure(lastError?.error);
   } catch (error) {
     open = false;
+    authProvider?.close();
     // Stopped while connecting: a server that never finished its handshake has nothing to save.
     if (options.signal?.aborted === true && transport instanceof ProcessGroupTransport) await transport.close(0).catch(() => {});
     await client.close().catch(() => {});
@@ -389,6 +416,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     },
     close: async () => {
       open = false;
+      authProvider?.close();
       await client.close().catch(() => {});
       await transport.close().catch(() => {});
     },
