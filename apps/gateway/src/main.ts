@@ -91,7 +91,7 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
   const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
   if (policy !== undefined && config.metaTools) {
-    logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) reach every server; a rule naming them gives them to callers who may use every server only');
+    logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it');
   }
   const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }));
   let served: { close(): Promise<void> };

@@ -99,4 +99,28 @@ describe('promptyard-gateway [[policy]]', () => {
     await expect(operator.callTool({ name: 'beta_add', arguments: { a: 1, b: 2 } })).rejects.toThrow('No tool "beta_add" is available to you');
     await gateway.stderr.waitFor(/access denied subject=operator client=operator kind=tool name=beta_add reason="denied by \[\[policy\]\] #3 \\"no add\\""/);
   });
+
+  it('lets the meta tools show and call only what the caller may use', async () => {
+    const metaPolicy = policy.replace('servers = ["alpha"]', 'servers = ["alpha"]\ntools = ["catalog_tools", "describe_tool", "search_tools", "call_tool"]');
+    const [alpha, beta] = await Promise.all([httpBackend('alpha'), httpBackend('beta')]);
+    const gateway = await startHttpGateway({ config: gatewayToml({ alpha: { url: alpha.url }, beta: { url: beta.url } }, {}, metaPolicy.replace('ISSUER', issuer.issuer)) });
+    resources = [gateway.url];
+    const designer = await connect(gateway.url, 'designer');
+    const catalog = textOf(await designer.callTool({ name: 'catalog_tools', arguments: {} }));
+    expect(catalog).toContain('alpha_echo');
+    expect(catalog).not.toContain('beta_');
+    expect(catalog).not.toMatch(/alpha_add\(/);
+    expect(catalog).toMatch(/ from 1 servers?\./);
+    expect(textOf(await designer.callTool({ name: 'search_tools', arguments: { query: 'echo' } }))).not.toContain('beta_echo');
+    const described = await designer.callTool({ name: 'describe_tool', arguments: { name: 'beta_echo' } });
+    expect(described.isError).toBe(true);
+    expect(textOf(described)).not.toContain('inputSchema');
+    expect(textOf(await designer.callTool({ name: 'call_tool', arguments: { name: 'alpha_echo', arguments: { text: 'via meta' } } }))).toContain('via meta');
+    const refused = await designer.callTool({ name: 'call_tool', arguments: { name: 'beta_echo', arguments: { text: 'hi' } } }).then(
+      (result) => textOf(result),
+      (error: unknown) => String(error),
+    );
+    expect(refused).toContain('No tool "beta_echo" is available to you');
+    await gateway.stderr.waitFor(/\[gateway:audit\] access denied subject=designer client=designer kind=tool name=beta_echo/);
+  });
 });

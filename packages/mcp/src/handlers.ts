@@ -65,6 +65,19 @@ export interface RequestContext {
   readonly multiRound?: MultiRoundInput | undefined;
   /** The authenticated caller over HTTP (an OAuth access token or the server token); absent on stdio and without auth. */
   readonly identity?: Identity | undefined;
+  /** The `[[policy]]` as it applies to this request's caller; absent when no policy governs it. */
+  readonly access?: CallerAccess | undefined;
+}
+
+/**
+ * One caller's `[[policy]]`, for a handler that reaches items on the caller's behalf beyond the one
+ * the request names (the gateway's `call_tool`, `catalog_tools`, …): the adapter checks only that one.
+ */
+export interface CallerAccess {
+  /** Whether the caller may use the item (no audit line: for lists and search results). */
+  allows(kind: AccessKind, name: string): boolean;
+  /** Refuses what the caller may not use, as an unknown name is refused, and writes the decision's audit line either way. */
+  check(kind: AccessKind, name: string): void;
 }
 
 export interface ListPage {

@@ -2,6 +2,7 @@ export { createCatalogHandlers } from './catalog-handlers.js';
 export type { CatalogHandlersOptions } from './catalog-handlers.js';
 export { RpcError } from './errors.js';
 export type {
+  CallerAccess,
   ClientLogRecord,
   ClientPeer,
   CompleteParams,

@@ -1,6 +1,6 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity } from '@promptyard/core';
-import type { ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
+import type { CallerAccess, ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
 import type { PendingCall } from './pending-call.js';
 
@@ -25,11 +25,14 @@ export class SdkRequestContext implements RequestContext {
   private readonly live: boolean;
   protected peer: ClientPeer | undefined;
 
-  constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined) {
+  readonly access: CallerAccess | undefined;
+
+  constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined, access?: CallerAccess) {
     this.server = server;
     this.ctx = ctx;
     this.live = live;
     this.connection = connection;
+    this.access = access;
   }
 
   get signal(): AbortSignal {
@@ -84,8 +87,8 @@ export class MultiRoundRequestContext extends SdkRequestContext {
   private readonly pending: PendingCall;
   private readonly capabilitiesKey: string;
 
-  constructor(server: Server, ctx: ServerContext, connection: ClientPeer | undefined, pending: PendingCall, multiRound: MultiRoundInput, capabilitiesKey: string) {
-    super(server, ctx, false, connection);
+  constructor(server: Server, ctx: ServerContext, connection: ClientPeer | undefined, pending: PendingCall, multiRound: MultiRoundInput, capabilitiesKey: string, access?: CallerAccess) {
+    super(server, ctx, false, connection, access);
     this.pending = pending;
     this.multiRound = multiRound;
     this.capabilitiesKey = capabilitiesKey;

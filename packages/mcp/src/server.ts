@@ -2,7 +2,7 @@ import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@mod
 import type { Identity, Logger } from '@promptyard/core';
 import { createAccessGuard, type ListedKey } from './access.js';
 import { toolErrorResult, toProtocolError } from './errors.js';
-import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
+import type { CallerAccess, ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
@@ -82,6 +82,12 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
   const guard = handlers.access === undefined ? undefined : createAccessGuard(handlers.access);
   /** The caller a `[[policy]]` applies to: none without a policy, on stdio, or without auth. */
   const governed = (ctx: ServerContext): Identity | undefined => (guard === undefined ? undefined : callerOf(ctx));
+  /** The policy bound to the request's caller, for handlers that reach further items for it (the gateway's meta tools). */
+  const accessOf = (ctx: ServerContext): CallerAccess | undefined => {
+    const caller = governed(ctx);
+    if (guard === undefined || caller === undefined) return undefined;
+    return { allows: (kind, name) => guard.allows(kind, name, caller), check: (kind, name) => guard.check(kind, name, caller) };
+  };
   /**
    * A page of a list, its failure mapped; a page returned as is (promptyard-server's) is not awaited.
    * Under a policy the page is filtered for its caller (cached pages stay shared: a filtered page may
@@ -138,12 +144,12 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
       handlers.connected?.(connection);
     }
 
-    const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection);
+    const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection, accessOf(ctx));
     /** A multi-round request: at 2026-07-28 what the handler asks the client becomes `input_required` rounds. */
     const multiRound = (ctx: ServerContext, request: string, run: (context: RequestContext) => Promise<JsonObject>): Promise<JsonObject> =>
       ctx.mcpReq.envelope === undefined
         ? run(contextOf(ctx))
-        : rounds.serve(ctx, request, (pending, input) => run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY)));
+        : rounds.serve(ctx, request, (pending, input) => run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY, accessOf(ctx))));
 
     server.setRequestHandler('prompts/list', (request, ctx) => listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed, ctx));
     server.setRequestHandler('prompts/get', async (request, ctx) => {

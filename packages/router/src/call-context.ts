@@ -1,4 +1,4 @@
-import type { ClientPeer, MultiRoundInput } from '@promptyard/mcp';
+import type { CallerAccess, ClientPeer, MultiRoundInput } from '@promptyard/mcp';
 
 /** A request's downstream context: who asked, progress to forward, cancellation. */
 export interface CallContext {
@@ -8,4 +8,6 @@ export interface CallContext {
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
   /** A 2026-07-28 client's multi-round request: a 2026-07-28 backend's `input_required` rounds pass through. */
   readonly multiRound?: MultiRoundInput | undefined;
+  /** The caller's `[[policy]]`, when one governs it: the meta tools show and call only what it allows. */
+  readonly access?: CallerAccess | undefined;
 }

@@ -1,4 +1,4 @@
-import { closestNames } from '@promptyard/core';
+import { closestNames, isPromptyardError } from '@promptyard/core';
 import type { CallToolResult, Prompt, Tool } from './sdk/upstream.js';
 import { argumentNames, promptArgumentLabels } from './catalog-search.js';
 import type { CatalogSearch } from './catalog-search.js';
@@ -67,11 +67,21 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     return text(`Unknown server "${server}". Servers: ${ids.join(', ') || 'none'}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`, true);
   };
   const serverFilter = (args: Record<string, unknown>): string | undefined => stringArg(args, 'server');
+  /** What the caller's `[[policy]]` lets it see: the meta tools show, describe and call nothing else. */
+  const allowedOf = <T extends { readonly name: string }>(kind: 'tools' | 'prompts', items: readonly T[], context: CallContext): readonly T[] => {
+    const { access } = context;
+    return access === undefined ? items : items.filter((item) => access.allows(kind === 'tools' ? 'tool' : 'prompt', item.name));
+  };
+  const visibleTool = (name: string, context: CallContext): Tool | undefined =>
+    context.access !== undefined && !context.access.allows('tool', name) ? undefined : host.backendTool(name);
+  const visiblePrompt = (name: string, context: CallContext): Prompt | undefined =>
+    context.access !== undefined && !context.access.allows('prompt', name) ? undefined : host.getPromptDefinition(name);
 
-  const catalog = <T extends { name: string }>(kind: 'tools' | 'prompts', items: readonly T[], owner: (name: string) => string | undefined, line: (item: T) => string, args: Record<string, unknown>): CallToolResult => {
+  const catalog = <T extends { name: string }>(kind: 'tools' | 'prompts', items: readonly T[], owner: (name: string) => string | undefined, line: (item: T) => string, args: Record<string, unknown>, context: CallContext): CallToolResult => {
     const server = serverFilter(args);
     if (server !== undefined && !host.backendIds().includes(server)) return unknownServer(server);
-    const filtered = server === undefined ? items : items.filter((item) => owner(item.name) === server);
+    const visible = allowedOf(kind, items, context);
+    const filtered = server === undefined ? visible : visible.filter((item) => owner(item.name) === server);
     const offset = offsetOf(stringArg(args, 'cursor'));
     const page = filtered.slice(offset, offset + pageSize);
     const lines: string[] = [];
@@ -85,12 +95,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
       lines.push(line(item));
     }
     const next = offset + pageSize < filtered.length ? `\n\nMore: call again with cursor "${offset + pageSize}".` : '';
-    const header = `${filtered.length} ${kind}${server === undefined ? ` from ${host.backendIds().length} servers` : ` from ${server}`}${offset > 0 ? `, from #${offset + 1}` : ''}.`;
+    // Under a policy, only the servers whose items the caller may see are counted.
+    const servers = context.access === undefined ? host.backendIds().length : new Set(visible.map((item) => owner(item.name))).size;
+    const header = `${filtered.length} ${kind}${server === undefined ? ` from ${servers} server${servers === 1 ? '' : 's'}` : ` from ${server}`}${offset > 0 ? `, from #${offset + 1}` : ''}.`;
     const use = kind === 'tools' ? 'describe_tool gives a schema; call_tool runs one.' : 'describe_prompt gives the arguments.';
     return text(`${header} ${use}\n\n${lines.join('\n')}${next}`);
   };
 
-  const search = (kind: 'tools' | 'prompts', args: Record<string, unknown>): CallToolResult => {
+  const search = (kind: 'tools' | 'prompts', args: Record<string, unknown>, context: CallContext): CallToolResult => {
     const query = stringArg(args, 'query');
     if (query === undefined) return text('Give a query: words from the name or description, e.g. "create issue".', true);
     const server = serverFilter(args);
@@ -98,7 +110,8 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     const limitValue = typeof args['limit'] === 'number' ? args['limit'] : 10;
     const limit = Math.max(1, Math.min(50, Math.floor(limitValue)));
     const options = { limit, ...(server === undefined ? {} : { server }) };
-    const hits = kind === 'tools' ? catalogSearch.tools(query, options) : catalogSearch.prompts(query, options);
+    const found = kind === 'tools' ? catalogSearch.tools(query, options) : catalogSearch.prompts(query, options);
+    const hits = allowedOf(kind, found, context);
     if (hits.length === 0) return text(`No ${kind} match "${query}". catalog_${kind} lists them all.`);
     const lines = hits.map((hit) => `${hit.name}${hit.arguments.length > 0 ? `(${hit.arguments.join(', ')})` : ''} [${hit.server}]${hit.description === undefined ? '' : ` — ${summarize(hit.description)}`}`);
     return text(`${hits.length} ${kind} for "${query}":\n${lines.join('\n')}`);
@@ -112,7 +125,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
   return [
     {
       definition: { name: 'catalog_tools', description: 'List every tool behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
-      call: async (args) => catalog('tools', host.allTools(), (name) => host.toolOwner(name)?.server, toolLine, args),
+      call: async (args, context) => catalog('tools', host.allTools(), (name) => host.toolOwner(name)?.server, toolLine, args, context),
     },
     {
       definition: {
@@ -121,12 +134,12 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         inputSchema: schema({ name: { type: 'string', description: 'Tool name as listed by catalog_tools or search_tools.' } }, ['name']),
         annotations: readOnly,
       },
-      call: async (args) => {
+      call: async (args, context) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the tool name: describe_tool {"name": "<server>_<tool>"}.', true);
-        const tool = host.backendTool(name);
+        const tool = visibleTool(name, context);
         if (tool === undefined) {
-          const close = closestNames(name, host.allTools().map((candidate) => candidate.name));
+          const close = closestNames(name, allowedOf('tools', host.allTools(), context).map((candidate) => candidate.name));
           return text(`Tool "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''} search_tools finds tools by words.`, true);
         }
         return text(JSON.stringify({ ...tool, server: host.toolOwner(name)?.server }, null, 2));
@@ -139,7 +152,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "create github issue".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
         annotations: readOnly,
       },
-      call: async (args) => search('tools', args),
+      call: async (args, context) => search('tools', args, context),
     },
     {
       definition: {
@@ -153,12 +166,20 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         if (metaToolNames.has(name)) return text(`call_tool calls the servers' tools, not the gateway's own "${name}": call it directly.`, true);
         const value = args['arguments'];
         if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return text('"arguments" must be an object of the tool\'s arguments.', true);
+        // The target is checked (and audited) as if the caller had called it directly; a refusal is
+        // this tool's error, in the words of a direct call's.
+        try {
+          context.access?.check('tool', name);
+        } catch (error) {
+          if (isPromptyardError(error)) return text(error.message, true);
+          throw error;
+        }
         return host.callTool(name, value as Record<string, unknown> | undefined, context);
       },
     },
     {
       definition: { name: 'catalog_prompts', description: 'List every prompt behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
-      call: async (args) => catalog('prompts', host.listPrompts(), (name) => host.promptOwner(name)?.server, promptLine, args),
+      call: async (args, context) => catalog('prompts', host.listPrompts(), (name) => host.promptOwner(name)?.server, promptLine, args, context),
     },
     {
       definition: {
@@ -167,12 +188,12 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         inputSchema: schema({ name: { type: 'string', description: 'Prompt name as listed by catalog_prompts.' } }, ['name']),
         annotations: readOnly,
       },
-      call: async (args) => {
+      call: async (args, context) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the prompt name: describe_prompt {"name": "<server>_<prompt>"}.', true);
-        const prompt = host.getPromptDefinition(name);
+        const prompt = visiblePrompt(name, context);
         if (prompt === undefined) {
-          const close = closestNames(name, host.listPrompts().map((candidate) => candidate.name));
+          const close = closestNames(name, allowedOf('prompts', host.listPrompts(), context).map((candidate) => candidate.name));
           return text(`Prompt "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, true);
         }
         return text(JSON.stringify({ ...prompt, server: host.promptOwner(name)?.server }, null, 2));
@@ -185,7 +206,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "code review".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
         annotations: readOnly,
       },
-      call: async (args) => search('prompts', args),
+      call: async (args, context) => search('prompts', args, context),
     },
   ];
 };

@@ -59,7 +59,7 @@ const createRelay = (router: Router): McpRelay => ({
 export const createGatewayHandlers = (router: Router, options: GatewayHandlersOptions): McpHandlers => {
   const callContext = (context: RequestContext): CallContext => {
     if (context.connection !== undefined) router.notePeer(context.connection);
-    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound };
+    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound, access: context.access };
   };
   const all = (items: readonly unknown[]): ListPage => ({ items: items as readonly JsonObject[] });
   /** Many clients list once: during start-up a list waits for the servers still starting (a bounded wait). */
