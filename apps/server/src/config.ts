@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadConfig, logLevels } from '@promptyard/core';
+import { loadConfig, logLevels, telemetrySection } from '@promptyard/core';
 import { authSection, resolveAuthSettings } from '@promptyard/auth';
 import type { AuthSettings } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -24,6 +24,7 @@ export const configSchema = {
     burst: { type: 'integer', min: 1, default: 20, doc: 'Requests a client may send at once.' },
   },
   auth: authSection,
+  telemetry: telemetrySection,
   prompts: {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },

@@ -2,6 +2,7 @@ import { createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
+import { startMetrics } from '@promptyard/telemetry';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools, createSkillTree } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
@@ -69,6 +70,11 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   // Two providers of one scheme are refused here, at start-up.
   const resources = resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders, { timeoutMs: config.timeouts.resource_ms });
 
+  const { telemetry: telemetryConfig } = config;
+  const telemetry = await startMetrics({ metrics: telemetryConfig.metrics, metricsBind: telemetryConfig.metrics_bind }, { http: config.transport.type === 'http', logger });
+  const { metrics } = telemetry;
+  metrics?.catalog(() => catalog.size);
+
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
@@ -85,7 +91,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         pageSize: config.prompts.page_size,
       }),
       ...(skillTree === undefined ? {} : { skills: { tree: skillTree, onChanged: (listener: () => void) => void skillListeners.push(listener) } }),
-    }),
+    }, { metrics }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
   if (catalog.size === 0 && skillTree === undefined) {
@@ -117,6 +123,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       rateLimit: rateLimited
         ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
         : undefined,
+      metrics,
+      serveMetrics: telemetry.onEndpoint,
       health: () => ({ name: config.server.name, prompts: catalog.size, tools: tools?.catalog.size ?? 0, catalogVersion: catalog.version }),
     });
     url = handle.url;
@@ -136,7 +144,12 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
 
   if (config.prompts.watch) {
     for (const { source, owner } of sources) {
-      source.watch?.((delta) => owner.update(delta)).catch((error: unknown) => {
+      source
+        .watch?.((delta) => {
+          owner.update(delta);
+          metrics?.reloaded(delta.failed ?? 0);
+        })
+        .catch((error: unknown) => {
         logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
       });
     }
@@ -155,6 +168,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       closing ??= (async () => {
         await Promise.allSettled([...sources.map(({ source }) => source.close?.()), skillTree?.close?.()]);
         await closeTransport().catch(() => {});
+        await telemetry.listener?.close();
         await Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]);
       })();
       return closing;

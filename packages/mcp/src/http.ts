@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { AuthInfo, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
-import type { Authenticator } from '@promptyard/core';
+import type { Authenticator, Metrics } from '@promptyard/core';
 import type { RelayChannel } from './handlers.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
@@ -40,6 +40,10 @@ export interface HttpServeOptions {
   readonly sessionIdleMs?: number;
   /** Extra fields for `GET /health`. */
   readonly health?: () => Readonly<Record<string, unknown>>;
+  /** Where the endpoint's sessions and streams are counted. */
+  readonly metrics?: Metrics | undefined;
+  /** Serve `metrics` at `GET /metrics`, behind the same token or OAuth as the endpoint (unless they have a listener of their own). */
+  readonly serveMetrics?: boolean | undefined;
 }
 
 export interface HttpHandle {
@@ -161,6 +165,18 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   };
+  /** Open responses of the endpoint, when counted: the SSE ones are the open streams. */
+  const responses = options.metrics === undefined ? undefined : new Set<ServerResponse>();
+  if (responses !== undefined) {
+    options.metrics?.http({
+      sessions: () => sessions.size,
+      streams: () => {
+        let open = 0;
+        for (const res of responses) if (res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) open++;
+        return open;
+      },
+    });
+  }
   const sweep = setInterval(() => {
     const cutoff = Date.now() - sessionIdleMs;
     for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id);
@@ -246,6 +262,17 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     },
   );
 
+  /** `GET /metrics`, behind the endpoint's token or OAuth like any MCP request. */
+  const serveMetrics = async (req: IncomingMessage, res: ServerResponse, metrics: Metrics): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed');
+      return;
+    }
+    if ((await gate.check(req, res)) === undefined) return;
+    const { contentType, body } = await metrics.scrape();
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+  };
+
   /**
    * Every check happens here, once, on Node's request: rate, declared size, Host and Origin, `/health`,
    * the endpoint path, the token; then the body is read and parsed once. The relay answers what it can
@@ -287,6 +314,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
       return;
     }
+    if (pathname === '/metrics' && options.serveMetrics === true && options.metrics !== undefined) {
+      await serveMetrics(req, res, options.metrics);
+      return;
+    }
     if (gate.metadata(req, res, pathname)) return;
     if (pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}`);
@@ -296,6 +327,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     if (authInfo === undefined) return;
     // The SDK's Node adapter hands `req.auth` on to handlers as `authInfo`.
     if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
+    if (responses !== undefined) {
+      responses.add(res);
+      res.once('close', () => responses.delete(res));
+    }
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);

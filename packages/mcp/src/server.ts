@@ -1,11 +1,12 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { Identity, Logger } from '@promptyard/core';
+import type { Identity, Logger, Metrics } from '@promptyard/core';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
+import { timedHandler, timedRelay } from './request-metrics.js';
 import { loadServerSdk } from './sdk.js';
 import { serveSkills, type ServedSkills } from './skills.js';
 
@@ -43,7 +44,8 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * description mounted here on the SDK's low-level `Server` — capabilities, request handlers, the
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
-export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<McpServerBlueprint> => {
+export const createMcpServerBlueprint = async (handlers: McpHandlers, options: { readonly metrics?: Metrics | undefined } = {}): Promise<McpServerBlueprint> => {
+  const { metrics } = options;
   // The skills extension loads beside the SDK, not after it.
   const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
   const { logger, tools, resources } = handlers;
@@ -109,6 +111,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         requestState: { verify: rounds.verify },
       },
     );
+    if (metrics !== undefined) {
+      // Every handler registered below (the skills' too) is timed; without metrics nothing is wrapped.
+      const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
+      // The handler is the last argument (after the schemas in the custom-method form).
+      (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) =>
+        register(method, ...rest.slice(0, -1), timedHandler(metrics, method, rest.at(-1) as (request: never, ctx: never) => unknown));
+    }
     /** This connection as a client for requests outside any call; capabilities are read when asked. */
     const connection: ClientPeer | undefined = live
       ? {
@@ -238,7 +247,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     factory: (live) => () => create({ live }),
     onListChanged,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
-    relay: handlers.relay,
+    relay: handlers.relay === undefined || metrics === undefined ? handlers.relay : timedRelay(handlers.relay, metrics),
     clientOf: (server) => clients.get(server),
     logger,
     serverInfo: { name: handlers.name, version: handlers.version },

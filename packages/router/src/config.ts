@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
+import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig, telemetrySection } from '@promptyard/core';
 import { authSection, checkAuthSection } from '@promptyard/auth';
 import type { AuthSettings } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -44,6 +44,8 @@ export interface GatewayConfig {
   readonly transport: GatewayTransportConfig;
   /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth?: AuthSettings;
+  /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own. */
+  readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string };
   /** In file order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
   readonly file?: string;
@@ -86,6 +88,7 @@ const sectionsSchema = {
   },
   transport: transportSection,
   auth: authSection,
+  telemetry: telemetrySection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
@@ -227,7 +230,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
 
-  const { gateway, timeouts, restart, transport } = sections;
+  const { gateway, timeouts, restart, transport, telemetry } = sections;
   return {
     name: gateway.name,
     separator: gateway.separator,
@@ -249,6 +252,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
       maxBodyBytes: transport.max_body_bytes,
     },
     ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
+    telemetry: { metrics: telemetry.metrics, ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }) },
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),
     format: source.format,
