@@ -9,6 +9,7 @@ import type { Authenticator, Metrics } from '@promptyard/core';
 import type { RelayChannel } from './handlers.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
+import { createStreamCounter } from './http-streams.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
@@ -165,18 +166,9 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   };
-  /** Open responses of the endpoint, when counted: the SSE ones are the open streams. */
-  const responses = options.metrics === undefined ? undefined : new Set<ServerResponse>();
-  if (responses !== undefined) {
-    options.metrics?.http({
-      sessions: () => sessions.size,
-      streams: () => {
-        let open = 0;
-        for (const res of responses) if (res.headersSent && String(res.getHeader('content-type') ?? '').startsWith('text/event-stream')) open++;
-        return open;
-      },
-    });
-  }
+  /** The endpoint's open SSE streams, counted only with metrics. */
+  const streams = options.metrics === undefined ? undefined : createStreamCounter();
+  if (streams !== undefined) options.metrics?.http({ sessions: () => sessions.size, streams: () => streams.size });
   const sweep = setInterval(() => {
     const cutoff = Date.now() - sessionIdleMs;
     for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id);
@@ -327,10 +319,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     if (authInfo === undefined) return;
     // The SDK's Node adapter hands `req.auth` on to handlers as `authInfo`.
     if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
-    if (responses !== undefined) {
-      responses.add(res);
-      res.once('close', () => responses.delete(res));
-    }
+    streams?.track(res);
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);
