@@ -150,8 +150,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
           metrics?.reloaded(delta.failed ?? 0);
         })
         .catch((error: unknown) => {
-        logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
-      });
+          logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
+        });
     }
     skillTree
       ?.watch?.(() => skillListeners.forEach((listener) => listener()))
