@@ -20,6 +20,10 @@ const routerLayer = {
   message: 'The router builds on core, mcp (serving), auth (its [auth] section) and the search index of prompts only.',
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
+const metricsLibrary = {
+  group: ['prom-client'],
+  message: 'The metrics library stays behind @promptyard/telemetry; everything else reports through core\'s Metrics contract.',
+};
 const restrict = (files, patterns) => ({
   files,
   ignores: ['**/*.test.ts', '**/test/**'],
@@ -39,14 +43,16 @@ export default tseslint.config(
     },
   },
   // One-way layering, core ← domain packages and mcp ← router ← apps; later blocks win for the files they match.
-  restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps]),
-  restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps]),
+  restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary]),
+  restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary]),
   // The one seam to the SDK for serving.
-  restrict(['packages/mcp/src/**'], [deepImports, siblings, apps]),
-  restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps]),
+  restrict(['packages/mcp/src/**'], [deepImports, siblings, apps, metricsLibrary]),
+  restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps, metricsLibrary]),
   // The router is an MCP client of its servers; its upstream SDK seam is src/sdk.
-  restrict(['packages/router/src/sdk/**'], [deepImports, routerLayer, apps]),
-  restrict(['apps/*/src/**'], [deepImports, sdk]),
+  restrict(['packages/router/src/sdk/**'], [deepImports, routerLayer, apps, metricsLibrary]),
+  // The one home of the metrics library.
+  restrict(['packages/telemetry/src/**'], [deepImports, siblings, sdk, apps]),
+  restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary]),
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
-import type { Logger } from '@promptyard/core';
+import type { Logger, Metrics } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
 import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { GatewayConfig } from '@promptyard/router';
+import { startMetrics } from '@promptyard/telemetry';
 import type { GatewayOverrides } from './args.js';
 
 export interface RunningGateway {
@@ -61,6 +62,7 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
       }
       if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth)) logger.warn('[auth] changes apply at the next start of the gateway', { file });
       if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy)) logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
+      if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry)) logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
       const { added, removed, changed } = await router.reload(next);
       logger.notice('config reloaded', { file, added: added.join(',') || undefined, removed: removed.join(',') || undefined, restarted: changed.join(',') || undefined });
     });
@@ -86,21 +88,24 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
  */
 export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
-  const router = new Router(config, { logger, version: options.version });
+  const telemetry = await startMetrics(config.telemetry, { http: config.transport.type === 'http', logger });
+  const { metrics } = telemetry;
+  const router = new Router(config, { logger, version: options.version, metrics });
+  metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   const policy = createAccessPolicy(config.policy);
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
   const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
   if (policy !== undefined && config.metaTools) {
     logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it');
   }
-  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }));
+  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics });
   let served: { close(): Promise<void> };
   let url: string | undefined;
   if (config.transport.type === 'stdio') {
     if (config.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
     served = await serveStdio(blueprint);
   } else {
-    const http = await serveHttpFront(blueprint, router, config, logger);
+    const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint });
     // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);
     served = http;
@@ -125,13 +130,14 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
     closing = true;
     await stopWatching().catch(() => {});
     await served.close().catch(() => {});
+    await telemetry.listener?.close();
     await router.close();
     killAllChildren();
   };
   return { router, ...(url === undefined ? {} : { url }), close };
 };
 
-const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, config: GatewayConfig, logger: Logger): Promise<HttpHandle> => {
+const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, config: GatewayConfig, logger: Logger, telemetry: { readonly metrics: Metrics | undefined; readonly serveMetrics: boolean }): Promise<HttpHandle> => {
   const { transport } = config;
   return serveHttp(blueprint, {
     host: transport.host,
@@ -143,6 +149,7 @@ const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, config: G
     auth: config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') }),
     publicUrl: transport.publicUrl,
     maxBodyBytes: transport.maxBodyBytes,
+    ...telemetry,
     health: () => {
       const status = router.status();
       return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };

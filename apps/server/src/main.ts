@@ -2,6 +2,7 @@ import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
+import { startMetrics } from '@promptyard/telemetry';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools, createSkillTree } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
@@ -73,6 +74,10 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   if (policy !== undefined && (fallback.tools || fallback.resources)) {
     logger.warn('[fallback] tools and resources serve every prompt by name: give them only to callers who may use all prompts ([[policy]] tools = ["get_prompt", …], resources = ["prompt://*"])');
   }
+  const { telemetry: telemetryConfig } = config;
+  const telemetry = await startMetrics({ metrics: telemetryConfig.metrics, metricsBind: telemetryConfig.metrics_bind }, { http: config.transport.type === 'http', logger });
+  const { metrics } = telemetry;
+  metrics?.catalog(() => catalog.size);
 
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
@@ -94,7 +99,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         ? {}
         : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
           { access: { policy, audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }) } }),
-    }),
+    }, { metrics }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
   if (catalog.size === 0 && skillTree === undefined) {
@@ -126,6 +131,8 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       rateLimit: rateLimited
         ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
         : undefined,
+      metrics,
+      serveMetrics: telemetry.onEndpoint,
       health: () => ({ name: config.server.name, prompts: catalog.size, tools: tools?.catalog.size ?? 0, catalogVersion: catalog.version }),
     });
     url = handle.url;
@@ -148,9 +155,14 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
 
   if (config.prompts.watch) {
     for (const { source, owner } of sources) {
-      source.watch?.((delta) => owner.update(delta)).catch((error: unknown) => {
-        logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
-      });
+      source
+        .watch?.((delta) => {
+          owner.update(delta);
+          metrics?.reloaded(delta.failed ?? 0);
+        })
+        .catch((error: unknown) => {
+          logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
+        });
     }
     skillTree
       ?.watch?.(() => skillListeners.forEach((listener) => listener()))
@@ -167,6 +179,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       closing ??= (async () => {
         await Promise.allSettled([...sources.map(({ source }) => source.close?.()), skillTree?.close?.()]);
         await closeTransport().catch(() => {});
+        await telemetry.listener?.close();
         await Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]);
       })();
       return closing;

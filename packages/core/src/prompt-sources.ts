@@ -11,6 +11,8 @@ export interface PromptSourceDelta {
   readonly upserted: readonly PromptEntry[];
   /** Names of prompts that are gone. */
   readonly removed: readonly string[];
+  /** Files of the batch that did not load (each logged; a prompt served before keeps its last good version). */
+  readonly failed?: number;
 }
 
 export interface PromptSource {

@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import type { AuthInfo, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
-import type { Authenticator } from '@promptyard/core';
+import type { Authenticator, Metrics } from '@promptyard/core';
 import type { RelayChannel } from './handlers.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
+import { createStreamCounter } from './http-streams.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
@@ -40,6 +41,10 @@ export interface HttpServeOptions {
   readonly sessionIdleMs?: number;
   /** Extra fields for `GET /health`. */
   readonly health?: () => Readonly<Record<string, unknown>>;
+  /** Where the endpoint's sessions and streams are counted. */
+  readonly metrics?: Metrics | undefined;
+  /** Serve `metrics` at `GET /metrics`, behind the same token or OAuth as the endpoint (unless they have a listener of their own). */
+  readonly serveMetrics?: boolean | undefined;
 }
 
 export interface HttpHandle {
@@ -161,6 +166,9 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     await session.transport.close().catch(() => {});
     await session.server.close().catch(() => {});
   };
+  /** The endpoint's open SSE streams, counted only with metrics. */
+  const streams = options.metrics === undefined ? undefined : createStreamCounter();
+  if (streams !== undefined) options.metrics?.http({ sessions: () => sessions.size, streams: () => streams.size });
   const sweep = setInterval(() => {
     const cutoff = Date.now() - sessionIdleMs;
     for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id);
@@ -246,6 +254,17 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     },
   );
 
+  /** `GET /metrics`, behind the endpoint's token or OAuth like any MCP request. */
+  const serveMetrics = async (req: IncomingMessage, res: ServerResponse, metrics: Metrics): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain' }).end('Method not allowed');
+      return;
+    }
+    if ((await gate.check(req, res)) === undefined) return;
+    const { contentType, body } = await metrics.scrape();
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+  };
+
   /**
    * Every check happens here, once, on Node's request: rate, declared size, Host and Origin, `/health`,
    * the endpoint path, the token; then the body is read and parsed once. The relay answers what it can
@@ -287,6 +306,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
       return;
     }
+    if (pathname === '/metrics' && options.serveMetrics === true && options.metrics !== undefined) {
+      await serveMetrics(req, res, options.metrics);
+      return;
+    }
     if (gate.metadata(req, res, pathname)) return;
     if (pathname !== path) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${path}`);
@@ -296,6 +319,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     if (authInfo === undefined) return;
     // The SDK's Node adapter hands `req.auth` on to handlers as `authInfo`.
     if (gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
+    streams?.track(res);
     let parsedBody: unknown;
     if (req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json')) {
       const text = await readBody(req, options.maxBodyBytes);

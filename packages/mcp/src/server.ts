@@ -1,5 +1,5 @@
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { Identity, Logger } from '@promptyard/core';
+import type { Identity, Logger, Metrics } from '@promptyard/core';
 import { createAccessGuard, type ListedKey } from './access.js';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { CallerAccess, ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
@@ -7,6 +7,7 @@ import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
+import { timedHandler, timedRelay } from './request-metrics.js';
 import { loadServerSdk } from './sdk.js';
 import { serveSkills, type ServedSkills } from './skills.js';
 
@@ -46,7 +47,8 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * description mounted here on the SDK's low-level `Server` — capabilities, request handlers, the
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
-export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<McpServerBlueprint> => {
+export const createMcpServerBlueprint = async (handlers: McpHandlers, options: { readonly metrics?: Metrics | undefined } = {}): Promise<McpServerBlueprint> => {
+  const { metrics } = options;
   // The skills extension loads beside the SDK, not after it.
   const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
   const { logger, tools, resources } = handlers;
@@ -129,6 +131,13 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
         requestState: { verify: rounds.verify },
       },
     );
+    if (metrics !== undefined) {
+      // Every handler registered below (the skills' too) is timed; without metrics nothing is wrapped.
+      const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
+      // The handler is the last argument (after the schemas in the custom-method form).
+      (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) =>
+        register(method, ...rest.slice(0, -1), timedHandler(metrics, method, rest.at(-1) as (request: never, ctx: never) => unknown));
+    }
     /** This connection as a client for requests outside any call; capabilities are read when asked. */
     const connection: ClientPeer | undefined = live
       ? {
@@ -281,7 +290,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers): Promise<M
     factory: (live) => () => create({ live }),
     onListChanged,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
-    relay: handlers.relay,
+    relay: handlers.relay === undefined || metrics === undefined ? handlers.relay : timedRelay(handlers.relay, metrics),
     governed: guard !== undefined,
     clientOf: (server) => clients.get(server),
     logger,

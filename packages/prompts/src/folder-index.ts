@@ -162,6 +162,8 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     for (const file of [...records.keys()]) if (file.startsWith(prefix)) dropRecord(file);
   };
 
+  /** Files reported as failing to load, for the `failed` count of a delta. */
+  let failures = 0;
   const report = (
     target: Reportable,
     file: string,
@@ -171,6 +173,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     const { reason, line } = fileErrorDetails(error);
     if (target.failure !== undefined && target.failure.reason === reason && target.failure.text === text) return;
     target.failure = { text, reason };
+    failures++;
     const what = basename(file) === manifestName ? 'twig library' : 'prompt file';
     const kept = target.entry !== undefined || target.loaded !== undefined;
     logger.warn(`invalid ${what}; ${kept ? 'keeping its last good version' : 'skipping it'}`, {
@@ -386,6 +389,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     },
 
     apply: async (paths) => {
+      const failuresBefore = failures;
       const relevant = [...new Set(paths)].filter((path) => isPathInside(dir, path) && !isIgnoredPath(dir, path)).sort();
       // Library structure first, so that the other paths are classified against it.
       for (const path of relevant) {
@@ -413,7 +417,9 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
       }
       await processFiles(files);
       claims.reportConflicts(logger);
-      return claims.takeDelta();
+      const delta = claims.takeDelta();
+      const failed = failures - failuresBefore;
+      return failed === 0 ? delta : { ...delta, failed };
     },
   };
 };

@@ -49,7 +49,7 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
         logger,
         onBatch: async (paths) => {
           const delta = await serially(() => index.apply(paths));
-          if (!current.isActive() || (delta.upserted.length === 0 && delta.removed.length === 0)) return;
+          if (!current.isActive() || (delta.upserted.length === 0 && delta.removed.length === 0 && delta.failed === undefined)) return;
           try {
             onChange(delta);
           } catch (error) {

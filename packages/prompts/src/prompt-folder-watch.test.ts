@@ -36,7 +36,11 @@ const start = async (files: Readonly<Record<string, string>>): Promise<{ entries
   return { entries, changes: await watchChanges(source) };
 };
 
-const summary = (delta: PromptDelta) => ({ upserted: delta.upserted.map((entry) => entry.name), removed: delta.removed });
+const summary = (delta: PromptDelta) => ({
+  upserted: delta.upserted.map((entry) => entry.name),
+  removed: delta.removed,
+  ...(delta.failed === undefined ? {} : { failed: delta.failed }),
+});
 
 const textOf = async (entry: PromptEntry | undefined, args: Record<string, string> = {}): Promise<unknown> =>
   (await entry?.render(args))?.messages[0]?.content;
@@ -88,6 +92,8 @@ describe('createPromptFolderSource: watch', () => {
 
     await folder.write('a.md', '---\ndescription: [unclosed\n---\nBroken');
     await logs.waitFor(isBroken);
+    // The batch changes nothing served, and says a file failed (for the reload-error count).
+    expect(summary(await changes.next())).toEqual({ upserted: [], removed: [], failed: 1 });
     // Writing the same broken content again, then a real change elsewhere: no second warning.
     await folder.write('a.md', '---\ndescription: [unclosed\n---\nBroken');
     await folder.write('other.md', 'Other, edited');
@@ -144,6 +150,7 @@ describe('createPromptFolderSource: watching twig libraries', () => {
     const { changes } = await start({ 'git/twig.toml': manifest('Old'), 'git/prompts/commit.md': 'Commit' });
     await folder.write('git/twig.toml', '[prompts.commit\n');
     await logs.waitFor((record) => record.message === 'invalid twig library; keeping its last good version');
+    expect(summary(await changes.next())).toEqual({ upserted: [], removed: [], failed: 1 });
     await folder.write('git/prompts/commit.md', 'Commit, edited');
     expect(summary(await changes.next())).toEqual({ upserted: ['git:commit'], removed: [] });
   });

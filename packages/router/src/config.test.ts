@@ -36,6 +36,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
       transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1_048_576 },
       policy: [],
+      telemetry: { metrics: true },
       servers: [],
       file: '/etc/gw/gateway.toml',
       format: 'toml',
@@ -529,7 +530,7 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'telemetry', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
@@ -545,6 +546,11 @@ describe('parseGatewayConfig: [auth]', () => {
     expect(config.auth).toMatchObject({ issuer: 'https://login.example.com/realms/team', requiredScopes: ['mcp'], groupsClaim: 'groups', audience: undefined });
     expect(parse('', undefined, { PROMPTYARD_AUTH_ISSUER: 'http://127.0.0.1:8080' }).auth?.issuer).toBe('http://127.0.0.1:8080');
     expect(parse('').auth).toBeUndefined();
+  });
+
+  it('reads [telemetry], from the file or PROMPTYARD_TELEMETRY_*', () => {
+    expect(parse('[telemetry]\nmetrics = false\nmetrics_bind = "127.0.0.1:9464"\n').telemetry).toEqual({ metrics: false, metricsBind: '127.0.0.1:9464' });
+    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' }).telemetry).toEqual({ metrics: true, metricsBind: '127.0.0.1:0' });
   });
 
   it('names the file and line of an [auth] mistake', () => {

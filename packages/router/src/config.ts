@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig } from '@promptyard/core';
+import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig, telemetrySection } from '@promptyard/core';
 import { authSection, checkAuthSection, checkPolicies, policySection } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -47,6 +47,8 @@ export interface GatewayConfig {
   readonly auth?: AuthSettings;
   /** `[[policy]]`: who may use what over HTTP; empty: every caller may use everything. */
   readonly policy: readonly PolicyRule[];
+  /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own. */
+  readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string };
   /** In file order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
   readonly file?: string;
@@ -90,6 +92,7 @@ const sectionsSchema = {
   transport: transportSection,
   auth: authSection,
   'policy[]': policySection,
+  telemetry: telemetrySection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
@@ -241,7 +244,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
 
-  const { gateway, timeouts, restart, transport } = sections;
+  const { gateway, timeouts, restart, transport, telemetry } = sections;
   return {
     name: gateway.name,
     separator: gateway.separator,
@@ -264,6 +267,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     },
     ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
     policy: policy?.rules ?? [],
+    telemetry: { metrics: telemetry.metrics, ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }) },
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),
     format: source.format,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError } from '@promptyard/core';
+import type { Metrics } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
 import type { Backend } from './backend.js';
 import type { CallContext } from './call-context.js';
@@ -19,6 +20,8 @@ export class PeerRequests {
   private readonly context = new AsyncLocalStorage<CallContext>();
   private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
   private lastPeer: ClientPeer | undefined;
+  /** Where each call's duration goes, by backend. */
+  metrics: Metrics | undefined;
 
   /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
   async ask(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
@@ -59,6 +62,16 @@ export class PeerRequests {
 
   /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
   track(backend: Backend, peer: ClientPeer | undefined): () => void {
+    const release = this.hold(backend, peer);
+    if (this.metrics === undefined) return release;
+    const done = this.metrics.backendCall(backend.id);
+    return () => {
+      done();
+      release();
+    };
+  }
+
+  private hold(backend: Backend, peer: ClientPeer | undefined): () => void {
     backend.inFlight++;
     if (peer === undefined) return () => void backend.inFlight--;
     this.lastPeer = peer;

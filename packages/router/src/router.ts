@@ -1,5 +1,5 @@
 import { describeError, PromptyardError } from '@promptyard/core';
-import type { AccessKind, Logger } from '@promptyard/core';
+import type { AccessKind, Logger, Metrics } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
@@ -38,6 +38,8 @@ export interface RouterStatus {
 export interface RouterOptions {
   readonly logger: Logger;
   readonly version: string;
+  /** Times each call to a backend; absent: calls are not timed. */
+  readonly metrics?: Metrics | undefined;
 }
 
 /**
@@ -65,6 +67,7 @@ export class Router implements MetaToolHost, CatalogView {
 
   constructor(config: GatewayConfig, options: RouterOptions) {
     this.options = options;
+    this.peers.metrics = options.metrics;
     this.events = new RouterEmitter(options.logger);
     this.config = config;
     this.namers = createNamers(config.separator);
