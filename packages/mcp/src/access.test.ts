@@ -1,12 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { createLogger } from '@promptyard/core';
-import type { AccessPolicy, AuthOutcome, Authenticator, SkillTree, SkillTreeEntry } from '@promptyard/core';
+import type { AccessPolicy, AuthOutcome, Authenticator } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHandlers } from './handlers.js';
 import { serveHttp } from './http.js';
 import type { HttpHandle } from './http.js';
 import { createMcpServerBlueprint } from './server.js';
+import { memoryTree } from './test-skill-tree.js';
 
 /** Ada may use what starts with "review" or is "a"; anyone else nothing: a policy in its plainest form. */
 const policy: AccessPolicy = {
@@ -33,20 +34,7 @@ const files: Record<string, string> = {
   'deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy\n---\n\nShip it.\n',
 };
 
-const tree: SkillTree = {
-  id: 'memory',
-  list: async (dir) => {
-    const prefix = dir === '' ? '' : `${dir}/`;
-    const children = new Map<string, SkillTreeEntry>();
-    for (const path of Object.keys(files)) {
-      if (!path.startsWith(prefix)) continue;
-      const [name, ...rest] = path.slice(prefix.length).split('/');
-      if (name !== undefined) children.set(name, { name, kind: rest.length > 0 ? 'directory' : 'file' });
-    }
-    return [...children.values()];
-  },
-  read: async (path) => new TextEncoder().encode(files[path] ?? ''),
-};
+const tree = memoryTree(files);
 
 const handles: HttpHandle[] = [];
 const clients: Client[] = [];

@@ -2,31 +2,11 @@ import { Client } from '@modelcontextprotocol/client';
 import { SkillsClient, SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createCatalog, createLogger, createPromptService } from '@promptyard/core';
-import type { PromptEntry, SkillTree, SkillTreeEntry } from '@promptyard/core';
+import type { PromptEntry, SkillTree } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogHandlers } from './catalog-handlers.js';
 import { createMcpServerBlueprint } from './server.js';
-
-/** A skill tree over a record of files (`review/SKILL.md` → text), as packages/prompts serves folders. */
-const memoryTree = (files: Record<string, string>): SkillTree => ({
-  id: 'memory',
-  list: async (dir) => {
-    const prefix = dir === '' ? '' : `${dir}/`;
-    const children = new Map<string, SkillTreeEntry>();
-    for (const path of Object.keys(files)) {
-      if (!path.startsWith(prefix)) continue;
-      const [name, ...rest] = path.slice(prefix.length).split('/');
-      if (name !== undefined) children.set(name, { name, kind: rest.length > 0 ? 'directory' : 'file' });
-    }
-    if (children.size === 0 && dir !== '') throw new Error(`no folder ${dir}`);
-    return [...children.values()];
-  },
-  read: async (path) => {
-    const text = files[path];
-    if (text === undefined) throw new Error(`no file ${path}`);
-    return new TextEncoder().encode(text);
-  },
-});
+import { memoryTree } from './test-skill-tree.js';
 
 const skillMd = (description: string): string => `---\nname: review\ndescription: ${description}\n---\n\nReview it.\n`;
 
