@@ -112,6 +112,8 @@ describe('promptyard-gateway [[policy]]', () => {
     expect(catalog).not.toMatch(/alpha_add\(/);
     expect(catalog).toMatch(/ from 1 servers?\./);
     expect(textOf(await designer.callTool({ name: 'search_tools', arguments: { query: 'echo' } }))).not.toContain('beta_echo');
+    // A server the caller may use nothing of is as unknown as one that does not exist.
+    expect(textOf(await designer.callTool({ name: 'catalog_tools', arguments: { server: 'beta' } }))).toBe('Unknown server "beta". Servers: alpha.');
     const described = await designer.callTool({ name: 'describe_tool', arguments: { name: 'beta_echo' } });
     expect(described.isError).toBe(true);
     expect(textOf(described)).not.toContain('inputSchema');

@@ -61,8 +61,17 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     const summary = summarize(prompt.description);
     return `${prompt.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${summary === '' ? '' : ` — ${summary}`}`;
   };
-  const unknownServer = (server: string): CallToolResult => {
-    const ids = host.backendIds();
+  /** The servers the caller may know of: under a policy, those with a tool or prompt it may use. */
+  const serverIds = (context: CallContext): string[] => {
+    if (context.access === undefined) return host.backendIds();
+    const owners = new Set<string | undefined>([
+      ...allowedOf('tools', host.allTools(), context).map((tool) => host.toolOwner(tool.name)?.server),
+      ...allowedOf('prompts', host.listPrompts(), context).map((prompt) => host.promptOwner(prompt.name)?.server),
+    ]);
+    return host.backendIds().filter((id) => owners.has(id));
+  };
+  const unknownServer = (server: string, context: CallContext): CallToolResult => {
+    const ids = serverIds(context);
     const close = closestNames(server, ids);
     return text(`Unknown server "${server}". Servers: ${ids.join(', ') || 'none'}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`, true);
   };
@@ -79,7 +88,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
 
   const catalog = <T extends { name: string }>(kind: 'tools' | 'prompts', items: readonly T[], owner: (name: string) => string | undefined, line: (item: T) => string, args: Record<string, unknown>, context: CallContext): CallToolResult => {
     const server = serverFilter(args);
-    if (server !== undefined && !host.backendIds().includes(server)) return unknownServer(server);
+    if (server !== undefined && !serverIds(context).includes(server)) return unknownServer(server, context);
     const visible = allowedOf(kind, items, context);
     const filtered = server === undefined ? visible : visible.filter((item) => owner(item.name) === server);
     const offset = offsetOf(stringArg(args, 'cursor'));
@@ -106,7 +115,7 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     const query = stringArg(args, 'query');
     if (query === undefined) return text('Give a query: words from the name or description, e.g. "create issue".', true);
     const server = serverFilter(args);
-    if (server !== undefined && !host.backendIds().includes(server)) return unknownServer(server);
+    if (server !== undefined && !serverIds(context).includes(server)) return unknownServer(server, context);
     const limitValue = typeof args['limit'] === 'number' ? args['limit'] : 10;
     const limit = Math.max(1, Math.min(50, Math.floor(limitValue)));
     const options = { limit, ...(server === undefined ? {} : { server }) };
