@@ -7,6 +7,9 @@
  * The signal is made when the work first reads `deadline.signal`, not before: an AbortController
  * costs ~5.6 µs on Node 20 (measured: 200,000 in a loop), a quarter of what a whole `prompts/get`
  * adds to a ping, and most renders (the direct path, synchronous Liquid) finish without looking.
+ * A call is one object of a class (its methods on the prototype, the caller's signal listening to it
+ * through `handleEvent`): closures and a getter literal per call cost a `prompts/get` over stdio
+ * several microseconds more (bench/prompts.bench.ts, A/B of the two builds in one run).
  */
 interface Deadline {
   /** Aborts at the deadline or with the caller's signal; made on first read. */
@@ -15,8 +18,71 @@ interface Deadline {
 
 export type WithDeadline = <T>(onTimeout: () => Error, work: (deadline: Deadline) => Promise<T>, timeoutMs?: number, parent?: AbortSignal) => Promise<T>;
 
+/** One call in flight: its deadline, its lazily made signal, and how it ends. */
+class Call<T> implements Deadline {
+  readonly deadline: number;
+  #controller: AbortController | undefined;
+  #expired: Error | undefined;
+  #settled = false;
+  readonly #parent: AbortSignal | undefined;
+  readonly #onTimeout: () => Error;
+  readonly #inflight: Set<Call<unknown>>;
+  readonly #resolve: (value: T) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(deadline: number, parent: AbortSignal | undefined, onTimeout: () => Error, inflight: Set<Call<unknown>>, resolve: (value: T) => void, reject: (error: unknown) => void) {
+    this.deadline = deadline;
+    this.#parent = parent;
+    this.#onTimeout = onTimeout;
+    this.#inflight = inflight;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#expired !== undefined) this.#controller.abort(this.#expired);
+      else if (this.#parent?.aborted === true) this.#controller.abort(this.#parent.reason);
+      // A listener object rather than AbortSignal.any: cheaper, and gone as soon as the work settles.
+      else if (!this.#settled) this.#parent?.addEventListener('abort', this, { once: true });
+    }
+    return this.#controller.signal;
+  }
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.#controller?.abort(this.#parent?.reason);
+  }
+
+  succeed(value: T): void {
+    if (this.#end()) this.#resolve(value);
+  }
+
+  fail(error: unknown): void {
+    if (this.#end()) this.#reject(error);
+  }
+
+  /** The watchdog found the call past its deadline. */
+  expire(): void {
+    if (!this.#end()) return;
+    this.#expired = this.#onTimeout();
+    this.#controller?.abort(this.#expired);
+    this.#reject(this.#expired);
+  }
+
+  /** Whether this ended the call (it was still running). */
+  #end(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    this.#inflight.delete(this as Call<unknown>);
+    if (this.#controller !== undefined) this.#parent?.removeEventListener('abort', this);
+    return true;
+  }
+}
+
 export const createDeadlines = (defaultTimeoutMs: number): WithDeadline => {
-  const inflight = new Set<{ readonly deadline: number; readonly fail: () => void }>();
+  const inflight = new Set<Call<unknown>>();
   let watchdog: NodeJS.Timeout | undefined;
   let period = 0;
   const check = (): void => {
@@ -26,41 +92,12 @@ export const createDeadlines = (defaultTimeoutMs: number): WithDeadline => {
       return;
     }
     const now = performance.now();
-    for (const entry of inflight) if (entry.deadline <= now) entry.fail();
+    for (const call of inflight) if (call.deadline <= now) call.expire();
   };
   return <T>(onTimeout: () => Error, work: (deadline: Deadline) => Promise<T>, timeoutMs = defaultTimeoutMs, parent?: AbortSignal): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      let controller: AbortController | undefined;
-      let expired: Error | undefined;
-      // A listener rather than AbortSignal.any: cheaper, and gone as soon as the work settles.
-      const onParentAbort = (): void => controller?.abort(parent?.reason);
-      const deadline: Deadline = {
-        get signal(): AbortSignal {
-          if (controller === undefined) {
-            controller = new AbortController();
-            if (expired !== undefined) controller.abort(expired);
-            else if (parent?.aborted === true) controller.abort(parent.reason);
-            else if (!settled) parent?.addEventListener('abort', onParentAbort, { once: true });
-          }
-          return controller.signal;
-        },
-      };
-      let settled = false;
-      const done = (): void => {
-        settled = true;
-        inflight.delete(entry);
-        if (controller !== undefined) parent?.removeEventListener('abort', onParentAbort);
-      };
-      const entry = {
-        deadline: performance.now() + timeoutMs,
-        fail: () => {
-          done();
-          expired = onTimeout();
-          controller?.abort(expired);
-          reject(expired);
-        },
-      };
-      inflight.add(entry);
+      const call = new Call<T>(performance.now() + timeoutMs, parent, onTimeout, inflight, resolve, reject);
+      inflight.add(call as Call<unknown>);
       const wanted = Math.max(10, Math.min(250, timeoutMs / 4));
       if (watchdog === undefined || wanted < period) {
         clearInterval(watchdog);
@@ -68,15 +105,16 @@ export const createDeadlines = (defaultTimeoutMs: number): WithDeadline => {
         watchdog = setInterval(check, period);
         watchdog.unref();
       }
-      work(deadline).then(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (error: unknown) => {
-          done();
-          reject(error);
-        },
+      let running: Promise<T>;
+      try {
+        running = work(call);
+      } catch (error) {
+        call.fail(error);
+        return;
+      }
+      running.then(
+        (value) => call.succeed(value),
+        (error: unknown) => call.fail(error),
       );
     });
 };
