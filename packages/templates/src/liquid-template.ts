@@ -67,9 +67,13 @@ export class LiquidTemplate implements CompiledTemplate {
     this.#lineOffset = lineOffset;
   }
 
+  /** A render failure as a PromptyardError naming the file and line (where it came from is built only then). */
+  #failure(error: unknown): PromptyardError {
+    return templateError(error, { file: this.#file, lineOffset: this.#lineOffset, root: this.#renderer.root });
+  }
+
   async render(args: Readonly<Record<string, string>>, renderOptions: RenderOptions = {}): Promise<string> {
     const texts = this.#texts;
-    const site: Site = { file: this.#file, lineOffset: this.#lineOffset, root: this.#renderer.root };
     // The signal is read only where a render can wait (partials): a direct or synchronous
     // render is bounded by renderLimitMs, and reading it would make a lazy one (core's Deadline).
     if (this.#direct !== undefined && texts !== undefined) {
@@ -78,7 +82,7 @@ export class LiquidTemplate implements CompiledTemplate {
       try {
         output = renderDirect(this.#direct, texts, args);
       } catch (error) {
-        throw templateError(error, site);
+        throw this.#failure(error);
       }
       // `undefined`: an argument is not a string; liquidjs renders it below.
       if (output !== undefined) return output;
@@ -96,7 +100,7 @@ export class LiquidTemplate implements CompiledTemplate {
       try {
         return String(liquid.renderSync(tree, scope, { globals: scope }));
       } catch (error) {
-        throw templateError(error, site);
+        throw this.#failure(error);
       }
     }
     // With a signal, the render itself stops at it (between nodes, partials included),
@@ -108,7 +112,7 @@ export class LiquidTemplate implements CompiledTemplate {
       (output: unknown) => String(output),
       (error: unknown) => {
         if (signal?.aborted === true) throw signal.reason;
-        throw templateError(error, site);
+        throw this.#failure(error);
       },
     );
     return signal === undefined ? rendering : abortable(rendering, signal);
