@@ -40,5 +40,7 @@ export { validateToolArguments } from './tool-arguments.js';
 export { createToolService } from './tool-service.js';
 export type { ToolService, ToolServiceOptions } from './tool-service.js';
 export type { PromptSourceFactory, ProviderContext, ProviderModule, ProviderOptions, ResourceProviderFactory, ToolProviderFactory } from './providers.js';
+export { clusterSection, standaloneStreamId } from './cluster.js';
+export type { ChangeBus, ChangeEvent, Cluster, ClusterStatus, JsonRpcMessage, SessionEvent, SessionEventStore, SessionRecord } from './cluster.js';
 export { outcomeOfCode, telemetrySection } from './metrics.js';
 export type { BackendSample, Metrics, MetricsScrape, RequestDone, RequestOutcome } from './metrics.js';

@@ -1,3 +1,4 @@
+import type { ClusterStatus } from './cluster.js';
 import type { SectionSpec } from './config.js';
 
 /**
@@ -45,6 +46,8 @@ export interface Metrics {
   backends(read: () => readonly BackendSample[]): void;
   /** The HTTP endpoint's open 2025 sessions and SSE streams, read at each scrape. */
   http(read: { sessions(): number; streams(): number }): void;
+  /** The shared store's status (`[cluster] redis_url`), read at each scrape. */
+  cluster(read: () => ClusterStatus): void;
   /** The number of prompts served, read at each scrape. */
   catalog(read: () => number): void;
   /** A hot reload applied a batch of changes; `failures` files in it did not load. */

@@ -32,12 +32,16 @@ describe('createPrometheusMetrics', () => {
     metrics.backends(() => [{ id: 'github', state, restarts, inFlight: restarts }]);
     metrics.http({ sessions: () => 3, streams: () => 2 });
     metrics.catalog(() => 42);
+    let redis: 'ready' | 'degraded' = 'degraded';
+    metrics.cluster(() => redis);
     const first = (await metrics.scrape()).body;
     expect(sample(first, 'promptyard_backend_state{backend="github",state="starting"}')).toBe(1);
     expect(sample(first, 'promptyard_backend_state{backend="github",state="ready"}')).toBe(0);
     expect(sample(first, 'promptyard_catalog_reloads_total')).toBe(0);
     expect(sample(first, 'promptyard_catalog_reload_errors_total')).toBe(0);
+    expect(sample(first, 'promptyard_cluster_redis_up')).toBe(0);
     state = 'ready';
+    redis = 'ready';
     restarts = 2;
     metrics.backendCall('github')();
     metrics.reloaded(0);
@@ -53,6 +57,7 @@ describe('createPrometheusMetrics', () => {
     expect(sample(second, 'promptyard_catalog_prompts')).toBe(42);
     expect(sample(second, 'promptyard_catalog_reloads_total')).toBe(2);
     expect(sample(second, 'promptyard_catalog_reload_errors_total')).toBe(3);
+    expect(sample(second, 'promptyard_cluster_redis_up')).toBe(1);
   });
 
   it('passes promtool check metrics with every group in use and the process metrics', async () => {
