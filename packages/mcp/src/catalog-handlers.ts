@@ -1,4 +1,5 @@
 import type { Catalog, Logger, PromptArgument, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
+import { createContentDigest, type ContentDigest } from './content-digest.js';
 import type { JsonObject, ListKind, ListPage, McpHandlers } from './handlers.js';
 
 export interface CatalogHandlersOptions {
@@ -93,6 +94,9 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
   const promptPage = createPageCache(prompts.catalog, toPrompt, pageSize);
   const toolPage = tools === undefined ? undefined : createPageCache(tools.catalog, toTool, pageSize);
   const empty = { completion: { values: [], total: 0, hasMore: false } };
+  // Made on first use: only a cluster asks.
+  let promptDigest: ContentDigest | undefined;
+  let toolDigest: ContentDigest | undefined;
   return {
     name: options.name,
     version: options.version,
@@ -152,6 +156,11 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
             },
           }),
         ),
+    },
+    fingerprint: (list) => {
+      if (list === 'prompts') return (promptDigest ??= createContentDigest(prompts.catalog, (entry) => JSON.stringify([toPrompt(entry), entry.text ?? '']))).value();
+      if (list === 'tools' && tools !== undefined) return (toolDigest ??= createContentDigest(tools.catalog, (tool) => JSON.stringify(toTool(tool)))).value();
+      return undefined;
     },
     onListChanged: (listener: (list: ListKind) => void) => {
       const stopPrompts = prompts.catalog.onChange(() => listener('prompts'));

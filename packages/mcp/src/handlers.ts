@@ -205,6 +205,11 @@ export interface McpHandlers {
   /** A client's `notifications/roots/list_changed`. */
   rootsChanged?(): void;
   onListChanged(listener: (list: ListKind) => void): () => void;
+  /**
+   * A digest of what a list serves, content included (a prompt's template, not only its listing),
+   * equal on replicas serving the same files; absent (or `undefined` for a list): the listing's digest.
+   */
+  fingerprint?(list: ListKind): string | undefined;
   /** A live connection (stdio, a 2025 session) opened: its client can be asked outside any request. */
   connected?(connection: ClientPeer): void;
   /** A live connection closed: forget its client. */

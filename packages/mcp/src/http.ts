@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthInfo, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
-import type { Authenticator, Metrics } from '@promptyard/core';
-import type { RelayChannel } from './handlers.js';
+import type { Authenticator, Cluster, Metrics } from '@promptyard/core';
+import { announceChanges } from './cluster-changes.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
+import { createLegacySessions } from './http-sessions.js';
 import { createStreamCounter } from './http-streams.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
@@ -45,6 +45,11 @@ export interface HttpServeOptions {
   readonly metrics?: Metrics | undefined;
   /** Serve `metrics` at `GET /metrics`, behind the same token or OAuth as the endpoint (unless they have a listener of their own). */
   readonly serveMetrics?: boolean | undefined;
+  /**
+   * Replicas behind one load balancer (`[cluster] redis_url`): 2025 sessions, resumable SSE, change
+   * notifications, answers to server→client requests and the rate limit are shared through it.
+   */
+  readonly cluster?: Cluster | undefined;
 }
 
 export interface HttpHandle {
@@ -56,12 +61,6 @@ export interface HttpHandle {
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
 export const isLoopbackHost = (host: string): boolean => loopbackHosts.has(host) || host.startsWith('127.');
-
-const jsonError = (status: number, code: number, message: string, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
 
 /** The same answer written straight to Node's response, for the checks made before any `Request` exists. */
 const sendJsonError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void => {
@@ -95,16 +94,6 @@ const readBody = (req: IncomingMessage, limit: number): Promise<string | undefin
     req.once('error', reject);
   });
 
-interface LegacySession {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
-  lastUsed: number;
-  /** Who opened it: another caller presenting its id is told it does not exist. */
-  readonly subject: string | undefined;
-  /** The relay's channel for this session, opened on its first relayed message. */
-  channel?: RelayChannel;
-}
-
 /**
  * Streamable HTTP on one endpoint for both protocol eras: 2026-07-28 requests are served statelessly
  * by the SDK's per-request handler; 2025-era clients get sessions (`Mcp-Session-Id`) with a standalone
@@ -122,7 +111,6 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     localhostAllowedOrigins,
     validateHostHeader,
     validateOriginHeader,
-    WebStandardStreamableHTTPServerTransport: Transport,
   } = sdk;
   const { logger } = blueprint;
   const path = options.path ?? '/mcp';
@@ -131,95 +119,67 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const allowedOrigins = [...(options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : [options.host]))];
   let boundUrl = '';
   const gate = createHttpAuthGate({ sdk, authToken: options.authToken, authenticator: options.auth, resource: () => options.publicUrl ?? boundUrl, path, logger });
+  const { cluster } = options;
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
-  const maxSessions = options.maxSessions ?? 1000;
-  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const startedAt = Date.now();
 
   const modern = createMcpHandler(blueprint.factory(false), {
     legacy: 'reject',
     maxRequestBodySize: options.maxBodyBytes,
     onerror: (error) => logger.debug('http request rejected', { reason: error.message }),
+    // In a cluster, `subscriptions/listen` streams on every node hear the changes any node announces.
+    ...(cluster === undefined ? {} : { bus: cluster.bus }),
   });
-  const stopModernNotifications = blueprint.onListChanged((list) => {
-    if (list === 'prompts') modern.notify.promptsChanged();
-    else if (list === 'tools') modern.notify.toolsChanged();
-    else modern.notify.resourcesChanged();
+  const sessions = createLegacySessions({
+    sdk,
+    blueprint,
+    logger,
+    maxSessions: options.maxSessions ?? 1000,
+    sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
+    maxBodyBytes: options.maxBodyBytes,
+    cluster,
   });
-  const stopResourceUpdates = blueprint.onResourceUpdated?.((uri) => modern.notify.resourceUpdated(uri));
+  const stopNotifications =
+    cluster === undefined
+      ? (() => {
+          // One node: its own changes go to its own `subscriptions/listen` streams (its sessions' servers send theirs).
+          const stops = [
+            blueprint.onListChanged((list) => {
+              if (list === 'prompts') modern.notify.promptsChanged();
+              else if (list === 'tools') modern.notify.toolsChanged();
+              else modern.notify.resourcesChanged();
+            }),
+            blueprint.onResourceUpdated?.((uri) => modern.notify.resourceUpdated(uri)),
+          ];
+          return () => {
+            for (const stop of stops) stop?.();
+          };
+        })()
+      : announceChanges({
+          cluster,
+          blueprint,
+          notify: modern.notify,
+          logger,
+          local: (message) => {
+            for (const session of sessions.local()) session.server.notification(message as never).catch(() => {});
+          },
+        });
   const statelessLegacy = legacyStatelessFallback(blueprint.factory(false), (error) => logger.debug('legacy request failed', { reason: error.message }), {
     maxRequestBodySize: options.maxBodyBytes,
   });
 
-  const sessions = new Map<string, LegacySession>();
-  /** Forgets a session; calls still relayed on it are cancelled, as closing its server cancels its own. */
-  const forgetSession = (id: string): LegacySession | undefined => {
-    const session = sessions.get(id);
-    if (session === undefined) return undefined;
-    sessions.delete(id);
-    session.channel?.close();
-    return session;
-  };
-  const closeSession = async (id: string): Promise<void> => {
-    const session = forgetSession(id);
-    if (session === undefined) return;
-    await session.transport.close().catch(() => {});
-    await session.server.close().catch(() => {});
-  };
   /** The endpoint's open SSE streams, counted only with metrics. */
   const streams = options.metrics === undefined ? undefined : createStreamCounter();
   if (streams !== undefined) options.metrics?.http({ sessions: () => sessions.size, streams: () => streams.size });
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - sessionIdleMs;
-    for (const [id, session] of sessions) if (session.lastUsed < cutoff) void closeSession(id);
-  }, Math.min(60_000, sessionIdleMs));
-  sweep.unref();
-
-  /** A live session by id, marked used now (the map is kept in least-recently-used order). */
-  const useSession = (id: string): LegacySession | undefined => {
-    const session = sessions.get(id);
-    if (session === undefined) return undefined;
-    session.lastUsed = Date.now();
-    sessions.delete(id);
-    sessions.set(id, session);
-    return session;
-  };
+  if (cluster !== undefined) options.metrics?.cluster(() => cluster.status());
 
   const serveLegacy = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    const withBody = { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) };
     const subject = identityOfAuthInfo(authInfo)?.subject;
     const sessionId = request.headers.get('mcp-session-id');
-    if (sessionId !== null) {
-      const session = useSession(sessionId);
-      if (session === undefined || session.subject !== subject) return jsonError(404, -32001, 'Session not found: it expired or the server restarted. Start a new session with initialize.');
-      return session.transport.handleRequest(request, withBody);
-    }
-    if (request.method === 'POST') {
-      const body = parsedBody;
-      if (isInitializeRequest(body)) {
-        if (sessions.size >= maxSessions) {
-          const oldest = sessions.keys().next().value;
-          if (oldest !== undefined) await closeSession(oldest);
-        }
-        const server = blueprint.create({ live: true });
-        const transport = new Transport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => {
-            sessions.set(id, { transport, server, lastUsed: Date.now(), subject });
-          },
-          onsessionclosed: (id) => {
-            forgetSession(id);
-          },
-          maxRequestBodySize: options.maxBodyBytes,
-        });
-        transport.onclose = () => {
-          if (transport.sessionId !== undefined) forgetSession(transport.sessionId);
-        };
-        await server.connect(transport);
-        return transport.handleRequest(request, withBody);
-      }
-    }
+    if (sessionId !== null) return sessions.serve(sessionId, request, parsedBody, authInfo, subject);
+    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return sessions.open(request, parsedBody, authInfo, subject);
     // A 2025-era request outside any session: answer it statelessly.
+    const withBody = { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) };
     return statelessLegacy(request, withBody);
   };
 
@@ -232,7 +192,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           relay: mcpRelay,
           serverInfo: blueprint.serverInfo,
           sessionChannel: (id, req) => {
-            const session = useSession(id);
+            const session = sessions.use(id);
             if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject) return undefined;
             return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
           },
@@ -271,8 +231,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
    * from the parsed body; everything else goes on, body already parsed, to the SDK's path.
    */
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (limiter !== undefined) {
-      const wait = limiter.take(req.socket.remoteAddress ?? 'unknown');
+    if (limiter !== undefined && options.rateLimit !== undefined) {
+      const client = req.socket.remoteAddress ?? 'unknown';
+      // In a cluster the bucket is shared; while the store is unreachable each node counts on its own.
+      const wait = cluster === undefined ? limiter.take(client) : await cluster.takeToken(client, options.rateLimit).catch(() => limiter.take(client));
       if (wait > 0) {
         sendJsonError(res, 429, -32000, `Too many requests: retry after ${wait} s.`, { 'retry-after': String(wait) });
         return;
@@ -302,7 +264,13 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       // With a token or OAuth configured, the details (server names, errors) are for callers who may use the server;
       // an orchestrator's unauthenticated probe still learns that the process is up.
       const detailed = !gate.required || (await gate.accepts(req));
-      const body = { status: 'ok', uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), ...(detailed ? { sessions: sessions.size, ...options.health?.() } : {}) };
+      // A node whose cluster store is unreachable still serves: `degraded`, with 200 so that the balancer keeps it.
+      const shared = cluster?.status();
+      const body = {
+        status: shared === undefined || shared === 'ready' ? 'ok' : 'degraded',
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+        ...(detailed ? { sessions: sessions.size, ...(cluster === undefined ? {} : { cluster: { node: cluster.nodeId, store: shared } }), ...options.health?.() } : {}),
+      };
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
       return;
     }
@@ -349,9 +317,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
 
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
-      clearInterval(sweep);
-      stopModernNotifications();
-      stopResourceUpdates?.();
+      stopNotifications();
+      void sessions.close();
       reject(error.code === 'EADDRINUSE' ? new PromptyardError('CONFIG_INVALID', `port ${options.port} is in use — choose another with --port or [transport] port`, { cause: error }) : error);
     };
     httpServer.once('error', failed);
@@ -371,10 +338,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     port: address.port,
     host: address.address,
     close: async () => {
-      clearInterval(sweep);
-      stopModernNotifications();
-      stopResourceUpdates?.();
-      await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
+      stopNotifications();
+      await sessions.close();
       await modern.close().catch(() => {});
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());

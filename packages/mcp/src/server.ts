@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity, Logger, Metrics } from '@promptyard/core';
 import { createAccessGuard, type ListedKey } from './access.js';
@@ -13,13 +14,19 @@ import { serveSkills, type ServedSkills } from './skills.js';
 
 /** What the serving entries (`serveStdio`, `serveHttp`) need: fresh server instances and change events. */
 export interface McpServerBlueprint {
-  /** Builds one instance; `live` instances (stdio, 2025 sessions) push notifications until closed. */
-  create(options: { readonly live: boolean }): Server;
+  /**
+   * Builds one instance; `live` instances (stdio, 2025 sessions) push notifications until closed —
+   * list changes and resource updates too, unless `shared` (a cluster's sessions hear those from the
+   * cluster, once each, whichever node saw them).
+   */
+  create(options: { readonly live: boolean; readonly shared?: boolean }): Server;
   readonly factory: (live: boolean) => McpServerFactory;
   /** Fires when a served list changes, for stateless entries that publish changes themselves. */
   onListChanged(listener: (list: ListKind) => void): () => void;
   /** Fires when a subscribable resource changed, for stateless entries. */
   onResourceUpdated?(listener: (uri: string) => void): () => void;
+  /** A digest of a whole list as served now (every page, no caller): replicas that serve the same list agree on it. */
+  fingerprint(list: ListKind): Promise<string>;
   readonly relay?: McpRelay | undefined;
   /** Whether `[[policy]]` governs HTTP callers: their calls then take the full path, where it is checked, not the relay. */
   readonly governed: boolean;
@@ -108,8 +115,18 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: {
     }
   };
 
+  // Skills' `SKILL.md` files close the resources list: they follow the last page of the other resources.
+  const withSkills = async (answer: ListAnswer, served: ServedSkills): Promise<ListPage> => {
+    const listedPage = answer instanceof Promise ? await answer : answer;
+    return listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await served.resources())] };
+  };
+  const listResources = (cursor: string | undefined, caller: Identity | undefined): ListAnswer => {
+    const answer = resources?.list(cursor, caller) ?? { items: [] };
+    return skills === undefined ? answer : withSkills(answer, skills);
+  };
+
   const clients = new WeakMap<Server, ClientPeer>();
-  const create = ({ live }: { readonly live: boolean }): Server => {
+  const create = ({ live, shared = false }: { readonly live: boolean; readonly shared?: boolean }): Server => {
     const server = new ValidatingServer(
       { name: handlers.name, version: handlers.version },
       {
@@ -190,15 +207,6 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: {
     }
 
     if (resources !== undefined || skills !== undefined) {
-      // Skills' `SKILL.md` files close the list: they follow the last page of the other resources.
-      const withSkills = async (answer: ListAnswer, served: ServedSkills): Promise<ListPage> => {
-        const listedPage = answer instanceof Promise ? await answer : answer;
-        return listedPage.nextCursor !== undefined ? listedPage : { items: [...listedPage.items, ...(await served.resources())] };
-      };
-      const listResources = (cursor: string | undefined, caller: Identity | undefined): ListAnswer => {
-        const answer = resources?.list(cursor, caller) ?? { items: [] };
-        return skills === undefined ? answer : withSkills(answer, skills);
-      };
       server.setRequestHandler('resources/list', (request, ctx) => listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed, ctx));
       server.setRequestHandler('resources/templates/list', (request, ctx) =>
         listed('resourceTemplates', () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] }, templatesListFailed, ctx),
@@ -260,18 +268,22 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: {
         server.setNotificationHandler('notifications/roots/list_changed', () => rootsChanged());
       }
       const stops = [
-        onListChanged((list) => {
-          const sent = list === 'tools' ? server.sendToolListChanged() : list === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
-          sent.catch(() => {});
-        }),
+        shared
+          ? undefined
+          : onListChanged((list) => {
+              const sent = list === 'tools' ? server.sendToolListChanged() : list === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
+              sent.catch(() => {});
+            }),
         handlers.logs.subscribe((record) => {
           if (clientLevel !== undefined && levelRank(record.level) < levelRank(clientLevel)) return;
           const params = { level: record.level as LoggingLevel, data: record.data, ...(record.logger === undefined ? {} : { logger: record.logger }) };
           server.sendLoggingMessage(params).catch(() => {});
         }),
-        subscriptions?.onUpdated((uri) => {
-          if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
-        }),
+        shared
+          ? undefined
+          : subscriptions?.onUpdated((uri) => {
+              if (subscribed.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+            }),
       ];
       const previousOnClose = server.onclose;
       server.onclose = () => {
@@ -285,10 +297,34 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: {
     return server;
   };
 
+  /** The handlers' digest of a list, or every page of it hashed in order. */
+  const fingerprint = async (list: ListKind): Promise<string> => {
+    const own = handlers.fingerprint?.(list);
+    if (own !== undefined) return own;
+    const hash = createHash('sha256');
+    const lister =
+      list === 'prompts'
+        ? (cursor: string | undefined) => handlers.prompts.list(cursor)
+        : list === 'tools'
+          ? tools === undefined
+            ? undefined
+            : (cursor: string | undefined) => tools.list(cursor)
+          : (cursor: string | undefined) => listResources(cursor, undefined);
+    let cursor: string | undefined;
+    do {
+      const answer = lister?.(cursor) ?? { items: [] };
+      const listedPage = answer instanceof Promise ? await answer : answer;
+      hash.update(JSON.stringify(listedPage.items));
+      cursor = listedPage.nextCursor;
+    } while (cursor !== undefined);
+    return hash.digest('base64url');
+  };
+
   return {
     create,
     factory: (live) => () => create({ live }),
     onListChanged,
+    fingerprint,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
     relay: handlers.relay === undefined || metrics === undefined ? handlers.relay : timedRelay(handlers.relay, metrics),
     governed: guard !== undefined,
