@@ -78,9 +78,10 @@ export interface Cluster {
   eventStore(sessionId: string): SessionEventStore;
   /**
    * Appends `message` to the standalone stream of every live session — or, with `uri`, of every
-   * session whose record subscribes to it — and tells every node (`onSessionEvent`).
+   * session whose record subscribes to it; with `sessionId`, of that session only — and tells every
+   * node (`onSessionEvent`), so that the node holding a session's GET stream sends it.
    */
-  broadcast(message: JsonRpcMessage, options?: { readonly uri?: string }): Promise<void>;
+  broadcast(message: JsonRpcMessage, options?: { readonly uri?: string; readonly sessionId?: string }): Promise<void>;
   onSessionEvent(listener: (event: SessionEvent) => void): () => void;
 
   /** Messages for a session (a client's answers to server→client requests) handed to every node. */

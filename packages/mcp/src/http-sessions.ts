@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthInfo, Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Cluster, JsonRpcMessage, Logger, SessionEvent, SessionRecord } from '@promptyard/core';
 import { SharedEventStore } from './cluster-event-store.js';
+import { ClusterWire } from './cluster-wire.js';
 import type { RelayChannel } from './handlers.js';
 import type { ServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
@@ -20,9 +21,8 @@ export interface LegacySession {
 
 interface ClusterSession extends LegacySession {
   record: SessionRecord;
-  readonly store: SharedEventStore;
-  /** Ids of this node's requests to the client (sampling, elicitation, roots) not answered yet. */
-  readonly asked: Set<string | number>;
+  /** What the transport sends, routed through the cluster. */
+  readonly wire: ClusterWire;
   touchedAt: number;
   /** Session events held while a resumed GET stream replays (delivered when it is live). */
   held?: SessionEvent[];
@@ -169,19 +169,13 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     };
     let session: LegacySession = base;
     if (cluster !== undefined && store !== undefined) {
-      const clustered: ClusterSession = Object.assign(base, {
+      const wire = new ClusterWire(cluster, () => base.id, store, transport.send.bind(transport));
+      session = Object.assign(base, {
         record: shared?.record ?? { subscriptions: [], ...(subject === undefined ? {} : { subject }), initialize: {} },
-        store,
-        asked: new Set<string | number>(),
+        wire,
         touchedAt: Date.now(),
       });
-      session = clustered;
-      // Requests this node sends the client are answered to this node, whichever node the answer reaches.
-      const send = transport.send.bind(transport);
-      transport.send = (message, sendOptions) => {
-        if ('method' in message && 'id' in message) clustered.asked.add(message.id);
-        return send(message, sendOptions);
-      };
+      transport.send = (message, sendOptions) => wire.send(message, sendOptions);
     }
     transport.onclose = () => {
       if (transport.sessionId !== undefined) forget(transport.sessionId);
@@ -237,12 +231,8 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     return pending;
   };
 
-  /** Delivers answers to the requests this node asked on `session`; `false` when some are not this node's. */
-  const answeredHere = (session: ClusterSession, messages: readonly Record<string, unknown>[]): boolean =>
-    messages.every((message) => session.asked.has(message['id'] as string | number));
-
+  /** Hands answers to this node's requests to the session's server. */
   const deliver = async (session: ClusterSession, messages: readonly JsonRpcMessage[]): Promise<void> => {
-    for (const message of messages) session.asked.delete(message['id'] as string | number);
     const response = await session.transport.handleRequest(internalRequest(session.id, messages), { parsedBody: messages });
     await response.text();
   };
@@ -268,14 +258,17 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
       cluster.touchSession(id, sessionIdleMs).catch(() => {});
     }
     const messages = messagesOf(parsedBody);
-    if (request.method === 'POST' && messages.length > 0 && messages.every(isAnswer) && !answeredHere(clustered, messages)) {
-      // Answers to another node's requests: that node takes them from the cluster.
+    if (request.method === 'POST' && messages.length > 0 && messages.every(isAnswer)) {
+      // Answers to this node's requests are delivered here; the others' take the cluster to them.
+      const others = messages.filter((message) => !clustered.wire.owns(message));
+      const mine = clustered.wire.take(messages);
       try {
-        await cluster.forward(id, messages);
-        return new Response(null, { status: 202 });
-      } catch {
-        return session.transport.handleRequest(request, withBody);
+        if (others.length > 0) await cluster.forward(id, others);
+        if (mine.length > 0) await deliver(clustered, mine);
+      } catch (error) {
+        logger.warn('answers to requests of another node were not passed on: the cluster store is unreachable', { reason: (error as Error).message });
       }
+      return new Response(null, { status: 202 });
     }
     const next = request.method === 'POST' ? recordAfter(clustered.record, messages) : undefined;
     if (next !== undefined) {
@@ -296,14 +289,10 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     return session.transport.handleRequest(request, withBody);
   };
 
-  /** A change notification the cluster stored for `session`: sent on its GET stream if this node holds that stream. */
+  /** A message the cluster stored for `session`'s GET stream: sent on it if this node holds that stream. */
   const hear = (session: ClusterSession, event: SessionEvent): void => {
-    if (session.held !== undefined) {
-      session.held.push(event);
-      return;
-    }
-    session.store.adopt(event.message, event.eventId);
-    session.transport.send(event.message as never).catch(() => {});
+    if (session.held !== undefined) session.held.push(event);
+    else session.wire.hear(event);
   };
 
   const stops =
@@ -317,7 +306,7 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
           cluster.onForward((id, messages) => {
             const session = sessions.get(id) as ClusterSession | undefined;
             if (session === undefined) return;
-            const mine = messages.filter((message) => session.asked.has(message['id'] as string | number));
+            const mine = session.wire.take(messages);
             if (mine.length > 0) deliver(session, mine).catch((error: unknown) => logger.warn('an answer forwarded by another node was not delivered', { reason: (error as Error).message }));
           }),
           cluster.onSessionClosed((id) => void closeLocal(id)),
