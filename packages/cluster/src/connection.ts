@@ -14,6 +14,9 @@ export interface ConnectionOptions {
   readonly channels: ReadonlyMap<string, (message: string) => void>;
 }
 
+/** How often each connection is checked with a PING, so one that silently stopped answering is replaced. */
+const heartbeatMs = 5000;
+
 /** Reconnect delays: 100 ms doubling up to 2 s, for as long as it takes. */
 const retryDelay = (attempt: number): number => Math.min(2000, 100 * 2 ** Math.max(0, Math.min(attempt - 1, 5)));
 
@@ -49,6 +52,8 @@ export class Connection {
   #failed = false;
   #lastError: string | undefined;
   #closing: Promise<void> | undefined;
+  readonly #probing = new Set<Redis>();
+  readonly #heartbeat: NodeJS.Timeout;
 
   constructor(options: ConnectionOptions) {
     this.#options = options;
@@ -89,6 +94,11 @@ export class Connection {
     this.#subscriber.on('message', (channel: string, message: string) => {
       this.#options.channels.get(channel)?.(message);
     });
+    this.#heartbeat = setInterval(() => {
+      this.#probe(this.#commands);
+      this.#probe(this.#subscriber);
+    }, heartbeatMs);
+    this.#heartbeat.unref();
   }
 
   status(): ClusterStatus {
@@ -127,6 +137,7 @@ export class Connection {
 
   #asError(error: unknown): PromptyardError {
     if (error instanceof PromptyardError) return error;
+    if (error instanceof Error && error.message === 'Command timed out') this.#probe(this.#commands);
     // A reply error is Redis refusing a command (a wrong type, out of memory), not an outage.
     if (error instanceof Error && error.name === 'ReplyError') {
       return new PromptyardError('BACKEND_ERROR', `the shared Redis at ${this.#url} refused a command: ${error.message}`, { cause: error });
@@ -145,6 +156,25 @@ export class Connection {
         // Unsubscribed, this node would miss events: start over on a new connection.
         this.#failure(error);
         if (this.#closing === undefined) this.#subscriber.disconnect(true);
+      },
+    );
+  }
+
+  /**
+   * PINGs `client`; when Redis does not answer within the command timeout (a frozen server, a
+   * connection a firewall dropped without a word), drops the connection: the node goes degraded and
+   * reconnects, instead of timing out call after call on a connection that looks fine.
+   */
+  #probe(client: Redis): void {
+    if (this.#closing !== undefined || this.#probing.has(client) || client.status !== 'ready') return;
+    this.#probing.add(client);
+    client.ping().then(
+      () => this.#probing.delete(client),
+      (error: unknown) => {
+        this.#probing.delete(client);
+        if (this.#closing !== undefined || client.status !== 'ready') return;
+        this.#lastError = `Redis did not answer a PING (${describeError(error)})`;
+        client.disconnect(true);
       },
     );
   }
@@ -176,6 +206,7 @@ export class Connection {
   /** Quits both connections (idempotent); no reconnect timer is left behind. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      clearInterval(this.#heartbeat);
       this.statusListeners.clear();
       await Promise.all(
         [this.#commands, this.#subscriber].map(async (client) => {

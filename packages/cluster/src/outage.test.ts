@@ -111,11 +111,14 @@ describe('while Redis is down', () => {
     expect(lines.filter((line) => line.includes('reconnected to the shared Redis'))).toHaveLength(1);
   });
 
-  it('fails calls within the command timeout when Redis stops answering', async () => {
+  it('fails calls within the command timeout when Redis stops answering, then degrades until it answers again', async () => {
     const [a] = await nodes.start(1, { commandTimeoutMs: 300 });
     const lastEventId = await a!.eventStore('s1').storeEvent(standaloneStreamId, { jsonrpc: '2.0', method: 'ping' });
     process.kill(server.pid, 'SIGSTOP');
     await expectAllUnavailable(a!, lastEventId, 1000);
+    // A call timed out: a PING finds Redis silent and the connection is replaced.
+    await reach(a!, 'degraded');
+    await expectAllUnavailable(a!, lastEventId, 100);
     process.kill(server.pid, 'SIGCONT');
     await reach(a!, 'ready');
     expect(await a!.claim(randomUUID(), 1000)).toBe(true);
