@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isPromptyardError, standaloneStreamId } from '@promptyard/core';
 import type { ChangeEvent, Cluster, ClusterStatus } from '@promptyard/core';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../test-support/prometheus.js';
 import { startRedisServer } from '../../../test-support/redis-server.js';
@@ -118,10 +119,32 @@ describe('while Redis is down', () => {
     await expectAllUnavailable(a!, lastEventId, 1000);
     // A call timed out: a PING finds Redis silent and the connection is replaced.
     await reach(a!, 'degraded');
-    await expectAllUnavailable(a!, lastEventId, 100);
+    await expectAllUnavailable(a!, lastEventId, 500);
     process.kill(server.pid, 'SIGCONT');
     await reach(a!, 'ready');
     expect(await a!.claim(randomUUID(), 1000)).toBe(true);
+  });
+
+  it('resubscribes when Redis drops the subscriber connection', async () => {
+    const [a, b] = await nodes.start(2);
+    const statuses: ClusterStatus[] = [];
+    a!.onStatus((status) => statuses.push(status));
+    const heardB = new Heard<ChangeEvent>();
+    b!.bus.subscribe(heardB.listener);
+    const ready = Promise.all([a, b].map(async (node) => {
+      await reach(node!, 'degraded');
+      await reach(node!, 'ready');
+    }));
+    const admin = new Redis(server.url);
+    try {
+      await admin.client('KILL', 'TYPE', 'pubsub');
+    } finally {
+      admin.disconnect();
+    }
+    await ready;
+    expect(statuses).toEqual(['degraded', 'ready']);
+    a!.bus.publish({ kind: 'tools_list_changed' });
+    await heardB.waitFor((event) => event.kind === 'tools_list_changed');
   });
 
   it('starts degraded when Redis is not there, and never logs the password', async () => {

@@ -99,6 +99,17 @@ describe('sessions', () => {
     expect((await raw.keys(`*${first}*`)).sort()).toEqual([]);
   });
 
+  it('reports Redis refusing a command as BACKEND_ERROR', async () => {
+    const [a] = await nodes.start(1);
+    const id = randomUUID();
+    await a!.saveSession(id, record(), 60_000);
+    const [recordKey] = await raw.keys(`*:session:${id}`);
+    await raw.set(recordKey!.replace(/:session:.*$/, ':sessions'), 'not a sorted set');
+    const error = await a!.touchSession(id, 60_000).catch((caught: unknown) => caught);
+    expect(isPromptyardError(error) && error.code).toBe('BACKEND_ERROR');
+    expect(String(error)).toMatch(/the shared Redis at redis:\/\/127\.0\.0\.1:\d+ refused a command: .*WRONGTYPE/);
+  });
+
   it('rejects a TTL that is not a positive number', async () => {
     const [a] = await nodes.start(1);
     await expect(a!.saveSession('s', record(), 0)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
@@ -232,6 +243,9 @@ describe('forward, claim and the change bus', () => {
     const [a, b] = await nodes.start(2);
     const heardA = new Heard<ChangeEvent>();
     const heardB = new Heard<ChangeEvent>();
+    a!.bus.subscribe(() => {
+      throw new Error('a listener that fails');
+    });
     a!.bus.subscribe(heardA.listener);
     const unsubscribe = b!.bus.subscribe(heardB.listener);
     a!.bus.publish({ kind: 'tools_list_changed' });
