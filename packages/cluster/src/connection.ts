@@ -92,7 +92,12 @@ export class Connection {
     });
     this.#subscriber.on('error', (error: Error) => this.#failure(error));
     this.#subscriber.on('message', (channel: string, message: string) => {
-      this.#options.channels.get(channel)?.(message);
+      try {
+        this.#options.channels.get(channel)?.(message);
+      } catch (error) {
+        // A message of another shape (another version's node) must not reach the client's parser.
+        options.logger.warn('dropped a message from the shared Redis that this version cannot read', { channel, error: describeError(error) });
+      }
     });
     this.#heartbeat = setInterval(() => {
       this.#probe(this.#commands);

@@ -262,6 +262,17 @@ describe('forward, claim and the change bus', () => {
     await heardA.waitFor((event) => event.kind === 'resources_list_changed');
     expect(heardB.values).toHaveLength(3);
   });
+  it('drops a message it cannot read and goes on', async () => {
+    const keyPrefix = `test-${randomUUID()}`;
+    const [a] = await nodes.start(1, { keyPrefix });
+    const heard = new Heard<SessionEvent>();
+    a!.onSessionEvent(heard.listener);
+    await raw.publish(`${keyPrefix}:events`, 'not json');
+    await raw.publish(`${keyPrefix}:events`, '{"events": 42}');
+    await raw.publish(`${keyPrefix}:events`, JSON.stringify({ message: note(1), events: [['s', 'e']] }));
+    await heard.waitFor((event) => event.sessionId === 's');
+    expect(heard.values).toEqual([{ sessionId: 's', eventId: 'e', message: note(1) }]);
+  });
 });
 
 describe('takeToken', () => {

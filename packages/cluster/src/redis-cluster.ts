@@ -50,23 +50,15 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
   const sessionEvents = new Listeners<[SessionEvent]>(logger, 'session event');
   const forwards = new Listeners<[string, readonly JsonRpcMessage[]]>(logger, 'forwarded message');
   const closedSessions = new Listeners<[string]>(logger, 'session closed');
-  /** Parses a channel's JSON message for `hear`; a malformed one is dropped with a warning. */
+  /** Hands a channel's JSON message to `hear` (the connection drops one that cannot be read, with a warning). */
   const json =
-    <T>(channel: string, hear: (value: T) => void) =>
-    (message: string): void => {
-      let value: T;
-      try {
-        value = JSON.parse(message) as T;
-      } catch {
-        logger.warn('dropped a message that is not JSON from the shared Redis', { channel });
-        return;
-      }
-      hear(value);
-    };
+    <T>(hear: (value: T) => void) =>
+    (message: string): void =>
+      hear(JSON.parse(message) as T);
   const channels = new Map<string, (message: string) => void>([
-    [keys.channels.changes, json<ChangeEvent>(keys.channels.changes, (event) => changes.emit(event))],
-    [keys.channels.events, json<BroadcastNotice>(keys.channels.events, (notice) => sessionEventsOf(notice).forEach((event) => sessionEvents.emit(event)))],
-    [keys.channels.forward, json<{ sessionId: string; messages: JsonRpcMessage[] }>(keys.channels.forward, ({ sessionId, messages }) => forwards.emit(sessionId, messages))],
+    [keys.channels.changes, json<ChangeEvent>((event) => changes.emit(event))],
+    [keys.channels.events, json<BroadcastNotice>((notice) => sessionEventsOf(notice).forEach((event) => sessionEvents.emit(event)))],
+    [keys.channels.forward, json<{ sessionId: string; messages: JsonRpcMessage[] }>(({ sessionId, messages }) => forwards.emit(sessionId, messages))],
     [keys.channels.closed, (id) => closedSessions.emit(id)],
   ]);
   const connection = new Connection({ url: options.url, logger, nodeId, commandTimeoutMs: options.commandTimeoutMs ?? 1000, channels });
