@@ -67,7 +67,8 @@ export class Connection {
       autoResendUnfulfilledCommands: false,
       autoResubscribe: false,
       retryStrategy: retryDelay,
-      connectionName: `promptyard:${options.nodeId}`,
+      // CLIENT SETNAME refuses spaces and newlines, and a refused name would fail every connection.
+      connectionName: `promptyard:${options.nodeId.replace(/[^\w.:-]/g, '_')}`,
     };
     this.#commands = new Redis(options.url, settings);
     this.#subscriber = new Redis(options.url, settings);

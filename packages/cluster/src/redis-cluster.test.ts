@@ -45,6 +45,12 @@ describe('createRedisCluster', () => {
     expect(lines.filter((line) => line.includes('connected to the shared Redis'))).toHaveLength(1);
   });
 
+  it('takes any node id', async () => {
+    const [a] = await nodes.start(1, { nodeId: 'node one\n(east)' });
+    expect(a!.nodeId).toBe('node one\n(east)');
+    expect(await a!.claim(randomUUID(), 1000)).toBe(true);
+  });
+
   it('refuses a URL that is not redis:// or rediss://', () => {
     expect(() => createRedisCluster({ url: 'http://user:secret@localhost:6379', logger: recordingLogger().logger })).toThrow(
       /\[cluster\] redis_url must be a redis:\/\/ or rediss:\/\/ URL .*got "http:\/\/\*\*\*@localhost:6379\/"/,
