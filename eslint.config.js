@@ -24,6 +24,10 @@ const metricsLibrary = {
   group: ['prom-client'],
   message: 'The metrics library stays behind @promptyard/telemetry; everything else reports through core\'s Metrics contract.',
 };
+const redisClient = {
+  group: ['ioredis'],
+  message: 'The Redis client stays behind @promptyard/cluster; everything else shares state through core\'s Cluster contract.',
+};
 const restrict = (files, patterns) => ({
   files,
   ignores: ['**/*.test.ts', '**/test/**'],
@@ -43,16 +47,18 @@ export default tseslint.config(
     },
   },
   // One-way layering, core ← domain packages and mcp ← router ← apps; later blocks win for the files they match.
-  restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary]),
-  restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary]),
+  restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary, redisClient]),
+  restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary, redisClient]),
   // The one seam to the SDK for serving.
-  restrict(['packages/mcp/src/**'], [deepImports, siblings, apps, metricsLibrary]),
-  restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps, metricsLibrary]),
+  restrict(['packages/mcp/src/**'], [deepImports, siblings, apps, metricsLibrary, redisClient]),
+  restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps, metricsLibrary, redisClient]),
   // The router is an MCP client of its servers; its upstream SDK seam is src/sdk.
-  restrict(['packages/router/src/sdk/**'], [deepImports, routerLayer, apps, metricsLibrary]),
+  restrict(['packages/router/src/sdk/**'], [deepImports, routerLayer, apps, metricsLibrary, redisClient]),
   // The one home of the metrics library.
-  restrict(['packages/telemetry/src/**'], [deepImports, siblings, sdk, apps]),
-  restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary]),
+  restrict(['packages/telemetry/src/**'], [deepImports, siblings, sdk, apps, redisClient]),
+  // The one home of the Redis client.
+  restrict(['packages/cluster/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary]),
+  restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary, redisClient]),
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Checks what ESLint cannot see: package.json dependencies follow the layering (core ← domain packages,
 // mcp, auth and telemetry ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK
-// at run time, only packages/telemetry on the metrics library, every source file name is kebab-case, and
+// at run time, only packages/telemetry on the metrics library, only packages/cluster on the Redis client,
+// every source file name is kebab-case, and
 // every package has the exports a publishable package needs.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,6 +21,9 @@ const sdkSeams = ['mcp', 'router'];
 /** Metrics are reported through core's contract; the library that exposes them is telemetry's alone. */
 const metricsLibraries = ['prom-client'];
 const metricsHome = 'telemetry';
+/** Shared state goes through core's Cluster contract; the Redis client is cluster's alone. */
+const redisClients = ['ioredis'];
+const redisHome = 'cluster';
 const apps = workspace('apps');
 for (const dir of [...packages, ...apps]) {
   const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -41,6 +45,8 @@ for (const dir of [...packages, ...apps]) {
   if (sdkAtRunTime.length > 0 && !sdkSeams.includes(folder)) problems.push(`${where}: only ${sdkSeams.join(' and ')} depend on the MCP SDK at run time, not ${folder} (${sdkAtRunTime.join(', ')})`);
   const metricsAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => metricsLibraries.includes(name));
   if (metricsAtRunTime.length > 0 && folder !== metricsHome) problems.push(`${where}: only ${metricsHome} depends on ${metricsAtRunTime.join(', ')}; report through core's Metrics contract`);
+  const redisAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => redisClients.includes(name));
+  if (redisAtRunTime.length > 0 && folder !== redisHome) problems.push(`${where}: only ${redisHome} depends on ${redisAtRunTime.join(', ')}; share state through core's Cluster contract`);
   if (manifest.type !== 'module') problems.push(`${where}: "type" must be "module"`);
   if (!manifest.exports?.['./package.json']) problems.push(`${where}: exports must include "./package.json"`);
   if (manifest.main) problems.push(`${where}: use "exports", not "main"`);

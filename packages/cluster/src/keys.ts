@@ -1,0 +1,43 @@
+/**
+ * Every key and channel of one cluster, all under `<prefix>:`. A stream key puts the stream id (a
+ * UUID or `_GET_stream`, never a colon) before the session id, so no session id can reach another
+ * session's keys.
+ */
+export interface Keys {
+  readonly prefix: string;
+  /** The session's record (JSON, with the session's TTL). */
+  session(id: string): string;
+  /** The stream ids a session has written, so touching and deleting find its streams. */
+  streams(id: string): string;
+  /** One SSE stream of one session. */
+  stream(sessionId: string, streamId: string): string;
+  /** Sorted set of live session ids, scored by expiry (ms). */
+  readonly live: string;
+  /** Sorted set of the sessions subscribed to `uri`, scored by expiry (ms). */
+  uri(uri: string): string;
+  claim(key: string): string;
+  rate(client: string): string;
+  readonly channels: {
+    readonly changes: string;
+    readonly events: string;
+    readonly forward: string;
+    readonly closed: string;
+  };
+}
+
+export const createKeys = (prefix: string): Keys => ({
+  prefix,
+  session: (id) => `${prefix}:session:${id}`,
+  streams: (id) => `${prefix}:streams:${id}`,
+  stream: (sessionId, streamId) => `${prefix}:stream:${streamId}:${sessionId}`,
+  live: `${prefix}:sessions`,
+  uri: (uri) => `${prefix}:uri:${uri}`,
+  claim: (key) => `${prefix}:claim:${key}`,
+  rate: (client) => `${prefix}:rate:${client}`,
+  channels: {
+    changes: `${prefix}:changes`,
+    events: `${prefix}:events`,
+    forward: `${prefix}:forward`,
+    closed: `${prefix}:closed`,
+  },
+});
