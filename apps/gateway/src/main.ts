@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
-import type { Logger, Metrics } from '@promptyard/core';
+import type { Cluster, Logger, Metrics } from '@promptyard/core';
 import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
 import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router, spawnStdioServersEarly } from '@promptyard/router';
@@ -101,11 +101,14 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics });
   let served: { close(): Promise<void> };
   let url: string | undefined;
+  let cluster: Cluster | undefined;
   if (config.transport.type === 'stdio') {
+    if (config.cluster !== undefined) logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio gateway serves its one client alone');
     if (config.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
     served = await serveStdio(blueprint);
   } else {
-    const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint });
+    cluster = await joinCluster(config, logger);
+    const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint, cluster });
     // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);
     served = http;
@@ -130,6 +133,7 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
     closing = true;
     await stopWatching().catch(() => {});
     await served.close().catch(() => {});
+    await cluster?.close();
     await telemetry.listener?.close();
     await router.close();
     killAllChildren();
@@ -137,7 +141,26 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   return { router, ...(url === undefined ? {} : { url }), close };
 };
 
-const serveHttpFront = (blueprint: McpServerBlueprint, router: Router, config: GatewayConfig, logger: Logger, telemetry: { readonly metrics: Metrics | undefined; readonly serveMetrics: boolean }): Promise<HttpHandle> => {
+/**
+ * `[cluster] redis_url`: the Redis replicas behind one load balancer share, joined before serving
+ * (waiting briefly for it; a node that cannot reach it serves on its own, degraded, and keeps trying).
+ * Loaded only when set: a single gateway never loads the Redis client.
+ */
+const joinCluster = async (config: GatewayConfig, logger: Logger): Promise<Cluster | undefined> => {
+  if (config.cluster === undefined) return undefined;
+  const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
+  const cluster = createRedisCluster({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
+  if ((await waitForCluster(cluster, 2000)) !== 'ready') logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
+  return cluster;
+};
+
+const serveHttpFront = (
+  blueprint: McpServerBlueprint,
+  router: Router,
+  config: GatewayConfig,
+  logger: Logger,
+  telemetry: { readonly metrics: Metrics | undefined; readonly serveMetrics: boolean; readonly cluster: Cluster | undefined },
+): Promise<HttpHandle> => {
   const { transport } = config;
   return serveHttp(blueprint, {
     host: transport.host,

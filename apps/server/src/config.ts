@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { loadConfig, logLevels, telemetrySection } from '@promptyard/core';
+import { clusterSection, loadConfig, logLevels, telemetrySection } from '@promptyard/core';
 import { authSection, policySection, resolveAuthSettings, resolvePolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -26,6 +26,7 @@ export const configSchema = {
   auth: authSection,
   'policy[]': policySection,
   telemetry: telemetrySection,
+  cluster: clusterSection,
   prompts: {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },

@@ -1,6 +1,6 @@
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
-import type { Logger, ToolDefinition } from '@promptyard/core';
+import type { Cluster, Logger, ToolDefinition } from '@promptyard/core';
 import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
 import { startMetrics } from '@promptyard/telemetry';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools, createSkillTree } from '@promptyard/prompts';
@@ -78,6 +78,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const telemetry = await startMetrics({ metrics: telemetryConfig.metrics, metricsBind: telemetryConfig.metrics_bind }, { http: config.transport.type === 'http', logger });
   const { metrics } = telemetry;
   metrics?.catalog(() => catalog.size);
+  const cluster = await joinCluster(config, logger);
 
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
@@ -133,6 +134,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         : undefined,
       metrics,
       serveMetrics: telemetry.onEndpoint,
+      cluster,
       health: () => ({ name: config.server.name, prompts: catalog.size, tools: tools?.catalog.size ?? 0, catalogVersion: catalog.version }),
     });
     url = handle.url;
@@ -179,10 +181,29 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       closing ??= (async () => {
         await Promise.allSettled([...sources.map(({ source }) => source.close?.()), skillTree?.close?.()]);
         await closeTransport().catch(() => {});
+        await cluster?.close();
         await telemetry.listener?.close();
         await Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]);
       })();
       return closing;
     },
   };
+};
+
+/**
+ * `[cluster] redis_url`: the Redis replicas behind one load balancer share, joined before serving
+ * (waiting briefly for it; a node that cannot reach it serves on its own, degraded, and keeps trying).
+ * Loaded only when set: a single node never loads the Redis client.
+ */
+const joinCluster = async (config: ResolvedConfig['config'], logger: Logger): Promise<Cluster | undefined> => {
+  const { redis_url: url, key_prefix: keyPrefix } = config.cluster;
+  if (url === undefined) return undefined;
+  if (config.transport.type !== 'http') {
+    logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio server serves its one client alone');
+    return undefined;
+  }
+  const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
+  const cluster = createRedisCluster({ url, keyPrefix, logger });
+  if ((await waitForCluster(cluster, 2000)) !== 'ready') logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
+  return cluster;
 };

@@ -83,10 +83,16 @@ export interface BroadcastNotice {
  * those subscribed to one URI) in one pipeline; the notice to publish, or `undefined` when no
  * session was there.
  */
-export const appendToSessions = async (connection: Connection, keys: Keys, index: string, message: JsonRpcMessage, options: StreamOptions): Promise<BroadcastNotice | undefined> => {
+export const appendToSessions = async (
+  connection: Connection,
+  keys: Keys,
+  target: { readonly index: string } | { readonly sessionId: string },
+  message: JsonRpcMessage,
+  options: StreamOptions,
+): Promise<BroadcastNotice | undefined> => {
   const json = JSON.stringify(message);
   return connection.run(async (redis) => {
-    const ids = await redis.promptyardLive(index);
+    const ids = 'sessionId' in target ? [target.sessionId] : await redis.promptyardLive(target.index);
     if (ids.length === 0) return undefined;
     const pipeline = redis.pipeline();
     for (const id of ids) {

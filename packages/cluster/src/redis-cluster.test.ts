@@ -221,6 +221,26 @@ describe('broadcast', () => {
   });
 });
 
+describe('broadcast to one session', () => {
+  it('appends to that session alone, and to none once it has ended', async () => {
+    const [a, b] = await nodes.start(2);
+    const heard = new Heard<SessionEvent>();
+    b!.onSessionEvent(heard.listener);
+    const [target, bystander, ended] = [randomUUID(), randomUUID(), randomUUID()];
+    for (const id of [target, bystander, ended]) await a!.saveSession(id, record(), 60_000);
+    await a!.deleteSession(ended);
+    await a!.broadcast(note(1), { sessionId: ended });
+    await a!.broadcast(note(2), { sessionId: target });
+    await heard.waitFor((event) => event.sessionId === target);
+    expect(heard.values.map((event) => [event.sessionId, (event.message['params'] as { n: number }).n])).toEqual([[target, 2]]);
+    const replayed: JsonRpcMessage[] = [];
+    const first = await b!.eventStore(target).storeEvent(standaloneStreamId, note(0));
+    await a!.broadcast(note(3), { sessionId: target });
+    await b!.eventStore(target).replayEventsAfter(first, { send: async (_, message) => void replayed.push(message) });
+    expect(replayed).toEqual([note(3)]);
+  });
+});
+
 describe('forward, claim and the change bus', () => {
   it('hands forwarded messages to every node once', async () => {
     const [a, b] = await nodes.start(2);

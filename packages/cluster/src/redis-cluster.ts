@@ -88,8 +88,11 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
 
     eventStore: (sessionId) => createEventStore(connection, keys, sessionId, streams),
     broadcast: async (message, broadcastOptions) => {
-      const index = broadcastOptions?.uri === undefined ? keys.live : keys.uri(broadcastOptions.uri);
-      const notice = await appendToSessions(connection, keys, index, message, streams);
+      const target =
+        broadcastOptions?.sessionId !== undefined
+          ? { sessionId: broadcastOptions.sessionId }
+          : { index: broadcastOptions?.uri === undefined ? keys.live : keys.uri(broadcastOptions.uri) };
+      const notice = await appendToSessions(connection, keys, target, message, streams);
       if (notice !== undefined) await connection.run((redis) => redis.publish(keys.channels.events, JSON.stringify(notice)));
     },
     onSessionEvent: (listener) => sessionEvents.add(listener),

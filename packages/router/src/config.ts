@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, isPromptyardError, locateKey, logLevels, resolveConfig, telemetrySection } from '@promptyard/core';
+import { PromptyardError, clusterSection, isPromptyardError, locateKey, logLevels, resolveConfig, telemetrySection } from '@promptyard/core';
 import { authSection, checkAuthSection, checkPolicies, policySection } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -49,6 +49,8 @@ export interface GatewayConfig {
   readonly policy: readonly PolicyRule[];
   /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own. */
   readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string };
+  /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
+  readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
   /** In file order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
   readonly file?: string;
@@ -93,6 +95,7 @@ const sectionsSchema = {
   auth: authSection,
   'policy[]': policySection,
   telemetry: telemetrySection,
+  cluster: clusterSection,
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
@@ -244,7 +247,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
 
-  const { gateway, timeouts, restart, transport, telemetry } = sections;
+  const { gateway, timeouts, restart, transport, telemetry, cluster } = sections;
   return {
     name: gateway.name,
     separator: gateway.separator,
@@ -268,6 +271,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
     policy: policy?.rules ?? [],
     telemetry: { metrics: telemetry.metrics, ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }) },
+    ...(cluster.redis_url === undefined ? {} : { cluster: { redisUrl: cluster.redis_url, keyPrefix: cluster.key_prefix } }),
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),
     format: source.format,
