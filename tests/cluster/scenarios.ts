@@ -3,9 +3,10 @@
  * the conformance suite through the balancer, a replica killed under load, Redis stopped, Prometheus
  * scraping every replica. Each asserts with `expect`; waits are bounded polls or events.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Cluster } from '../../test-support/cluster.js';
@@ -198,13 +199,33 @@ export const redisOutage = async (cluster: Cluster, probe: (client: Client) => P
   }
 };
 
-/** A real Prometheus scrapes every replica: targets up, request counters rising on each; `promtool check metrics` clean on each. */
+const dashboardPath = fileURLToPath(new URL('../../deploy/grafana/promptyard.json', import.meta.url));
+const metricsSourcePath = fileURLToPath(new URL('../../packages/telemetry/src/prometheus-metrics.ts', import.meta.url));
+
+/** Every query of deploy/grafana/promptyard.json, its dashboard variables given values Prometheus takes. */
+const dashboardQueries = async (): Promise<{ readonly title: string; readonly expr: string }[]> => {
+  const dashboard = JSON.parse(await readFile(dashboardPath, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  return dashboard.panels.flatMap((panel) =>
+    (panel.targets ?? []).map((target) => ({
+      title: panel.title,
+      expr: target.expr.replaceAll('$__rate_interval', '1m').replaceAll('$__range', '5m').replaceAll('$job', '.*').replaceAll('$instance', '.*'),
+    })),
+  );
+};
+
+/**
+ * A real Prometheus scrapes every replica: targets up, request counters rising on each; `promtool
+ * check metrics` clean on each; every query of the Grafana dashboard is valid PromQL over metrics the
+ * binaries define.
+ */
 export const prometheusScrape = async (cluster: Cluster, load: () => Promise<void>): Promise<void> => {
   const prometheus = await startPrometheus(cluster.nodes.map((node) => `127.0.0.1:${node.port}`));
   try {
     const up = await eventually(() => prometheus.query('up{job="promptyard"}'), (samples) => samples.length === cluster.nodes.length && samples.every((sample) => sample.value === 1), 20_000, 'every replica is an up target');
     expect(up).toHaveLength(cluster.nodes.length);
     const perInstance = 'sum by (instance) (promptyard_request_duration_seconds_count)';
+    // A request series exists once a replica has answered one request.
+    await load();
     const before = await eventually(() => prometheus.query(perInstance), (samples) => samples.length === cluster.nodes.length, 20_000, 'request counters scraped from every replica');
     await load();
     await eventually(
@@ -214,6 +235,16 @@ export const prometheusScrape = async (cluster: Cluster, load: () => Promise<voi
       'request counters rising on every replica',
     );
     for (const node of cluster.nodes) expect(promtoolProblems(await cluster.metrics(node.index)), `promtool check metrics on replica ${node.index}`).toBe('');
+
+    const defined = await readFile(metricsSourcePath, 'utf8');
+    const unknown: string[] = [];
+    for (const { title, expr } of await dashboardQueries()) {
+      await expect(prometheus.query(expr), `dashboard panel "${title}"`).resolves.toBeDefined();
+      for (const name of expr.match(/\bpromptyard_\w+/g) ?? []) {
+        if (!defined.includes(`'${name.replace(/_(bucket|count|sum)$/, '')}'`)) unknown.push(`${title}: ${name}`);
+      }
+    }
+    expect(unknown, 'dashboard metrics that packages/telemetry does not define').toEqual([]);
   } finally {
     await prometheus.stop();
   }
