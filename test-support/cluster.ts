@@ -21,7 +21,7 @@ import { freePort } from './prometheus.js';
 import { startRedisServer } from './redis-server.js';
 import type { RedisServer } from './redis-server.js';
 
-export type ClusterApp = 'server' | 'gateway';
+type ClusterApp = 'server' | 'gateway';
 
 const binaries: Record<ClusterApp, string> = {
   server: fileURLToPath(new URL('../apps/server/dist/cli.js', import.meta.url)),
@@ -40,7 +40,7 @@ export interface ClusterOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-export interface ClusterNode {
+interface ClusterNode {
   readonly index: number;
   readonly port: number;
   /** `http://127.0.0.1:<port>`: the replica itself, past nginx (for /metrics and /health). */
@@ -52,7 +52,7 @@ export interface ClusterNode {
   readonly alive: boolean;
 }
 
-export interface HealthBody {
+interface HealthBody {
   readonly status: string;
   readonly cluster?: unknown;
   readonly [key: string]: unknown;

@@ -9,7 +9,7 @@ import { isAlive } from './output.js';
 const ensureScript = fileURLToPath(new URL('../scripts/ensure-conformance.mjs', import.meta.url));
 
 export const conformanceVersions = ['2025-11-25', '2026-07-28'] as const;
-export type ConformanceVersion = (typeof conformanceVersions)[number];
+type ConformanceVersion = (typeof conformanceVersions)[number];
 /** Scenario name → whether every check passed. */
 export type ConformanceOutcomes = ReadonlyMap<string, boolean>;
 
