@@ -18,9 +18,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        // Replicas of the built binaries behind nginx and Redis (deploy/, test-support/cluster.ts): one
-        // cluster at a time, each test file its own.
-        test: { name: 'cluster', include: ['tests/cluster/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 300_000, fileParallelism: false },
+        // Replicas of the built binaries behind nginx and Redis (deploy/, test-support/cluster.ts): after
+        // the other projects (groupOrder), one cluster at a time, each test file its own.
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

@@ -15,8 +15,6 @@ export interface V1Session {
   readonly sessionId: string;
   /** list_changed notifications (prompts or tools) heard on the GET stream so far. */
   readonly heard: () => number;
-  /** Errors the transport reported (a dropped stream, a failed reconnection). */
-  readonly transportErrors: string[];
   close(): Promise<void>;
 }
 
@@ -36,12 +34,10 @@ export const connectV1 = async (url: string, options: { readonly elicitation?: b
   const transport = new TransportV1(new URL(url), {
     reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 2000, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 },
   });
-  const transportErrors: string[] = [];
   await client.connect(transport);
-  transport.onerror = (error) => transportErrors.push(error.message);
   const sessionId = transport.sessionId;
   if (sessionId === undefined) throw new Error('the 2025-11-25 client got no Mcp-Session-Id at initialize');
-  return { client, transport, sessionId, heard: () => heard, transportErrors, close: () => client.close() };
+  return { client, transport, sessionId, heard: () => heard, close: () => client.close() };
 };
 
 /** A 2026-07-28 client on SDK v2: no session, every request stands alone (any replica may answer it). */
