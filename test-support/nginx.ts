@@ -33,6 +33,11 @@ export interface Nginx {
   readonly origin: string;
   /** nginx's error log (stderr) so far. */
   readonly log: Output;
+  /**
+   * The requests logged so far (nginx logs one when it ends: a GET stream once it closes), as
+   * `<epoch seconds> <method> <status> <replica address> last-event-id="<header>"` lines.
+   */
+  accessLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -55,7 +60,8 @@ export const startNginx = async (upstreamPorts: readonly number[]): Promise<Ngin
       'worker_processes 1;',
       'events { worker_connections 1024; }',
       'http {',
-      `  access_log ${join(dir, 'access.log')};`,
+      `  log_format cluster '$msec $request_method $status $upstream_addr last-event-id="$http_last_event_id"';`,
+      `  access_log ${join(dir, 'access.log')} cluster;`,
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
       `  include ${join(dir, 'promptyard.conf')};`,
       '}',
@@ -80,6 +86,7 @@ export const startNginx = async (upstreamPorts: readonly number[]): Promise<Ngin
     port,
     origin: `http://127.0.0.1:${port}`,
     log,
+    accessLog: () => readFile(join(dir, 'access.log'), 'utf8').catch(() => ''),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -128,6 +128,7 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const killStarted = performance.now();
     await cluster.kill(options.victim);
     const killed = performance.now();
+    const killedAtEpoch = Date.now() / 1000;
 
     for (let edit = 1; options.edit !== undefined && edit <= 2; edit += 1) {
       const before = clients.map((client) => client.heard?.() ?? 0);
@@ -151,6 +152,16 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     expect(failed.every((record) => record.end >= killStarted)).toBe(true);
     // The same sessions went on: no client initialized again.
     expect(clients.map((client) => client.sameSession?.() ?? true)).toEqual(clients.map(() => true));
+    if (options.edit !== undefined) {
+      // The GET streams that were on the dead replica resumed elsewhere with Last-Event-ID (nginx logs a stream when it ends).
+      await Promise.allSettled(clients.map((client) => client.close()));
+      const resumed = (log: string): string[] =>
+        log.split('\n').filter((line) => {
+          const [at, method, status] = line.split(' ');
+          return Number(at) >= killedAtEpoch && method === 'GET' && status === '200' && !line.endsWith('last-event-id=""') && !line.endsWith('last-event-id="-"');
+        });
+      await eventually(() => cluster.nginx.accessLog(), (log) => resumed(log).length > 0, 10_000, 'a GET stream resumed with Last-Event-ID after the kill (nginx access log)');
+    }
   } finally {
     await Promise.allSettled(clients.map((client) => client.close()));
     if (cluster.nodes[options.victim]?.alive !== true) await cluster.restart(options.victim);
