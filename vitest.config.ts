@@ -16,6 +16,19 @@ export default defineConfig({
         // Black-box tests spawn the built binaries (`pnpm build` first) and talk MCP to them.
         test: { name: 'e2e', include: ['apps/*/test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 30_000 },
       },
+      {
+        extends: true,
+        // Replicas of the built binaries behind nginx and Redis (deploy/, test-support/cluster.ts): after
+        // the other projects (groupOrder), one cluster at a time, each test file its own.
+        test: {
+          name: 'cluster',
+          include: ['tests/cluster/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
