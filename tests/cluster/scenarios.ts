@@ -105,6 +105,15 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     if (options.edit !== undefined) {
       const open = (): Promise<number> => gaugeOnEach(cluster, 'promptyard_http_open_streams').then((values) => values.reduce((sum, value) => sum + value, 0));
       await eventually(open, (count) => count >= options.clients, 10_000, 'every client has its GET stream open');
+      // A change before the kill: every GET stream then holds an event id to resume from.
+      const before = clients.map((client) => client.heard?.() ?? 0);
+      await options.edit();
+      await eventually(
+        async () => clients.map((client, index) => (client.heard?.() ?? 0) - (before[index] as number)),
+        (counts) => counts.every((count) => count >= 1),
+        15_000,
+        'every client hears the change made before the kill',
+      );
     }
     const records: CallRecord[][] = clients.map(() => []);
     let done = 0;

@@ -51,7 +51,7 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       const before = await requestCounts(cluster, 'prompts/get', 'ok');
       for (let index = 0; index < 300; index += 1) {
         const result = await session.client.getPrompt({ name: 'greet', arguments: { who: `caller ${index}` } });
-        expect(result.messages[0]?.content).toEqual({ type: 'text', text: `Hello caller ${index}` });
+        expect(result.messages[0]?.content).toEqual({ type: 'text', text: `Hello caller ${index}\n` });
       }
       const after = await requestCounts(cluster, 'prompts/get', 'ok');
       const served = after.map((count, index) => count - (before[index] as number));
