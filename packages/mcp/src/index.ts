@@ -26,7 +26,7 @@ export type { HttpHandle, HttpServeOptions } from './http.js';
 export { parseServeFlags } from './serve-flags.js';
 export type { ServeFlags, ServeFlagValues } from './serve-flags.js';
 export { loadMcpTracing } from './mcp-tracing.js';
-export type { BackendCallSpan, McpTracing, RequestSpan, TraceContext, TracedCall, TracedRequest } from './mcp-tracing.js';
+export type { BackendCallSpan, McpTracing, RequestSpan, TraceContext, TracedCall, TracedRequest } from './tracing-types.js';
 export { createMcpServerBlueprint } from './server.js';
 export type { McpServerBlueprint, McpServerBlueprintOptions } from './server.js';
 export { handleShutdown } from './shutdown.js';

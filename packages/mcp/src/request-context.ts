@@ -2,7 +2,7 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity } from '@promptyard/core';
 import type { CallerAccess, ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
-import type { TraceContext } from './mcp-tracing.js';
+import type { TraceContext } from './tracing-types.js';
 import type { PendingCall } from './pending-call.js';
 
 /** Sends `notifications/progress` for the request of `ctx`, when it asked for progress. */

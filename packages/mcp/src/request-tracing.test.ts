@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject, McpRelay } from './handlers.js';
-import type { McpTracing, TracedRequest } from './mcp-tracing.js';
+import type { McpTracing, TracedRequest } from './tracing-types.js';
 import { responseErrorType, tracedHandler, tracedRelay } from './request-tracing.js';
 
 /** A tracing that records the spans it starts and how they end; each span's context is a token object. */

@@ -1,5 +1,5 @@
 import type { McpRelay } from './handlers.js';
-import type { McpTracing, RequestSpan, TraceContext } from './mcp-tracing.js';
+import type { McpTracing, RequestSpan, TraceContext } from './tracing-types.js';
 
 type Handler = (request: never, ctx: never) => unknown;
 
@@ -12,7 +12,7 @@ interface TracedCtx {
 const isToolError = (result: unknown): boolean => typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
 
 /** `error.type` of a failure: its JSON-RPC code (the SDK answers an error without one as an internal error, -32603). */
-export const errorTypeOf = (error: unknown): string => {
+const errorTypeOf = (error: unknown): string => {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'number' ? String(code) : '-32603';
 };

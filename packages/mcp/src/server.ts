@@ -7,7 +7,7 @@ import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
-import type { McpTracing, TraceContext } from './mcp-tracing.js';
+import type { McpTracing, TraceContext } from './tracing-types.js';
 import { timedHandler, timedRelay } from './request-metrics.js';
 import { tracedHandler, tracedRelay } from './request-tracing.js';
 import { loadServerSdk } from './sdk.js';

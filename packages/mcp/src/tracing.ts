@@ -1,6 +1,6 @@
 import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span, TextMapGetter, TextMapPropagator, TextMapSetter, Tracer } from '@opentelemetry/api';
-import type { McpTracing, RequestSpan, BackendCallSpan, TracedCall, TracedRequest } from './mcp-tracing.js';
+import type { McpTracing, RequestSpan, BackendCallSpan, TracedCall, TracedRequest } from './tracing-types.js';
 
 /** W3C trace context travels in a request's `params._meta` (the MCP semantic conventions' carrier). */
 const metaGetter: TextMapGetter<Readonly<Record<string, unknown>> | undefined> = {
