@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver } from '../../../test-support/otlp-receiver.js';
 import type { OtlpReceiver, ReceivedSpan } from '../../../test-support/otlp-receiver.js';
-import { cleanup, gatewayToml, makeFolder, newClient, startHttpGateway, startStdioGateway, textOf } from './harness.js';
+import { cleanup, gatewayToml, makeFolder, newClient, runCli, startHttpGateway, startStdioGateway, textOf } from './harness.js';
 
 const serverCli = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 const SERVER = 2;
@@ -133,6 +133,31 @@ describe('gateway traces', () => {
     const chain = await chainOf(own.traceId, 'prompts/get docs_greet', 'prompts/get greet');
     expect(chain.server.parentSpanId).toBe(own.spanId);
     expect(chain.server.attributes['mcp.session.id']).toEqual(expect.any(String));
+    expect(chain.backend.parentSpanId).toBe(chain.client.spanId);
+  });
+
+  it('refuse an endpoint that is not an http(s) URL, saying what they want', async () => {
+    const dir = await makeFolder({ 'gateway.toml': gatewayToml({}) });
+    const result = await runCli(['--config', `${dir}/gateway.toml`, '--transport', 'http', '--port', '0'], { env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'localhost:4318' } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('[telemetry] otlp_endpoint must be the http:// or https:// base URL of an OTLP/HTTP receiver, for example http://127.0.0.1:4318');
+    expect(result.stderr).toContain('"localhost:4318"');
+  });
+
+  it('flush the spans still queued when the gateway shuts down, the server behind it too', async () => {
+    const { config, env } = await tracedConfig();
+    // The default batch delay (5 s): only the flush at shutdown sends these spans now.
+    const { OTEL_BSP_SCHEDULE_DELAY: _delay, ...defaultDelay } = env;
+    const gateway = await startHttpGateway({ config, env: defaultDelay });
+    const call = clientSpan();
+    const client = newClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { traceparent: call.traceparent } } }));
+    await client.getPrompt({ name: 'docs_greet', arguments: { who: 'Edsger' } });
+    await client.close();
+    const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+    process.kill(gateway.pid, 'SIGTERM');
+    await exited;
+    const chain = await chainOf(call.traceId, 'prompts/get docs_greet', 'prompts/get greet');
     expect(chain.backend.parentSpanId).toBe(chain.client.spanId);
   });
 });

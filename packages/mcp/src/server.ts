@@ -59,7 +59,13 @@ const inputRoundTimeoutMs = 10 * 60_000;
  */
 export const createMcpServerBlueprint = async (handlers: McpHandlers, options: McpServerBlueprintOptions = {}): Promise<McpServerBlueprint> => {
   const { metrics, tracing } = options;
-  /** Each traced request's span context, by the SDK's context object: read once by the request's `RequestContext`. */
+  /**
+   * Each traced request's span context, by the SDK's context object: read once by the request's
+   * `RequestContext`. Without tracing this is `undefined`, and a request pays one check for it: in
+   * interleaved stdio `prompts/get` runs against the build without traces (3 × 6,000 gets, a busy
+   * 2-core machine) the p50 was 171/171/211 µs before and 178/169/199 µs after — noise. With traces
+   * on, a SERVER span (context read from `_meta`, attributes, the batch queue) costs ~2.7 µs.
+   */
   const traces = tracing === undefined ? undefined : new WeakMap<object, TraceContext>();
   // The skills extension loads beside the SDK, not after it.
   const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
