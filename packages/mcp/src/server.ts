@@ -31,7 +31,7 @@ export interface McpServerBlueprint {
   /** The identity results carry (a 2026-07-28 result's `_meta` names its server). */
   readonly serverInfo: { readonly name: string; readonly version: string };
   /** Present when traces are exported: the HTTP front then reads the `traceparent` header. */
-  readonly tracing: McpTracing | undefined;
+  readonly tracing?: McpTracing | undefined;
 }
 
 export interface McpServerBlueprintOptions {

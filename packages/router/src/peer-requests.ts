@@ -101,7 +101,8 @@ export class PeerRequests {
   }
 
   /** Runs `call` against `backend` inside the caller's context, tracked, with failures translated for the client. */
-  async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+  forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    // Not async itself: without traces a call takes no extra turn for this check.
     if (this.tracing !== undefined && context.trace !== undefined) return this.forwardTraced(this.tracing, backend, what, timeoutMs, context, call);
     return this.forwardAs(backend, what, timeoutMs, context, call, undefined);
   }
