@@ -134,6 +134,24 @@ describe('gateway traces', () => {
     expect(chain.server.parentSpanId).toBe(own.spanId);
     expect(chain.server.attributes['mcp.session.id']).toEqual(expect.any(String));
     expect(chain.backend.parentSpanId).toBe(chain.client.spanId);
+
+    // A 2026-07-28 client: each request stands alone, its trace context in _meta.
+    const modern = newClient({ versionNegotiation: { mode: 'auto' } });
+    await modern.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    for (const [name, request] of [
+      ['tools/call', (traceparent: string) => modern.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet' }, _meta: { traceparent } })],
+      ['prompts/get', (traceparent: string) => modern.getPrompt({ name: 'docs_greet', arguments: { who: 'Frances' }, _meta: { traceparent } })],
+    ] as const) {
+      const span = clientSpan();
+      await request(span.traceparent);
+      const [gatewayName, backendName] = name === 'tools/call' ? ['tools/call docs_get_prompt', 'tools/call get_prompt'] : ['prompts/get docs_greet', 'prompts/get greet'];
+      const modernChain = await chainOf(span.traceId, gatewayName, backendName);
+      expect(modernChain.server.parentSpanId).toBe(span.spanId);
+      expect(modernChain.client.parentSpanId).toBe(modernChain.server.spanId);
+      expect(modernChain.backend.parentSpanId).toBe(modernChain.client.spanId);
+      // The SDK's path reads the revision from the request's envelope (the relay, which takes tools/call, does not).
+      if (name === 'prompts/get') expect(modernChain.server.attributes['mcp.protocol.version']).toBe('2026-07-28');
+    }
   });
 
   it('refuse an endpoint that is not an http(s) URL, saying what they want', async () => {
@@ -158,6 +176,8 @@ describe('gateway traces', () => {
     process.kill(gateway.pid, 'SIGTERM');
     await exited;
     const chain = await chainOf(call.traceId, 'prompts/get docs_greet', 'prompts/get greet');
+    expect(chain.server.parentSpanId).toBe(call.spanId);
+    expect(chain.client.parentSpanId).toBe(chain.server.spanId);
     expect(chain.backend.parentSpanId).toBe(chain.client.spanId);
   });
 });
