@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Cluster, Logger, Metrics } from '@promptyard/core';
-import { createMcpServerBlueprint, serveHttp, serveStdio } from '@promptyard/mcp';
+import { createMcpServerBlueprint, loadMcpTracing, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
 import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { GatewayConfig } from '@promptyard/router';
-import { startMetrics } from '@promptyard/telemetry';
+import { startMetrics, startTracing } from '@promptyard/telemetry';
 import type { GatewayOverrides } from './args.js';
 
 export interface RunningGateway {
@@ -90,7 +90,13 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   const telemetry = await startMetrics(config.telemetry, { http: config.transport.type === 'http', logger });
   const { metrics } = telemetry;
-  const router = new Router(config, { logger, version: options.version, metrics });
+  const traces = await startTracing(
+    { otlpEndpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? 'promptyard-gateway', serviceVersion: options.version },
+    { logger },
+  );
+  const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
+  if (traces !== undefined) logger.notice(`traces to ${traces.url}`);
+  const router = new Router(config, { logger, version: options.version, metrics, tracing });
   metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   const policy = createAccessPolicy(config.policy);
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
@@ -98,7 +104,7 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   if (policy !== undefined && config.metaTools) {
     logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it');
   }
-  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics });
+  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics, tracing });
   let served: { close(): Promise<void> };
   let url: string | undefined;
   let cluster: Cluster | undefined;
@@ -137,6 +143,7 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
     await telemetry.listener?.close();
     await router.close();
     killAllChildren();
+    await traces?.shutdown();
   };
   return { router, ...(url === undefined ? {} : { url }), close };
 };

@@ -1,8 +1,8 @@
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createCatalog, createLogger, createResourceService, createToolService, describeError } from '@promptyard/core';
 import type { Cluster, Logger, ToolDefinition } from '@promptyard/core';
-import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
-import { startMetrics } from '@promptyard/telemetry';
+import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost, loadMcpTracing, serveHttp, serveStdio } from '@promptyard/mcp';
+import { startMetrics, startTracing } from '@promptyard/telemetry';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools, createSkillTree } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from './config.js';
@@ -79,6 +79,12 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const { metrics } = telemetry;
   metrics?.catalog(() => catalog.size);
   const cluster = await joinCluster(config, logger);
+  const traces = await startTracing(
+    { otlpEndpoint: telemetryConfig.otlp_endpoint, serviceName: telemetryConfig.service_name ?? 'promptyard-server', serviceVersion: config.server.version ?? options.version },
+    { logger },
+  );
+  const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
+  if (traces !== undefined) logger.info(`traces to ${traces.url}`);
 
   // Reading the folders (partly on a worker thread) and loading the MCP SDK overlap.
   const loadStarted = performance.now();
@@ -100,7 +106,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         ? {}
         : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
           { access: { policy, audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }) } }),
-    }, { metrics }),
+    }, { metrics, tracing }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
   if (catalog.size === 0 && skillTree === undefined) {
@@ -184,6 +190,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         await cluster?.close();
         await telemetry.listener?.close();
         await Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]);
+        await traces?.shutdown();
       })();
       return closing;
     },

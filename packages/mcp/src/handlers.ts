@@ -1,4 +1,5 @@
 import type { AccessKind, AccessPolicy, Identity, Logger, SkillTree } from '@promptyard/core';
+import type { TraceContext } from './tracing-types.js';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs
@@ -67,6 +68,8 @@ export interface RequestContext {
   readonly identity?: Identity | undefined;
   /** The `[[policy]]` as it applies to this request's caller; absent when no policy governs it. */
   readonly access?: CallerAccess | undefined;
+  /** With traces on: the context of the request's span, the parent of what the handler does on its behalf. */
+  readonly trace?: TraceContext | undefined;
 }
 
 /**
@@ -115,7 +118,8 @@ export interface McpRelay {
 }
 
 export interface RelayChannel {
-  offer(message: JsonObject, reply: (message: JsonObject) => void): boolean;
+  /** `trace`, with traces on: the context of the call's span, asked for once the channel takes the call. */
+  offer(message: JsonObject, reply: (message: JsonObject) => void, trace?: () => TraceContext): boolean;
   /** The connection ended: calls still relayed on it are cancelled. */
   close(): void;
 }

@@ -9,6 +9,7 @@ import { announceChanges } from './cluster-changes.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
 import { createLegacySessions } from './http-sessions.js';
+import { adoptTraceHeaders } from './http-trace.js';
 import { createStreamCounter } from './http-streams.js';
 import { createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
@@ -302,6 +303,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
         sendJsonError(res, 400, -32700, 'Parse error: the request body is not valid JSON.');
         return;
       }
+      if (blueprint.tracing !== undefined) adoptTraceHeaders(req, parsedBody);
       if (relay?.(req, res, parsedBody) === true) return;
     }
     // IncomingMessage always has a method on a server request; the SDK type says so strictly.

@@ -2,6 +2,7 @@ import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity } from '@promptyard/core';
 import type { CallerAccess, ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
+import type { TraceContext } from './tracing-types.js';
 import type { PendingCall } from './pending-call.js';
 
 /** Sends `notifications/progress` for the request of `ctx`, when it asked for progress. */
@@ -26,9 +27,11 @@ export class SdkRequestContext implements RequestContext {
   protected peer: ClientPeer | undefined;
 
   readonly access: CallerAccess | undefined;
+  readonly trace: TraceContext | undefined;
 
-  constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined, access?: CallerAccess) {
+  constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined, access?: CallerAccess, trace?: TraceContext) {
     this.server = server;
+    this.trace = trace;
     this.ctx = ctx;
     this.live = live;
     this.connection = connection;
@@ -87,8 +90,17 @@ export class MultiRoundRequestContext extends SdkRequestContext {
   private readonly pending: PendingCall;
   private readonly capabilitiesKey: string;
 
-  constructor(server: Server, ctx: ServerContext, connection: ClientPeer | undefined, pending: PendingCall, multiRound: MultiRoundInput, capabilitiesKey: string, access?: CallerAccess) {
-    super(server, ctx, false, connection, access);
+  constructor(
+    server: Server,
+    ctx: ServerContext,
+    connection: ClientPeer | undefined,
+    pending: PendingCall,
+    multiRound: MultiRoundInput,
+    capabilitiesKey: string,
+    access?: CallerAccess,
+    trace?: TraceContext,
+  ) {
+    super(server, ctx, false, connection, access, trace);
     this.pending = pending;
     this.multiRound = multiRound;
     this.capabilitiesKey = capabilitiesKey;

@@ -46,14 +46,14 @@ export const timedRelay = (relay: McpRelay, metrics: Metrics): McpRelay => ({
   open: (client) => {
     const channel = relay.open(client);
     return {
-      offer: (message, reply) => {
-        if (message['method'] !== 'tools/call' || message['id'] === undefined) return channel.offer(message, reply);
+      offer: (message, reply, trace) => {
+        if (message['method'] !== 'tools/call' || message['id'] === undefined) return channel.offer(message, reply, trace);
         const done = metrics.request('tools/call');
         return channel.offer(message, (response) => {
           const error = response['error'] as { code?: unknown } | undefined;
           done(error === undefined ? outcomeOfResult(response['result']) : outcomeOfCode(error.code));
           reply(response);
-        });
+        }, trace);
       },
       close: () => channel.close(),
     };

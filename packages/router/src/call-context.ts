@@ -1,4 +1,4 @@
-import type { CallerAccess, ClientPeer, MultiRoundInput } from '@promptyard/mcp';
+import type { CallerAccess, ClientPeer, MultiRoundInput, TraceContext } from '@promptyard/mcp';
 
 /** A request's downstream context: who asked, progress to forward, cancellation. */
 export interface CallContext {
@@ -10,4 +10,6 @@ export interface CallContext {
   readonly multiRound?: MultiRoundInput | undefined;
   /** The caller's `[[policy]]`, when one governs it: the meta tools show and call only what it allows. */
   readonly access?: CallerAccess | undefined;
+  /** With traces on: the span of the request being served, parent of the calls made for it. */
+  readonly trace?: TraceContext | undefined;
 }

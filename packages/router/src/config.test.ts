@@ -551,6 +551,8 @@ describe('parseGatewayConfig: [auth]', () => {
   it('reads [telemetry], from the file or PROMPTYARD_TELEMETRY_*', () => {
     expect(parse('[telemetry]\nmetrics = false\nmetrics_bind = "127.0.0.1:9464"\n').telemetry).toEqual({ metrics: false, metricsBind: '127.0.0.1:9464' });
     expect(parse('', undefined, { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' }).telemetry).toEqual({ metrics: true, metricsBind: '127.0.0.1:0' });
+    expect(parse('[telemetry]\notlp_endpoint = "http://127.0.0.1:4318"\nservice_name = "edge"\n').telemetry).toEqual({ metrics: true, otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'edge' });
+    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry).toEqual({ metrics: true, otlpEndpoint: 'http://collector:4318' });
   });
 
   it('names the file and line of an [auth] mistake', () => {

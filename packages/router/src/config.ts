@@ -47,8 +47,8 @@ export interface GatewayConfig {
   readonly auth?: AuthSettings;
   /** `[[policy]]`: who may use what over HTTP; empty: every caller may use everything. */
   readonly policy: readonly PolicyRule[];
-  /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own. */
-  readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string };
+  /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own; traces to an OTLP/HTTP receiver. */
+  readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string; readonly otlpEndpoint?: string; readonly serviceName?: string };
   /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
   readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
   /** In file order, disabled ones included. */
@@ -270,7 +270,12 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     },
     ...(auth?.settings === undefined ? {} : { auth: auth.settings }),
     policy: policy?.rules ?? [],
-    telemetry: { metrics: telemetry.metrics, ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }) },
+    telemetry: {
+      metrics: telemetry.metrics,
+      ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }),
+      ...(telemetry.otlp_endpoint === undefined ? {} : { otlpEndpoint: telemetry.otlp_endpoint }),
+      ...(telemetry.service_name === undefined ? {} : { serviceName: telemetry.service_name }),
+    },
     ...(cluster.redis_url === undefined ? {} : { cluster: { redisUrl: cluster.redis_url, keyPrefix: cluster.key_prefix } }),
     servers,
     ...(options.file === undefined ? {} : { file: options.file }),

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError } from '@promptyard/core';
 import type { Metrics } from '@promptyard/core';
-import type { ClientPeer } from '@promptyard/mcp';
+import type { BackendCallSpan, ClientPeer, McpTracing } from '@promptyard/mcp';
 import type { Backend } from './backend.js';
 import type { CallContext } from './call-context.js';
 import { translateError } from './errors.js';
@@ -10,6 +10,17 @@ import type { UpstreamRequestOptions } from './sdk/upstream.js';
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ timeoutMs, signal: context.signal, onProgress: context.onProgress });
 /** A 2026-07-28 client's rounds with a 2026-07-28 backend pass through as they are (the backend's `input_required`, the client's answers). */
 const passThroughOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ ...requestOptions(timeoutMs, context), multiRound: context.multiRound });
+
+/** Options that carry the call's trace context to the backend, with traces on. */
+const traced = (options: UpstreamRequestOptions, span: BackendCallSpan | undefined): UpstreamRequestOptions =>
+  span === undefined ? options : { ...options, meta: (meta) => span.meta(meta) };
+
+/** `error.type` of a failed call: its JSON-RPC code, else the error's name. */
+const errorTypeOf = (error: unknown): string => {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === 'number' || typeof code === 'string') return String(code);
+  return error instanceof Error ? error.name : 'Error';
+};
 
 /**
  * Which downstream client answers a backend's own requests (sampling, elicitation, roots): calls are
@@ -22,6 +33,8 @@ export class PeerRequests {
   private lastPeer: ClientPeer | undefined;
   /** Where each call's duration goes, by backend. */
   metrics: Metrics | undefined;
+  /** With traces on: each call made for a traced request gets a CLIENT span, its context sent in `_meta`. */
+  tracing: McpTracing | undefined;
 
   /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
   async ask(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
@@ -88,7 +101,30 @@ export class PeerRequests {
   }
 
   /** Runs `call` against `backend` inside the caller's context, tracked, with failures translated for the client. */
-  async forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+  forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    // Not async itself: without traces a call takes no extra turn for this check.
+    if (this.tracing !== undefined && context.trace !== undefined) return this.forwardTraced(this.tracing, backend, what, timeoutMs, context, call);
+    return this.forwardAs(backend, what, timeoutMs, context, call, undefined);
+  }
+
+  /** A call in a CLIENT span, child of the request's: `what` is `method "target"` (a tool, prompt or resource). */
+  private async forwardTraced<T>(tracing: McpTracing, backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    const space = what.indexOf(' ');
+    const method = space === -1 ? what : what.slice(0, space);
+    const target = space === -1 ? undefined : what.slice(space + 2, -1);
+    const params = target === undefined ? undefined : method === 'resources/read' ? { uri: target } : { name: target };
+    const span = tracing.backendCall(context.trace, { method, params, backend: backend.id });
+    try {
+      const result = await this.forwardAs(backend, what, timeoutMs, context, call, span);
+      span.end((result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : undefined);
+      return result;
+    } catch (error) {
+      span.end(errorTypeOf(error));
+      throw error;
+    }
+  }
+
+  private async forwardAs<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>, span: BackendCallSpan | undefined): Promise<T> {
     const upstream = backend.upstream;
     const release = this.track(backend, context.peer);
     try {
@@ -96,9 +132,9 @@ export class PeerRequests {
       // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
       // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
       // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
-      if (backend.era !== 'modern') return await call(requestOptions(timeoutMs, context));
-      if (context.multiRound !== undefined) return await call(passThroughOptions(timeoutMs, context));
-      return await this.context.run(context, () => call(requestOptions(timeoutMs, context)));
+      if (backend.era !== 'modern') return await call(traced(requestOptions(timeoutMs, context), span));
+      if (context.multiRound !== undefined) return await call(traced(passThroughOptions(timeoutMs, context), span));
+      return await this.context.run(context, () => call(traced(requestOptions(timeoutMs, context), span)));
     } catch (error) {
       throw translateError(backend, what, timeoutMs, error, upstream);
     } finally {

@@ -1,6 +1,6 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { AccessKind, Logger, Metrics } from '@promptyard/core';
-import type { ClientPeer } from '@promptyard/mcp';
+import type { ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend.js';
 import type { CallContext } from './call-context.js';
@@ -40,6 +40,8 @@ export interface RouterOptions {
   readonly version: string;
   /** Times each call to a backend; absent: calls are not timed. */
   readonly metrics?: Metrics | undefined;
+  /** Traces each call made for a traced request (a CLIENT span, its context sent in `_meta`); absent: none. */
+  readonly tracing?: McpTracing | undefined;
 }
 
 /**
@@ -68,6 +70,7 @@ export class Router implements MetaToolHost, CatalogView {
   constructor(config: GatewayConfig, options: RouterOptions) {
     this.options = options;
     this.peers.metrics = options.metrics;
+    this.peers.tracing = options.tracing;
     this.events = new RouterEmitter(options.logger);
     this.config = config;
     this.namers = createNamers(config.separator);
@@ -345,8 +348,13 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
-  relayToolCall(request: RelayRequest, peer: ClientPeer | undefined, reply: (message: Readonly<Record<string, unknown>>) => void): { cancel(reason: string): void } | undefined {
-    return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply);
+  relayToolCall(
+    request: RelayRequest,
+    peer: ClientPeer | undefined,
+    reply: (message: Readonly<Record<string, unknown>>) => void,
+    trace?: () => TraceContext,
+  ): { cancel(reason: string): void } | undefined {
+    return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply, trace);
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {

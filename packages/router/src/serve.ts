@@ -22,14 +22,19 @@ const createRelay = (router: Router): McpRelay => ({
   open: (client) => {
     const relayed = new Map<unknown, { cancel(reason: string): void }>();
     return {
-      offer: (message, reply) => {
+      offer: (message, reply, trace) => {
         const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
         if (message['method'] === 'tools/call' && message['id'] !== undefined && params !== undefined) {
           const id = message['id'];
-          const handle = router.relayToolCall({ id, params }, client, (response) => {
-            relayed.delete(id);
-            reply(response);
-          });
+          const handle = router.relayToolCall(
+            { id, params },
+            client,
+            (response) => {
+              relayed.delete(id);
+              reply(response);
+            },
+            trace,
+          );
           if (handle === undefined) return false;
           relayed.set(id, handle);
           return true;
@@ -59,7 +64,15 @@ const createRelay = (router: Router): McpRelay => ({
 export const createGatewayHandlers = (router: Router, options: GatewayHandlersOptions): McpHandlers => {
   const callContext = (context: RequestContext): CallContext => {
     if (context.connection !== undefined) router.notePeer(context.connection);
-    return { peer: context.client, signal: context.signal, progressToken: context.progressToken, onProgress: context.onProgress, multiRound: context.multiRound, access: context.access };
+    return {
+      peer: context.client,
+      signal: context.signal,
+      progressToken: context.progressToken,
+      onProgress: context.onProgress,
+      multiRound: context.multiRound,
+      access: context.access,
+      trace: context.trace,
+    };
   };
   const all = (items: readonly unknown[]): ListPage => ({ items: items as readonly JsonObject[] });
   /** Many clients list once: during start-up a list waits for the servers still starting (a bounded wait). */

@@ -1,3 +1,4 @@
+import type { McpTracing } from '@promptyard/mcp';
 import { describe, expect, it } from 'vitest';
 import type { Backend } from './backend.js';
 import { PeerRequests } from './peer-requests.js';
@@ -5,7 +6,7 @@ import type { RouteTable } from './route-table.js';
 import { relayToolCall } from './tool-relay.js';
 
 /** A ready 2025-era stdio backend whose relay answers every call with `result`. */
-const relayed = (prefix: string | false, result: Record<string, unknown>) => {
+const relayed = (prefix: string | false, result: Record<string, unknown>, tracing?: McpTracing, trace?: () => never) => {
   const sent: Readonly<Record<string, unknown>>[] = [];
   const relay = {
     call: (params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>>) => void) => {
@@ -18,7 +19,15 @@ const relayed = (prefix: string | false, result: Record<string, unknown>) => {
   const tools: RouteTable['tools'] = new Map([['everything_get-resource-links', { backend, original: 'get-resource-links', item: { name: 'everything_get-resource-links', inputSchema: { type: 'object' } } }]]);
   const call = () =>
     new Promise<Readonly<Record<string, unknown>>>((resolve) => {
-      relayToolCall({ tools, timeouts: { requestMs: 1000, toolMs: 1000 }, peers: new PeerRequests() }, { id: 7, params: { name: 'everything_get-resource-links', arguments: {} } }, undefined, resolve);
+      const peers = new PeerRequests();
+      peers.tracing = tracing;
+      relayToolCall(
+        { tools, timeouts: { requestMs: 1000, toolMs: 1000 }, peers },
+        { id: 7, params: { name: 'everything_get-resource-links', arguments: {}, _meta: { traceparent: 'the client’s', other: 1 } } },
+        undefined,
+        resolve,
+        trace,
+      );
     });
   return { call, sent };
 };
@@ -33,12 +42,32 @@ describe('relayToolCall', () => {
       id: 7,
       result: { content: [{ type: 'text', text: 'links:' }, { type: 'resource_link', uri: 'everything+demo://resource/dynamic/text/2', name: 'Text Resource 2' }], _meta: { ui: { resourceUri: 'everything+ui://a/b.html' } } },
     });
-    expect(sent).toEqual([{ name: 'get-resource-links', arguments: {} }]);
+    // Without traces, _meta goes on as the client sent it.
+    expect(sent).toEqual([{ name: 'get-resource-links', arguments: {}, _meta: { traceparent: 'the client’s', other: 1 } }]);
   });
 
   it('passes a text-only result on untouched, and a pass-through server’s result as it is', async () => {
     const text = { content: [{ type: 'text', text: 'hello' }] };
     expect((await relayed('everything', text).call())['result']).toBe(text);
     expect((await relayed(false, links).call())['result']).toBe(links);
+  });
+
+  it('with traces, sends the call in a CLIENT span, child of the relayed request’s, its context in _meta', async () => {
+    const calls: { parent: unknown; call: unknown; ended: unknown[] }[] = [];
+    const tracing: McpTracing = {
+      request: () => {
+        throw new Error('not used');
+      },
+      backendCall: (parent, call) => {
+        const record = { parent, call, ended: [] as unknown[] };
+        calls.push(record);
+        return { context: {} as never, end: (error) => void record.ended.push(error), meta: (meta) => ({ ...meta, traceparent: 'the gateway’s' }) };
+      },
+    };
+    const served = { span: 'served' };
+    const { call, sent } = relayed('everything', { content: [], isError: true }, tracing, () => served as never);
+    await call();
+    expect(calls).toEqual([{ parent: served, call: { method: 'tools/call', params: { name: 'get-resource-links' }, backend: 'everything' }, ended: ['tool_error'] }]);
+    expect(sent).toEqual([{ name: 'get-resource-links', arguments: {}, _meta: { traceparent: 'the gateway’s', other: 1 } }]);
   });
 });

@@ -1,10 +1,18 @@
-import type { ClientPeer } from '@promptyard/mcp';
+import type { BackendCallSpan, ClientPeer, TraceContext } from '@promptyard/mcp';
 import { toolTimeoutMs } from './config-backend.js';
 import type { DefaultTimeouts } from './config-backend.js';
 import { stoppedMessage, timeoutMessage } from './errors.js';
 import type { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from './route-table.js';
 import { rewriteToolResult, uriMapFor } from './uri-rewrite.js';
+
+/** `error.type` of a backend's JSON-RPC response: its error's code, or `tool_error` for an `isError` result. */
+const responseErrorType = (response: Readonly<Record<string, unknown>>): string | undefined => {
+  const error = response['error'] as { code?: unknown } | undefined;
+  if (error !== undefined) return String(error.code ?? 'error');
+  const result = response['result'] as { isError?: unknown } | undefined;
+  return result?.isError === true ? 'tool_error' : undefined;
+};
 
 export interface RelayRequest {
   readonly id: unknown;
@@ -30,6 +38,7 @@ export const relayToolCall = (
   request: RelayRequest,
   peer: ClientPeer | undefined,
   reply: (message: Readonly<Record<string, unknown>>) => void,
+  trace?: () => TraceContext,
 ): { cancel(reason: string): void } | undefined => {
   const { id, params } = request;
   const name = params['name'];
@@ -44,19 +53,24 @@ export const relayToolCall = (
   const what = `tools/call "${original}"`;
   const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
   const release = routing.peers.track(backend, peer);
+  // With traces on, the call is a CLIENT span (child of the relayed request's), its context sent in `_meta`.
+  const tracing = routing.peers.tracing;
+  const span: BackendCallSpan | undefined = tracing === undefined ? undefined : tracing.backendCall(trace?.(), { method: 'tools/call', params: { name: original }, backend: backend.id });
   let finished = false;
-  const finish = (): void => {
+  const finish = (error?: string): void => {
     finished = true;
     clearTimeout(timer);
     release();
+    span?.end(error);
   };
-  const call = relay.call({ ...params, name: original }, (response) => {
+  const call = relay.call(span === undefined ? { ...params, name: original } : { ...params, name: original, _meta: span.meta(meta) }, (response) => {
     if (finished) return;
-    finish();
     if (response === undefined) {
+      finish('connection_closed');
       reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
       return;
     }
+    finish(span === undefined ? undefined : responseErrorType(response));
     const error = response['error'] as { message?: unknown } | undefined;
     if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
     else if (response['result'] === undefined) reply({ ...response, id });
@@ -64,14 +78,14 @@ export const relayToolCall = (
   });
   const timer = setTimeout(() => {
     if (finished) return;
-    finish();
+    finish('timeout');
     call.cancel(`timed out after ${timeoutMs} ms`);
     reply(failure(timeoutMessage(backend.id, what, timeoutMs)));
   }, timeoutMs);
   return {
     cancel: (reason) => {
       if (finished) return;
-      finish();
+      finish('cancelled');
       call.cancel(reason);
     },
   };

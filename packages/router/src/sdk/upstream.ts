@@ -69,6 +69,8 @@ export interface UpstreamPeer {
 
 export interface UpstreamRequestOptions {
   readonly timeoutMs: number;
+  /** With traces on: the `_meta` the request carries, given the one it would (the call's trace context replaces the caller's). */
+  readonly meta?: ((meta: Readonly<Record<string, unknown>> | undefined) => Record<string, unknown>) | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
   /**
@@ -145,8 +147,13 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
   ...(options.multiRound === undefined ? {} : { allowInputRequired: true }),
 });
 
+/** A request's params with the call's trace context in `_meta`, when traces are on. */
+const withTrace = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> =>
+  options.meta === undefined ? params : { ...params, _meta: options.meta(params['_meta'] as Readonly<Record<string, unknown>> | undefined) };
+
 /** A multi-round request's params: the client's answers and the backend's state of the previous round, passed on. */
-const withRound = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
+const withRound = (request: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
+  const params = withTrace(request, options);
   const round = options.multiRound;
   if (round === undefined) return params;
   // The backend asks only what the client can answer: its capabilities, not the gateway's, travel along.
@@ -392,7 +399,7 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     getPrompt: (name, args, options) =>
       client.request({ method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) }, getPromptResult, requestOptions(options)),
     readResource: (uri, options) => client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
-    complete: (params, options) => client.request({ method: 'completion/complete', params }, completeResult, requestOptions(options)),
+    complete: (params, options) => client.request({ method: 'completion/complete', params: withTrace(params, options) }, completeResult, requestOptions(options)),
     // 2026-07-28 has no resources/subscribe: a subscription is a listen stream of its own, whose
     // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
