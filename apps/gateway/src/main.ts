@@ -104,16 +104,14 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   if (policy !== undefined && config.metaTools) {
     logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it');
   }
-  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics, tracing });
+  const cluster = await joinCluster(config, logger);
+  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics, tracing, cluster });
   let served: { close(): Promise<void> };
   let url: string | undefined;
-  let cluster: Cluster | undefined;
   if (config.transport.type === 'stdio') {
-    if (config.cluster !== undefined) logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio gateway serves its one client alone');
     if (config.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
     served = await serveStdio(blueprint);
   } else {
-    cluster = await joinCluster(config, logger);
     const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint, cluster });
     // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);
@@ -155,6 +153,10 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
  */
 const joinCluster = async (config: GatewayConfig, logger: Logger): Promise<Cluster | undefined> => {
   if (config.cluster === undefined) return undefined;
+  if (config.transport.type !== 'http') {
+    logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio gateway serves its one client alone');
+    return undefined;
+  }
   const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
   const cluster = createRedisCluster({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
   if ((await waitForCluster(cluster, 2000)) !== 'ready') logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');

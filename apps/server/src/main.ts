@@ -106,7 +106,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
         ? {}
         : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
           { access: { policy, audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }) } }),
-    }, { metrics, tracing }),
+    }, { metrics, tracing, cluster }),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
   if (catalog.size === 0 && skillTree === undefined) {

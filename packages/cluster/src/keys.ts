@@ -17,11 +17,16 @@ export interface Keys {
   uri(uri: string): string;
   claim(key: string): string;
   rate(client: string): string;
+  /** A key every node shares (`sharedSecret`), kept as long as Redis keeps its data. */
+  secret(name: string): string;
   readonly channels: {
     readonly changes: string;
     readonly events: string;
     readonly forward: string;
     readonly closed: string;
+    /** Questions to one node (`ask`), and the answers it gets. */
+    asks(nodeId: string): string;
+    answers(nodeId: string): string;
   };
 }
 
@@ -34,10 +39,13 @@ export const createKeys = (prefix: string): Keys => ({
   uri: (uri) => `${prefix}:uri:${uri}`,
   claim: (key) => `${prefix}:claim:${key}`,
   rate: (client) => `${prefix}:rate:${client}`,
+  secret: (name) => `${prefix}:secret:${name}`,
   channels: {
     changes: `${prefix}:changes`,
     events: `${prefix}:events`,
     forward: `${prefix}:forward`,
     closed: `${prefix}:closed`,
+    asks: (nodeId) => `${prefix}:ask:${nodeId}`,
+    answers: (nodeId) => `${prefix}:answer:${nodeId}`,
   },
 });

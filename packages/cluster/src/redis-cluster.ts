@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PromptyardError } from '@promptyard/core';
 import type { ChangeEvent, Cluster, ClusterStatus, JsonRpcMessage, Logger, SessionEvent } from '@promptyard/core';
 import { Connection, redactUrl } from './connection.js';
+import { createAsks } from './asks.js';
 import { appendToSessions, createEventStore, sessionEventsOf } from './event-store.js';
 import type { BroadcastNotice } from './event-store.js';
 import { createKeys } from './keys.js';
@@ -61,8 +62,12 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     [keys.channels.forward, json<{ sessionId: string; messages: JsonRpcMessage[] }>(({ sessionId, messages }) => forwards.emit(sessionId, messages))],
     [keys.channels.closed, (id) => closedSessions.emit(id)],
   ]);
+  // This node's own channels for node-to-node questions (heard only once connected, after `questions` is made).
+  channels.set(keys.channels.asks(nodeId), (message) => questions.hearQuestion(message));
+  channels.set(keys.channels.answers(nodeId), (message) => questions.hearAnswer(message));
   const connection = new Connection({ url: options.url, logger, nodeId, commandTimeoutMs: options.commandTimeoutMs ?? 1000, channels });
   const sessions = createSessions(connection, keys, logger);
+  const questions = createAsks(connection, keys, nodeId, logger);
 
   const publishChange = (event: ChangeEvent): void => {
     const local = (): void => queueMicrotask(() => changes.emit(event));
@@ -102,6 +107,10 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     },
     onForward: (listener) => forwards.add(listener),
 
+    ask: questions.ask,
+    onAsk: questions.onAsk,
+    sharedSecret: questions.sharedSecret,
+
     claim: async (key, ttlMs) => {
       const ttl = Math.max(1, Math.ceil(ttlMs));
       return (await connection.run((redis) => redis.set(keys.claim(key), nodeId, 'PX', ttl, 'NX'))) === 'OK';
@@ -120,6 +129,7 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     },
 
     close: async () => {
+      questions.close();
       await connection.close();
       for (const listeners of [changes, sessionEvents, forwards, closedSessions]) listeners.clear();
     },

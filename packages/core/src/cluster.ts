@@ -88,6 +88,20 @@ export interface Cluster {
   forward(sessionId: string, messages: readonly JsonRpcMessage[]): Promise<void>;
   onForward(listener: (sessionId: string, messages: readonly JsonRpcMessage[]) => void): () => void;
 
+  /**
+   * Sends `request` to node `nodeId`'s `onAsk` handler and resolves with its answer (a 2026-07-28
+   * retry continuing a call that node holds). Rejects with `BACKEND_UNAVAILABLE` when no node of that
+   * id answers within `timeoutMs` (it died, or the store is unreachable).
+   */
+  ask(nodeId: string, request: JsonRpcMessage, timeoutMs: number): Promise<JsonRpcMessage>;
+  /** Answers what other nodes `ask` this one; one handler per node (a later one replaces it). */
+  onAsk(handler: (request: JsonRpcMessage) => Promise<JsonRpcMessage>): () => void;
+  /**
+   * A random 32-byte key named `name`, the same on every node (made by the first that asks, kept as
+   * long as the store): for what one node signs and another verifies (`requestState`).
+   */
+  sharedSecret(name: string): Promise<Uint8Array>;
+
   /** `true` for the one caller (cluster-wide) that first claims `key` within `ttlMs`. */
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** A `ServerEventBus` for `createMcpHandler` over the store's pub/sub; local delivery only while degraded. */

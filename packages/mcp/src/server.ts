@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { Identity, Logger, Metrics } from '@promptyard/core';
+import type { Cluster, Identity, Logger, Metrics } from '@promptyard/core';
 import { createAccessGuard, type ListedKey } from './access.js';
 import { toolErrorResult, toProtocolError } from './errors.js';
 import type { CallerAccess, ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
@@ -45,6 +45,11 @@ export interface McpServerBlueprintOptions {
   readonly metrics?: Metrics | undefined;
   /** Traces of every request (`loadMcpTracing`); absent: the serving paths never call into OpenTelemetry. */
   readonly tracing?: McpTracing | undefined;
+  /**
+   * Replicas behind one balancer: their 2026-07-28 `requestState` is signed with a key they share,
+   * and a retry reaching a replica that does not hold its call is handed to the one that does.
+   */
+  readonly cluster?: Cluster | undefined;
 }
 
 const levels: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -65,7 +70,7 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
 export const createMcpServerBlueprint = async (handlers: McpHandlers, options: McpServerBlueprintOptions = {}): Promise<McpServerBlueprint> => {
-  const { metrics, tracing } = options;
+  const { metrics, tracing, cluster } = options;
   /**
    * Each traced request's span context, by the SDK's context object: read once by the request's
    * `RequestContext`. Without tracing this is `undefined`, and a request pays one check for it: in
@@ -75,10 +80,17 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
    */
   const traces = tracing === undefined ? undefined : new WeakMap<object, TraceContext>();
   // The skills extension loads beside the SDK, not after it.
-  const [sdk, skills] = await Promise.all([loadServerSdk(), handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger)]);
+  const [sdk, skills, stateKey] = await Promise.all([
+    loadServerSdk(),
+    handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger),
+    cluster?.sharedSecret('request-state').catch((error: unknown) => {
+      handlers.logger.warn('requestState is signed with a key of this replica alone: the cluster Redis did not give the shared one', { reason: (error as Error).message });
+      return undefined;
+    }),
+  ]);
   const { logger, tools, resources } = handlers;
   const subscriptions = resources?.subscriptions;
-  const rounds = createInputRounds(sdk, inputRoundTimeoutMs);
+  const rounds = createInputRounds(sdk, inputRoundTimeoutMs, { key: stateKey, cluster, logger });
   const ValidatingServer = createValidatingServer(sdk);
   /** The handlers' list changes, and the skills' as `resources` changes. */
   const onListChanged = (listener: (list: ListKind) => void): (() => void) => {
