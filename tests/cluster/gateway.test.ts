@@ -4,6 +4,11 @@
  * (test-support/cluster.ts). Each replica runs its own stdio backend (server-everything) and reaches
  * the conformance suite's reference server over HTTP.
  */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everythingCommand, gatewayToml } from '../../apps/gateway/test/harness.js';
 import { startConformanceServer } from '../../apps/gateway/test/backends/spawn.js';
@@ -11,9 +16,16 @@ import type { HttpBackend } from '../../apps/gateway/test/backends/spawn.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
 import { conformanceSuite } from '../../test-support/conformance.js';
+import { startOtlpReceiver } from '../../test-support/otlp-receiver.js';
+import type { OtlpReceiver, ReceivedSpan } from '../../test-support/otlp-receiver.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, inParallel } from './clients.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
+
+const serverCli = fileURLToPath(new URL('../../apps/server/dist/cli.js', import.meta.url));
+/** OTLP span kinds. */
+const SERVER = 2;
+const CLIENT = 3;
 
 const textOf = (result: object): string =>
   (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
@@ -22,19 +34,57 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
   let cluster: Cluster;
   let suite: ConformanceSuite;
   let reference: HttpBackend;
+  let receiver: OtlpReceiver;
+  let prompts: string;
 
   beforeAll(async () => {
-    [reference, suite] = await Promise.all([startConformanceServer(), conformanceSuite()]);
-    // The suite calls the reference server's tools by their plain names: no prefix for it.
-    const config = gatewayToml({ everything: { command: everythingCommand('stdio') }, reference: { url: reference.url, prefix: false } });
-    cluster = await startCluster({ app: 'gateway', config });
+    [reference, suite, receiver] = await Promise.all([startConformanceServer(), conformanceSuite(), startOtlpReceiver()]);
+    prompts = await mkdtemp(join(tmpdir(), 'promptyard-cluster-prompts-'));
+    await writeFile(join(prompts, 'greet.md'), '---\ndescription: Greets\narguments:\n  - name: who\n---\nHello {{who}}\n');
+    // The suite calls the reference server's tools by their plain names: no prefix for it. `docs`, a
+    // promptyard-server, exports its traces like the replicas (every 50 ms).
+    const config = gatewayToml({
+      everything: { command: everythingCommand('stdio') },
+      reference: { url: reference.url, prefix: false },
+      docs: { command: { command: process.execPath, args: [serverCli, '--prompts', prompts], env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } } },
+    });
+    cluster = await startCluster({ app: 'gateway', config, env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } });
   }, 300_000);
 
   afterAll(async () => {
     suite?.stop();
     await cluster?.close();
     await reference?.stop();
+    await receiver?.close();
+    if (prompts !== undefined) await rm(prompts, { recursive: true, force: true });
   });
+
+  it('makes one trace of each call through any replica: client → gateway SERVER → gateway CLIENT → backend SERVER', async () => {
+    const client = await connectModern(cluster.url);
+    try {
+      const calls = Array.from({ length: 6 }, () => ({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') }));
+      for (const [index, call] of calls.entries()) {
+        const result = await client.getPrompt({ name: 'docs_greet', arguments: { who: `caller ${index}` }, _meta: { traceparent: `00-${call.traceId}-${call.spanId}-01` } });
+        expect(JSON.stringify(result.messages)).toContain(`Hello caller ${index}`);
+      }
+      const inTrace = (spans: readonly ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
+      const spans = await receiver.waitFor((received) => calls.every((call) => inTrace(received, call.traceId).length >= 3));
+      for (const call of calls) {
+        const trace = inTrace(spans, call.traceId);
+        const gateway = trace.filter((span) => span.service === 'promptyard-gateway' && span.kind === SERVER);
+        expect(gateway, 'one gateway SERVER span per call').toHaveLength(1);
+        const [server] = gateway as [ReceivedSpan];
+        expect(server.parentSpanId).toBe(call.spanId);
+        const outgoing = trace.find((span) => span.service === 'promptyard-gateway' && span.kind === CLIENT);
+        expect(outgoing?.parentSpanId).toBe(server.spanId);
+        const backend = trace.find((span) => span.service === 'promptyard-server' && span.kind === SERVER);
+        expect(backend?.parentSpanId).toBe(outgoing?.spanId);
+        expect(trace).toHaveLength(3);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 
   it('passes every conformance scenario through nginx that one replica passes, at both revisions', async () => {
     await conformanceThroughNginx(cluster, suite, {
