@@ -37,6 +37,21 @@ const entryMessage = (fields: readonly string[]): JsonRpcMessage => {
   return JSON.parse(fields[at + 1] ?? 'null') as JsonRpcMessage;
 };
 
+/**
+ * The entry id of a stream's priming event (the SDK's empty first event, sent so that a client can
+ * resume a stream before any message): not stored — replaying after it replays the whole stream.
+ */
+const streamStart = '0-0';
+
+let lastMs = 0;
+let sequence = 0;
+/** An entry id greater than every one this process made before (Redis requires them increasing per stream). */
+const nextEntryId = (): string => {
+  lastMs = Math.max(lastMs, Date.now());
+  sequence += 1;
+  return `${lastMs}-${sequence}`;
+};
+
 const shown = (eventId: string): string => JSON.stringify(eventId.length > 80 ? `${eventId.slice(0, 80)}…` : eventId);
 
 /** One session's SSE streams over Redis Streams: bounded to `maxLength` entries, living as long as the session. */
@@ -45,7 +60,20 @@ export const createEventStore = (connection: Connection, keys: Keys, sessionId: 
   return {
     storeEvent: async (streamId, message) => {
       if (!validStreamId(streamId)) throw new PromptyardError('INVALID_ARGUMENT', `a stream id must be non-empty and free of ":", got ${JSON.stringify(streamId)}`);
+      // A request's priming event is not stored at all.
+      if (Object.keys(message).length === 0) return formatEventId(streamId, streamStart, tag);
       const json = JSON.stringify(message);
+      if (streamId !== standaloneStreamId) {
+        // A request's stream is written by the one node serving the request: its entry ids are this
+        // process's (increasing), so the event is sent without waiting for Redis — the store is
+        // written behind it, in order, on the same connection.
+        if (!connection.writable) throw connection.unavailable();
+        const entry = nextEntryId();
+        connection
+          .run((redis) => redis.promptyardStore(keys.session(sessionId), keys.streams(sessionId), keys.stream(sessionId, streamId), streamId, options.maxLength, json, orphanStreamTtlMs, '0', entry))
+          .catch(() => {});
+        return formatEventId(streamId, entry, tag);
+      }
       const entry = await connection.run((redis) =>
         redis.promptyardStore(keys.session(sessionId), keys.streams(sessionId), keys.stream(sessionId, streamId), streamId, options.maxLength, json, orphanStreamTtlMs, '0'),
       );
@@ -58,8 +86,18 @@ export const createEventStore = (connection: Connection, keys: Keys, sessionId: 
       if (parsed === undefined) {
         throw new PromptyardError('INVALID_REQUEST', `Last-Event-ID ${shown(lastEventId)} is not an event of this session; reconnect without Last-Event-ID to open a new stream`);
       }
+      const stream = keys.stream(sessionId, parsed.streamId);
+      if (parsed.entry === streamStart) {
+        // After the priming event: the whole stream, unless it grew past its bound (then its start is gone).
+        const entries = await connection.run((redis) => redis.xrange(stream, '-', '+'));
+        if (entries.length >= options.maxLength) {
+          throw new PromptyardError('INVALID_REQUEST', `Last-Event-ID ${shown(lastEventId)} is no longer kept (a stream keeps its last ${options.maxLength} events); reconnect without Last-Event-ID to open a new stream`);
+        }
+        for (const [entry, fields] of entries) await send(formatEventId(parsed.streamId, entry, tag), entryMessage(fields));
+        return parsed.streamId;
+      }
       // From the last event itself, to tell a known event from one already trimmed away (or never stored).
-      const entries = await connection.run((redis) => redis.xrange(keys.stream(sessionId, parsed.streamId), parsed.entry, '+'));
+      const entries = await connection.run((redis) => redis.xrange(stream, parsed.entry, '+'));
       if (entries[0]?.[0] !== parsed.entry) {
         throw new PromptyardError(
           'INVALID_REQUEST',

@@ -132,6 +132,7 @@ describe('eventStore', () => {
     const stream = randomUUID();
     const ids = [];
     for (let n = 1; n <= 4; n += 1) ids.push(await store.storeEvent(stream, note(n)));
+    // Also the wait for the request stream's events, written behind their send on the same connection.
     await store.storeEvent(standaloneStreamId, note(99));
     expect(await store.getStreamIdForEventId(ids[0]!)).toBe(stream);
 
@@ -166,10 +167,33 @@ describe('eventStore', () => {
     // Bounded: an old event is trimmed away (approximately: Redis trims whole nodes of 100 entries).
     const first = await store.storeEvent('long', note(0));
     for (let n = 1; n < 250; n += 1) await store.storeEvent('long', note(n));
+    // A request stream's events are written behind their send, in order: an awaited command after them on the same node's connection waits for them.
+    await a!.loadSession(mine);
     const [streamKey] = await raw.keys(`*:stream:long:${mine}`);
     expect(await raw.xlen(streamKey!)).toBeLessThan(250);
     expect(await raw.xlen(streamKey!)).toBeGreaterThanOrEqual(10);
     await expect(store.replayEventsAfter(first, { send })).rejects.toThrow(/is no longer kept \(a stream keeps its last 10 events/);
+  });
+
+  it('answers a priming event without storing it, and replays the whole stream after it', async () => {
+    const [a, b] = await nodes.start(2, { sessionStreamMaxLength: 10 });
+    const id = randomUUID();
+    await a!.saveSession(id, record(), 60_000);
+    const store = a!.eventStore(id);
+    const priming = await store.storeEvent('request-1', {});
+    expect(await raw.keys(`*:stream:request-1:${id}`)).toEqual([]);
+    await store.storeEvent('request-1', note(1));
+    await store.storeEvent('request-1', note(2));
+    await a!.loadSession(id);
+    const replayed: JsonRpcMessage[] = [];
+    expect(await b!.eventStore(id).replayEventsAfter(priming, { send: async (_, message) => void replayed.push(message) })).toBe('request-1');
+    expect(replayed).toEqual([note(1), note(2)]);
+    expect(await b!.eventStore(id).getStreamIdForEventId(priming)).toBe('request-1');
+    // A stream that outgrew its bound has lost its start.
+    const long = await store.storeEvent('request-2', {});
+    for (let n = 0; n < 30; n += 1) await store.storeEvent('request-2', note(n));
+    await a!.loadSession(id);
+    await expect(store.replayEventsAfter(long, { send: async () => {} })).rejects.toThrow(/no longer kept/);
   });
 
   it('refuses a stream id with a colon', async () => {

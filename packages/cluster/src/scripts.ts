@@ -79,7 +79,7 @@ return 1
 
 /**
  * KEYS: record, streams, stream. ARGV: stream id, max length, message, TTL without a record,
- * '1' to store nothing (nil) when there is no record. The entry id.
+ * '1' to store nothing (nil) when there is no record, the entry id ('*': Redis picks). The entry id.
  */
 const store = `${prelude}
 local ttl = redis.call('PTTL', KEYS[1])
@@ -87,7 +87,7 @@ if ttl <= 0 then
   if ARGV[5] == '1' then return false end
   ttl = tonumber(ARGV[4])
 end
-local entry = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[2], '*', 'm', ARGV[3])
+local entry = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[2], ARGV[6] or '*', 'm', ARGV[3])
 redis.call('PEXPIRE', KEYS[3], ttl)
 redis.call('SADD', KEYS[2], ARGV[1])
 if redis.call('PTTL', KEYS[2]) < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
@@ -129,7 +129,7 @@ interface ScriptCommands {
   promptyardSave(record: string, live: string, streams: string, prefix: string, id: string, json: string, ttl: number, ...uris: string[]): Promise<number>;
   promptyardTouch(record: string, live: string, streams: string, prefix: string, id: string, ttl: number): Promise<number>;
   promptyardDelete(record: string, live: string, streams: string, prefix: string, id: string, channel: string): Promise<number>;
-  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1'): Promise<string | null>;
+  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1', entry?: string): Promise<string | null>;
   promptyardLive(index: string): Promise<string[]>;
   promptyardTakeToken(bucket: string, perMs: string, burst: number): Promise<number>;
   pipeline(): ScriptPipeline;
@@ -137,7 +137,7 @@ interface ScriptCommands {
 
 /** A pipeline of `promptyardStore` calls. */
 interface ScriptPipeline extends ChainableCommander {
-  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1'): ScriptPipeline;
+  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1', entry?: string): ScriptPipeline;
 }
 
 export type ScriptedRedis = Omit<Redis, 'pipeline'> & ScriptCommands;

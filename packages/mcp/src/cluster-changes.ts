@@ -29,6 +29,12 @@ const methods: Readonly<Record<ListKind, string>> = {
 const claimMs = 30_000;
 /** Resource updates carry no content to tell them apart: those within this window from any replica are one. */
 const updateClaimMs = 250;
+/**
+ * How long a list must stay unchanged before its change is announced. A replica's watcher may see
+ * one save as two changes (the file emptied, then written) where another sees one: each replica
+ * announces the state it settles on, so all of them name the same change.
+ */
+const settleMs = 100;
 
 /**
  * Announces this node's changes to the whole cluster, once. Replicas that serve the same files all
@@ -63,18 +69,25 @@ export const announceChanges = (options: ClusterChangesOptions): (() => void) =>
   const claim = (key: string, ttlMs: number): Promise<boolean> => cluster.claim(key, ttlMs).catch(() => true);
 
   let queue: Promise<void> = Promise.resolve();
-  const stopLists = blueprint.onListChanged((list) => {
-    const before = digestOf(list);
-    // Read after every listener of this change has run (the digest follows the catalog through one).
-    const after = Promise.resolve().then(() => blueprint.fingerprint(list));
-    digests.set(list, after);
+  const settling = new Map<ListKind, NodeJS.Timeout>();
+  const settled = (list: ListKind): void => {
+    settling.delete(list);
     queue = queue
       .then(async () => {
-        const key = `change:${list}:${await before.catch(() => '')}:${await after}`;
-        if (!(await claim(key, claimMs))) return;
+        const before = await digestOf(list).catch(() => '');
+        const after = await blueprint.fingerprint(list);
+        digests.set(list, Promise.resolve(after));
+        if (after === before) return;
+        if (!(await claim(`change:${list}:${before}:${after}`, claimMs))) return;
         await announce({ method: methods[list] }, undefined, () => (list === 'tools' ? notify.toolsChanged() : list === 'prompts' ? notify.promptsChanged() : notify.resourcesChanged()));
       })
       .catch((error: unknown) => logger.warn('a list change was not announced to the cluster', { list, reason: (error as Error).message }));
+  };
+  const stopLists = blueprint.onListChanged((list) => {
+    clearTimeout(settling.get(list));
+    const timer = setTimeout(() => settled(list), settleMs);
+    timer.unref();
+    settling.set(list, timer);
   });
   const stopUpdates = blueprint.onResourceUpdated?.((uri) => {
     queue = queue
@@ -85,6 +98,7 @@ export const announceChanges = (options: ClusterChangesOptions): (() => void) =>
       .catch((error: unknown) => logger.warn('a resource update was not announced to the cluster', { uri, reason: (error as Error).message }));
   });
   return () => {
+    for (const timer of settling.values()) clearTimeout(timer);
     stopLists();
     stopUpdates?.();
   };
