@@ -3,7 +3,7 @@ import type { ListKind } from './handlers.js';
 import type { McpServerBlueprint } from './server.js';
 
 /** The handler's notifier (`createMcpHandler(...).notify`), which publishes on the cluster's bus. */
-export interface ChangeNotifier {
+interface ChangeNotifier {
   toolsChanged(): void;
   promptsChanged(): void;
   resourcesChanged(): void;

@@ -8,7 +8,7 @@ import type { ServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
 
 /** A 2025-era session this node holds: opened here, or restored from the cluster's record. */
-export interface LegacySession {
+interface LegacySession {
   readonly id: string;
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;

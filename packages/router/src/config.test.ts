@@ -530,7 +530,7 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'telemetry', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'telemetry', 'cluster', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
