@@ -99,6 +99,18 @@ const failFastMs = 5000;
  * sessions go on without initializing again; their GET streams resume elsewhere (Last-Event-ID) and
  * hear every change made after the kill. The replica is then restarted on its port.
  */
+/** Makes a change and waits until every client has heard a notification since. */
+const changeHeardByAll = async (clients: readonly { heard?: () => number }[], edit: () => Promise<void>, what: string): Promise<void> => {
+  const before = clients.map((client) => client.heard?.() ?? 0);
+  await edit();
+  await eventually(
+    async () => clients.map((client, index) => (client.heard?.() ?? 0) - (before[index] as number)),
+    (counts) => counts.every((count) => count >= 1),
+    15_000,
+    what,
+  );
+};
+
 export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOptions): Promise<void> => {
   const clients = await Promise.all(Array.from({ length: options.clients }, () => options.connect()));
   try {
@@ -106,14 +118,7 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
       const open = (): Promise<number> => gaugeOnEach(cluster, 'promptyard_http_open_streams').then((values) => values.reduce((sum, value) => sum + value, 0));
       await eventually(open, (count) => count >= options.clients, 10_000, 'every client has its GET stream open');
       // A change before the kill: every GET stream then holds an event id to resume from.
-      const before = clients.map((client) => client.heard?.() ?? 0);
-      await options.edit();
-      await eventually(
-        async () => clients.map((client, index) => (client.heard?.() ?? 0) - (before[index] as number)),
-        (counts) => counts.every((count) => count >= 1),
-        15_000,
-        'every client hears the change made before the kill',
-      );
+      await changeHeardByAll(clients, options.edit, 'every client hears the change made before the kill');
     }
     const records: CallRecord[][] = clients.map(() => []);
     let done = 0;
@@ -140,14 +145,7 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const killedAtEpoch = Date.now() / 1000;
 
     for (let edit = 1; options.edit !== undefined && edit <= 2; edit += 1) {
-      const before = clients.map((client) => client.heard?.() ?? 0);
-      await options.edit();
-      await eventually(
-        async () => clients.map((client, index) => (client.heard?.() ?? 0) - (before[index] as number)),
-        (counts) => counts.every((count) => count >= 1),
-        15_000,
-        `every client hears change ${edit} made after the kill (notifications heard since, per client)`,
-      );
+      await changeHeardByAll(clients, options.edit, `every client hears change ${edit} made after the kill (notifications heard since, per client)`);
     }
     await Promise.all(loops);
 
