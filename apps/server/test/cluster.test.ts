@@ -132,4 +132,20 @@ describe('promptyard-server replicas sharing Redis ([cluster] redis_url)', () =>
     await heardAtLeast(4);
     expect((await client.getPrompt({ name: 'review', arguments: { code: 'x' } })).description).toBe('Review code, while a replica is down');
   });
+
+  it('counts one rate limit across the replicas', async () => {
+    const folder = await makeFolder(promptFiles);
+    const env = {
+      PROMPTYARD_CLUSTER_REDIS_URL: redis.url,
+      PROMPTYARD_CLUSTER_KEY_PREFIX: `rate-${Date.now()}`,
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true',
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '4',
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '1',
+    };
+    const nodes = [await startHttp(['--prompts', folder], { env }), await startHttp(['--prompts', folder], { env })];
+    const statuses: number[] = [];
+    // Alone, each replica would let its own 4 through: 8 in all.
+    for (let index = 0; index < 8; index += 1) statuses.push((await fetch(new URL('/health', (nodes[index % 2] as HttpServer).url))).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+  });
 });
