@@ -123,17 +123,25 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
 
   const find = (name: string): PromptEntry => findOrSuggest(catalog, name, 'PROMPT_NOT_FOUND');
 
+  /** What a debug record says of a get's arguments: their lengths, never their values. Built only if the record is kept. */
+  const describeArguments = (args: Readonly<Record<string, string>>): string | undefined => {
+    const lengths = Object.entries(args).map(([name, value]) => `${name}:${value.length}`);
+    return lengths.length === 0 ? undefined : lengths.join(',');
+  };
+
+  // Runs on every get: no array, string or closure unless something is missing, too long, or extra.
   const prepareArguments = (entry: PromptEntry, given: Readonly<Record<string, unknown>>): Record<string, string> => {
     const args: Record<string, string> = {};
-    const missing: string[] = [];
-    const lengths: string[] = [];
+    let missing: string[] | undefined;
+    let taken = 0;
     for (const argument of entry.arguments) {
       const raw = given[argument.name];
+      if (raw !== undefined) taken += 1;
       let value = raw === undefined || raw === null ? undefined : typeof raw === 'string' ? raw : String(raw);
       if (value === undefined || (value === '' && argument.required && argument.default === undefined)) {
         if (argument.default !== undefined) value = argument.default;
         else if (argument.required) {
-          missing.push(argument.name);
+          (missing ??= []).push(argument.name);
           continue;
         } else continue;
       }
@@ -141,10 +149,9 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
         logger.warn('argument truncated', { prompt: entry.name, argument: argument.name, length: value.length, limit: limits.maxArgumentChars });
         value = value.slice(0, limits.maxArgumentChars);
       }
-      lengths.push(`${argument.name}:${value.length}`);
       args[argument.name] = value;
     }
-    if (missing.length > 0) {
+    if (missing !== undefined) {
       throw new PromptyardError(
         'MISSING_ARGUMENTS',
         `Prompt "${entry.name}" is missing required argument${missing.length > 1 ? 's' : ''} ${formatList(missing, 'and')} (declared in ${where(entry)}).`,
@@ -152,9 +159,18 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       );
     }
     // Clients may send arguments a prompt does not take: they are ignored, as the spec lets a server do.
-    const ignored = Object.keys(given).filter((key) => !entry.arguments.some((argument) => argument.name === key));
-    if (ignored.length > 0) logger.debug('ignoring arguments the prompt does not take', { prompt: entry.name, ignored: ignored.join(',') });
-    logger.debug('prompts/get', { prompt: entry.name, args: lengths.join(',') || undefined });
+    let givenCount = 0;
+    for (const key in given) if (Object.hasOwn(given, key)) givenCount += 1;
+    if (givenCount > taken) {
+      const ignored = Object.keys(given).filter((key) => !entry.arguments.some((argument) => argument.name === key));
+      logger.debug('ignoring arguments the prompt does not take', { prompt: entry.name, ignored: ignored.join(',') });
+    }
+    logger.debug('prompts/get', {
+      prompt: entry.name,
+      get args() {
+        return describeArguments(args);
+      },
+    });
     return args;
   };
 
