@@ -52,6 +52,14 @@ export interface McpServerBlueprintOptions {
   readonly cluster?: Cluster | undefined;
 }
 
+type AnyHandler = (request: never, ctx: never) => unknown;
+
+/** Wraps every request handler registered on `server` from now on (the handler is the last argument, after the schemas in the custom-method form). */
+const wrapHandlers = (server: Server, wrap: (method: string, handler: AnyHandler) => unknown): void => {
+  const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
+  (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) => register(method, ...rest.slice(0, -1), wrap(method, rest.at(-1) as AnyHandler));
+};
+
 const levels: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const levelRank = (level: McpLogLevel): number => levels.indexOf(level);
 
@@ -178,18 +186,11 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
         requestState: { verify: rounds.verify },
       },
     );
-    if (metrics !== undefined) {
-      // Every handler registered below (the skills' too) is timed; without metrics nothing is wrapped.
-      const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
-      // The handler is the last argument (after the schemas in the custom-method form).
-      (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) =>
-        register(method, ...rest.slice(0, -1), timedHandler(metrics, method, rest.at(-1) as (request: never, ctx: never) => unknown));
-    }
+    // Every handler registered below (the skills' too) is timed, and traced inside the timing; without
+    // metrics or traces nothing is wrapped.
+    if (metrics !== undefined) wrapHandlers(server, (method, handler) => timedHandler(metrics, method, handler));
     if (tracing !== undefined && traces !== undefined) {
-      // Likewise every handler gets a SERVER span (inside the timing).
-      const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
-      (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) =>
-        register(method, ...rest.slice(0, -1), tracedHandler(tracing, method, rest.at(-1) as (request: never, ctx: never) => unknown, traces, sdk.PROTOCOL_VERSION_META_KEY));
+      wrapHandlers(server, (method, handler) => tracedHandler(tracing, method, handler, traces, sdk.PROTOCOL_VERSION_META_KEY));
     }
     /** This connection as a client for requests outside any call; capabilities are read when asked. */
     const connection: ClientPeer | undefined = live
