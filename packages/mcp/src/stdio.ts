@@ -1,4 +1,5 @@
-import { Writable } from 'node:stream';
+import { EventEmitter } from 'node:events';
+import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import type { RelayChannel } from './handlers.js';
 import { loadServerSdk } from './sdk.js';
@@ -18,9 +19,11 @@ export interface StdioHandle {
  * straight from the heap, while turning a 200 KB list page into a Buffer first took 38% of a
  * `prompts/list` in the CPU profile.
  */
-const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
+export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
   let pending: (string | Buffer)[] = [];
   let busy = false;
+  /** Whether `target` took the last write without asking the writer to wait for `drain`. */
+  let flowing = true;
   const flush = (): void => {
     if (pending.length === 0) {
       busy = false;
@@ -28,27 +31,33 @@ const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
     }
     const batch = pending;
     pending = [];
-    if (batch.length === 1) target.write(batch[0] as string | Buffer);
-    else if (batch.every((chunk) => typeof chunk === 'string')) target.write(batch.join(''));
-    else target.write(Buffer.concat(batch.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
+    if (batch.length === 1) flowing = target.write(batch[0] as string | Buffer);
+    else if (batch.every((chunk) => typeof chunk === 'string')) flowing = target.write(batch.join(''));
+    else flowing = target.write(Buffer.concat(batch.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk))));
     setImmediate(flush);
   };
-  return new Writable({
-    decodeStrings: false,
-    write(chunk: string | Buffer, _encoding, callback) {
-      if (busy) pending.push(chunk);
+  // What the SDK's stdio transport uses of a stream: write, and the error and drain events (the
+  // target's). Not a Writable, whose machinery adds a callback and a tick to every message: without
+  // it a stdio prompts/get p50 was 0.5–2% lower in interleaved runs against the previous build.
+  const writer = new EventEmitter();
+  target.on('drain', () => writer.emit('drain'));
+  target.on('error', (error: unknown) => writer.emit('error', error));
+  return Object.assign(writer, {
+    writable: true,
+    write(chunk: string | Uint8Array): boolean {
+      const data = typeof chunk === 'string' ? chunk : Buffer.from(chunk);
+      if (busy) pending.push(data);
       else {
         busy = true;
-        target.write(chunk);
+        flowing = target.write(data);
         setImmediate(flush);
       }
-      callback();
+      return flowing;
     },
-    final(callback) {
+    end(): void {
       flush();
-      callback();
     },
-  });
+  }) as unknown as Writable;
 };
 
 /**
