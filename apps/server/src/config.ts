@@ -22,6 +22,12 @@ export const configSchema = {
     enabled: { type: 'boolean', doc: 'Per-client rate limiting (default: off on a loopback bind, on otherwise).' },
     requests_per_minute: { type: 'integer', min: 1, default: 100, doc: 'Sustained requests per minute per client.' },
     burst: { type: 'integer', min: 1, default: 20, doc: 'Requests a client may send at once.' },
+    trusted_proxies: {
+      type: 'string[]',
+      separator: 'comma',
+      default: [],
+      doc: 'Addresses of the proxies in front of the server (nginx): a request from one counts against the client its X-Forwarded-For names, not against the proxy.',
+    },
   },
   auth: authSection,
   'policy[]': policySection,

@@ -136,7 +136,11 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       publicUrl: transport.public_url,
       maxBodyBytes: transport.max_body_bytes,
       rateLimit: rateLimited
-        ? { requestsPerMinute: config['transport.rate_limit'].requests_per_minute, burst: config['transport.rate_limit'].burst }
+        ? {
+            requestsPerMinute: config['transport.rate_limit'].requests_per_minute,
+            burst: config['transport.rate_limit'].burst,
+            trustedProxies: config['transport.rate_limit'].trusted_proxies,
+          }
         : undefined,
       metrics,
       serveMetrics: telemetry.onEndpoint,

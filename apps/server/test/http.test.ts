@@ -116,6 +116,21 @@ describe('promptyard-server over Streamable HTTP', () => {
     expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   });
 
+  it('behind a trusted proxy, counts each client its X-Forwarded-For names', async () => {
+    const dir = await makeFolder(promptFiles);
+    const limits = { PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true', PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '2', PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '1' };
+    const health = async (url: string, client: string): Promise<number> => (await fetch(new URL('/health', url), { headers: { 'x-forwarded-for': client } })).status;
+    const proxied = await startHttp(['--prompts', dir], { env: { ...limits, PROMPTYARD_TRANSPORT_RATE_LIMIT_TRUSTED_PROXIES: '127.0.0.1' } });
+    const statuses = [];
+    for (const client of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2', '198.51.100.2', 'forged, 198.51.100.2']) statuses.push(await health(proxied.url, client));
+    expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+    // Without trusted proxies the header is ignored: one bucket for the connecting address.
+    const direct = await startHttp(['--prompts', dir], { env: limits });
+    const shared = [];
+    for (const client of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) shared.push(await health(direct.url, client));
+    expect(shared).toEqual([200, 200, 429]);
+  });
+
   it('caps request bodies, answers /health and 404s other paths', async () => {
     const dir = await makeFolder(promptFiles);
     const server = await startHttp(['--prompts', dir], { env: { PROMPTYARD_TRANSPORT_MAX_BODY_BYTES: '2048' } });

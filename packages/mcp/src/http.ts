@@ -11,7 +11,7 @@ import { createHttpRelay } from './http-relay.js';
 import { createLegacySessions } from './http-sessions.js';
 import { adoptTraceHeaders } from './http-trace.js';
 import { createStreamCounter } from './http-streams.js';
-import { createRateLimiter } from './rate-limit.js';
+import { clientAddress, createRateLimiter } from './rate-limit.js';
 import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
 
@@ -35,7 +35,11 @@ export interface HttpServeOptions {
   /** The URL clients reach the endpoint at (behind a proxy): the OAuth resource. Default: the URL bound. */
   readonly publicUrl?: string | undefined;
   readonly maxBodyBytes: number;
-  readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst: number } | undefined;
+  /**
+   * A token bucket per client. Behind proxies listed in `trustedProxies` (addresses), the client is
+   * the one their `X-Forwarded-For` names; else the connecting address.
+   */
+  readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst: number; readonly trustedProxies?: readonly string[] | undefined } | undefined;
   /** 2025-era sessions kept at most; the least recently used is closed beyond it. */
   readonly maxSessions?: number;
   /** A 2025-era session unused for this long is closed. */
@@ -122,6 +126,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const gate = createHttpAuthGate({ sdk, authToken: options.authToken, authenticator: options.auth, resource: () => options.publicUrl ?? boundUrl, path, logger });
   const { cluster } = options;
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  const trustedProxies = new Set(options.rateLimit?.trustedProxies ?? []);
   const startedAt = Date.now();
 
   const modern = createMcpHandler(blueprint.factory(false), {
@@ -233,7 +238,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
    */
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (limiter !== undefined && options.rateLimit !== undefined) {
-      const client = req.socket.remoteAddress ?? 'unknown';
+      const client = clientAddress(req.socket.remoteAddress, headerOf(req, 'x-forwarded-for'), trustedProxies);
       // In a cluster the bucket is shared; while the store is unreachable each node counts on its own.
       const wait = cluster === undefined ? limiter.take(client) : await cluster.takeToken(client, options.rateLimit).catch(() => limiter.take(client));
       if (wait > 0) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimiter } from './rate-limit.js';
+import { clientAddress, createRateLimiter } from './rate-limit.js';
 
 describe('createRateLimiter', () => {
   it('allows a burst, then refills at the sustained rate', () => {
@@ -19,5 +19,22 @@ describe('createRateLimiter', () => {
     expect(limiter.take('b')).toBe(0);
     expect(limiter.take('c')).toBe(0);
     expect(limiter.take('a')).toBe(0);
+  });
+});
+
+describe('clientAddress', () => {
+  const proxies = new Set(['127.0.0.1', '10.0.0.5']);
+  it('is the connecting address unless it is a trusted proxy', () => {
+    expect(clientAddress('203.0.113.9', '198.51.100.1', proxies)).toBe('203.0.113.9');
+    expect(clientAddress('::ffff:127.0.0.1', undefined, proxies)).toBe('127.0.0.1');
+    expect(clientAddress(undefined, undefined, proxies)).toBe('unknown');
+  });
+
+  it('behind trusted proxies, is the nearest untrusted hop of X-Forwarded-For, read from the right', () => {
+    expect(clientAddress('127.0.0.1', '198.51.100.1', proxies)).toBe('198.51.100.1');
+    // A client cannot choose its bucket by writing on the left.
+    expect(clientAddress('127.0.0.1', 'forged, 198.51.100.1', proxies)).toBe('198.51.100.1');
+    expect(clientAddress('::ffff:127.0.0.1', '198.51.100.1, 10.0.0.5', proxies)).toBe('198.51.100.1');
+    expect(clientAddress('127.0.0.1', ' , 10.0.0.5', proxies)).toBe('127.0.0.1');
   });
 });

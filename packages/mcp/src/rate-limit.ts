@@ -42,3 +42,23 @@ export const createRateLimiter = (options: RateLimitOptions): RateLimiter => {
     },
   };
 };
+
+/** `::ffff:127.0.0.1` (an IPv4 peer on a dual-stack socket) → `127.0.0.1`. */
+const plainAddress = (address: string): string => (address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address);
+
+/**
+ * The client a request counts against. Behind proxies listed in `trusted` (nginx in front of the
+ * replicas), it is the address the nearest untrusted hop gave in `X-Forwarded-For` — read from the
+ * right, since a client can put anything on the left. Otherwise, or without the header, it is the
+ * connecting address.
+ */
+export const clientAddress = (remote: string | undefined, forwardedFor: string | undefined, trusted: ReadonlySet<string>): string => {
+  const peer = remote === undefined ? 'unknown' : plainAddress(remote);
+  if (forwardedFor === undefined || !trusted.has(peer)) return peer;
+  const hops = forwardedFor.split(',');
+  for (let index = hops.length - 1; index >= 0; index -= 1) {
+    const hop = plainAddress((hops[index] as string).trim());
+    if (hop !== '' && !trusted.has(hop)) return hop;
+  }
+  return peer;
+};
