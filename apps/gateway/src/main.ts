@@ -148,7 +148,7 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
 
 /**
  * `[cluster] redis_url`: the Redis replicas behind one load balancer share, joined before serving
- * (waiting briefly for it; a node that cannot reach it serves on its own, degraded, and keeps trying).
+ * (`joinCluster` waits briefly for it; a node that cannot reach it serves on its own, degraded).
  * Loaded only when set: a single gateway never loads the Redis client.
  */
 const joinCluster = async (config: GatewayConfig, logger: Logger): Promise<Cluster | undefined> => {
@@ -157,10 +157,8 @@ const joinCluster = async (config: GatewayConfig, logger: Logger): Promise<Clust
     logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio gateway serves its one client alone');
     return undefined;
   }
-  const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
-  const cluster = createRedisCluster({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
-  if ((await waitForCluster(cluster, 2000)) !== 'ready') logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
-  return cluster;
+  const { joinCluster: join } = await import('@promptyard/cluster');
+  return join({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
 };
 
 const serveHttpFront = (

@@ -203,7 +203,7 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
 
 /**
  * `[cluster] redis_url`: the Redis replicas behind one load balancer share, joined before serving
- * (waiting briefly for it; a node that cannot reach it serves on its own, degraded, and keeps trying).
+ * (`joinCluster` waits briefly for it; a node that cannot reach it serves on its own, degraded).
  * Loaded only when set: a single node never loads the Redis client.
  */
 const joinCluster = async (config: ResolvedConfig['config'], logger: Logger): Promise<Cluster | undefined> => {
@@ -213,8 +213,6 @@ const joinCluster = async (config: ResolvedConfig['config'], logger: Logger): Pr
     logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio server serves its one client alone');
     return undefined;
   }
-  const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
-  const cluster = createRedisCluster({ url, keyPrefix, logger });
-  if ((await waitForCluster(cluster, 2000)) !== 'ready') logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
-  return cluster;
+  const { joinCluster: join } = await import('@promptyard/cluster');
+  return join({ url, keyPrefix, logger });
 };

@@ -1,2 +1,2 @@
-export { createRedisCluster, waitForCluster } from './redis-cluster.js';
+export { createRedisCluster, joinCluster, waitForCluster } from './redis-cluster.js';
 export type { RedisClusterOptions } from './redis-cluster.js';

@@ -151,3 +151,14 @@ export const waitForCluster = (cluster: Cluster, timeoutMs: number): Promise<Clu
     });
   });
 };
+
+/**
+ * What both binaries do with `[cluster] redis_url`: create the cluster and wait briefly (`waitMs`,
+ * 2 s by default) for Redis before serving. A node that cannot reach it yet serves on its own,
+ * degraded, says so once, and keeps reconnecting.
+ */
+export const joinCluster = async (options: RedisClusterOptions & { readonly waitMs?: number }): Promise<Cluster> => {
+  const cluster = createRedisCluster(options);
+  if ((await waitForCluster(cluster, options.waitMs ?? 2000)) !== 'ready') options.logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
+  return cluster;
+};

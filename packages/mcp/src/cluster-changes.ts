@@ -19,6 +19,24 @@ export interface ClusterChangesOptions {
   readonly logger: Logger;
 }
 
+/** Tells the handler's `subscriptions/listen` streams that `list` changed. */
+const notifyList = (notify: ChangeNotifier, list: ListKind): void => {
+  if (list === 'prompts') notify.promptsChanged();
+  else if (list === 'tools') notify.toolsChanged();
+  else notify.resourcesChanged();
+};
+
+/**
+ * One node: its changes go to its own `subscriptions/listen` streams (its 2025 sessions' servers
+ * send theirs themselves). Returns the stop.
+ */
+export const announceLocally = (blueprint: McpServerBlueprint, notify: ChangeNotifier): (() => void) => {
+  const stops = [blueprint.onListChanged((list) => notifyList(notify, list)), blueprint.onResourceUpdated?.((uri) => notify.resourceUpdated(uri))];
+  return () => {
+    for (const stop of stops) stop?.();
+  };
+};
+
 const methods: Readonly<Record<ListKind, string>> = {
   prompts: 'notifications/prompts/list_changed',
   tools: 'notifications/tools/list_changed',
@@ -79,7 +97,7 @@ export const announceChanges = (options: ClusterChangesOptions): (() => void) =>
         digests.set(list, Promise.resolve(after));
         if (after === before) return;
         if (!(await claim(`change:${list}:${before}:${after}`, claimMs))) return;
-        await announce({ method: methods[list] }, undefined, () => (list === 'tools' ? notify.toolsChanged() : list === 'prompts' ? notify.promptsChanged() : notify.resourcesChanged()));
+        await announce({ method: methods[list] }, undefined, () => notifyList(notify, list));
       })
       .catch((error: unknown) => logger.warn('a list change was not announced to the cluster', { list, reason: (error as Error).message }));
   };

@@ -5,7 +5,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
 import type { Authenticator, Cluster, Metrics } from '@promptyard/core';
-import { announceChanges } from './cluster-changes.js';
+import { announceChanges, announceLocally } from './cluster-changes.js';
 import { createHttpAuthGate, identityOfAuthInfo } from './http-auth.js';
 import { createHttpRelay } from './http-relay.js';
 import { createLegacySessions } from './http-sessions.js';
@@ -147,20 +147,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   });
   const stopNotifications =
     cluster === undefined
-      ? (() => {
-          // One node: its own changes go to its own `subscriptions/listen` streams (its sessions' servers send theirs).
-          const stops = [
-            blueprint.onListChanged((list) => {
-              if (list === 'prompts') modern.notify.promptsChanged();
-              else if (list === 'tools') modern.notify.toolsChanged();
-              else modern.notify.resourcesChanged();
-            }),
-            blueprint.onResourceUpdated?.((uri) => modern.notify.resourceUpdated(uri)),
-          ];
-          return () => {
-            for (const stop of stops) stop?.();
-          };
-        })()
+      ? announceLocally(blueprint, modern.notify)
       : announceChanges({
           cluster,
           blueprint,
