@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Output } from './output.js';
+import { startTool } from './output.js';
+import type { Output } from './output.js';
 import { freePort } from './prometheus.js';
 
 /** The balancer config users deploy; the cluster tests run exactly this file, rendered. */
@@ -68,18 +67,12 @@ export const startNginx = async (upstreamPorts: readonly number[]): Promise<Ngin
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(nginxBinary(), ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${join(dir, 'nginx.pid')}; error_log stderr notice;`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const log = new Output();
-  child.stdout?.on('data', (chunk: Buffer) => log.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => log.push(chunk));
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new Error(`nginx did not start (run bash scripts/ensure-tools.sh): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`nginx exited with ${code}:\n${log.text}`)));
-  });
-  failed.catch(() => {});
-  await Promise.race([log.waitFor(/start worker process \d+/, 20_000), failed]);
+  const { child, output: log } = await startTool(
+    'nginx',
+    nginxBinary(),
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', `daemon off; pid ${join(dir, 'nginx.pid')}; error_log stderr notice;`],
+    /start worker process \d+/,
+  );
   const pid = child.pid as number;
   return {
     pid,

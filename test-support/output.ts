@@ -74,3 +74,21 @@ export const runToCompletion = (
       resolve({ code, stdout, stderr });
     });
   });
+
+/**
+ * Spawns a system tool (`redis-server`, `nginx`, `prometheus`) and waits until its output matches
+ * `ready`; rejects with its output if it exits first, or with the install hint if it is missing.
+ */
+export const startTool = async (name: string, command: string, args: readonly string[], ready: RegExp, timeoutMs = 20_000): Promise<{ readonly child: ChildProcess; readonly output: Output }> => {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = new Output();
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`${name} did not start (run bash scripts/ensure-tools.sh): ${error.message}`)));
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}:\n${output.text}`)));
+  });
+  failed.catch(() => {});
+  await Promise.race([output.waitFor(ready, timeoutMs), failed]);
+  return { child, output };
+};

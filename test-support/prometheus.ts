@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Output } from './output.js';
+import { startTool } from './output.js';
 
 /** A loopback port free a moment ago (for programs that take no port 0 and report none). */
 export const freePort = async (): Promise<number> => {
@@ -32,18 +30,13 @@ export const startPrometheus = async (targets: readonly string[]): Promise<Prome
     ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', 'scrape_configs:', '  - job_name: promptyard', '    static_configs:', `      - targets: ${JSON.stringify(targets)}`, ''].join('\n'),
   );
   const port = await freePort();
-  const child: ChildProcess = spawn('prometheus', [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output = new Output();
-  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new Error(`prometheus did not start (run bash scripts/ensure-tools.sh): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`prometheus exited with ${code}:\n${output.text}`)));
-  });
-  failed.catch(() => {});
-  await Promise.race([output.waitFor(/Server is ready to receive web requests/, 30_000), failed]);
+  const { child } = await startTool(
+    'prometheus',
+    'prometheus',
+    [`--config.file=${config}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`],
+    /Server is ready to receive web requests/,
+    30_000,
+  );
   const pid = child.pid as number;
   return {
     pid,

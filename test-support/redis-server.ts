@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Output } from './output.js';
+import { startTool } from './output.js';
 import { freePort } from './prometheus.js';
 
 export interface RedisServer {
@@ -29,19 +28,12 @@ export const startRedisServer = async (): Promise<RedisServer> => {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const launch = async (): Promise<void> => {
-    const process_ = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = process_;
-    const output = new Output();
-    process_.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
-    process_.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
-    const failed = new Promise<never>((_, reject) => {
-      process_.once('error', (error) => reject(new Error(`redis-server did not start (run bash scripts/ensure-tools.sh): ${error.message}`)));
-      process_.once('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output.text}`)));
-    });
-    failed.catch(() => {});
-    await Promise.race([output.waitFor(/Ready to accept connections/, 20_000), failed]);
+    ({ child } = await startTool(
+      'redis-server',
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'],
+      /Ready to accept connections/,
+    ));
   };
   const stop = async (): Promise<void> => {
     const running = child;
