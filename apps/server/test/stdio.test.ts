@@ -122,6 +122,25 @@ describe('promptyard-server over stdio', () => {
     expect(template.message).toMatch(/decode\.md:5/);
   });
 
+  it('answers a plain get (served beside the SDK) exactly as one the SDK serves (with _meta)', async () => {
+    const dir = await makeFolder(promptFiles);
+    const { client } = await startStdio(['--prompts', dir, '--no-watch']);
+    const viaSdk = { _meta: { progressToken: 'p' } };
+    const outcome = (promise: Promise<unknown>): Promise<unknown> => promise.then((result) => ({ result }), (error: { code: number; message: string; data?: unknown }) => ({ code: error.code, message: error.message, data: error.data }));
+    const requests = [
+      { name: 'writing:summarize', arguments: { text: 'A long text.' } },
+      { name: 'review', arguments: { code: 'x = 1', extra: 'ignored' } },
+      { name: 'reveiw' },
+      { name: 'writing:summarize', arguments: {} },
+      { name: 'decode', arguments: { value: '%E0%A4%A' } },
+    ];
+    for (const params of requests) {
+      const plain = await outcome(client.getPrompt(params));
+      expect(plain, params.name).toEqual(await outcome(client.getPrompt({ ...params, ...viaSdk })));
+    }
+    expect(await outcome(client.getPrompt(requests[0] as { name: string }))).toMatchObject({ result: { messages: [{ content: { text: 'Summarise in 50 words:\n\nA long text.' } }] } });
+  });
+
   it('completes argument values from enum and default', async () => {
     const dir = await makeFolder(promptFiles);
     const { client } = await startStdio(['--prompts', dir, '--no-watch']);

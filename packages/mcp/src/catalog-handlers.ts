@@ -109,6 +109,7 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
           ...(rendered.description === undefined ? {} : { description: rendered.description }),
           messages: rendered.messages.map((message) => ({ role: message.role, content: { ...message.content } })),
         })),
+      getNeedsSignalOnly: true,
     },
     ...(tools === undefined || toolPage === undefined
       ? {}

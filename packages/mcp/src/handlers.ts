@@ -114,6 +114,8 @@ export interface ClientLogRecord {
  * `client`; the channel's `offer` returns `true` when it took the message, and `reply` answers it.
  */
 export interface McpRelay {
+  /** The request methods the relay may take (it declines the rest); their `notifications/cancelled` follow them. */
+  readonly methods: readonly string[];
   open(client: ClientPeer | undefined): RelayChannel;
 }
 
@@ -177,6 +179,12 @@ export interface McpHandlers {
     /** `caller`: the authenticated HTTP caller, when there is one (a policy may answer each caller its own list). */
     list(cursor: string | undefined, caller?: Identity): ListAnswer;
     get(name: string, args: Readonly<Record<string, string>> | undefined, context: RequestContext): Promise<JsonObject>;
+    /**
+     * `get` reads nothing of its context but `signal`: it asks the client nothing, reports no progress
+     * and passes no `_meta` on. The adapter then answers a plain 2025-era `prompts/get` on stdio
+     * without the SDK's per-request machinery (`createPromptRelay`).
+     */
+    readonly getNeedsSignalOnly?: boolean;
   };
   /** Absent: the server declares no `tools` capability. */
   readonly tools?: {

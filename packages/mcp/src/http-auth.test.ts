@@ -33,6 +33,7 @@ afterEach(async () => {
 
 /** A relay like the gateway's, answering every `tools/call` itself. */
 const relay: McpRelay = {
+  methods: ['tools/call'],
   open: () => ({
     offer: (message, reply) => {
       if (message['method'] !== 'tools/call') return false;

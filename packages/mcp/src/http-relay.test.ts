@@ -19,6 +19,7 @@ const text = (value: string): JsonObject => ({ content: [{ type: 'text', text: v
  * never, until cancelled) and the cancellation of a call it holds; declines everything else.
  */
 const fakeRelay = (log: RelayLog): McpRelay => ({
+  methods: ['tools/call'],
   open: (client) => {
     const channel = { client, closed: false, cancelled: [] as unknown[] };
     log.channels.push(channel);

@@ -176,7 +176,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     return statelessLegacy(request, withBody);
   };
 
-  const mcpRelay = blueprint.governed ? undefined : blueprint.relay;
+  // The HTTP front relays `tools/call` alone (`createHttpRelay`); a relay of other requests serves stdio only.
+  const mcpRelay = blueprint.governed || blueprint.relay?.methods.includes('tools/call') !== true ? undefined : blueprint.relay;
   const relay =
     mcpRelay === undefined
       ? undefined

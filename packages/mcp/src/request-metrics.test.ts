@@ -32,13 +32,14 @@ describe('timedHandler', () => {
 });
 
 describe('timedRelay', () => {
-  it('records the tools/calls the relay takes, by the outcome of its reply, and nothing else', () => {
+  it('records the requests the relay takes (its methods), by the outcome of their replies, and nothing else', () => {
     const { metrics, seen } = recorder();
     const replies: ((message: JsonObject) => void)[] = [];
     const relay: McpRelay = {
+      methods: ['tools/call', 'prompts/get'],
       open: () => ({
         offer: (message, reply) => {
-          if (message['method'] !== 'tools/call') return false;
+          if (message['method'] !== 'tools/call' && message['method'] !== 'prompts/get') return false;
           replies.push(reply);
           return true;
         },
@@ -50,9 +51,11 @@ describe('timedRelay', () => {
     expect(channel.offer({ jsonrpc: '2.0', id: 1, method: 'prompts/list' }, (reply) => answered.push(reply))).toBe(false);
     expect(channel.offer({ jsonrpc: '2.0', id: 2, method: 'tools/call' }, (reply) => answered.push(reply))).toBe(true);
     expect(channel.offer({ jsonrpc: '2.0', id: 3, method: 'tools/call' }, (reply) => answered.push(reply))).toBe(true);
+    expect(channel.offer({ jsonrpc: '2.0', id: 4, method: 'prompts/get' }, (reply) => answered.push(reply))).toBe(true);
     replies[0]?.({ jsonrpc: '2.0', id: 2, result: { content: [] } });
     replies[1]?.({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'no' } });
-    expect(answered).toHaveLength(2);
-    expect(seen).toEqual(['tools/call ok', 'tools/call method_not_found']);
+    replies[2]?.({ jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'unknown prompt' } });
+    expect(answered).toHaveLength(3);
+    expect(seen).toEqual(['tools/call ok', 'tools/call method_not_found', 'prompts/get invalid_params']);
   });
 });

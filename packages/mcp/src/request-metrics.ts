@@ -41,14 +41,16 @@ export const timedHandler =
     );
   }) as H;
 
-/** The relay's `tools/call`s, timed like the SDK path's: the relay answers them before any handler sees them. */
+/** The relay's requests, timed like the SDK path's: the relay answers them before any handler sees them. */
 export const timedRelay = (relay: McpRelay, metrics: Metrics): McpRelay => ({
+  methods: relay.methods,
   open: (client) => {
     const channel = relay.open(client);
     return {
       offer: (message, reply, trace) => {
-        if (message['method'] !== 'tools/call' || message['id'] === undefined) return channel.offer(message, reply, trace);
-        const done = metrics.request('tools/call');
+        const method = message['method'];
+        if (typeof method !== 'string' || message['id'] === undefined || !relay.methods.includes(method)) return channel.offer(message, reply, trace);
+        const done = metrics.request(method);
         return channel.offer(message, (response) => {
           const error = response['error'] as { code?: unknown } | undefined;
           done(error === undefined ? outcomeOfResult(response['result']) : outcomeOfCode(error.code));

@@ -21,6 +21,7 @@ const fakeTracing = () => {
 
 /** A relay that takes `tools/call` of `fast`, asking for the trace context as it does, and answers with `answer`. */
 const relay = (answer: JsonObject, seen: unknown[]): McpRelay => ({
+  methods: ['tools/call'],
   open: () => ({
     offer: (message, reply, trace) => {
       if ((message['params'] as { name?: unknown } | undefined)?.name !== 'fast') return false;

@@ -65,16 +65,18 @@ export const tracedHandler =
   }) as H;
 
 /**
- * The relay's `tools/call`s in SERVER spans, as on the SDK path. A span starts only when the relay
- * takes the call (it asks for the context then): a call it declines gets its span on the full path.
+ * The relay's requests in SERVER spans, as on the SDK path. A span starts only when the relay takes
+ * the request (it asks for the context then): a request it declines gets its span on the full path.
  */
 export const tracedRelay = (relay: McpRelay, tracing: McpTracing): McpRelay => ({
+  methods: relay.methods,
   open: (client) => {
     const channel = relay.open(client);
     return {
       offer: (message, reply) => {
         const id = message['id'];
-        if (message['method'] !== 'tools/call' || (typeof id !== 'string' && typeof id !== 'number')) return channel.offer(message, reply);
+        const method = message['method'];
+        if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number') || !relay.methods.includes(method)) return channel.offer(message, reply);
         let span: RequestSpan | undefined;
         const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
         return channel.offer(
@@ -83,7 +85,7 @@ export const tracedRelay = (relay: McpRelay, tracing: McpTracing): McpRelay => (
             span?.end(responseErrorType(response));
             reply(response);
           },
-          () => (span ??= tracing.request({ method: 'tools/call', params, id })).context,
+          () => (span ??= tracing.request({ method, params, id })).context,
         );
       },
       close: () => channel.close(),

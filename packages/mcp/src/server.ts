@@ -7,6 +7,7 @@ import type { CallerAccess, ClientPeer, JsonObject, ListAnswer, ListKind, ListPa
 import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
+import { createPromptRelay, joinRelays } from './prompt-relay.js';
 import { MultiRoundRequestContext, SdkRequestContext } from './request-context.js';
 import type { McpTracing, TraceContext } from './tracing-types.js';
 import { timedHandler, timedRelay } from './request-metrics.js';
@@ -365,7 +366,7 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
     onListChanged,
     fingerprint,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
-    relay: relayOf(handlers.relay, metrics, tracing),
+    relay: relayOf(handlers.prompts.getNeedsSignalOnly === true ? joinRelays(createPromptRelay(handlers, sdk, logger), handlers.relay) : handlers.relay, metrics, tracing),
     governed: guard !== undefined,
     clientOf: (server) => clients.get(server),
     logger,

@@ -128,8 +128,8 @@ const isLegacyHandshake = (message: JSONRPCMessage, versionKey: string): boolean
  * SDK's classic `server.connect(transport)` does: the SDK's era-negotiating `serveStdio` queues each
  * message through async steps and schema-checks every outbound result (a zod parse of the whole
  * rendered prompt), ~0.05 ms a request measured on `prompts/get` (bench/prompts.bench.ts). Every
- * other opening (2026-07-28 envelopes, `server/discover`) and the gateway's relay go through
- * `serveStdio`, which owns those rules.
+ * other opening (2026-07-28 envelopes, `server/discover`) goes through `serveStdio`, which owns
+ * those rules. On a 2025-era connection each message is offered to the blueprint's relay first.
  */
 export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
   const [{ serveStdio: sdkServeStdio, StdioServerTransport }, { PROTOCOL_VERSION_META_KEY }] = await Promise.all([
@@ -141,13 +141,8 @@ export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHa
   let server: Server | undefined;
   const factory = (): Server => (server = blueprint.create({ live: true }));
   const onerror = (error: Error): void => logger.warn('stdio transport error', { reason: error.message });
-  if (relay !== undefined) {
-    const handle = sdkServeStdio(factory, {
-      transport: relayingTransport(stdio, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server))),
-      onerror,
-    });
-    return { close: () => handle.close() };
-  }
+  const relayed = (transport: Transport): Transport =>
+    relay === undefined ? transport : relayingTransport(transport, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server)));
 
   let close: () => Promise<void> = () => stdio.close();
   stdio.onerror = onerror;
@@ -160,9 +155,9 @@ export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHa
       const instance = factory();
       instance.onerror = onerror;
       close = () => instance.close();
-      instance.connect(replayingTransport(stdio, early)).catch(onerror);
+      instance.connect(relayed(replayingTransport(stdio, early))).catch(onerror);
     } else {
-      const handle = sdkServeStdio(factory, { transport: replayingTransport(stdio, early), onerror });
+      const handle = sdkServeStdio(factory, { transport: relayed(replayingTransport(stdio, early)), onerror });
       close = () => handle.close();
     }
   };

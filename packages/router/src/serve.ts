@@ -19,6 +19,7 @@ export interface GatewayHandlersOptions {
  * follows it. Everything else takes the full path.
  */
 const createRelay = (router: Router): McpRelay => ({
+  methods: ['tools/call'],
   open: (client) => {
     const relayed = new Map<unknown, { cancel(reason: string): void }>();
     return {
