@@ -122,9 +122,9 @@ describe('promptyard-server over stdio', () => {
     expect(template.message).toMatch(/decode\.md:5/);
   });
 
-  it('answers a plain get (served beside the SDK) exactly as one the SDK serves (with _meta)', async () => {
+  it('answers a plain get and list (served beside the SDK) exactly as the SDK serves them (with _meta)', async () => {
     const dir = await makeFolder(promptFiles);
-    const { client } = await startStdio(['--prompts', dir, '--no-watch']);
+    const { client } = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_PROMPTS_PAGE_SIZE: '2' } });
     const viaSdk = { _meta: { progressToken: 'p' } };
     const outcome = (promise: Promise<unknown>): Promise<unknown> => promise.then((result) => ({ result }), (error: { code: number; message: string; data?: unknown }) => ({ code: error.code, message: error.message, data: error.data }));
     const requests = [
@@ -139,6 +139,16 @@ describe('promptyard-server over stdio', () => {
       expect(plain, params.name).toEqual(await outcome(client.getPrompt({ ...params, ...viaSdk })));
     }
     expect(await outcome(client.getPrompt(requests[0] as { name: string }))).toMatchObject({ result: { messages: [{ content: { text: 'Summarise in 50 words:\n\nA long text.' } }] } });
+
+    // Every page of the listing, and a refused cursor, the same both ways.
+    let cursor: string | undefined;
+    do {
+      const page = (await client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } })) as { prompts: unknown[]; nextCursor?: string };
+      expect(page).toEqual(await client.request({ method: 'prompts/list', params: { ...(cursor === undefined ? {} : { cursor }), ...viaSdk } }));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    const forged = (params: object) => outcome(client.request({ method: 'prompts/list', params: { cursor: 'forged!', ...params } }));
+    expect(await forged({})).toEqual(await forged(viaSdk));
   });
 
   it('completes argument values from enum and default', async () => {

@@ -83,6 +83,19 @@ export interface CallerAccess {
   check(kind: AccessKind, name: string): void;
 }
 
+/** A page of a list as JSON text: `items` is the JSON of its items array, made once and kept. */
+export interface SerializedListPage {
+  readonly items: string;
+  readonly nextCursor?: string | undefined;
+}
+
+/**
+ * A relay's reply may carry its own serialization under this key (the whole message as one line of
+ * JSON, without the newline): a transport that writes text writes it as is instead of serializing the
+ * object, which stays a complete message for everything else (metrics, traces, other transports).
+ */
+export const serializedReply: unique symbol = Symbol.for('promptyard.serialized-reply');
+
 export interface ListPage {
   readonly items: readonly JsonObject[];
   readonly nextCursor?: string | undefined;
@@ -185,6 +198,11 @@ export interface McpHandlers {
      * without the SDK's per-request machinery (`createPromptRelay`).
      */
     readonly getNeedsSignalOnly?: boolean;
+    /**
+     * The page `list(cursor)` answers a caller without an identity, serialized; present when the
+     * handlers keep serialized pages. The adapter's stdio fast path writes it as is.
+     */
+    serializedPage?(cursor: string | undefined): SerializedListPage;
   };
   /** Absent: the server declares no `tools` capability. */
   readonly tools?: {

@@ -4,6 +4,7 @@ import { createCatalog, createLogger, createPromptService } from '@promptyard/co
 import type { PromptEntry } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogHandlers } from './catalog-handlers.js';
+import { serializedReply } from './handlers.js';
 import type { JsonObject, McpRelay, RelayChannel } from './handlers.js';
 import { createMcpServerBlueprint } from './server.js';
 
@@ -25,11 +26,12 @@ afterEach(async () => {
  * in-memory transport), so that a relayed answer can be held against the full path's, byte for byte.
  */
 const setup = async (entries: readonly PromptEntry[]) => {
+  // Two prompts a page: the listings below have several pages.
   const logger = createLogger({ level: 'error', write: () => {} });
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt' });
   catalog.owner('test').replace([...entries]);
   const prompts = createPromptService({ catalog, logger, limits: { maxArgumentChars: 100, maxResponseBytes: 1000 }, timeoutMs: 1000 });
-  const blueprint = await createMcpServerBlueprint(createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }));
+  const blueprint = await createMcpServerBlueprint(createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts, pageSize: 2 }));
   const server = blueprint.create({ live: true });
   const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
   const waiting = new Map<unknown, (message: JSONRPCMessage) => void>();
@@ -64,9 +66,9 @@ const relayed = (channel: RelayChannel, message: JsonObject): Promise<JsonObject
 const get = (id: number | string, params: unknown): JsonObject => ({ jsonrpc: '2.0', id, method: 'prompts/get', params });
 
 describe('the prompt relay', () => {
-  it('serves prompts/get on stdio for handlers whose get needs only its signal', async () => {
+  it('serves prompts/get and prompts/list on stdio for handlers whose get needs only its signal', async () => {
     const { relay } = await setup([prompt('review')]);
-    expect(relay.methods).toEqual(['prompts/get']);
+    expect(relay.methods).toEqual(['prompts/get', 'prompts/list']);
   });
 
   it('answers a plain get exactly as the full path does: results and every kind of error', async () => {
@@ -86,7 +88,29 @@ describe('the prompt relay', () => {
     expect(await relayed(channel, get(9, { name: 'reveiw' }))).toMatchObject({ error: { code: -32602, message: expect.stringContaining('review') } });
   });
 
-  it('leaves everything else to the full path: _meta, malformed params, odd ids, other messages', async () => {
+  it('answers a plain list with the page as the full path does, its text written as kept', async () => {
+    const { channel, fullPath } = await setup(['a', 'b', 'c', 'd', 'e'].map((name) => prompt(name)));
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const message = { jsonrpc: '2.0', id: `page ${pages}`, method: 'prompts/list', params: cursor === undefined ? {} : { cursor } };
+      const reply = (await relayed(channel, message)) as JsonObject & { readonly [serializedReply]?: string };
+      const expected = await fullPath(message);
+      expect(JSON.parse(reply[serializedReply] as string)).toEqual(expected);
+      // The object form, for metrics, traces and anything else that reads it, is the same message.
+      expect(JSON.parse(JSON.stringify(reply))).toEqual(expected);
+      cursor = (expected as { result: { nextCursor?: string } }).result.nextCursor;
+      pages += 1;
+    } while (cursor !== undefined);
+    expect(pages).toBe(3);
+    expect(await relayed(channel, { jsonrpc: '2.0', id: 7, method: 'prompts/list' })).toMatchObject({ result: { prompts: [{ name: 'a' }, { name: 'b' }] } });
+    const forged = { jsonrpc: '2.0', id: 8, method: 'prompts/list', params: { cursor: 'forged!' } };
+    const refused = await relayed(channel, forged);
+    expect(refused).toEqual(await fullPath(forged));
+    expect(refused).toMatchObject({ error: { code: -32602 } });
+  });
+
+  it('leaves everything else to the full path: _meta, malformed params, odd ids, other methods and messages', async () => {
     const { channel } = await setup([prompt('review')]);
     const declined: JsonObject[] = [
       get(1, { name: 'review', arguments: { topic: 'cats' }, _meta: { progressToken: 1 } }),
@@ -98,7 +122,10 @@ describe('the prompt relay', () => {
       get(7, undefined),
       get(1.5, { name: 'review', arguments: { topic: 'cats' } }),
       { jsonrpc: '2.0', method: 'prompts/get', params: { name: 'review' } },
-      { jsonrpc: '2.0', id: 8, method: 'prompts/list', params: {} },
+      { jsonrpc: '2.0', id: 8, method: 'prompts/list', params: { _meta: {} } },
+      { jsonrpc: '2.0', id: 8, method: 'prompts/list', params: { cursor: 3 } },
+      { jsonrpc: '2.0', method: 'prompts/list', params: {} },
+      { jsonrpc: '2.0', id: 8, method: 'tools/list', params: {} },
       { jsonrpc: '2.0', id: 9, result: {} },
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } },
     ];

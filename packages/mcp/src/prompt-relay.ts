@@ -1,6 +1,7 @@
 import type { Logger } from '@promptyard/core';
 import { toProtocolError } from './errors.js';
-import type { ClientPeer, JsonObject, McpHandlers, McpRelay, RelayChannel, RequestContext } from './handlers.js';
+import { serializedReply } from './handlers.js';
+import type { ClientPeer, JsonObject, McpHandlers, McpRelay, RelayChannel, RequestContext, SerializedListPage } from './handlers.js';
 import type { ServerSdk } from './sdk.js';
 import type { TraceContext } from './tracing-types.js';
 
@@ -34,6 +35,18 @@ const plainGet = (message: JsonObject): { readonly name: string; readonly args: 
   return { name, args };
 };
 
+/** The cursor of a `prompts/list` the SDK would take as it is and no caller's identity concerns; `null` when it is not one. */
+const plainListCursor = (message: JsonObject): string | undefined | null => {
+  const id = message['id'];
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return null;
+  const params = message['params'];
+  if (params === undefined) return undefined;
+  if (!isObject(params)) return null;
+  for (const key in params) if (key !== 'cursor') return null;
+  const cursor = params['cursor'];
+  return cursor === undefined || typeof cursor === 'string' ? cursor : null;
+};
+
 /**
  * One relayed get's context. Its signal is made on first read (an AbortSignal costs ~1.7 µs on
  * Node 20); a `notifications/cancelled` aborts it, and a cancelled get is not answered.
@@ -63,64 +76,95 @@ class RelayedGet implements RequestContext {
 }
 
 /**
- * `prompts/get` served beside the SDK: on a 2025-era stdio connection every message passes the relay
- * first, and a plain get (see `plainGet`) is answered here, from the same handler and with the same
- * error mapping as the SDK path, without the SDK's per-request work — the request schema's parse, an
- * AbortController, the handler context with its closures, and a chain of promises (~40% of the
- * server's own CPU per get in a profile of 10,000 interleaved gets; bench/prompts.bench.ts). Only for
- * handlers whose `get` needs its context's signal alone (`getNeedsSignalOnly`).
+ * `prompts/get` and `prompts/list` served beside the SDK: on a 2025-era stdio connection every message
+ * passes the relay first, and a plain get (see `plainGet`) is answered here, from the same handler and
+ * with the same error mapping as the SDK path, without the SDK's per-request work — the request
+ * schema's parse, an AbortController, the handler context with its closures, and a chain of promises
+ * (~40% of the server's own CPU per get in a profile of 10,000 interleaved gets;
+ * bench/prompts.bench.ts). A plain list is answered with the page's JSON as the handlers keep it
+ * (`serializedPage`), written as is. Only for handlers whose `get` needs its context's signal alone
+ * (`getNeedsSignalOnly`).
  */
-export const createPromptRelay = (handlers: McpHandlers, sdk: typeof ServerSdk, logger: Logger): McpRelay => ({
-  methods: ['prompts/get'],
-  open: (client) => {
-    const peer: ClientPeer = client ?? { label: 'request', session: {} };
-    const inFlight = new Map<unknown, RelayedGet>();
-    const errorOf = (error: unknown): JsonObject => {
-      const mapped = toProtocolError(sdk, error, logger, 'prompts/get');
-      const code = Number.isSafeInteger(mapped.code) ? mapped.code : internalError;
-      return { code, message: mapped.message, ...(mapped.data === undefined ? {} : { data: mapped.data }) };
+export const createPromptRelay = (handlers: McpHandlers, sdk: typeof ServerSdk, logger: Logger): McpRelay => {
+  const { serializedPage } = handlers.prompts;
+  const errorOf = (error: unknown, method: string): JsonObject => {
+    const mapped = toProtocolError(sdk, error, logger, method);
+    const code = Number.isSafeInteger(mapped.code) ? mapped.code : internalError;
+    return { code, message: mapped.message, ...(mapped.data === undefined ? {} : { data: mapped.data }) };
+  };
+
+  /** A list page as the SDK path answers it, its text made from the page's kept JSON; the object form only if something reads it. */
+  const listReply = (id: unknown, page: SerializedListPage): JsonObject => {
+    const cursor = page.nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(page.nextCursor)}`;
+    return {
+      jsonrpc: '2.0',
+      id,
+      get result() {
+        return { prompts: JSON.parse(page.items) as unknown, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+      },
+      [serializedReply]: `{"result":{"prompts":${page.items}${cursor}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
     };
-    const channel: RelayChannel = {
-      offer: (message, reply, trace) => {
-        const method = message['method'];
-        if (method === 'notifications/cancelled') {
-          const params = message['params'];
-          const get = isObject(params) ? inFlight.get(params['requestId']) : undefined;
-          if (get === undefined || !isObject(params)) return false;
-          inFlight.delete(params['requestId']);
-          get.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
+  };
+
+  return {
+    methods: serializedPage === undefined ? ['prompts/get'] : ['prompts/get', 'prompts/list'],
+    open: (client) => {
+      const peer: ClientPeer = client ?? { label: 'request', session: {} };
+      const inFlight = new Map<unknown, RelayedGet>();
+      const channel: RelayChannel = {
+        offer: (message, reply, trace) => {
+          const method = message['method'];
+          if (method === 'prompts/list') {
+            if (serializedPage === undefined) return false;
+            const cursor = plainListCursor(message);
+            if (cursor === null) return false;
+            trace?.();
+            try {
+              reply(listReply(message['id'], serializedPage(cursor)));
+            } catch (error) {
+              reply({ jsonrpc: '2.0', id: message['id'], error: errorOf(error, 'prompts/list') });
+            }
+            return true;
+          }
+          if (method === 'notifications/cancelled') {
+            const params = message['params'];
+            const get = isObject(params) ? inFlight.get(params['requestId']) : undefined;
+            if (get === undefined || !isObject(params)) return false;
+            inFlight.delete(params['requestId']);
+            get.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
+            return true;
+          }
+          if (method !== 'prompts/get') return false;
+          const plain = plainGet(message);
+          if (plain === undefined) return false;
+          const id = message['id'];
+          const get = new RelayedGet(peer, client, trace?.());
+          inFlight.set(id, get);
+          const settle = (response: JsonObject): void => {
+            if (inFlight.get(id) === get) inFlight.delete(id);
+            if (!get.cancelled) reply(response);
+          };
+          let answer: Promise<JsonObject>;
+          try {
+            answer = handlers.prompts.get(plain.name, plain.args, get);
+          } catch (error) {
+            answer = Promise.reject(error);
+          }
+          answer.then(
+            (result) => settle({ jsonrpc: '2.0', id, result }),
+            (error: unknown) => settle({ jsonrpc: '2.0', id, error: errorOf(error, 'prompts/get') }),
+          );
           return true;
-        }
-        if (method !== 'prompts/get') return false;
-        const plain = plainGet(message);
-        if (plain === undefined) return false;
-        const id = message['id'];
-        const get = new RelayedGet(peer, client, trace?.());
-        inFlight.set(id, get);
-        const settle = (response: JsonObject): void => {
-          if (inFlight.get(id) === get) inFlight.delete(id);
-          if (!get.cancelled) reply(response);
-        };
-        let answer: Promise<JsonObject>;
-        try {
-          answer = handlers.prompts.get(plain.name, plain.args, get);
-        } catch (error) {
-          answer = Promise.reject(error);
-        }
-        answer.then(
-          (result) => settle({ jsonrpc: '2.0', id, result }),
-          (error: unknown) => settle({ jsonrpc: '2.0', id, error: errorOf(error) }),
-        );
-        return true;
-      },
-      close: () => {
-        for (const get of inFlight.values()) get.cancel('the client disconnected');
-        inFlight.clear();
-      },
-    };
-    return channel;
-  },
-});
+        },
+        close: () => {
+          for (const get of inFlight.values()) get.cancel('the client disconnected');
+          inFlight.clear();
+        },
+      };
+      return channel;
+    },
+  };
+};
 
 /** Two relays as one: each message is offered to `first`, then to `second`. */
 export const joinRelays = (first: McpRelay, second: McpRelay | undefined): McpRelay =>

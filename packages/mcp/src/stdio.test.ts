@@ -1,7 +1,10 @@
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { coalescingWriter } from './stdio.js';
+import { serializedReply } from './handlers.js';
+import type { JsonObject, RelayChannel } from './handlers.js';
+import { coalescingWriter, relayingTransport } from './stdio.js';
 
 /** A target that records each write; `slow` holds back its callbacks until `release`, like a full pipe. */
 const recordingTarget = (highWaterMark: number, slow: boolean) => {
@@ -49,5 +52,68 @@ describe('coalescingWriter', () => {
     const failed = once(writer, 'error');
     target.emit('error', new Error('EPIPE'));
     expect(((await failed)[0] as Error).message).toBe('EPIPE');
+  });
+});
+
+describe('relayingTransport', () => {
+  /** A transport the test drives: `receive` delivers a message as the SDK's stdio transport would. */
+  const fakeInner = () => {
+    const sent: unknown[] = [];
+    const inner: Transport = {
+      start: async () => {},
+      send: async (message) => void sent.push(message),
+      close: async () => inner.onclose?.(),
+    };
+    return { inner, sent, receive: (message: object) => inner.onmessage?.(message as JSONRPCMessage) };
+  };
+
+  /** A relay channel that takes `take` requests and answers each with what `answer` makes of it. */
+  const channelOf = (answer: (message: JsonObject) => JsonObject) => {
+    const offered: unknown[] = [];
+    const channel: RelayChannel = {
+      offer: (message, reply) => {
+        offered.push(message['method']);
+        if (message['method'] !== 'take') return false;
+        reply(answer(message));
+        return true;
+      },
+      close: () => {},
+    };
+    return { channel, offered };
+  };
+
+  it('offers messages only after a 2025-era initialize, and writes replies as lines, a kept serialization as it is', async () => {
+    const { inner, receive } = fakeInner();
+    const lines: string[] = [];
+    let calls = 0;
+    const { channel, offered } = channelOf((message) =>
+      calls++ === 0 ? { jsonrpc: '2.0', id: message['id'], result: { n: 1 } } : { jsonrpc: '2.0', id: message['id'], result: {}, [serializedReply]: '{"kept":true}' },
+    );
+    const outer = relayingTransport(inner, () => channel, (line) => lines.push(line));
+    const passed: unknown[] = [];
+    outer.onmessage = (message) => passed.push((message as { method?: string }).method);
+    await outer.start();
+    receive({ jsonrpc: '2.0', id: 0, method: 'take' });
+    receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+    receive({ jsonrpc: '2.0', id: 2, method: 'take' });
+    receive({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    receive({ jsonrpc: '2.0', id: 4, method: 'take' });
+    expect(offered).toEqual(['take', 'ping', 'take']);
+    expect(passed).toEqual(['take', 'initialize', 'ping']);
+    expect(lines).toEqual(['{"jsonrpc":"2.0","id":2,"result":{"n":1}}\n', '{"kept":true}\n']);
+  });
+
+  it('answers a result JSON cannot carry with an internal error, and writes nothing once closed', async () => {
+    const { inner, receive } = fakeInner();
+    const lines: string[] = [];
+    const { channel } = channelOf((message) => ({ jsonrpc: '2.0', id: message['id'], result: { big: 1n } }));
+    const outer = relayingTransport(inner, () => channel, (line) => lines.push(line));
+    await outer.start();
+    receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+    receive({ jsonrpc: '2.0', id: 2, method: 'take' });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ id: 2, error: { code: -32603, message: expect.stringContaining('could not be sent as JSON') } });
+    await outer.close();
+    receive({ jsonrpc: '2.0', id: 3, method: 'take' });
+    expect(lines).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
-import type { RelayChannel } from './handlers.js';
+import { serializedReply } from './handlers.js';
+import type { JsonObject, RelayChannel } from './handlers.js';
 import { loadServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
 
@@ -65,19 +66,37 @@ export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
  * — only on a 2025-era connection (opened with `initialize`), whose requests carry no per-request
  * envelope a relay would have to translate. `open` starts the channel for the connection's client.
  */
-const relayingTransport = (inner: Transport, open: () => RelayChannel): Transport => {
+export const relayingTransport = (inner: Transport, open: () => RelayChannel, writeLine: (line: string) => void): Transport => {
   let legacy = false;
+  let closed = false;
   let channel: RelayChannel | undefined;
+  // Replies go straight to the writer, in order with the SDK's own messages (its send writes to the
+  // same writer synchronously), without the send's promise and error listeners (~2 µs a message): the
+  // transport hears the writer's errors itself. One that carries its own serialization goes as it is.
+  const reply = (message: JsonObject): void => {
+    if (closed) return;
+    const line = (message as { readonly [serializedReply]?: unknown })[serializedReply];
+    let text: string;
+    try {
+      text = typeof line === 'string' ? line : JSON.stringify(message);
+    } catch (error) {
+      // A result JSON cannot carry (a cycle, a BigInt): the request still gets its answer.
+      const reason = error instanceof Error ? error.message : String(error);
+      text = JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: -32603, message: `Internal error: the result could not be sent as JSON (${reason}).` } });
+    }
+    writeLine(`${text}\n`);
+  };
   const outer: Transport = {
     start: () => {
       inner.onmessage = (message, extra) => {
         const record = message as unknown as Record<string, unknown>;
         if (record['method'] === 'initialize') legacy = true;
         // Opened on the first message after the handshake, once the connection's instance exists.
-        else if (legacy && (channel ??= open()).offer(record, (reply) => void inner.send(reply as never).catch(() => {}))) return;
+        else if (legacy && (channel ??= open()).offer(record, reply)) return;
         outer.onmessage?.(message, extra);
       };
       inner.onclose = () => {
+        closed = true;
         channel?.close();
         outer.onclose?.();
       };
@@ -136,13 +155,20 @@ export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHa
     import('@modelcontextprotocol/server/stdio'),
     loadServerSdk(),
   ]);
-  const stdio = new StdioServerTransport(process.stdin, coalescingWriter(process.stdout));
+  const writer = coalescingWriter(process.stdout);
+  const stdio = new StdioServerTransport(process.stdin, writer);
   const { relay, logger } = blueprint;
   let server: Server | undefined;
   const factory = (): Server => (server = blueprint.create({ live: true }));
   const onerror = (error: Error): void => logger.warn('stdio transport error', { reason: error.message });
   const relayed = (transport: Transport): Transport =>
-    relay === undefined ? transport : relayingTransport(transport, () => relay.open(server === undefined ? undefined : blueprint.clientOf(server)));
+    relay === undefined
+      ? transport
+      : relayingTransport(
+          transport,
+          () => relay.open(server === undefined ? undefined : blueprint.clientOf(server)),
+          (line) => void writer.write(line),
+        );
 
   let close: () => Promise<void> = () => stdio.close();
   stdio.onerror = onerror;
