@@ -19,6 +19,7 @@ export type {
   RelayChannel,
   RequestContext,
   McpSkills,
+  SerializedListPage,
   SkillContent,
 } from './handlers.js';
 export { isLoopbackHost, serveHttp } from './http.js';
