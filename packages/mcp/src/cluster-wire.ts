@@ -1,13 +1,12 @@
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Cluster, JsonRpcMessage, SessionEvent } from '@promptyard/core';
 import type { SharedEventStore } from './cluster-event-store.js';
+import { isObject } from './json-shapes.js';
 
 type Send = WebStandardStreamableHTTPServerTransport['send'];
 type Message = Parameters<Send>[0];
 type SendOptions = Parameters<Send>[1];
 type Id = string | number;
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * What a 2025 session's transport sends, in a cluster. Every replica may hold a copy of a session,

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientPeer, JsonObject, McpRelay, RelayChannel } from './handlers.js';
 import type { ServerSdk } from './sdk.js';
+import { isObject } from './json-shapes.js';
 
 export interface HttpRelayOptions {
   readonly sdk: typeof ServerSdk;
@@ -16,8 +17,6 @@ export type HttpRelay = (req: IncomingMessage, res: ServerResponse, body: unknow
 
 /** The 2026-07-28 revision, whose envelope and result encoding the relay translates. */
 const modernRevision = '2026-07-28';
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];

@@ -6,6 +6,7 @@ import { ClusterWire } from './cluster-wire.js';
 import type { RelayChannel } from './handlers.js';
 import type { ServerSdk } from './sdk.js';
 import type { McpServerBlueprint } from './server.js';
+import { isObject } from './json-shapes.js';
 
 /** A 2025-era session this node holds: opened here, or restored from the cluster's record. */
 interface LegacySession {
@@ -61,7 +62,6 @@ const storeDown = (): Response =>
     { status: 503, headers: { 'retry-after': '1' } },
   );
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const messagesOf = (body: unknown): readonly Record<string, unknown>[] => (Array.isArray(body) ? body.filter(isObject) : isObject(body) ? [body] : []);
 /** A JSON-RPC response (to a request this side sent), not a request or notification. */
 const isAnswer = (message: Record<string, unknown>): boolean => message['method'] === undefined && (typeof message['id'] === 'string' || typeof message['id'] === 'number');

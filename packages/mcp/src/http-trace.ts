@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject } from './json-shapes.js';
 
 const headerOf = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];

@@ -1,5 +1,6 @@
 import { PromptyardError } from '@promptyard/core';
 import type { JsonObject, Progress } from './handlers.js';
+import { isObject } from './json-shapes.js';
 
 /** A request to the client that waits for a round: its embedded form, and who waits for the answer. */
 interface Ask {
@@ -16,8 +17,6 @@ export type RoundOutcome =
   | { readonly kind: 'input'; readonly inputRequests: Readonly<Record<string, { readonly method: string; readonly params: JsonObject }>> };
 
 const keyPrefix: Readonly<Record<string, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * One 2026-07-28 call whose handler asked the client something (a backend's sampling, elicitation or

@@ -4,10 +4,12 @@ import { serializedReply } from './handlers.js';
 import type { ClientPeer, JsonObject, McpHandlers, McpRelay, RelayChannel, RequestContext, SerializedListPage } from './handlers.js';
 import type { ServerSdk } from './sdk.js';
 import type { TraceContext } from './tracing-types.js';
+import { isObject } from './json-shapes.js';
 
 const internalError = -32603;
 
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** An id the SDK's request schema takes: a string or an integer. */
+const isRequestId = (id: unknown): boolean => typeof id === 'string' || Number.isSafeInteger(id);
 
 /** Arguments the SDK's `prompts/get` schema accepts as they are: absent, or an object of strings. */
 const plainArguments = (value: unknown): value is Readonly<Record<string, string>> | undefined => {
@@ -24,8 +26,7 @@ const plainArguments = (value: unknown): value is Readonly<Record<string, string
  * answers it as before.
  */
 const plainGet = (message: JsonObject): { readonly name: string; readonly args: Readonly<Record<string, string>> | undefined } | undefined => {
-  const id = message['id'];
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (!isRequestId(message['id'])) return undefined;
   const params = message['params'];
   if (!isObject(params)) return undefined;
   const name = params['name'];
@@ -37,8 +38,7 @@ const plainGet = (message: JsonObject): { readonly name: string; readonly args: 
 
 /** The cursor of a `prompts/list` the SDK would take as it is and no caller's identity concerns; `null` when it is not one. */
 const plainListCursor = (message: JsonObject): string | undefined | null => {
-  const id = message['id'];
-  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return null;
+  if (!isRequestId(message['id'])) return null;
   const params = message['params'];
   if (params === undefined) return undefined;
   if (!isObject(params)) return null;
@@ -128,8 +128,9 @@ export const createPromptRelay = (handlers: McpHandlers, sdk: typeof ServerSdk, 
           }
           if (method === 'notifications/cancelled') {
             const params = message['params'];
-            const get = isObject(params) ? inFlight.get(params['requestId']) : undefined;
-            if (get === undefined || !isObject(params)) return false;
+            if (!isObject(params)) return false;
+            const get = inFlight.get(params['requestId']);
+            if (get === undefined) return false;
             inFlight.delete(params['requestId']);
             get.cancel(typeof params['reason'] === 'string' ? params['reason'] : 'cancelled by the client');
             return true;

@@ -1,6 +1,7 @@
 import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span, TextMapGetter, TextMapPropagator, TextMapSetter, Tracer } from '@opentelemetry/api';
 import type { McpTracing, RequestSpan, BackendCallSpan, TracedCall, TracedRequest } from './tracing-types.js';
+import { isObject } from './json-shapes.js';
 
 /** W3C trace context travels in a request's `params._meta` (the MCP semantic conventions' carrier). */
 const metaGetter: TextMapGetter<Readonly<Record<string, unknown>> | undefined> = {
@@ -16,8 +17,6 @@ const metaSetter: TextMapSetter<Record<string, unknown>> = {
     carrier[key] = value;
   },
 };
-
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `{mcp.method.name} {target}`: the tool or prompt name; a resource URI is left out (high cardinality). */
 const targetOf = (method: string, params: Readonly<Record<string, unknown>> | undefined): string | undefined => {
