@@ -1,10 +1,14 @@
 import { once } from 'node:events';
-import { Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
+import { createCatalog, createLogger, createPromptService } from '@promptyard/core';
+import type { PromptEntry } from '@promptyard/core';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
+import { createCatalogHandlers } from './catalog-handlers.js';
 import { serializedReply } from './handlers.js';
-import type { JsonObject, RelayChannel } from './handlers.js';
-import { coalescingWriter, relayingTransport } from './stdio.js';
+import type { JsonObject, McpRelay, RelayChannel } from './handlers.js';
+import { createMcpServerBlueprint } from './server.js';
+import { coalescingWriter, relayingTransport, serveStdio } from './stdio.js';
 
 /** A target that records each write; `slow` holds back its callbacks until `release`, like a full pipe. */
 const recordingTarget = (highWaterMark: number, slow: boolean) => {
@@ -115,5 +119,59 @@ describe('relayingTransport', () => {
     await outer.close();
     receive({ jsonrpc: '2.0', id: 3, method: 'take' });
     expect(lines).toHaveLength(1);
+  });
+});
+
+describe('serveStdio', () => {
+  /** promptyard-server's handlers with a relay beside them that takes `tools/call` and records every offer. */
+  const serve = async () => {
+    const logger = createLogger({ level: 'error', write: () => {} });
+    const catalog = createCatalog<PromptEntry>({ kind: 'prompt' });
+    const prompts = createPromptService({ catalog, logger, limits: { maxArgumentChars: 100, maxResponseBytes: 1000 }, timeoutMs: 1000 });
+    const offered: unknown[] = [];
+    const relay: McpRelay = {
+      methods: ['tools/call'],
+      open: () => ({
+        offer: (message, reply) => {
+          offered.push(message['method']);
+          if (message['method'] !== 'tools/call') return false;
+          reply({ jsonrpc: '2.0', id: message['id'], result: { content: [], relayed: true } });
+          return true;
+        },
+        close: () => {},
+      }),
+    };
+    const blueprint = await createMcpServerBlueprint({ ...createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }), relay });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const handle = await serveStdio(blueprint, { stdin, stdout });
+    const answers = new Map<unknown, (message: Record<string, unknown>) => void>();
+    let buffered = '';
+    stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+        const message = JSON.parse(buffered.slice(0, end)) as Record<string, unknown>;
+        buffered = buffered.slice(end + 1);
+        answers.get(message['id'])?.(message);
+      }
+    });
+    const ask = (message: JsonObject): Promise<Record<string, unknown>> =>
+      new Promise((resolve) => {
+        answers.set(message['id'], resolve);
+        stdin.write(`${JSON.stringify(message)}\n`);
+      });
+    return { ask, offered, close: () => handle.close() };
+  };
+
+  it('offers a 2025-era connection’s messages to the relay (its own and the prompt relay’s), and the SDK the rest', async () => {
+    const { ask, offered, close } = await serve();
+    await ask({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    expect(await ask({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x' } })).toMatchObject({ result: { relayed: true } });
+    expect(await ask({ jsonrpc: '2.0', id: 3, method: 'prompts/get', params: { name: 'missing' } })).toMatchObject({ error: { code: -32602 } });
+    expect(await ask({ jsonrpc: '2.0', id: 4, method: 'prompts/list', params: {} })).toEqual({ jsonrpc: '2.0', id: 4, result: { prompts: [] } });
+    expect(await ask({ jsonrpc: '2.0', id: 5, method: 'ping' })).toMatchObject({ id: 5, result: {} });
+    // The prompt relay takes prompts/get and prompts/list before the handlers' own relay sees them.
+    expect(offered).toEqual(['tools/call', 'ping']);
+    await close();
   });
 });

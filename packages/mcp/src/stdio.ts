@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import { serializedReply } from './handlers.js';
 import type { JsonObject, RelayChannel } from './handlers.js';
@@ -150,13 +150,16 @@ const isLegacyHandshake = (message: JSONRPCMessage, versionKey: string): boolean
  * other opening (2026-07-28 envelopes, `server/discover`) goes through `serveStdio`, which owns
  * those rules. On a 2025-era connection each message is offered to the blueprint's relay first.
  */
-export const serveStdio = async (blueprint: McpServerBlueprint): Promise<StdioHandle> => {
+export const serveStdio = async (
+  blueprint: McpServerBlueprint,
+  streams: { readonly stdin: Readable; readonly stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout },
+): Promise<StdioHandle> => {
   const [{ serveStdio: sdkServeStdio, StdioServerTransport }, { PROTOCOL_VERSION_META_KEY }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     loadServerSdk(),
   ]);
-  const writer = coalescingWriter(process.stdout);
-  const stdio = new StdioServerTransport(process.stdin, writer);
+  const writer = coalescingWriter(streams.stdout);
+  const stdio = new StdioServerTransport(streams.stdin, writer);
   const { relay, logger } = blueprint;
   let server: Server | undefined;
   const factory = (): Server => (server = blueprint.create({ live: true }));
