@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 
 const sdk = {
   group: ['@modelcontextprotocol/*'],
-  message: 'The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway\'s client side).',
+  message:
+    "The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway's client side).",
 };
 const deepImports = {
   group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing', '!@promptyard/prompts/search'],
@@ -22,11 +23,11 @@ const routerLayer = {
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const metricsLibrary = {
   group: ['prom-client'],
-  message: 'The metrics library stays behind @promptyard/telemetry; everything else reports through core\'s Metrics contract.',
+  message: "The metrics library stays behind @promptyard/telemetry; everything else reports through core's Metrics contract.",
 };
 const redisClient = {
   group: ['ioredis'],
-  message: 'The Redis client stays behind @promptyard/cluster; everything else shares state through core\'s Cluster contract.',
+  message: "The Redis client stays behind @promptyard/cluster; everything else shares state through core's Cluster contract.",
 };
 const restrict = (files, patterns) => ({
   files,

@@ -50,7 +50,8 @@ const configs: readonly Config[] = [
   { era: '2026-07-28', nodes: 3, shared: false },
   { era: '2026-07-28', nodes: 3, shared: true },
 ];
-const label = (config: Config): string => `${config.era} · ${config.nodes} node${config.nodes === 1 ? '' : 's'} · ${config.shared ? 'Redis' : 'memory'}`;
+const label = (config: Config): string =>
+  `${config.era} · ${config.nodes} node${config.nodes === 1 ? '' : 's'} · ${config.shared ? 'Redis' : 'memory'}`;
 
 interface Figures {
   readonly p50: number;
@@ -59,7 +60,10 @@ interface Figures {
 }
 
 const connect = async (url: string, era: Era): Promise<Client> => {
-  const client = new Client({ name: 'promptyard-bench', version: '1.0.0' }, era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'promptyard-bench', version: '1.0.0' },
+    era === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 };
@@ -98,7 +102,10 @@ const main = async (): Promise<void> => {
     return;
   }
   const prompts = await mkdtemp(join(tmpdir(), 'promptyard-bench-cluster-'));
-  await writeFile(join(prompts, 'greet.md'), '---\ndescription: Greets\narguments:\n  - name: who\n    required: true\n---\nHello {{ who }}\n');
+  await writeFile(
+    join(prompts, 'greet.md'),
+    '---\ndescription: Greets\narguments:\n  - name: who\n    required: true\n---\nHello {{ who }}\n',
+  );
   const results = new Map<Config, Figures[]>(configs.map((config) => [config, []]));
   try {
     for (let run = 0; run < runs; run += 1) {
@@ -107,7 +114,9 @@ const main = async (): Promise<void> => {
       for (const config of order) {
         const figures = await measure(config, prompts);
         results.get(config)?.push(figures);
-        process.stderr.write(`run ${run + 1}/${runs} ${label(config)}: p50 ${ms(figures.p50, 3)} ms, ${figures.perSecond.toFixed(0)} calls/s\n`);
+        process.stderr.write(
+          `run ${run + 1}/${runs} ${label(config)}: p50 ${ms(figures.p50, 3)} ms, ${figures.perSecond.toFixed(0)} calls/s\n`,
+        );
       }
     }
   } finally {
@@ -115,7 +124,8 @@ const main = async (): Promise<void> => {
   }
 
   const of = (config: Config): Figures[] => results.get(config) ?? [];
-  const memoryOf = (config: Config): Config | undefined => configs.find((other) => other.era === config.era && other.nodes === config.nodes && !other.shared);
+  const memoryOf = (config: Config): Config | undefined =>
+    configs.find((other) => other.era === config.era && other.nodes === config.nodes && !other.shared);
   const ratio = (config: Config, pick: (figures: Figures) => number): number | undefined => {
     const memory = memoryOf(config);
     if (memory === undefined || memory === config) return undefined;

@@ -28,8 +28,8 @@ const promptCount = Number(process.env['BENCH_PROMPTS'] ?? 10_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 7);
 const calls = Number(process.env['BENCH_CALLS'] ?? 300);
 
-
-const topics = 'review commit refactor test deploy document translate summarise explain migrate benchmark release plan debug profile secure'.split(' ');
+const topics =
+  'review commit refactor test deploy document translate summarise explain migrate benchmark release plan debug profile secure'.split(' ');
 const objects = 'code diff schema query component service pipeline module api endpoint dataset config'.split(' ');
 
 const writeAll = async (base: string, files: Readonly<Record<string, string>>): Promise<void> => {
@@ -58,8 +58,10 @@ const generate = async (): Promise<void> => {
   await rm(plainDir, { recursive: true, force: true });
   const home: Record<string, string> = {};
   for (let index = 0; index < 20; index++) {
-    home[`.claude/commands/group-${index % 3}/cmd-${index}.md`] = `---\ndescription: Command ${index}\nargument-hint: [target]\n---\nRun ${index} on $1.\n`;
-    home[`.claude/skills/skill-${index}/SKILL.md`] = `---\nname: skill-${index}\ndescription: Skill ${index}\n---\nUse skill ${index} for $ARGUMENTS.\n`;
+    home[`.claude/commands/group-${index % 3}/cmd-${index}.md`] =
+      `---\ndescription: Command ${index}\nargument-hint: [target]\n---\nRun ${index} on $1.\n`;
+    home[`.claude/skills/skill-${index}/SKILL.md`] =
+      `---\nname: skill-${index}\ndescription: Skill ${index}\n---\nUse skill ${index} for $ARGUMENTS.\n`;
     home[`.gemini/commands/ns/cmd-${index}.toml`] = `description = "Gemini ${index}"\nprompt = "Do {{args}} number ${index}"\n`;
     home[`.codex/prompts/prompt-${index}.md`] = `---\ndescription: Codex ${index}\n---\nCodex $1 and $$ ${index}\n`;
     home[`.continue/prompts/p-${index}.md`] = `---\nname: P ${index}\ndescription: Continue ${index}\n---\nContinue prompt ${index}.\n`;
@@ -101,9 +103,24 @@ const start = async (args: readonly string[], options: { cwd?: string; env?: Rec
 };
 
 const benchSearch = async (): Promise<string[]> => {
-  const server = await start(['--prompts', libraryDir], { env: { PROMPTYARD_FALLBACK_TOOLS: 'true', PROMPTYARD_TOOLS_WEB_SEARCH_ENABLED: 'false', PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_ENABLED: 'false' } });
+  const server = await start(['--prompts', libraryDir], {
+    env: {
+      PROMPTYARD_FALLBACK_TOOLS: 'true',
+      PROMPTYARD_TOOLS_WEB_SEARCH_ENABLED: 'false',
+      PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_ENABLED: 'false',
+    },
+  });
   try {
-    const queries = ['review code', 'comit diff', 'deploy pipe', 'translat', 'secure endpoint', 'benchmark dataset', 'explain schema', 'profile query'];
+    const queries = [
+      'review code',
+      'comit diff',
+      'deploy pipe',
+      'translat',
+      'secure endpoint',
+      'benchmark dataset',
+      'explain schema',
+      'profile query',
+    ];
     await server.client.callTool({ name: 'search_prompts', arguments: { query: 'warm up' } }); // builds the index once
     const search: number[] = [];
     const ping: number[] = [];
@@ -132,14 +149,25 @@ const benchSearchInProcess = async (): Promise<string[]> => {
   let started = performance.now();
   search.search('warm up', 10);
   const build = performance.now() - started;
-  const queries = ['review code', 'comit diff', 'deploy pipe', 'translat', 'secure endpoint', 'benchmark dataset', 'explain schema', 'profile query'];
+  const queries = [
+    'review code',
+    'comit diff',
+    'deploy pipe',
+    'translat',
+    'secure endpoint',
+    'benchmark dataset',
+    'explain schema',
+    'profile query',
+  ];
   const times: number[] = [];
   for (let index = 0; index < calls * 3; index++) {
     started = performance.now();
     search.search(queries[index % queries.length] as string, 10);
     times.push(performance.now() - started);
   }
-  return [`| search over ${catalog.size} prompts (in process; index built once in ${ms(build)} ms) | p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms | — | < 2 ms p50 |`];
+  return [
+    `| search over ${catalog.size} prompts (in process; index built once in ${ms(build)} ms) | p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms | — | < 2 ms p50 |`,
+  ];
 };
 
 const readyTime = async (args: readonly string[], cwd: string): Promise<number> => {

@@ -161,7 +161,8 @@ const startHttp = async (args: string[], tool: string, era: Era): Promise<Target
   return ready(await connectHttp(url, era), tool, child.pid as number, began);
 };
 
-const call = (target: Target, index: number): Promise<unknown> => target.client.callTool({ name: target.tool, arguments: { text: `message ${index}` } });
+const call = (target: Target, index: number): Promise<unknown> =>
+  target.client.callTool({ name: target.tool, arguments: { text: `message ${index}` } });
 
 /** Warm-up, sequential latencies, then `burstCalls` calls with 32 in flight. */
 const measure = async (target: Target): Promise<Sample> => {
@@ -225,13 +226,21 @@ const runScenario = async (scenario: Scenario, configPath: string): Promise<Samp
       break;
     case 'sdk http legacy':
     case 'sdk http modern':
-      target = await startHttp([testServerPath, '--name', 'echo', '--transport', 'http', '--port', '0'], 'echo', scenario.endsWith('modern') ? 'modern' : 'legacy');
+      target = await startHttp(
+        [testServerPath, '--name', 'echo', '--transport', 'http', '--port', '0'],
+        'echo',
+        scenario.endsWith('modern') ? 'modern' : 'legacy',
+      );
       break;
     case 'gateway http legacy':
     case 'gateway http modern':
     case 'before http legacy':
     case 'before http modern':
-      target = await startHttp([cliOf(scenario), '--config', configPath, '--transport', 'http', '--port', '0'], 'echo_echo', scenario.endsWith('modern') ? 'modern' : 'legacy');
+      target = await startHttp(
+        [cliOf(scenario), '--config', configPath, '--transport', 'http', '--port', '0'],
+        'echo_echo',
+        scenario.endsWith('modern') ? 'modern' : 'legacy',
+      );
       break;
   }
   try {
@@ -267,7 +276,9 @@ const toolsListSize = async (dir: string, lazy: boolean): Promise<{ chars: numbe
 
 const main = async (): Promise<void> => {
   if (!hasGateway) {
-    process.stderr.write(`note: ${gatewayCli} is missing (run \`pnpm build\` once apps/gateway has a CLI); measuring the baselines only.\n`);
+    process.stderr.write(
+      `note: ${gatewayCli} is missing (run \`pnpm build\` once apps/gateway has a CLI); measuring the baselines only.\n`,
+    );
   }
   const dir = await mkdtemp(join(tmpdir(), 'promptyard-gateway-bench-'));
   const configPath = await writeGatewayConfig(dir, 'gateway.toml', echoConfig());
@@ -292,7 +303,7 @@ const main = async (): Promise<void> => {
           if (list !== undefined) list[run] = sample;
         } catch (error) {
           // A gateway that is still being written may not serve every mode yet: report, keep going.
-          failures.set(scenario, error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error));
+          failures.set(scenario, error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
           process.stderr.write(`${scenario}: failed — ${failures.get(scenario)}\n`);
         }
       }
@@ -309,7 +320,8 @@ const main = async (): Promise<void> => {
     }
 
     type Pick = (sample: Sample) => number;
-    const finite = (values: readonly (number | undefined)[]): number[] => values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+    const finite = (values: readonly (number | undefined)[]): number[] =>
+      values.filter((value): value is number => value !== undefined && Number.isFinite(value));
     const figure = (scenario: Scenario, pick: Pick): number | undefined => {
       const values = finite((samples.get(scenario) ?? []).map((sample) => (sample === undefined ? undefined : pick(sample))));
       return values.length === 0 ? undefined : median(values);
@@ -340,7 +352,16 @@ const main = async (): Promise<void> => {
       const rows: Row[] = [];
       const verdicts: string[] = [];
       /** One row: the gateway's figure, the baseline's, the ratio, and the target (`≤ n×` or `≥ n×`) with its verdict. */
-      const row = (label: string, gateway: Scenario, baseline: Scenario, baselineLabel: string, unit: Unit, pick: Pick, target?: { readonly op: '≤' | '≥'; readonly limit: number }, basePick: Pick = pick): void => {
+      const row = (
+        label: string,
+        gateway: Scenario,
+        baseline: Scenario,
+        baselineLabel: string,
+        unit: Unit,
+        pick: Pick,
+        target?: { readonly op: '≤' | '≥'; readonly limit: number },
+        basePick: Pick = pick,
+      ): void => {
         const ratio = ratioOf(gateway, baseline, pick, basePick);
         let verdict = '—';
         if (target !== undefined) {
@@ -348,7 +369,13 @@ const main = async (): Promise<void> => {
           verdict = `${target.op} ${target.limit.toFixed(1)}× ${met === undefined ? '(no figure)' : met ? 'met' : '**missed**'}`;
           verdicts.push(`${label}: ${met === undefined ? 'no figure' : met ? 'met' : 'missed'}`);
         }
-        rows.push([label, cell(figure(gateway, pick), gateway, unit), `${cell(figure(baseline, basePick), baseline, unit)} (${baselineLabel})`, ratio === undefined ? '—' : `${ratio.toFixed(2)}×`, verdict]);
+        rows.push([
+          label,
+          cell(figure(gateway, pick), gateway, unit),
+          `${cell(figure(baseline, basePick), baseline, unit)} (${baselineLabel})`,
+          ratio === undefined ? '—' : `${ratio.toFixed(2)}×`,
+          verdict,
+        ]);
       };
       const cpu: Pick = (sample) => sample.cpuMsPerCall;
       const p50: Pick = (sample) => sample.p50;
@@ -369,11 +396,41 @@ const main = async (): Promise<void> => {
         row(`HTTP ${revision} calls/s, ${inFlight} in flight`, gateway, baseline, 'SDK HTTP server', 'rate', rate, { op: '≥', limit: 1 });
         row(`HTTP ${revision} CPU per call, process tree`, gateway, baseline, 'SDK HTTP server', 'ms', cpu);
       }
-      row('cold ready, stdio (spawn → tools/list answered)', `${build} stdio`, 'direct stdio', 'backend alone', 'ms', (sample) => sample.readyMs, { op: '≤', limit: 1.3 });
-      row('cold ready, HTTP (spawn → tools/list answered)', `${build} http legacy`, 'sdk http legacy', 'SDK HTTP server', 'ms', (sample) => sample.readyMs);
-      row('RSS of the process tree after the calls, stdio', `${build} stdio`, 'direct stdio', 'backend alone', 'mb', (sample) => sample.treeRssMb, { op: '≤', limit: 1.5 });
+      row(
+        'cold ready, stdio (spawn → tools/list answered)',
+        `${build} stdio`,
+        'direct stdio',
+        'backend alone',
+        'ms',
+        (sample) => sample.readyMs,
+        { op: '≤', limit: 1.3 },
+      );
+      row(
+        'cold ready, HTTP (spawn → tools/list answered)',
+        `${build} http legacy`,
+        'sdk http legacy',
+        'SDK HTTP server',
+        'ms',
+        (sample) => sample.readyMs,
+      );
+      row(
+        'RSS of the process tree after the calls, stdio',
+        `${build} stdio`,
+        'direct stdio',
+        'backend alone',
+        'mb',
+        (sample) => sample.treeRssMb,
+        { op: '≤', limit: 1.5 },
+      );
       row('RSS of the gateway process alone, stdio', `${build} stdio`, 'direct stdio', 'backend alone', 'mb', (sample) => sample.rssMb);
-      row('RSS of the process tree after the calls, HTTP', `${build} http legacy`, 'sdk http legacy', 'SDK HTTP server', 'mb', (sample) => sample.treeRssMb);
+      row(
+        'RSS of the process tree after the calls, HTTP',
+        `${build} http legacy`,
+        'sdk http legacy',
+        'SDK HTTP server',
+        'mb',
+        (sample) => sample.treeRssMb,
+      );
       return { rows, verdicts };
     };
     const render = (build: Build, title: string): string[] => {

@@ -22,7 +22,12 @@ import { median, ms, percentile } from './stats.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const commands = {
   naive: (dir: string): string[] => [join(root, 'bench/naive-server.mjs'), dir],
-  promptyard: (dir: string, watching: boolean): string[] => [join(root, 'apps/server/dist/cli.js'), '--prompts', dir, ...(watching ? [] : ['--no-watch'])],
+  promptyard: (dir: string, watching: boolean): string[] => [
+    join(root, 'apps/server/dist/cli.js'),
+    '--prompts',
+    dir,
+    ...(watching ? [] : ['--no-watch']),
+  ],
 };
 type Kind = keyof typeof commands;
 const dataDir = join(root, 'bench/.data');
@@ -124,7 +129,10 @@ const listAll = async (client: Client): Promise<{ pages: number; prompts: number
   let pages = 0;
   let prompts = 0;
   do {
-    const page = (await client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } })) as { prompts: unknown[]; nextCursor?: string };
+    const page = (await client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } })) as {
+      prompts: unknown[];
+      nextCursor?: string;
+    };
     pages += 1;
     prompts += page.prompts.length;
     cursor = page.nextCursor;
@@ -210,10 +218,26 @@ interface Sample {
   reload: number[];
   missed: number;
 }
-const emptySample = (): Sample => ({ ready: [], fullList: [], getP50: [], getP99: [], pingP50: [], rss: [], rssSmall: [], reload: [], missed: 0 });
+const emptySample = (): Sample => ({
+  ready: [],
+  fullList: [],
+  getP50: [],
+  getP99: [],
+  pingP50: [],
+  rss: [],
+  rssSmall: [],
+  reload: [],
+  missed: 0,
+});
 
 /** One run of every kind on the same folder: servers started one by one, then measured side by side. */
-const measureRun = async (kinds: readonly Kind[], dir: string, count: number, samples: Record<Kind, Sample>, withReload: boolean): Promise<Record<Kind, { pages: number; prompts: number }>> => {
+const measureRun = async (
+  kinds: readonly Kind[],
+  dir: string,
+  count: number,
+  samples: Record<Kind, Sample>,
+  withReload: boolean,
+): Promise<Record<Kind, { pages: number; prompts: number }>> => {
   for (const kind of kinds) {
     const small = await start(kind, smallDir, false);
     samples[kind].rssSmall.push(await rssMb(small.pid));
@@ -231,7 +255,10 @@ const measureRun = async (kinds: readonly Kind[], dir: string, count: number, sa
   for (let round = 0; round < 3; round++) {
     for (const [index, server] of servers.entries()) lists[index]?.push(await time(() => listAll(server.client)));
   }
-  const { gets, pings } = await measureGets(servers.map((server) => server.client), count);
+  const { gets, pings } = await measureGets(
+    servers.map((server) => server.client),
+    count,
+  );
   for (const [index, kind] of kinds.entries()) {
     const sample = samples[kind];
     sample.fullList.push(median(lists[index] ?? []));
@@ -270,7 +297,13 @@ const main = async (): Promise<void> => {
   const p95 = (values: number[]): number => (values.length === 0 ? Number.NaN : percentile(values, 95));
 
   const rows: string[][] = [
-    ['spawn → ready (initialize + first page)', `${ms(m(naive.ready))} ms`, `${ms(m(ours.ready))} ms`, ratio(m(ours.ready), m(naive.ready)), `< 1000 ms: ${verdict(m(ours.ready) < 1000)}`],
+    [
+      'spawn → ready (initialize + first page)',
+      `${ms(m(naive.ready))} ms`,
+      `${ms(m(ours.ready))} ms`,
+      ratio(m(ours.ready), m(naive.ready)),
+      `< 1000 ms: ${verdict(m(ours.ready) < 1000)}`,
+    ],
     [
       'full paged list',
       `${ms(m(naive.fullList))} ms (${listed.naive.prompts} prompts, ${listed.naive.pages} pages)`,
@@ -278,9 +311,21 @@ const main = async (): Promise<void> => {
       ratio(m(ours.fullList), m(naive.fullList)),
       `< 100 ms and ≤ 1.0×: ${verdict(m(ours.fullList) < 100 && m(ours.fullList) <= m(naive.fullList))}`,
     ],
-    ['prompts/get p50', `${ms(m(naive.getP50), 3)} ms`, `${ms(m(ours.getP50), 3)} ms`, ratio(m(ours.getP50), m(naive.getP50)), `≤ 1.0×: ${verdict(m(ours.getP50) <= m(naive.getP50))}`],
+    [
+      'prompts/get p50',
+      `${ms(m(naive.getP50), 3)} ms`,
+      `${ms(m(ours.getP50), 3)} ms`,
+      ratio(m(ours.getP50), m(naive.getP50)),
+      `≤ 1.0×: ${verdict(m(ours.getP50) <= m(naive.getP50))}`,
+    ],
     ['prompts/get p99', `${ms(m(naive.getP99), 3)} ms`, `${ms(m(ours.getP99), 3)} ms`, ratio(m(ours.getP99), m(naive.getP99)), '—'],
-    ['ping p50 (same connections)', `${ms(m(naive.pingP50), 3)} ms`, `${ms(m(ours.pingP50), 3)} ms`, ratio(m(ours.pingP50), m(naive.pingP50)), '—'],
+    [
+      'ping p50 (same connections)',
+      `${ms(m(naive.pingP50), 3)} ms`,
+      `${ms(m(ours.pingP50), 3)} ms`,
+      ratio(m(ours.pingP50), m(naive.pingP50)),
+      '—',
+    ],
     ['save → list_changed p50', `${ms(m(naive.reload))} ms`, `${ms(m(ours.reload))} ms`, ratio(m(ours.reload), m(naive.reload)), '—'],
     [
       `save → list_changed p95 (${runs * edits} edits each)`,
@@ -289,7 +334,13 @@ const main = async (): Promise<void> => {
       ratio(p95(ours.reload), p95(naive.reload)),
       `< 100 ms, none missed: ${verdict(p95(ours.reload) < 100 && ours.missed === 0)}`,
     ],
-    ['RSS after load and 2,000 gets', `${ms(m(naive.rss))} MB`, `${ms(m(ours.rss))} MB`, ratio(m(ours.rss), m(naive.rss)), `< 150 MB and ≤ 1.0×: ${verdict(m(ours.rss) < 150 && m(ours.rss) <= m(naive.rss))}`],
+    [
+      'RSS after load and 2,000 gets',
+      `${ms(m(naive.rss))} MB`,
+      `${ms(m(ours.rss))} MB`,
+      ratio(m(ours.rss), m(naive.rss)),
+      `< 150 MB and ≤ 1.0×: ${verdict(m(ours.rss) < 150 && m(ours.rss) <= m(naive.rss))}`,
+    ],
     ['RSS with 1 prompt', `${ms(m(naive.rssSmall))} MB`, `${ms(m(ours.rssSmall))} MB`, ratio(m(ours.rssSmall), m(naive.rssSmall)), '—'],
   ];
 
@@ -309,7 +360,13 @@ const main = async (): Promise<void> => {
     const label = largeCount.toLocaleString('en-US');
     rows.push(
       [`promptyard, ${label} prompts: spawn → ready`, '—', `${ms(m(large.ready))} ms`, '—', `< 5000 ms: ${verdict(m(large.ready) < 5000)}`],
-      [`promptyard, ${label} prompts: get p50`, '—', `${ms(m(large.getP50), 3)} ms`, `${ratio(m(large.getP50), m(ours.getP50))} the ${promptCount} figure`, `≤ 1.1×: ${verdict(m(large.getP50) <= 1.1 * m(ours.getP50))}`],
+      [
+        `promptyard, ${label} prompts: get p50`,
+        '—',
+        `${ms(m(large.getP50), 3)} ms`,
+        `${ratio(m(large.getP50), m(ours.getP50))} the ${promptCount} figure`,
+        `≤ 1.1×: ${verdict(m(large.getP50) <= 1.1 * m(ours.getP50))}`,
+      ],
       [
         `promptyard, ${label} prompts: RSS`,
         '—',

@@ -19,7 +19,6 @@ const ms3 = (value: number): string => ms(value, 3);
 
 const iterations = Number(process.env['BENCH_CALLS'] ?? 200);
 
-
 const sample = async (count: number, work: () => Promise<unknown>): Promise<{ p50: number; p95: number }> => {
   for (let index = 0; index < Math.min(20, count); index++) await work();
   const times: number[] = [];
@@ -51,7 +50,9 @@ try {
   await warm.read('doc://fakelib');
   const docCached = await sample(iterations, () => warm.read('doc://fakelib'));
   const docDisk = await sample(iterations, () => createDocProvider({ ...docOptions, cacheDir: warmDir }).read('doc://fakelib'));
-  const docCold = await sample(Math.min(iterations, 100), async () => createDocProvider({ ...docOptions, cacheDir: await tempDir() }).read('doc://fakelib'));
+  const docCold = await sample(Math.min(iterations, 100), async () =>
+    createDocProvider({ ...docOptions, cacheDir: await tempDir() }).read('doc://fakelib'),
+  );
 
   const urlBaseline = await sample(Math.min(iterations, 100), () => fetchText(`${site.url}/big`));
   const local = createUrlProvider({
@@ -77,7 +78,9 @@ try {
   console.log('| case | p50 ms | p95 ms |');
   console.log('|---|---:|---:|');
   for (const [name, { p50, p95 }] of rows) console.log(`| ${name} | ${ms3(p50)} | ${ms3(p95)} |`);
-  console.log(`\nconversion cost over the fetch (p50): ${ms3(urlLocal.p50 - urlBaseline.p50)} ms; cached doc:// vs fetch: ${(docBaseline.p50 / docCached.p50).toFixed(0)}× faster\n`);
+  console.log(
+    `\nconversion cost over the fetch (p50): ${ms3(urlLocal.p50 - urlBaseline.p50)} ms; cached doc:// vs fetch: ${(docBaseline.p50 / docCached.p50).toFixed(0)}× faster\n`,
+  );
 } finally {
   await Promise.all([docs.close(), site.close()]);
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));

@@ -26,7 +26,6 @@ const runs = Number(process.env['BENCH_RUNS'] ?? 5);
 const serperKey = 'bench-serper-key';
 const perplexityKey = 'bench-perplexity-key';
 
-
 const time = async (work: () => Promise<unknown>): Promise<number> => {
   const began = performance.now();
   await work();
@@ -42,7 +41,11 @@ interface Case {
 }
 
 const post = async (url: string, headers: Record<string, string>, body: unknown): Promise<unknown> => {
-  const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
   return response.json();
 };
 
@@ -85,7 +88,11 @@ const runOnce = async (dir: string): Promise<Map<string, Sample>> => {
       fake: perplexity,
       args: { query: 'what is the model context protocol' },
       direct: () =>
-        post(`${perplexity.url}/chat/completions`, { authorization: `Bearer ${perplexityKey}` }, { model: 'sonar', messages: [{ role: 'user', content: 'what is the model context protocol' }] }),
+        post(
+          `${perplexity.url}/chat/completions`,
+          { authorization: `Bearer ${perplexityKey}` },
+          { model: 'sonar', messages: [{ role: 'user', content: 'what is the model context protocol' }] },
+        ),
     },
   ];
   const samples = new Map<string, Sample>();
@@ -107,7 +114,13 @@ const runOnce = async (dir: string): Promise<Map<string, Sample>> => {
           pingTimes.push(pingMs);
         }
       }
-      samples.set(item.tool, { toolP50: median(toolTimes), toolP95: percentile(toolTimes, 95), directP50: median(directTimes), directP95: percentile(directTimes, 95), pingP50: median(pingTimes) });
+      samples.set(item.tool, {
+        toolP50: median(toolTimes),
+        toolP95: percentile(toolTimes, 95),
+        directP50: median(directTimes),
+        directP95: percentile(directTimes, 95),
+        pingP50: median(pingTimes),
+      });
     }
   } finally {
     await client.close();

@@ -30,7 +30,8 @@ for (const dir of [...packages, ...apps]) {
   const where = relative(root, join(dir, 'package.json'));
   const isApp = apps.includes(dir);
   const folder = dir.split('/').pop();
-  if (manifest.name !== `@promptyard/${folder}`) problems.push(`${where}: name must be @promptyard/${folder} (folder name = unscoped package name)`);
+  if (manifest.name !== `@promptyard/${folder}`)
+    problems.push(`${where}: name must be @promptyard/${folder} (folder name = unscoped package name)`);
   const promptyard = (deps) => Object.keys(deps ?? {}).filter((name) => name.startsWith('@promptyard/') && name !== manifest.name);
   // The layering is about what a package needs at run time; its tests may compose real siblings
   // (a provider's contract test renders with the real template engines). core stays alone in both.
@@ -38,15 +39,24 @@ for (const dir of [...packages, ...apps]) {
   const allowed = folder === 'router' ? routerMayUse : ['@promptyard/core'];
   for (const name of [...runtime, ...promptyard(manifest.devDependencies)]) {
     if (!isApp && folder === 'core') problems.push(`${where}: core must not depend on ${name}`);
-    else if (!isApp && runtime.includes(name) && !allowed.includes(name)) problems.push(`${where}: ${folder} may depend only on ${allowed.join(', ')}, not ${name}`);
-    if (apps.some((app) => JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).name === name)) problems.push(`${where}: nothing depends on an app (${name})`);
+    else if (!isApp && runtime.includes(name) && !allowed.includes(name))
+      problems.push(`${where}: ${folder} may depend only on ${allowed.join(', ')}, not ${name}`);
+    if (apps.some((app) => JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).name === name))
+      problems.push(`${where}: nothing depends on an app (${name})`);
   }
   const sdkAtRunTime = Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@modelcontextprotocol/'));
-  if (sdkAtRunTime.length > 0 && !sdkSeams.includes(folder)) problems.push(`${where}: only ${sdkSeams.join(' and ')} depend on the MCP SDK at run time, not ${folder} (${sdkAtRunTime.join(', ')})`);
-  const metricsAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => metricsLibraries.includes(name));
-  if (metricsAtRunTime.length > 0 && folder !== metricsHome) problems.push(`${where}: only ${metricsHome} depends on ${metricsAtRunTime.join(', ')}; report through core's Metrics contract`);
-  const redisAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => redisClients.includes(name));
-  if (redisAtRunTime.length > 0 && folder !== redisHome) problems.push(`${where}: only ${redisHome} depends on ${redisAtRunTime.join(', ')}; share state through core's Cluster contract`);
+  if (sdkAtRunTime.length > 0 && !sdkSeams.includes(folder))
+    problems.push(`${where}: only ${sdkSeams.join(' and ')} depend on the MCP SDK at run time, not ${folder} (${sdkAtRunTime.join(', ')})`);
+  const metricsAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
+    metricsLibraries.includes(name),
+  );
+  if (metricsAtRunTime.length > 0 && folder !== metricsHome)
+    problems.push(`${where}: only ${metricsHome} depends on ${metricsAtRunTime.join(', ')}; report through core's Metrics contract`);
+  const redisAtRunTime = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) =>
+    redisClients.includes(name),
+  );
+  if (redisAtRunTime.length > 0 && folder !== redisHome)
+    problems.push(`${where}: only ${redisHome} depends on ${redisAtRunTime.join(', ')}; share state through core's Cluster contract`);
   if (manifest.type !== 'module') problems.push(`${where}: "type" must be "module"`);
   if (!manifest.exports?.['./package.json']) problems.push(`${where}: exports must include "./package.json"`);
   if (manifest.main) problems.push(`${where}: use "exports", not "main"`);
@@ -60,7 +70,8 @@ const walk = (dir) => {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path);
-    else if (/\.(ts|tsx|mts|js|mjs)$/.test(entry.name) && !kebab.test(entry.name)) problems.push(`${relative(root, path)}: file names are kebab-case`);
+    else if (/\.(ts|tsx|mts|js|mjs)$/.test(entry.name) && !kebab.test(entry.name))
+      problems.push(`${relative(root, path)}: file names are kebab-case`);
   }
 };
 for (const dir of [...packages, ...apps]) walk(dir);

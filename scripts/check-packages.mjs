@@ -20,7 +20,11 @@ const pnpm = execpath && basename(execpath).startsWith('pnpm') ? [process.execPa
 const withoutSource = (value) =>
   value === null || typeof value !== 'object'
     ? value
-    : Object.fromEntries(Object.entries(value).filter(([key]) => key !== sourceCondition).map(([key, inner]) => [key, withoutSource(inner)]));
+    : Object.fromEntries(
+        Object.entries(value)
+          .filter(([key]) => key !== sourceCondition)
+          .map(([key, inner]) => [key, withoutSource(inner)]),
+      );
 
 const workspaceManifests = new Map(
   ['packages', 'apps']
@@ -53,12 +57,17 @@ const checkTarball = async (filename) => {
     if (!paths.includes(wanted)) problems.push(`${name}: the tarball has no ${wanted}`);
   }
   const sources = paths.filter((path) => path.startsWith('src/'));
-  if (sources.length > 0) problems.push(`${name}: the tarball ships sources (${sources.slice(0, 3).join(', ')}…); "files" should hold dist only`);
+  if (sources.length > 0)
+    problems.push(`${name}: the tarball ships sources (${sources.slice(0, 3).join(', ')}…); "files" should hold dist only`);
 
   if (JSON.stringify(manifest).includes(sourceCondition)) {
-    problems.push(`${name}: the packed package.json still names the ${sourceCondition} condition; set publishConfig.exports to the exports without it`);
+    problems.push(
+      `${name}: the packed package.json still names the ${sourceCondition} condition; set publishConfig.exports to the exports without it`,
+    );
   } else if (JSON.stringify(manifest.exports) !== JSON.stringify(withoutSource(workspaceManifests.get(name)?.exports))) {
-    problems.push(`${name}: the packed exports are not the workspace's exports without ${sourceCondition}; bring publishConfig.exports in line with exports`);
+    problems.push(
+      `${name}: the packed exports are not the workspace's exports without ${sourceCondition}; bring publishConfig.exports in line with exports`,
+    );
   }
   for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
     for (const [dependency, range] of Object.entries(manifest[field] ?? {})) {
@@ -90,7 +99,9 @@ try {
     console.error(`${pack.stdout ?? ''}${pack.stderr ?? ''}`.trim());
     throw new Error(`pnpm pack failed (${pack.error?.message ?? `exit code ${pack.status}`}); run this script as \`pnpm lint:packages\``);
   }
-  const queue = readdirSync(outDir).filter((file) => file.endsWith('.tgz')).map((file) => join(outDir, file));
+  const queue = readdirSync(outDir)
+    .filter((file) => file.endsWith('.tgz'))
+    .map((file) => join(outDir, file));
   if (queue.length === 0) problems.push('pnpm packed no package');
   // Two tools per tarball, each a process: half as many tarballs at a time as there are cores.
   const workers = Array.from({ length: Math.max(1, Math.floor(availableParallelism() / 2)) }, async () => {

@@ -27,13 +27,30 @@ const wanted = ownNodeWillDo ? [suite] : [suite, node];
 const missing = wanted.filter((item) => installedVersion(item.name) !== item.version);
 if (missing.length > 0) {
   mkdirSync(prefix, { recursive: true });
-  process.stderr.write(`ensure-conformance: installing ${missing.map((item) => `${item.name}@${item.version}`).join(' ')} into ${prefix}\n`);
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', ...wanted.map((item) => `${item.name}@${item.version}`)], {
-    // npm's own output goes to stderr: stdout carries only the JSON line below.
-    stdio: ['ignore', process.stderr, 'inherit'],
-  });
+  process.stderr.write(
+    `ensure-conformance: installing ${missing.map((item) => `${item.name}@${item.version}`).join(' ')} into ${prefix}\n`,
+  );
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      prefix,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...wanted.map((item) => `${item.name}@${item.version}`),
+    ],
+    {
+      // npm's own output goes to stderr: stdout carries only the JSON line below.
+      stdio: ['ignore', process.stderr, 'inherit'],
+    },
+  );
 }
 const nodePath = ownNodeWillDo ? process.execPath : join(modules, node.name, 'bin', 'node');
 const cli = join(modules, suite.name, 'dist', 'index.js');
-for (const path of [nodePath, cli]) if (!existsSync(path)) throw new Error(`ensure-conformance: ${path} is missing after the install; remove ${prefix} and run again.`);
+for (const path of [nodePath, cli])
+  if (!existsSync(path)) throw new Error(`ensure-conformance: ${path} is missing after the install; remove ${prefix} and run again.`);
 process.stdout.write(`${JSON.stringify({ node: nodePath, cli })}\n`);

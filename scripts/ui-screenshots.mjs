@@ -20,13 +20,16 @@ export const endMarker = '<!-- ui-screenshots:end -->';
 
 /** Markdown for the captures: a heading and a fenced text block per panel. */
 export const renderShots = (shots) =>
-  shots.map(({ title, screen }) => `#### ${title}\n\n\`\`\`text\n${screen.replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n\`\`\``).join('\n\n');
+  shots
+    .map(({ title, screen }) => `#### ${title}\n\n\`\`\`text\n${screen.replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n\`\`\``)
+    .join('\n\n');
 
 /** `text` with everything between the markers replaced by `body`; throws when the markers are missing. */
 export const replaceBetweenMarkers = (text, body) => {
   const start = text.indexOf(startMarker);
   const end = text.indexOf(endMarker);
-  if (start < 0 || end < 0 || end < start) throw new Error(`README needs ${startMarker} followed by ${endMarker} (under "### Terminal UI")`);
+  if (start < 0 || end < 0 || end < start)
+    throw new Error(`README needs ${startMarker} followed by ${endMarker} (under "### Terminal UI")`);
   return `${text.slice(0, start + startMarker.length)}\n\n${body}\n\n${text.slice(end)}`;
 };
 
@@ -142,7 +145,11 @@ const capturePanels = async (config, note) => {
     await ui.press('Escape');
     await sleep(300); // ESC directly followed by "3" would read as Alt-3
 
-    for (const [key, title] of [['3', '3 Prompts'], ['4', '4 Resources'], ['5', '5 Logs']]) {
+    for (const [key, title] of [
+      ['3', '3 Prompts'],
+      ['4', '4 Resources'],
+      ['5', '5 Logs'],
+    ]) {
       const before = previous;
       await ui.press(key);
       await ui.waitForScreen((screen) => screen !== before, 10_000, `the ${title} panel after pressing ${key}`);

@@ -135,7 +135,9 @@ class Replica implements ClusterNode {
     child.stdout?.on('data', output);
     child.stderr?.on('data', output);
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code, signal) => reject(new Error(`replica ${this.index} (${this.app}) exited with ${code ?? signal}:\n${run.text}`))),
+      child.once('exit', (code, signal) =>
+        reject(new Error(`replica ${this.index} (${this.app}) exited with ${code ?? signal}:\n${run.text}`)),
+      ),
     );
     exited.catch(() => {});
     await Promise.race([run.waitFor(/listening on http:\/\/\S+/, 20_000), exited]);

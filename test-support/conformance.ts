@@ -27,7 +27,9 @@ export const conformanceSuite = async (): Promise<ConformanceSuite> => {
   const runs = new Set<ChildProcess>();
   return {
     run: async (url, version, dir) => {
-      const child = spawn(suite.node, [suite.cli, 'server', '--url', url, '--spec-version', version, '--suite', 'all', '-o', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(suite.node, [suite.cli, 'server', '--url', url, '--spec-version', version, '--suite', 'all', '-o', dir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       runs.add(child);
       let log = '';
       child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -38,8 +40,13 @@ export const conformanceSuite = async (): Promise<ConformanceSuite> => {
       for (const entry of await readdir(dir).catch(() => [])) {
         const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1];
         if (scenario === undefined) continue;
-        const checks = JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8').catch(() => '[{"status":"FAILURE"}]')) as { status: string }[];
-        outcomes.set(scenario, checks.every((check) => check.status !== 'FAILURE'));
+        const checks = JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8').catch(() => '[{"status":"FAILURE"}]')) as {
+          status: string;
+        }[];
+        outcomes.set(
+          scenario,
+          checks.every((check) => check.status !== 'FAILURE'),
+        );
       }
       if (outcomes.size === 0) throw new Error(`the conformance suite wrote no results (${url}, ${version}):\n${log}`);
       return outcomes;

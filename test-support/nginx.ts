@@ -17,7 +17,8 @@ export const nginxConfigPath = fileURLToPath(new URL('../deploy/nginx/promptyard
  */
 export const renderNginxConfig = (source: string, upstreamPorts: readonly number[], listen: number): string => {
   const upstream = /(upstream promptyard \{[^}]*?)((?:\n[ \t]*server 127\.0\.0\.1:\d+([^;\n]*);)+)/.exec(source);
-  if (upstream === null) throw new Error(`${nginxConfigPath}: no "server 127.0.0.1:<port> …;" lines in "upstream promptyard { … }" to render`);
+  if (upstream === null)
+    throw new Error(`${nginxConfigPath}: no "server 127.0.0.1:<port> …;" lines in "upstream promptyard { … }" to render`);
   const indent = /\n([ \t]*)server/.exec(upstream[2] as string)?.[1] ?? '    ';
   const servers = upstreamPorts.map((port) => `\n${indent}server 127.0.0.1:${port}${upstream[3] as string};`).join('');
   const rendered = source.replace(upstream[0], `${upstream[1] as string}${servers}`);

@@ -32,7 +32,13 @@ export interface TestIssuer {
   /** Revokes `token` (RFC 7009); a refresh or access token takes its whole grant with it. */
   revoke(token: string, client: { clientId: string; clientSecret?: string }): Promise<void>;
   /** A token from the token endpoint (client credentials) for `resource`. */
-  token(options?: { resource?: string; scope?: string; clientId?: string; clientSecret?: string; format?: 'jwt' | 'opaque' }): Promise<string>;
+  token(options?: {
+    resource?: string;
+    scope?: string;
+    clientId?: string;
+    clientSecret?: string;
+    format?: 'jwt' | 'opaque';
+  }): Promise<string>;
   /** A JWT signed with the provider's current key, with whatever claims a test needs (expired, wrong issuer …). */
   sign(claims: JWTPayload, options?: { kid?: string }): Promise<string>;
   /** Replaces the provider with one holding a new signing key; the old key is no longer published. */
@@ -79,10 +85,38 @@ export const startTestIssuer = async (options: {
   const build = (issuer: string): Provider => {
     const created = new Provider(issuer, {
       clients: [
-        { client_id: clientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` },
-        { client_id: narrowClientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: 'profile' },
-        ...Object.keys(options.members ?? {}).map((id) => ({ client_id: id, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` })),
-        { client_id: gatewayClientId, client_secret: clientSecret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: `${scope} profile` },
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          scope: `${scope} profile`,
+        },
+        {
+          client_id: narrowClientId,
+          client_secret: clientSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          scope: 'profile',
+        },
+        ...Object.keys(options.members ?? {}).map((id) => ({
+          client_id: id,
+          client_secret: clientSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          scope: `${scope} profile`,
+        })),
+        {
+          client_id: gatewayClientId,
+          client_secret: clientSecret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          scope: `${scope} profile`,
+        },
       ],
       interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -99,8 +133,15 @@ export const startTestIssuer = async (options: {
           defaultResource: () => options.resources()[0] ?? 'urn:none',
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, resource) => {
-            if (!options.resources().includes(resource) && !resource.startsWith('https://elsewhere.example')) throw new errors.InvalidTarget();
-            return { scope: `${scope} profile`, audience: resource, accessTokenTTL: options.accessTokenTtl ?? 300, accessTokenFormat: opaque ? 'opaque' : 'jwt', jwt: { sign: { alg: 'RS256' } } };
+            if (!options.resources().includes(resource) && !resource.startsWith('https://elsewhere.example'))
+              throw new errors.InvalidTarget();
+            return {
+              scope: `${scope} profile`,
+              audience: resource,
+              accessTokenTTL: options.accessTokenTtl ?? 300,
+              accessTokenFormat: opaque ? 'opaque' : 'jwt',
+              jwt: { sign: { alg: 'RS256' } },
+            };
           },
         },
       },
@@ -137,7 +178,8 @@ export const startTestIssuer = async (options: {
     const requested = String(details.params['scope'] ?? '');
     if (requested !== '') grant.addOIDCScope(requested);
     const resource = details.params['resource'];
-    for (const indicator of Array.isArray(resource) ? resource : resource === undefined ? [] : [resource]) grant.addResourceScope(String(indicator), requested);
+    for (const indicator of Array.isArray(resource) ? resource : resource === undefined ? [] : [resource])
+      grant.addResourceScope(String(indicator), requested);
     const grantId = await grant.save();
     await current.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   };
@@ -148,12 +190,21 @@ export const startTestIssuer = async (options: {
 
   const token: TestIssuer['token'] = async (request = {}) => {
     opaque = request.format === 'opaque';
-    const body = new URLSearchParams({ grant_type: 'client_credentials', scope: request.scope ?? scope, resource: request.resource ?? options.resources()[0] ?? '' });
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: request.scope ?? scope,
+      resource: request.resource ?? options.resources()[0] ?? '',
+    });
     const credentials = Buffer.from(`${request.clientId ?? clientId}:${request.clientSecret ?? clientSecret}`).toString('base64');
-    const response = await fetch(`${issuer}/token`, { method: 'POST', headers: { authorization: `Basic ${credentials}`, 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const response = await fetch(`${issuer}/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${credentials}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
     const answer = (await response.json()) as { access_token?: string; error?: string; error_description?: string };
     opaque = false;
-    if (answer.access_token === undefined) throw new Error(`token endpoint: ${answer.error ?? response.status} ${answer.error_description ?? ''}`);
+    if (answer.access_token === undefined)
+      throw new Error(`token endpoint: ${answer.error ?? response.status} ${answer.error_description ?? ''}`);
     return answer.access_token;
   };
 
@@ -162,7 +213,10 @@ export const startTestIssuer = async (options: {
     const jar = new Map<string, string>();
     let next = authorizationUrl;
     for (let hop = 0; hop < 10; hop++) {
-      const response = await fetch(next, { redirect: 'manual', headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') } });
+      const response = await fetch(next, {
+        redirect: 'manual',
+        headers: { cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; ') },
+      });
       for (const cookie of response.headers.getSetCookie()) {
         const [pair = ''] = cookie.split(';');
         const at = pair.indexOf('=');
@@ -181,8 +235,16 @@ export const startTestIssuer = async (options: {
   };
 
   const revoke: TestIssuer['revoke'] = async (revoked, client) => {
-    const body = new URLSearchParams({ token: revoked, client_id: client.clientId, ...(client.clientSecret === undefined ? {} : { client_secret: client.clientSecret }) });
-    const response = await fetch(`${issuer}/token/revocation`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    const body = new URLSearchParams({
+      token: revoked,
+      client_id: client.clientId,
+      ...(client.clientSecret === undefined ? {} : { client_secret: client.clientSecret }),
+    });
+    const response = await fetch(`${issuer}/token/revocation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
     if (!response.ok) throw new Error(`revocation endpoint: ${response.status} ${await response.text()}`);
   };
 

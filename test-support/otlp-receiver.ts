@@ -95,7 +95,11 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`spans not received in ${timeoutMs} ms; received: ${JSON.stringify(spans.map(({ service, name, traceId, spanId, parentSpanId }) => ({ service, name, traceId, spanId, parentSpanId })))}`));
+          reject(
+            new Error(
+              `spans not received in ${timeoutMs} ms; received: ${JSON.stringify(spans.map(({ service, name, traceId, spanId, parentSpanId }) => ({ service, name, traceId, spanId, parentSpanId })))}`,
+            ),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

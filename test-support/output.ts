@@ -60,10 +60,18 @@ export interface Completed {
 export const runToCompletion = (
   script: string,
   args: readonly string[],
-  options: { readonly env: Record<string, string>; readonly cwd?: string | undefined; readonly track?: { add(child: ChildProcess): unknown; delete(child: ChildProcess): unknown } },
+  options: {
+    readonly env: Record<string, string>;
+    readonly cwd?: string | undefined;
+    readonly track?: { add(child: ChildProcess): unknown; delete(child: ChildProcess): unknown };
+  },
 ): Promise<Completed> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    const child = spawn(process.execPath, [script, ...args], {
+      env: options.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
     options.track?.add(child);
     let stdout = '';
     let stderr = '';
@@ -79,7 +87,13 @@ export const runToCompletion = (
  * Spawns a system tool (`redis-server`, `nginx`, `prometheus`) and waits until its output matches
  * `ready`; rejects with its output if it exits first, or with the install hint if it is missing.
  */
-export const startTool = async (name: string, command: string, args: readonly string[], ready: RegExp, timeoutMs = 20_000): Promise<{ readonly child: ChildProcess; readonly output: Output }> => {
+export const startTool = async (
+  name: string,
+  command: string,
+  args: readonly string[],
+  ready: RegExp,
+  timeoutMs = 20_000,
+): Promise<{ readonly child: ChildProcess; readonly output: Output }> => {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const output = new Output();
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));

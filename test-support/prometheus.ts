@@ -27,7 +27,16 @@ export const startPrometheus = async (targets: readonly string[]): Promise<Prome
   const config = join(dir, 'prometheus.yml');
   await writeFile(
     config,
-    ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', 'scrape_configs:', '  - job_name: promptyard', '    static_configs:', `      - targets: ${JSON.stringify(targets)}`, ''].join('\n'),
+    [
+      'global:',
+      '  scrape_interval: 1s',
+      '  scrape_timeout: 1s',
+      'scrape_configs:',
+      '  - job_name: promptyard',
+      '    static_configs:',
+      `      - targets: ${JSON.stringify(targets)}`,
+      '',
+    ].join('\n'),
   );
   const port = await freePort();
   const { child } = await startTool(
@@ -42,7 +51,10 @@ export const startPrometheus = async (targets: readonly string[]): Promise<Prome
     pid,
     query: async (expression) => {
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(expression)}`);
-      const body = (await response.json()) as { status: string; data?: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await response.json()) as {
+        status: string;
+        data?: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`query ${expression} failed: ${JSON.stringify(body)}`);
       return (body.data?.result ?? []).map((sample) => ({ labels: sample.metric, value: Number(sample.value[1]) }));
     },

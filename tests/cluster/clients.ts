@@ -4,7 +4,11 @@
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Cluster } from '../../test-support/cluster.js';
 
@@ -23,7 +27,10 @@ const elicitationAnswer = { action: 'accept' as const, content: { name: 'Ada Lov
 
 /** A 2025-11-25 client on SDK v1 (1.x) with a session; its GET stream reconnects with Last-Event-ID when dropped. */
 export const connectV1 = async (url: string, options: { readonly elicitation?: boolean } = {}): Promise<V1Session> => {
-  const client = new ClientV1({ name: 'cluster-e2e-v1', version: '1.0.0' }, { capabilities: options.elicitation === true ? { elicitation: {} } : {} });
+  const client = new ClientV1(
+    { name: 'cluster-e2e-v1', version: '1.0.0' },
+    { capabilities: options.elicitation === true ? { elicitation: {} } : {} },
+  );
   let heard = 0;
   const count = (): void => {
     heard += 1;
@@ -75,7 +82,12 @@ export const gaugeOnEach = async (cluster: Cluster, series: string): Promise<num
   );
 
 /** Resolves when `predicate` holds, polling `probe` (for effects with no event to await); fails after `timeoutMs`. */
-export const eventually = async <T>(probe: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> => {
+export const eventually = async <T>(
+  probe: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   let last: T | undefined;
   let failure: unknown;
@@ -88,14 +100,20 @@ export const eventually = async <T>(probe: () => Promise<T>, predicate: (value: 
       failure = error;
     }
     if (Date.now() > deadline) {
-      throw new Error(`${what}: not within ${timeoutMs} ms; last ${failure === undefined ? `value: ${JSON.stringify(last)}` : `error: ${(failure as Error).message}`}`);
+      throw new Error(
+        `${what}: not within ${timeoutMs} ms; last ${failure === undefined ? `value: ${JSON.stringify(last)}` : `error: ${(failure as Error).message}`}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
 
 /** Runs `task(i)` for i in [0, count) with at most `width` at once. */
-export const inParallel = async <T>(count: number, width: number, task: (index: number) => Promise<T>): Promise<PromiseSettledResult<T>[]> => {
+export const inParallel = async <T>(
+  count: number,
+  width: number,
+  task: (index: number) => Promise<T>,
+): Promise<PromiseSettledResult<T>[]> => {
   const results: PromiseSettledResult<T>[] = new Array(count);
   let next = 0;
   const worker = async (): Promise<void> => {

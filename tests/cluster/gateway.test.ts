@@ -28,7 +28,9 @@ const SERVER = 2;
 const CLIENT = 3;
 
 const textOf = (result: object): string =>
-  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+  (((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
 
 describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
   let cluster: Cluster;
@@ -46,9 +48,19 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
     const config = gatewayToml({
       everything: { command: everythingCommand('stdio') },
       reference: { url: reference.url, prefix: false },
-      docs: { command: { command: process.execPath, args: [serverCli, '--prompts', prompts], env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } } },
+      docs: {
+        command: {
+          command: process.execPath,
+          args: [serverCli, '--prompts', prompts],
+          env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+        },
+      },
     });
-    cluster = await startCluster({ app: 'gateway', config, env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } });
+    cluster = await startCluster({
+      app: 'gateway',
+      config,
+      env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' },
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -64,7 +76,11 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
     try {
       const calls = Array.from({ length: 6 }, () => ({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') }));
       for (const [index, call] of calls.entries()) {
-        const result = await client.getPrompt({ name: 'docs_greet', arguments: { who: `caller ${index}` }, _meta: { traceparent: `00-${call.traceId}-${call.spanId}-01` } });
+        const result = await client.getPrompt({
+          name: 'docs_greet',
+          arguments: { who: `caller ${index}` },
+          _meta: { traceparent: `00-${call.traceId}-${call.spanId}-01` },
+        });
         expect(JSON.stringify(result.messages)).toContain(`Hello caller ${index}`);
       }
       const inTrace = (spans: readonly ReceivedSpan[], traceId: string) => spans.filter((span) => span.traceId === traceId);
@@ -100,11 +116,18 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
       // so a gateway (one replica as much as three) refuses to guess between clients with calls in flight.
       const results = await inParallel(50, 1, async (index) => {
         const session = sessions[index % sessions.length];
-        const result = await session?.client.callTool({ name: 'everything_trigger-elicitation-request', arguments: {} }, undefined, { timeout: 15_000 });
+        const result = await session?.client.callTool({ name: 'everything_trigger-elicitation-request', arguments: {} }, undefined, {
+          timeout: 15_000,
+        });
         return result === undefined ? '' : `${result.isError === true ? 'error: ' : ''}${textOf(result)}`;
       });
-      const outcomes = results.map((result) => (result.status === 'fulfilled' ? result.value : `failed: ${(result.reason as Error).message}`));
-      expect(outcomes.filter((outcome) => !outcome.includes('Ada Lovelace') || outcome.startsWith('error')), 'calls that did not complete with the answer').toEqual([]);
+      const outcomes = results.map((result) =>
+        result.status === 'fulfilled' ? result.value : `failed: ${(result.reason as Error).message}`,
+      );
+      expect(
+        outcomes.filter((outcome) => !outcome.includes('Ada Lovelace') || outcome.startsWith('error')),
+        'calls that did not complete with the answer',
+      ).toEqual([]);
     } finally {
       await Promise.allSettled(sessions.map((session) => session.close()));
     }
@@ -113,7 +136,8 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
   it('is scraped by a real Prometheus on every replica, promtool-clean', async () => {
     await prometheusScrape(cluster, async () => {
       const client = await connectModern(cluster.url);
-      for (let index = 0; index < 30; index += 1) await client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } });
+      for (let index = 0; index < 30; index += 1)
+        await client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } });
       await client.close();
     });
   }, 60_000);
@@ -127,7 +151,9 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
       clients: 20,
       callsPerClient: 200,
       victim: 2,
-      connect: modernLoad(cluster.url, (client, index) => client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, { timeout: 15_000 })),
+      connect: modernLoad(cluster.url, (client, index) =>
+        client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, { timeout: 15_000 }),
+      ),
     });
   }, 120_000);
 
@@ -136,7 +162,9 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
       clients: 20,
       callsPerClient: 200,
       victim: 1,
-      connect: v1Load(cluster.url, (session, index) => session.client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, undefined, { timeout: 15_000 })),
+      connect: v1Load(cluster.url, (session, index) =>
+        session.client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, undefined, { timeout: 15_000 }),
+      ),
     });
   }, 120_000);
 });

@@ -9,8 +9,12 @@ import { nginxConfigPath, renderNginxConfig } from '../../test-support/nginx.js'
 describe('deploy/nginx/promptyard.conf', () => {
   it('balances round-robin without affinity and passes SSE through unbuffered', async () => {
     const source = await readFile(nginxConfigPath, 'utf8');
-    const directives = source.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter((line) => line !== '');
-    for (const affinity of ['ip_hash', 'hash ', 'sticky', 'least_conn']) expect(directives.some((line) => line.startsWith(affinity))).toBe(false);
+    const directives = source
+      .split('\n')
+      .map((line) => line.replace(/#.*/, '').trim())
+      .filter((line) => line !== '');
+    for (const affinity of ['ip_hash', 'hash ', 'sticky', 'least_conn'])
+      expect(directives.some((line) => line.startsWith(affinity))).toBe(false);
     for (const required of [
       'proxy_http_version 1.1;',
       'proxy_set_header Connection "";',
@@ -33,7 +37,9 @@ describe('deploy/nginx/promptyard.conf', () => {
   it('renders one upstream line per replica, keeping its parameters, and the listen port', async () => {
     const rendered = renderNginxConfig(await readFile(nginxConfigPath, 'utf8'), [40001, 40002, 40003, 40004], 39999);
     const servers = rendered.split('\n').filter((line) => /^\s*server 127\.0\.0\.1:/.test(line));
-    expect(servers.map((line) => line.trim())).toEqual([40001, 40002, 40003, 40004].map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=10s;`));
+    expect(servers.map((line) => line.trim())).toEqual(
+      [40001, 40002, 40003, 40004].map((port) => `server 127.0.0.1:${port} max_fails=1 fail_timeout=10s;`),
+    );
     expect(rendered).toMatch(/\n\s*listen 127\.0\.0\.1:39999;/);
     expect(rendered).not.toMatch(/listen 8080;/);
   });

@@ -22,11 +22,18 @@ import type { V1Session } from './clients.js';
  * passes against the one node passes through the balancer. `mustPass` names scenarios the node is
  * expected to pass (so that the comparison is not vacuous).
  */
-export const conformanceThroughNginx = async (cluster: Cluster, suite: ConformanceSuite, mustPass: Readonly<Record<(typeof conformanceVersions)[number], readonly string[]>>): Promise<void> => {
+export const conformanceThroughNginx = async (
+  cluster: Cluster,
+  suite: ConformanceSuite,
+  mustPass: Readonly<Record<(typeof conformanceVersions)[number], readonly string[]>>,
+): Promise<void> => {
   const output = await mkdtemp(join(tmpdir(), 'promptyard-cluster-conformance-'));
   try {
     const runs = conformanceVersions.map(async (version) => {
-      const [node, balanced] = await Promise.all([suite.run(cluster.nodeUrl(0), version, join(output, `node-${version}`)), suite.run(cluster.url, version, join(output, `nginx-${version}`))]);
+      const [node, balanced] = await Promise.all([
+        suite.run(cluster.nodeUrl(0), version, join(output, `node-${version}`)),
+        suite.run(cluster.url, version, join(output, `nginx-${version}`)),
+      ]);
       return { version, node, balanced };
     });
     const failures: string[] = [];
@@ -54,25 +61,21 @@ export interface LoadClient {
 }
 
 /** A 2025-11-25 session through nginx whose loop calls `call`. */
-export const v1Load =
-  (url: string, call: (session: V1Session, index: number) => Promise<unknown>) =>
-  async (): Promise<LoadClient> => {
-    const session = await connectV1(url);
-    return {
-      call: (index) => call(session, index),
-      heard: session.heard,
-      sameSession: () => session.transport.sessionId === session.sessionId,
-      close: session.close,
-    };
+export const v1Load = (url: string, call: (session: V1Session, index: number) => Promise<unknown>) => async (): Promise<LoadClient> => {
+  const session = await connectV1(url);
+  return {
+    call: (index) => call(session, index),
+    heard: session.heard,
+    sameSession: () => session.transport.sessionId === session.sessionId,
+    close: session.close,
   };
+};
 
 /** A 2026-07-28 client through nginx whose loop calls `call`. */
-export const modernLoad =
-  (url: string, call: (client: Client, index: number) => Promise<unknown>) =>
-  async (): Promise<LoadClient> => {
-    const client = await connectModern(url);
-    return { call: (index) => call(client, index), close: () => client.close() };
-  };
+export const modernLoad = (url: string, call: (client: Client, index: number) => Promise<unknown>) => async (): Promise<LoadClient> => {
+  const client = await connectModern(url);
+  return { call: (index) => call(client, index), close: () => client.close() };
+};
 
 export interface KillOptions {
   readonly clients: number;
@@ -115,7 +118,8 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
   const clients = await Promise.all(Array.from({ length: options.clients }, () => options.connect()));
   try {
     if (options.edit !== undefined) {
-      const open = (): Promise<number> => gaugeOnEach(cluster, 'promptyard_http_open_streams').then((values) => values.reduce((sum, value) => sum + value, 0));
+      const open = (): Promise<number> =>
+        gaugeOnEach(cluster, 'promptyard_http_open_streams').then((values) => values.reduce((sum, value) => sum + value, 0));
       await eventually(open, (count) => count >= options.clients, 10_000, 'every client has its GET stream open');
       // A change before the kill: every GET stream then holds an event id to resume from.
       await changeHeardByAll(clients, options.edit, 'every client hears the change made before the kill');
@@ -145,7 +149,11 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const killedAtEpoch = Date.now() / 1000;
 
     for (let edit = 1; options.edit !== undefined && edit <= 2; edit += 1) {
-      await changeHeardByAll(clients, options.edit, `every client hears change ${edit} made after the kill (notifications heard since, per client)`);
+      await changeHeardByAll(
+        clients,
+        options.edit,
+        `every client hears change ${edit} made after the kill (notifications heard since, per client)`,
+      );
     }
     await Promise.all(loops);
 
@@ -153,8 +161,13 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const failed = all.filter((record) => record.error !== undefined);
     expect(all).toHaveLength(options.clients * options.callsPerClient);
     // Only calls that were in flight when the replica died may fail, and they fail fast.
-    expect(failed.filter((record) => record.start >= killed).map((record) => record.error), 'calls started after the replica died that failed').toEqual([]);
-    expect(failed.filter((record) => record.end - record.start > failFastMs).length, `failed calls that took over ${failFastMs} ms`).toBe(0);
+    expect(
+      failed.filter((record) => record.start >= killed).map((record) => record.error),
+      'calls started after the replica died that failed',
+    ).toEqual([]);
+    expect(failed.filter((record) => record.end - record.start > failFastMs).length, `failed calls that took over ${failFastMs} ms`).toBe(
+      0,
+    );
     expect(failed.length).toBeLessThanOrEqual(options.clients);
     expect(failed.every((record) => record.end >= killStarted)).toBe(true);
     // The same sessions went on: no client initialized again.
@@ -165,9 +178,20 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
       const resumed = (log: string): string[] =>
         log.split('\n').filter((line) => {
           const [at, method, status] = line.split(' ');
-          return Number(at) >= killedAtEpoch && method === 'GET' && status === '200' && !line.endsWith('last-event-id=""') && !line.endsWith('last-event-id="-"');
+          return (
+            Number(at) >= killedAtEpoch &&
+            method === 'GET' &&
+            status === '200' &&
+            !line.endsWith('last-event-id=""') &&
+            !line.endsWith('last-event-id="-"')
+          );
         });
-      await eventually(() => cluster.nginx.accessLog(), (log) => resumed(log).length > 0, 10_000, 'a GET stream resumed with Last-Event-ID after the kill (nginx access log)');
+      await eventually(
+        () => cluster.nginx.accessLog(),
+        (log) => resumed(log).length > 0,
+        10_000,
+        'a GET stream resumed with Last-Event-ID after the kill (nginx access log)',
+      );
     }
   } finally {
     await Promise.allSettled(clients.map((client) => client.close()));
@@ -183,7 +207,9 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
  * Redis back: /health ok, `promptyard_cluster_redis_up` 1 on every replica.
  */
 export const redisOutage = async (cluster: Cluster, probe: (client: Client) => Promise<unknown>): Promise<void> => {
-  const clients = await Promise.all([cluster.url, ...cluster.nodes.map((node) => cluster.nodeUrl(node.index))].map((url) => connectModern(url)));
+  const clients = await Promise.all(
+    [cluster.url, ...cluster.nodes.map((node) => cluster.nodeUrl(node.index))].map((url) => connectModern(url)),
+  );
   let redisDown = false;
   try {
     await cluster.stopRedis();
@@ -202,13 +228,33 @@ export const redisOutage = async (cluster: Cluster, probe: (client: Client) => P
     expect(answered).toBeGreaterThan(0);
     const healths = () => Promise.all(cluster.nodes.map((node) => cluster.health(node.index)));
     await expect
-      .soft(eventually(healths, (bodies) => bodies.every((body) => body.status === 'degraded'), 5000, '/health of every replica says "degraded" while Redis is down'))
+      .soft(
+        eventually(
+          healths,
+          (bodies) => bodies.every((body) => body.status === 'degraded'),
+          5000,
+          '/health of every replica says "degraded" while Redis is down',
+        ),
+      )
       .resolves.toBeDefined();
     await cluster.startRedis();
     redisDown = false;
-    const recovered = await eventually(healths, (bodies) => bodies.every((body) => body.status === 'ok'), 20_000, '/health of every replica says "ok" after Redis is back');
-    expect(recovered.map((body) => body.cluster !== undefined), '/health has a "cluster" field on every replica').toEqual(cluster.nodes.map(() => true));
-    await eventually(() => gaugeOnEach(cluster, 'promptyard_cluster_redis_up'), (values) => values.every((value) => value === 1), 20_000, 'promptyard_cluster_redis_up is 1 on every replica');
+    const recovered = await eventually(
+      healths,
+      (bodies) => bodies.every((body) => body.status === 'ok'),
+      20_000,
+      '/health of every replica says "ok" after Redis is back',
+    );
+    expect(
+      recovered.map((body) => body.cluster !== undefined),
+      '/health has a "cluster" field on every replica',
+    ).toEqual(cluster.nodes.map(() => true));
+    await eventually(
+      () => gaugeOnEach(cluster, 'promptyard_cluster_redis_up'),
+      (values) => values.every((value) => value === 1),
+      20_000,
+      'promptyard_cluster_redis_up is 1 on every replica',
+    );
     // Serving through the balancer goes on.
     for (const client of clients) await probe(client);
   } finally {
@@ -226,7 +272,11 @@ const dashboardQueries = async (): Promise<{ readonly title: string; readonly ex
   return dashboard.panels.flatMap((panel) =>
     (panel.targets ?? []).map((target) => ({
       title: panel.title,
-      expr: target.expr.replaceAll('$__rate_interval', '1m').replaceAll('$__range', '5m').replaceAll('$job', '.*').replaceAll('$instance', '.*'),
+      expr: target.expr
+        .replaceAll('$__rate_interval', '1m')
+        .replaceAll('$__range', '5m')
+        .replaceAll('$job', '.*')
+        .replaceAll('$instance', '.*'),
     })),
   );
 };
@@ -239,20 +289,33 @@ const dashboardQueries = async (): Promise<{ readonly title: string; readonly ex
 export const prometheusScrape = async (cluster: Cluster, load: () => Promise<void>): Promise<void> => {
   const prometheus = await startPrometheus(cluster.nodes.map((node) => `127.0.0.1:${node.port}`));
   try {
-    const up = await eventually(() => prometheus.query('up{job="promptyard"}'), (samples) => samples.length === cluster.nodes.length && samples.every((sample) => sample.value === 1), 20_000, 'every replica is an up target');
+    const up = await eventually(
+      () => prometheus.query('up{job="promptyard"}'),
+      (samples) => samples.length === cluster.nodes.length && samples.every((sample) => sample.value === 1),
+      20_000,
+      'every replica is an up target',
+    );
     expect(up).toHaveLength(cluster.nodes.length);
     const perInstance = 'sum by (instance) (promptyard_request_duration_seconds_count)';
     // A request series exists once a replica has answered one request.
     await load();
-    const before = await eventually(() => prometheus.query(perInstance), (samples) => samples.length === cluster.nodes.length, 20_000, 'request counters scraped from every replica');
+    const before = await eventually(
+      () => prometheus.query(perInstance),
+      (samples) => samples.length === cluster.nodes.length,
+      20_000,
+      'request counters scraped from every replica',
+    );
     await load();
     await eventually(
       () => prometheus.query(perInstance),
-      (samples) => samples.length === cluster.nodes.length && samples.every((sample) => sample.value > (before.find((old) => old.labels.instance === sample.labels.instance)?.value ?? Infinity)),
+      (samples) =>
+        samples.length === cluster.nodes.length &&
+        samples.every((sample) => sample.value > (before.find((old) => old.labels.instance === sample.labels.instance)?.value ?? Infinity)),
       20_000,
       'request counters rising on every replica',
     );
-    for (const node of cluster.nodes) expect(promtoolProblems(await cluster.metrics(node.index)), `promtool check metrics on replica ${node.index}`).toBe('');
+    for (const node of cluster.nodes)
+      expect(promtoolProblems(await cluster.metrics(node.index)), `promtool check metrics on replica ${node.index}`).toBe('');
 
     const defined = await readFile(metricsSourcePath, 'utf8');
     const unknown: string[] = [];

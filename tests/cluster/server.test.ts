@@ -42,7 +42,10 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
   });
 
   it('passes every conformance scenario through nginx that one replica passes, at both revisions', async () => {
-    await conformanceThroughNginx(cluster, suite, { '2025-11-25': ['server-initialize', 'ping', 'prompts-list'], '2026-07-28': ['prompts-list', 'tools-list'] });
+    await conformanceThroughNginx(cluster, suite, {
+      '2025-11-25': ['server-initialize', 'ping', 'prompts-list'],
+      '2026-07-28': ['prompts-list', 'tools-list'],
+    });
   }, 120_000);
 
   it('serves 300 requests of one SDK v1 session from all 3 replicas, and its GET stream hears every list_changed', async () => {
@@ -56,14 +59,27 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       const after = await requestCounts(cluster, 'prompts/get', 'ok');
       const served = after.map((count, index) => count - (before[index] as number));
       expect(served.reduce((sum, count) => sum + count, 0)).toBe(300);
-      expect(served.every((count) => count > 0), `prompts/get served per replica: ${served.join(', ')}`).toBe(true);
+      expect(
+        served.every((count) => count > 0),
+        `prompts/get served per replica: ${served.join(', ')}`,
+      ).toBe(true);
       expect(session.transport.sessionId).toBe(session.sessionId);
 
       for (let change = 1; change <= 5; change += 1) {
         const heard = session.heard();
         const name = await edit();
-        await eventually(async () => session.heard(), (count) => count > heard, 10_000, `the GET stream hears list_changed for change ${change}`);
-        await eventually(async () => (await session.client.listPrompts()).prompts.map((prompt) => prompt.name), (names) => names.includes(name), 10_000, `${name} listed`);
+        await eventually(
+          async () => session.heard(),
+          (count) => count > heard,
+          10_000,
+          `the GET stream hears list_changed for change ${change}`,
+        );
+        await eventually(
+          async () => (await session.client.listPrompts()).prompts.map((prompt) => prompt.name),
+          (names) => names.includes(name),
+          10_000,
+          `${name} listed`,
+        );
       }
     } finally {
       await session.close();
@@ -87,7 +103,9 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       clients: 20,
       callsPerClient: 200,
       victim: 2,
-      connect: modernLoad(cluster.url, (client, index) => client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 })),
+      connect: modernLoad(cluster.url, (client, index) =>
+        client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 }),
+      ),
     });
   }, 120_000);
 
@@ -96,7 +114,9 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       clients: 20,
       callsPerClient: 200,
       victim: 1,
-      connect: v1Load(cluster.url, (session, index) => session.client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 })),
+      connect: v1Load(cluster.url, (session, index) =>
+        session.client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 }),
+      ),
       edit: async () => {
         await edit();
       },

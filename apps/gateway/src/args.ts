@@ -64,7 +64,8 @@ Options:
 Logs go to stderr; stdout carries only the protocol. HTTP serves GET /health with every server's
 state.`;
 
-const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
+const usageError = (message: string): PromptyardError =>
+  new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
 
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
   const command = argv[0] === 'status' || argv[0] === 'ui' || argv[0] === 'login' ? argv[0] : 'serve';
@@ -91,7 +92,8 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
   } catch (error) {
     throw usageError((error as Error).message);
   }
-  if (command === 'login' && positionals.length !== 1 && values.help !== true) throw usageError('login needs the id of one server: promptyard-gateway login <server>');
+  if (command === 'login' && positionals.length !== 1 && values.help !== true)
+    throw usageError('login needs the id of one server: promptyard-gateway login <server>');
   const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = parseServeFlags(values, usageError);
   if (values.lazy === true) overrides.lazy = true;
   if (values['no-watch'] === true) overrides.watch = false;

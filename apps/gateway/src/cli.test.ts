@@ -13,12 +13,24 @@ describe('parseGatewayCli', () => {
       config: 'g.toml',
       overrides: { transport: 'http', port: 0, lazy: true, watch: false },
     });
-    expect(parseGatewayCli(['status', '--json'], { PROMPTYARD_GATEWAY_CONFIG: 'env.toml' })).toMatchObject({ command: 'status', json: true, config: 'env.toml' });
-    expect(parseGatewayCli(['ui', '-c', 'g.toml', '--no-watch'], {})).toMatchObject({ command: 'ui', config: 'g.toml', overrides: { watch: false } });
+    expect(parseGatewayCli(['status', '--json'], { PROMPTYARD_GATEWAY_CONFIG: 'env.toml' })).toMatchObject({
+      command: 'status',
+      json: true,
+      config: 'env.toml',
+    });
+    expect(parseGatewayCli(['ui', '-c', 'g.toml', '--no-watch'], {})).toMatchObject({
+      command: 'ui',
+      config: 'g.toml',
+      overrides: { watch: false },
+    });
   });
 
   it('reads login and the server to log in to', () => {
-    expect(parseGatewayCli(['login', 'linear', '-c', 'g.toml'], {})).toMatchObject({ command: 'login', server: 'linear', config: 'g.toml' });
+    expect(parseGatewayCli(['login', 'linear', '-c', 'g.toml'], {})).toMatchObject({
+      command: 'login',
+      server: 'linear',
+      config: 'g.toml',
+    });
     expect(() => parseGatewayCli(['login'], {})).toThrow(/login needs the id of one server: promptyard-gateway login <server>/);
     expect(() => parseGatewayCli(['status', 'extra'], {})).toThrow(/--help/);
   });
@@ -39,8 +51,15 @@ describe('locateConfig', () => {
 
 describe('applyOverrides', () => {
   it('lets flags win over the file', () => {
-    const base = { lazy: false, logLevel: 'info', transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1 } } as never;
-    expect(applyOverrides(base, { transport: 'http', port: 0, lazy: true })).toMatchObject({ lazy: true, transport: { type: 'http', port: 0, host: '127.0.0.1' } });
+    const base = {
+      lazy: false,
+      logLevel: 'info',
+      transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1 },
+    } as never;
+    expect(applyOverrides(base, { transport: 'http', port: 0, lazy: true })).toMatchObject({
+      lazy: true,
+      transport: { type: 'http', port: 0, host: '127.0.0.1' },
+    });
   });
 });
 
@@ -48,8 +67,25 @@ describe('formatStatus', () => {
   it('prints one row per server, collisions and totals, with resources and templates counted apart in both', () => {
     const status: RouterStatus = {
       backends: [
-        { id: 'github', state: 'ready', transport: 'stdio', era: 'legacy', protocolVersion: '2025-11-25', restarts: 0, counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 }, inFlight: 0 },
-        { id: 'docs', state: 'restarting', transport: 'streamable-http', restarts: 2, lastError: 'connection refused', counts: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 }, inFlight: 0 },
+        {
+          id: 'github',
+          state: 'ready',
+          transport: 'stdio',
+          era: 'legacy',
+          protocolVersion: '2025-11-25',
+          restarts: 0,
+          counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 },
+          inFlight: 0,
+        },
+        {
+          id: 'docs',
+          state: 'restarting',
+          transport: 'streamable-http',
+          restarts: 2,
+          lastError: 'connection refused',
+          counts: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 },
+          inFlight: 0,
+        },
       ],
       collisions: [{ kind: 'tool', name: 'search', kept: 'github/search', dropped: 'docs/search' }],
       counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 },
@@ -80,7 +116,14 @@ describe('the README [[policy]] example', () => {
     const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('### Who may use what'));
     const example = [...section.matchAll(/```toml\n([\s\S]*?)```/g)][1]?.[1] ?? '';
-    const config = parseGatewayConfig(`${example}\n[servers.figma]\nurl = "https://figma.example/mcp"\n`, { file: 'gateway.toml', env: {} });
-    expect(config.policy.map((rule) => rule.label)).toEqual(['[[policy]] #1 "design"', '[[policy]] #2 "platform"', '[[policy]] #3 "read-only CI"']);
+    const config = parseGatewayConfig(`${example}\n[servers.figma]\nurl = "https://figma.example/mcp"\n`, {
+      file: 'gateway.toml',
+      env: {},
+    });
+    expect(config.policy.map((rule) => rule.label)).toEqual([
+      '[[policy]] #1 "design"',
+      '[[policy]] #2 "platform"',
+      '[[policy]] #3 "read-only CI"',
+    ]);
   });
 });

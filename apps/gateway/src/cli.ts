@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
 import { handleShutdown } from '@promptyard/mcp';
-import { checkGatewayChain, GATEWAY_CHAIN_VARIABLE, GATEWAY_LOOP_EXIT_CODE, killAllChildren, loginToServer, Router, spawnStdioServersEarly } from '@promptyard/router';
+import {
+  checkGatewayChain,
+  GATEWAY_CHAIN_VARIABLE,
+  GATEWAY_LOOP_EXIT_CODE,
+  killAllChildren,
+  loginToServer,
+  Router,
+  spawnStdioServersEarly,
+} from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
@@ -49,7 +57,10 @@ const main = async (): Promise<void> => {
     const config = await loadConfig(file, cli.overrides);
     const server = cli.server ?? '';
     const result = await loginToServer(config, server, {
-      announce: (url) => process.stdout.write(`Open this URL in a browser to log in to ${server}:\n\n  ${url}\n\nWaiting for the authorization server's redirect…\n`),
+      announce: (url) =>
+        process.stdout.write(
+          `Open this URL in a browser to log in to ${server}:\n\n  ${url}\n\nWaiting for the authorization server's redirect…\n`,
+        ),
     });
     process.stdout.write(
       result.grant === 'client_credentials'
@@ -90,7 +101,12 @@ const main = async (): Promise<void> => {
 
   // A stdio client that closes stdin expects the gateway (and every server) gone at once.
   const stdio = config.transport.type === 'stdio';
-  const shutdown = handleShutdown({ program: 'promptyard-gateway', signals: ['SIGINT', 'SIGTERM', 'SIGHUP'], stdio, graceMs: stdio ? 500 : 5000 });
+  const shutdown = handleShutdown({
+    program: 'promptyard-gateway',
+    signals: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+    stdio,
+    graceMs: stdio ? 500 : 5000,
+  });
   // The stdio servers start now (the signals above end them), while the gateway loads the MCP SDK;
   // their first connection takes them over. Over HTTP a port in use is reported before any server
   // starts, so they wait for the bind.

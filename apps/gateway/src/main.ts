@@ -39,10 +39,16 @@ export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverride
   },
 });
 
-export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> => applyOverrides(await loadGatewayConfig(file), overrides);
+export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> =>
+  applyOverrides(await loadGatewayConfig(file), overrides);
 
 /** Reloads the config when its file changes; an invalid edit keeps the running config. */
-export const watchConfig = async (file: string, overrides: GatewayOverrides, router: Router, logger: Logger): Promise<() => Promise<void>> => {
+export const watchConfig = async (
+  file: string,
+  overrides: GatewayOverrides,
+  router: Router,
+  logger: Logger,
+): Promise<() => Promise<void>> => {
   const { watch } = await import('chokidar');
   const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
   let timer: NodeJS.Timeout | undefined;
@@ -57,14 +63,26 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
         return;
       }
       const previous = router.gatewayConfig;
-      if (next.transport.type !== previous.transport.type || next.transport.port !== previous.transport.port || next.transport.host !== previous.transport.host) {
+      if (
+        next.transport.type !== previous.transport.type ||
+        next.transport.port !== previous.transport.port ||
+        next.transport.host !== previous.transport.host
+      ) {
         logger.warn('[transport] changes apply at the next start of the gateway', { file });
       }
-      if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth)) logger.warn('[auth] changes apply at the next start of the gateway', { file });
-      if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy)) logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
-      if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry)) logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
+      if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth))
+        logger.warn('[auth] changes apply at the next start of the gateway', { file });
+      if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy))
+        logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
+      if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
+        logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
       const { added, removed, changed } = await router.reload(next);
-      logger.notice('config reloaded', { file, added: added.join(',') || undefined, removed: removed.join(',') || undefined, restarted: changed.join(',') || undefined });
+      logger.notice('config reloaded', {
+        file,
+        added: added.join(',') || undefined,
+        removed: removed.join(',') || undefined,
+        restarted: changed.join(',') || undefined,
+      });
     });
   };
   const schedule = (): void => {
@@ -86,12 +104,20 @@ export const watchConfig = async (file: string, overrides: GatewayOverrides, rou
  * starting) at once, a port in use is reported before any server starts, and servers join as they
  * become ready. Early lists wait for them within `[gateway] startup_wait_ms`.
  */
-export const startGateway = async (file: string, config: GatewayConfig, options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides }): Promise<RunningGateway> => {
+export const startGateway = async (
+  file: string,
+  config: GatewayConfig,
+  options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides },
+): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   const telemetry = await startMetrics(config.telemetry, { http: config.transport.type === 'http', logger });
   const { metrics } = telemetry;
   const traces = await startTracing(
-    { otlpEndpoint: config.telemetry.otlpEndpoint, serviceName: config.telemetry.serviceName ?? 'promptyard-gateway', serviceVersion: options.version },
+    {
+      otlpEndpoint: config.telemetry.otlpEndpoint,
+      serviceName: config.telemetry.serviceName ?? 'promptyard-gateway',
+      serviceVersion: options.version,
+    },
     { logger },
   );
   const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
@@ -102,14 +128,20 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
   const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
   if (policy !== undefined && config.metaTools) {
-    logger.notice('[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it');
+    logger.notice(
+      '[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it',
+    );
   }
   const cluster = await joinCluster(config, logger);
-  const blueprint = await createMcpServerBlueprint(createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }), { metrics, tracing, cluster });
+  const blueprint = await createMcpServerBlueprint(
+    createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }),
+    { metrics, tracing, cluster },
+  );
   let served: { close(): Promise<void> };
   let url: string | undefined;
   if (config.transport.type === 'stdio') {
-    if (config.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
+    if (config.auth !== undefined || policy !== undefined)
+      logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
     served = await serveStdio(blueprint);
   } else {
     const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint, cluster });
@@ -129,7 +161,11 @@ export const startGateway = async (file: string, config: GatewayConfig, options:
     if (closing) return;
     const summary = router.status();
     const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
-    logger.notice(`${ready} of ${summary.backends.length} servers ready`, { tools: summary.counts.tools, prompts: summary.counts.prompts, resources: summary.counts.resources });
+    logger.notice(`${ready} of ${summary.backends.length} servers ready`, {
+      tools: summary.counts.tools,
+      prompts: summary.counts.prompts,
+      resources: summary.counts.resources,
+    });
   });
   const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};
 

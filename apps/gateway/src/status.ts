@@ -17,11 +17,20 @@ export const formatStatus = (status: RouterStatus): string => {
     backend.lastError ?? '',
   ]);
   const header = ['server', 'state', 'transport', 'protocol', 'tools', 'prompts', 'resources', 'templates', 'restarts', 'last error'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (column === header.length - 1 ? 0 : (row[column] ?? '').length))));
-  const line = (cells: readonly string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0))).join('  ').trimEnd();
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (column === header.length - 1 ? 0 : (row[column] ?? '').length))),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const lines = [line(header), ...rows.map(line)];
   if (status.backends.length === 0) lines.push('(no servers configured)');
-  for (const collision of status.collisions) lines.push(`collision: ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`);
-  lines.push(`total: ${status.counts.tools} tools, ${status.counts.prompts} prompts, ${status.counts.resources} resources, ${status.counts.resourceTemplates} templates${status.lazy ? ' (lazy: only meta tools listed)' : ''}`);
+  for (const collision of status.collisions)
+    lines.push(`collision: ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`);
+  lines.push(
+    `total: ${status.counts.tools} tools, ${status.counts.prompts} prompts, ${status.counts.resources} resources, ${status.counts.resourceTemplates} templates${status.lazy ? ' (lazy: only meta tools listed)' : ''}`,
+  );
   return `${lines.join('\n')}\n`;
 };

@@ -7,7 +7,19 @@ import { writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { testServerPath } from './backends/spawn.js';
-import { cleanup, eventually, gatewayToml, httpBackend, isAlive, listDescendants, makeFolder, runCli, startStdioGateway, stdioBackendCommand, textOf } from './harness.js';
+import {
+  cleanup,
+  eventually,
+  gatewayToml,
+  httpBackend,
+  isAlive,
+  listDescendants,
+  makeFolder,
+  runCli,
+  startStdioGateway,
+  stdioBackendCommand,
+  textOf,
+} from './harness.js';
 import type { Output, StdioGateway } from './harness.js';
 
 const whoami = async (client: Client, name: string): Promise<{ name: string; pid: number }> => {
@@ -145,7 +157,12 @@ describe('hot reload of gateway.toml', () => {
   it('removes a server: its tools vanish and its process ends', async () => {
     const gamma = await whoami(client, 'gamma_whoami');
     expect(listDescendants(gateway.pid)).toContain(gamma.pid);
-    await edit(gatewayToml({ ...servers, beta: { command: { ...servers.beta.command, args: [...servers.beta.command.args.slice(0, -1), 'beta-2'] } } }));
+    await edit(
+      gatewayToml({
+        ...servers,
+        beta: { command: { ...servers.beta.command, args: [...servers.beta.command.args.slice(0, -1), 'beta-2'] } },
+      }),
+    );
     expect(gateway.stderr.text).toMatch(/config reloaded .*removed=gamma/);
     expect((await toolNames(client)).some((name) => name.startsWith('gamma_'))).toBe(false);
     await expect(client.callTool({ name: 'gamma_whoami', arguments: {} })).rejects.toThrow(/not found/);
@@ -161,7 +178,10 @@ describe('hot reload of gateway.toml', () => {
     const before = await toolNames(client);
     await writeFile(gateway.configPath, '[servers.alpha]\ncommand = "node"\nargs = [unterminated\n');
     await gateway.stderr.waitFor(/config change ignored; the gateway keeps the last good config\./);
-    await writeFile(gateway.configPath, gatewayToml({ alpha: { command: stdioBackendCommand({ name: 'alpha' }), url: 'http://127.0.0.1:1/mcp' } }));
+    await writeFile(
+      gateway.configPath,
+      gatewayToml({ alpha: { command: stdioBackendCommand({ name: 'alpha' }), url: 'http://127.0.0.1:1/mcp' } }),
+    );
     await nthMatch(gateway.stderr, /config change ignored/, 2);
     expect(gateway.stderr.text).toMatch(/server "alpha": has both command and url/);
     expect(await whoami(client, 'alpha_whoami')).toEqual(alpha);
@@ -175,7 +195,10 @@ describe('the status subcommand and --help', () => {
 
   it('prints a table of every server and exits 0 when all are ready', async () => {
     const dir = await makeFolder({
-      'gateway.toml': gatewayToml({ alpha: { command: stdioBackendCommand({ name: 'alpha' }) }, off: { command: stdioBackendCommand({ name: 'off' }), enabled: false } }),
+      'gateway.toml': gatewayToml({
+        alpha: { command: stdioBackendCommand({ name: 'alpha' }) },
+        off: { command: stdioBackendCommand({ name: 'off' }), enabled: false },
+      }),
     });
     const result = await runCli(['status'], { cwd: dir });
     expect(result.code).toBe(0);
@@ -200,7 +223,9 @@ describe('the status subcommand and --help', () => {
     expect(result.stdout).toMatch(/^broken\s+restarting\s+stdio\s+-.*could not connect.*no such backend/m);
     const json = await runCli(['status', '--json', '--config', `${dir}/gateway.toml`]);
     expect(json.code).toBe(1);
-    expect((JSON.parse(json.stdout) as { backends: { id: string; state: string }[] }).backends.map((backend) => [backend.id, backend.state])).toEqual([
+    expect(
+      (JSON.parse(json.stdout) as { backends: { id: string; state: string }[] }).backends.map((backend) => [backend.id, backend.state]),
+    ).toEqual([
       ['alpha', 'ready'],
       ['broken', 'restarting'],
     ]);

@@ -28,8 +28,12 @@ describe('the conformance suite, direct and through the gateway (HTTP)', () => {
     const gateway = await startHttpGateway({ config: gatewayToml({ reference: { url: reference.url, prefix: false } }) });
     await Promise.all(
       conformanceVersions.flatMap((version) => [
-        running.run(reference.url, version, join(output, `direct-${version}`)).then((outcomes) => results.set(`direct ${version}`, outcomes)),
-        running.run(gateway.url, version, join(output, `gateway-${version}`)).then((outcomes) => results.set(`gateway ${version}`, outcomes)),
+        running
+          .run(reference.url, version, join(output, `direct-${version}`))
+          .then((outcomes) => results.set(`direct ${version}`, outcomes)),
+        running
+          .run(gateway.url, version, join(output, `gateway-${version}`))
+          .then((outcomes) => results.set(`gateway ${version}`, outcomes)),
       ]),
     );
   }, 300_000);
@@ -44,10 +48,15 @@ describe('the conformance suite, direct and through the gateway (HTTP)', () => {
     const direct = results.get(`direct ${version}`) as ConformanceOutcomes;
     const gateway = results.get(`gateway ${version}`) as ConformanceOutcomes;
     const failingDirect = [...direct].filter(([, passed]) => !passed).map(([scenario]) => scenario);
-    if (failingDirect.length > 0) console.warn(`conformance ${version}: the reference server fails ${failingDirect.join(', ')} (not counted)`);
+    if (failingDirect.length > 0)
+      console.warn(`conformance ${version}: the reference server fails ${failingDirect.join(', ')} (not counted)`);
     // The suite ran for real: the scenarios this part of the gateway exists for passed direct.
     expect([...direct].filter(([, passed]) => passed).map(([scenario]) => scenario)).toEqual(
-      expect.arrayContaining(version === '2026-07-28' ? ['input-required-result-basic-elicitation', 'input-required-result-multi-round'] : ['tools-call-elicitation', 'tools-call-sampling']),
+      expect.arrayContaining(
+        version === '2026-07-28'
+          ? ['input-required-result-basic-elicitation', 'input-required-result-multi-round']
+          : ['tools-call-elicitation', 'tools-call-sampling'],
+      ),
     );
     expect(regressions(direct, gateway), `scenarios that pass direct but fail through the gateway at ${version}`).toEqual([]);
   });

@@ -78,22 +78,50 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
 
   it('lists every server’s tools, prompts, resources and templates under its prefix, meta tools first', async () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools.slice(0, 7)).toEqual(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
-    for (const id of ['alpha', 'beta', 'gamma', 'delta']) expect(tools).toEqual(expect.arrayContaining([`${id}_echo`, `${id}_add`, `${id}_content_kinds`, `${id}_whoami`]));
-    for (const id of ['everything', 'evsse']) expect(tools).toEqual(expect.arrayContaining([`${id}_echo`, `${id}_get-sum`, `${id}_get-tiny-image`]));
+    expect(tools.slice(0, 7)).toEqual([
+      'catalog_tools',
+      'describe_tool',
+      'search_tools',
+      'call_tool',
+      'catalog_prompts',
+      'describe_prompt',
+      'search_prompts',
+    ]);
+    for (const id of ['alpha', 'beta', 'gamma', 'delta'])
+      expect(tools).toEqual(expect.arrayContaining([`${id}_echo`, `${id}_add`, `${id}_content_kinds`, `${id}_whoami`]));
+    for (const id of ['everything', 'evsse'])
+      expect(tools).toEqual(expect.arrayContaining([`${id}_echo`, `${id}_get-sum`, `${id}_get-tiny-image`]));
     expect(tools.filter((name) => !name.includes('_') || /^(catalog|describe|search|call)_/.test(name))).toHaveLength(7);
     expect(new Set(tools).size).toBe(tools.length);
 
     const prompts = (await client.listPrompts()).prompts.map((prompt) => prompt.name);
-    expect(prompts).toEqual(expect.arrayContaining(['alpha_greet', 'beta_pid_prompt', 'gamma_greet', 'delta_greet', 'everything_args-prompt', 'evsse_completable-prompt']));
+    expect(prompts).toEqual(
+      expect.arrayContaining([
+        'alpha_greet',
+        'beta_pid_prompt',
+        'gamma_greet',
+        'delta_greet',
+        'everything_args-prompt',
+        'evsse_completable-prompt',
+      ]),
+    );
 
     const resources = (await client.listResources()).resources.map((resource) => resource.uri);
-    expect(resources).toEqual(expect.arrayContaining(['alpha+test://alpha/info', 'beta+test://beta/info', 'gamma+test://gamma/info', 'delta+test://delta/info']));
+    expect(resources).toEqual(
+      expect.arrayContaining(['alpha+test://alpha/info', 'beta+test://beta/info', 'gamma+test://gamma/info', 'delta+test://delta/info']),
+    );
     expect(resources.filter((uri) => uri.startsWith('everything+demo://'))).not.toHaveLength(0);
     expect(resources.filter((uri) => uri.startsWith('evsse+demo://'))).not.toHaveLength(0);
 
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
-    expect(templates).toEqual(expect.arrayContaining(['alpha+test://alpha/items/{id}', 'delta+test://delta/items/{id}', 'everything+demo://resource/dynamic/text/{resourceId}', 'evsse+demo://resource/dynamic/text/{resourceId}']));
+    expect(templates).toEqual(
+      expect.arrayContaining([
+        'alpha+test://alpha/items/{id}',
+        'delta+test://delta/items/{id}',
+        'everything+demo://resource/dynamic/text/{resourceId}',
+        'evsse+demo://resource/dynamic/text/{resourceId}',
+      ]),
+    );
   });
 
   it('routes each call to the right instance, in the backend’s own protocol era', async () => {
@@ -118,7 +146,11 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
     expect(byId['gamma']).toMatchObject({ state: 'ready', transport: 'streamable-http', era: 'modern', protocolVersion: '2026-07-28' });
     expect(byId['delta']).toMatchObject({ state: 'ready', transport: 'streamable-http', era: 'legacy', protocolVersion: '2025-11-25' });
     expect(byId['evsse']).toMatchObject({ state: 'ready', transport: 'sse', era: 'legacy' });
-    expect(byId['everything']).toMatchObject({ state: 'ready', transport: 'stdio', counts: expect.objectContaining({ tools: expect.any(Number) }) });
+    expect(byId['everything']).toMatchObject({
+      state: 'ready',
+      transport: 'stdio',
+      counts: expect.objectContaining({ tools: expect.any(Number) }),
+    });
     expect(status.collisions).toEqual([]);
     expect(status.counts['tools']).toBe(status.servers.reduce((sum, server) => sum + (server.counts['tools'] ?? 0), 0));
   });
@@ -132,9 +164,14 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
       expect(content[1]).toMatchObject({ type: 'image', mimeType: 'image/png', data: expect.stringMatching(/^iVBORw0KGgo/) });
       expect(content[2]).toMatchObject({ type: 'audio', mimeType: 'audio/wav', data: expect.stringMatching(/^UklGR/) });
       // URIs inside a result are namespaced like listed ones, so the client can read them back here.
-      expect(content[3]).toEqual({ type: 'resource', resource: { uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: `info for ${id}` } });
+      expect(content[3]).toEqual({
+        type: 'resource',
+        resource: { uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: `info for ${id}` },
+      });
       expect(content[4]).toEqual({ type: 'resource_link', uri: `${id}+test://${id}/info`, name: 'info', mimeType: 'text/plain' });
-      expect((await client.readResource({ uri: `${id}+test://${id}/info` })).contents).toEqual([{ uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: expect.stringMatching(`^info for ${id}`) }]);
+      expect((await client.readResource({ uri: `${id}+test://${id}/info` })).contents).toEqual([
+        { uri: `${id}+test://${id}/info`, mimeType: 'text/plain', text: expect.stringMatching(`^info for ${id}`) },
+      ]);
 
       const sum = await client.callTool({ name: `${id}_add`, arguments: { a: 2, b: 40 } });
       expect(sum.structuredContent).toEqual({ sum: 42 });
@@ -152,15 +189,23 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
 
     const styles = await client.complete({ ref: { type: 'ref/prompt', name: 'alpha_greet' }, argument: { name: 'style', value: 'f' } });
     expect(styles.completion.values).toEqual(['formal']);
-    const departments = await client.complete({ ref: { type: 'ref/prompt', name: 'everything_completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    const departments = await client.complete({
+      ref: { type: 'ref/prompt', name: 'everything_completable-prompt' },
+      argument: { name: 'department', value: 'Eng' },
+    });
     expect(departments.completion.values).toEqual(['Engineering']);
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'delta+test://delta/items/{id}' }, argument: { name: 'id', value: '' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'delta+test://delta/items/{id}' },
+      argument: { name: 'id', value: '' },
+    });
     expect(ids.completion.values).toEqual(['1', '2', '3']);
   });
 
   it('reads namespaced resources and templated URIs from the right server', async () => {
     const info = await client.readResource({ uri: 'beta+test://beta/info' });
-    expect(info.contents).toEqual([expect.objectContaining({ uri: 'beta+test://beta/info', text: expect.stringContaining('info for beta') })]);
+    expect(info.contents).toEqual([
+      expect.objectContaining({ uri: 'beta+test://beta/info', text: expect.stringContaining('info for beta') }),
+    ]);
     const item = await client.readResource({ uri: 'gamma+test://gamma/items/7' });
     expect(item.contents[0]).toMatchObject({ uri: 'gamma+test://gamma/items/7', text: 'item 7' });
     const dynamic = await client.readResource({ uri: 'everything+demo://resource/dynamic/text/3' });
@@ -181,9 +226,18 @@ describe('aggregation over real backends (HTTP gateway, bearer token)', () => {
   });
 
   it('answers 401 without the bearer token, and 403 to a foreign Host', async () => {
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const post = (headers: Record<string, string>): Promise<Response> =>
-      fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+      fetch(gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(initialize),
+      });
     const anonymous = await post({});
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -211,7 +265,11 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
           plain: { command: stdioBackendCommand({ name: 'plain' }), prefix: false },
           plain2: { command: stdioBackendCommand({ name: 'plain2' }), prefix: false, tools: { allow: ['whoami', 'echo', 'add'] } },
           custom: { command: stdioBackendCommand({ name: 'custom' }), prefix: 'cx' },
-          filtered: { command: stdioBackendCommand({ name: 'filtered' }), tools: { allow: ['echo', 'add*', 'who*'], deny: ['add_tool'] }, prompts: { deny: ['pid_*'] } },
+          filtered: {
+            command: stdioBackendCommand({ name: 'filtered' }),
+            tools: { allow: ['echo', 'add*', 'who*'], deny: ['add_tool'] },
+            prompts: { deny: ['pid_*'] },
+          },
           [longId]: { command: stdioBackendCommand({ name: 'long' }), tools: { allow: ['content_kinds', 'whoami'] } },
           off: { command: stdioBackendCommand({ name: 'off' }), enabled: false },
         },
@@ -262,7 +320,8 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
 
     const status = await runCli(['status', '--json', '--config', gateway.configPath]);
     expect(status.code).toBe(0);
-    const collisions = (JSON.parse(status.stdout) as { collisions: { kind: string; name: string; kept: string; dropped: string }[] }).collisions;
+    const collisions = (JSON.parse(status.stdout) as { collisions: { kind: string; name: string; kept: string; dropped: string }[] })
+      .collisions;
     expect(collisions).toEqual(reported);
     const table = await runCli(['status', '--config', gateway.configPath]);
     expect(table.stdout).toContain('collision: tool "whoami" served by plain/whoami; plain2/whoami hidden');
@@ -290,7 +349,13 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
     const shortened = `${full.slice(0, 57)}-${hash}`;
     expect(mine).toContain(shortened);
     const result = await client.callTool({ name: shortened, arguments: {} });
-    expect((result.content as { type: string }[]).map((block) => block.type)).toEqual(['text', 'image', 'audio', 'resource', 'resource_link']);
+    expect((result.content as { type: string }[]).map((block) => block.type)).toEqual([
+      'text',
+      'image',
+      'audio',
+      'resource',
+      'resource_link',
+    ]);
     const described = textOf(await client.callTool({ name: 'describe_tool', arguments: { name: shortened } }));
     expect(JSON.parse(described)).toMatchObject({ name: shortened, server: longId });
     // `${longId}__whoami` is 64 characters: it fits and is kept whole.
@@ -310,7 +375,9 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
   it('refuses a disabled server’s tools and lists none of them', async () => {
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
     expect(tools.some((name) => name.startsWith('off__'))).toBe(false);
-    await expect(client.callTool({ name: 'off__echo', arguments: { text: 'x' } })).rejects.toThrow(/not found: Server "off" is disabled in the gateway config/);
+    await expect(client.callTool({ name: 'off__echo', arguments: { text: 'x' } })).rejects.toThrow(
+      /not found: Server "off" is disabled in the gateway config/,
+    );
     expect((await health(gateway)).servers.find((server) => server.id === 'off')).toMatchObject({ state: 'disabled', restarts: 0 });
   });
 
@@ -326,7 +393,8 @@ describe('names: passthrough, custom prefix and separator, filters, collisions, 
 describe('meta tools and lazy mode (server-everything + two test-servers, stdio)', () => {
   let full: StdioGateway;
   let lazy: StdioGateway;
-  const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> => textOf(await client.callTool({ name, arguments: args }));
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> =>
+    textOf(await client.callTool({ name, arguments: args }));
 
   beforeAll(async () => {
     const config = gatewayToml({
@@ -359,13 +427,19 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
 
   it('describe_tool returns the full schema; search_tools finds by word and by typo', async () => {
     const described = JSON.parse(await call(full.client, 'describe_tool', { name: 'alpha_add' })) as Record<string, unknown>;
-    expect(described).toMatchObject({ name: 'alpha_add', server: 'alpha', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } });
+    expect(described).toMatchObject({
+      name: 'alpha_add',
+      server: 'alpha',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+    });
     expect(described['outputSchema']).toBeDefined();
     const missing = await full.client.callTool({ name: 'describe_tool', arguments: { name: 'alpha_ad' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/Did you mean "alpha_add"/);
 
-    expect(await call(full.client, 'search_tools', { query: 'tiny image' })).toMatch(/^\d+ tools for "tiny image":\neverything_get-tiny-image \[everything\]/);
+    expect(await call(full.client, 'search_tools', { query: 'tiny image' })).toMatch(
+      /^\d+ tools for "tiny image":\neverything_get-tiny-image \[everything\]/,
+    );
     expect(await call(full.client, 'search_tools', { query: 'whoamu', server: 'beta' })).toMatch(/\nbeta_whoami \[beta\]/);
   });
 
@@ -385,16 +459,33 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     expect(catalog).toContain('alpha_greet(name, style?) — Greets someone.');
     expect(catalog).toContain('everything_args-prompt(city, state?)');
     const described = JSON.parse(await call(full.client, 'describe_prompt', { name: 'beta_greet' })) as Record<string, unknown>;
-    expect(described).toMatchObject({ name: 'beta_greet', server: 'beta', arguments: [{ name: 'name', required: true }, { name: 'style', required: false }] });
+    expect(described).toMatchObject({
+      name: 'beta_greet',
+      server: 'beta',
+      arguments: [
+        { name: 'name', required: true },
+        { name: 'style', required: false },
+      ],
+    });
     // Optional arguments keep their `?` in search results as in the catalog.
     expect(await call(full.client, 'search_prompts', { query: 'city' })).toMatch(/everything_args-prompt\(city, state\?\) \[everything\]/);
   });
 
   it('lazy mode lists only the 7 meta tools, and every tool stays callable directly and via call_tool', async () => {
     const lazyList = await lazy.client.listTools();
-    expect(lazyList.tools.map((tool) => tool.name)).toEqual(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+    expect(lazyList.tools.map((tool) => tool.name)).toEqual([
+      'catalog_tools',
+      'describe_tool',
+      'search_tools',
+      'call_tool',
+      'catalog_prompts',
+      'describe_prompt',
+      'search_prompts',
+    ]);
     expect(await whoami(lazy.client, 'alpha_whoami')).toMatchObject({ name: 'alpha' });
-    expect(textOf(await lazy.client.callTool({ name: 'call_tool', arguments: { name: 'everything_echo', arguments: { message: 'lazy hi' } } }))).toContain('lazy hi');
+    expect(
+      textOf(await lazy.client.callTool({ name: 'call_tool', arguments: { name: 'everything_echo', arguments: { message: 'lazy hi' } } })),
+    ).toContain('lazy hi');
     expect(await call(lazy.client, 'catalog_tools')).toMatch(/^51 tools from 3 servers\./);
     // Prompts and resources are not affected by lazy mode.
     expect((await lazy.client.listPrompts()).prompts).toHaveLength(8);
@@ -403,12 +494,16 @@ describe('meta tools and lazy mode (server-everything + two test-servers, stdio)
     expect(fullList.tools).toHaveLength(58);
     const lazyBytes = Buffer.byteLength(JSON.stringify(lazyList));
     const fullBytes = Buffer.byteLength(JSON.stringify(fullList));
-    console.log(`tools/list JSON, server-everything + 2 test-servers: full ${fullBytes} bytes (${fullList.tools.length} tools), lazy ${lazyBytes} bytes (${lazyList.tools.length} tools), ${(fullBytes / lazyBytes).toFixed(1)}x smaller`);
+    console.log(
+      `tools/list JSON, server-everything + 2 test-servers: full ${fullBytes} bytes (${fullList.tools.length} tools), lazy ${lazyBytes} bytes (${lazyList.tools.length} tools), ${(fullBytes / lazyBytes).toFixed(1)}x smaller`,
+    );
     expect(lazyBytes * 3).toBeLessThan(fullBytes);
   });
 
   it('catalog_tools pages past 100 tools', async () => {
-    await Promise.all(Array.from({ length: 60 }, (_, index) => full.client.callTool({ name: 'alpha_add_tool', arguments: { name: `extra_${index}` } })));
+    await Promise.all(
+      Array.from({ length: 60 }, (_, index) => full.client.callTool({ name: 'alpha_add_tool', arguments: { name: `extra_${index}` } })),
+    );
     await eventually(
       () => call(full.client, 'catalog_tools'),
       (text) => text.startsWith('111 tools'),

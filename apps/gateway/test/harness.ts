@@ -37,7 +37,9 @@ const httpBackends = new Set<HttpBackend>();
 /** A TOML value: JSON strings, numbers, booleans and string arrays are valid TOML as written. */
 const tomlValue = (value: unknown): string => {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    return `{ ${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)} = ${tomlValue(item)}`).join(', ')} }`;
+    return `{ ${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)} = ${tomlValue(item)}`)
+      .join(', ')} }`;
   }
   return JSON.stringify(value);
 };
@@ -51,9 +53,14 @@ export interface TomlServer {
 }
 
 /** A gateway.toml: `gateway` keys, then one `[servers.<id>]` table per entry, in order. */
-export const gatewayToml = (servers: Readonly<Record<string, TomlServer>>, gateway: Readonly<Record<string, unknown>> = {}, extra = ''): string => {
+export const gatewayToml = (
+  servers: Readonly<Record<string, TomlServer>>,
+  gateway: Readonly<Record<string, unknown>> = {},
+  extra = '',
+): string => {
   const lines: string[] = [];
-  if (Object.keys(gateway).length > 0) lines.push('[gateway]', ...Object.entries(gateway).map(([key, value]) => `${key} = ${tomlValue(value)}`), '');
+  if (Object.keys(gateway).length > 0)
+    lines.push('[gateway]', ...Object.entries(gateway).map(([key, value]) => `${key} = ${tomlValue(value)}`), '');
   if (extra !== '') lines.push(extra, '');
   for (const [id, server] of Object.entries(servers)) {
     lines.push(`[servers.${JSON.stringify(id)}]`);
@@ -85,7 +92,11 @@ const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, st
 // ——— backends started by the test itself ———
 
 /** test-server.mjs over Streamable HTTP, tracked for cleanup. */
-export const httpBackend = async (name: string, era: BackendEra = 'both', misbehave: Omit<HttpBackendOptions, 'name' | 'era'> = {}): Promise<HttpBackend> => {
+export const httpBackend = async (
+  name: string,
+  era: BackendEra = 'both',
+  misbehave: Omit<HttpBackendOptions, 'name' | 'era'> = {},
+): Promise<HttpBackend> => {
   const backend = await startHttpBackend({ name, era, ...misbehave });
   httpBackends.add(backend);
   return backend;
@@ -180,7 +191,9 @@ export const startHttpGateway = async (options: GatewayOptions): Promise<HttpGat
   const stderr = new Output();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdout?.on('data', (chunk: Buffer) => stderr.push(chunk));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${stderr.text}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code}:\n${stderr.text}`))),
+  );
   exited.catch(() => {});
   const match = await Promise.race([stderr.waitFor(/listening on (http:\/\/\S+)/, 20_000), exited]);
   // The gateway serves before its servers are up; these tests start once each has made its first attempt.
@@ -193,8 +206,14 @@ export type Era = 'legacy' | 'modern' | 'auto';
 
 /** Connects an SDK client over Streamable HTTP: the default (2025-11-25 session) client, or auto negotiation. */
 export const connectHttp = async (url: string, options: { era?: Era; token?: string; client?: ClientOptions } = {}): Promise<Client> => {
-  const client = newClient({ ...(options.era === 'auto' || options.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}), ...options.client });
-  const transport = new StreamableHTTPClientTransport(new URL(url), options.token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${options.token}` } } });
+  const client = newClient({
+    ...(options.era === 'auto' || options.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}),
+    ...options.client,
+  });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    options.token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${options.token}` } } },
+  );
   await client.connect(transport);
   return client;
 };
@@ -250,7 +269,9 @@ export const cleanup = async (): Promise<number[]> => {
 // ——— small helpers for assertions ———
 
 export const textOf = (result: { content?: unknown }): string =>
-  ((result.content ?? []) as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+  ((result.content ?? []) as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
 
 /** Resolves when `predicate` holds, polling an async probe (for effects with no event to await). */
 export const eventually = async <T>(probe: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 8000): Promise<T> => {
@@ -271,7 +292,16 @@ export const health = async (gateway: { readonly origin: string }, headers: Reco
 };
 
 export interface HealthBody {
-  readonly servers: { id: string; state: string; era?: string; transport: string; restarts: number; lastError?: string; pid?: number; counts: Record<string, number> }[];
+  readonly servers: {
+    id: string;
+    state: string;
+    era?: string;
+    transport: string;
+    restarts: number;
+    lastError?: string;
+    pid?: number;
+    counts: Record<string, number>;
+  }[];
   readonly collisions: { kind: string; name: string; kept: string; dropped: string }[];
   readonly counts: Record<string, number>;
   readonly [key: string]: unknown;

@@ -15,7 +15,10 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
 
   beforeAll(async () => {
     gateway = await startHttpGateway({ config: gatewayToml({ everything: { command: everythingCommand('stdio') } }) });
-    client = await connectHttp(gateway.url, { era: 'modern', client: { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } } });
+    client = await connectHttp(gateway.url, {
+      era: 'modern',
+      client: { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } },
+    });
     expect(client.getProtocolEra()).toBe('modern');
     client.setRequestHandler('elicitation/create', (request) => {
       if (request.params.mode === 'url') {
@@ -52,7 +55,10 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
 
   it('turns a URL elicitation the backend signals as an error (-32042) into a round, and the retry into a fresh call', async () => {
     const before = asked.length;
-    const result = await client.callTool({ name: 'everything_trigger-url-elicitation', arguments: { url: 'https://example.com/after', errorPath: true } });
+    const result = await client.callTool({
+      name: 'everything_trigger-url-elicitation',
+      arguments: { url: 'https://example.com/after', errorPath: true },
+    });
     const urls = asked.slice(before);
     expect(urls).toHaveLength(2);
     expect(urls[0]).toMatch(/^url: https?:\/\//);
@@ -60,8 +66,11 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
     expect(result.isError).not.toBe(true);
   });
 
-  it('answers everything_trigger-sampling-request: the backend gets the client\'s completion', async () => {
-    const result = await client.callTool({ name: 'everything_trigger-sampling-request', arguments: { prompt: 'Say hello', maxTokens: 20 } });
+  it("answers everything_trigger-sampling-request: the backend gets the client's completion", async () => {
+    const result = await client.callTool({
+      name: 'everything_trigger-sampling-request',
+      arguments: { prompt: 'Say hello', maxTokens: 20 },
+    });
     expect(asked.at(-1)).toMatch(/^sampling: .*Say hello/);
     expect(result.isError).not.toBe(true);
     expect(textOf(result)).toContain('a sampled answer');
@@ -69,7 +78,10 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
 
   it('shows the rounds on the wire, and says so clearly when a requestState names a call that is over', async () => {
     const call = (extra: Record<string, unknown>) =>
-      client.request({ method: 'tools/call', params: { name: 'everything_trigger-elicitation-request', arguments: {}, ...extra } }, { allowInputRequired: true });
+      client.request(
+        { method: 'tools/call', params: { name: 'everything_trigger-elicitation-request', arguments: {}, ...extra } },
+        { allowInputRequired: true },
+      );
     const first = (await call({})) as { resultType?: string; inputRequests?: Record<string, { method: string }>; requestState?: string };
     expect(first.resultType).toBe('input_required');
     const [key, request] = Object.entries(first.inputRequests ?? {})[0] ?? [];
@@ -88,7 +100,10 @@ describe('input_required rounds for a 2025-era backend (HTTP gateway, server-eve
   });
 
   it('refuses a requestState it did not mint', async () => {
-    const tampered = client.request({ method: 'tools/call', params: { name: 'everything_echo', arguments: { message: 'x' }, requestState: 'v1.forged.state' } });
+    const tampered = client.request({
+      method: 'tools/call',
+      params: { name: 'everything_echo', arguments: { message: 'x' }, requestState: 'v1.forged.state' },
+    });
     await expect(tampered).rejects.toThrow(/Invalid or expired requestState/);
   });
 });

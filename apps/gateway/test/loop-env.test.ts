@@ -8,7 +8,20 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { testServerPath } from './backends/spawn.js';
-import { cleanup, cli, connectHttp, eventually, gatewayToml, health, listDescendants, makeFolder, runCli, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
+import {
+  cleanup,
+  cli,
+  connectHttp,
+  eventually,
+  gatewayToml,
+  health,
+  listDescendants,
+  makeFolder,
+  runCli,
+  startHttpGateway,
+  stdioBackendCommand,
+  textOf,
+} from './harness.js';
 import type { HttpGateway } from './harness.js';
 
 afterEach(async () => {
@@ -26,7 +39,8 @@ const wrapperFolder = async (): Promise<{ script: string; starts: () => Promise<
   });
   const script = join(dir, 'self.sh');
   await chmod(script, 0o755);
-  const starts = async (): Promise<number> => (await readFile(join(dir, 'starts'), 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').length;
+  const starts = async (): Promise<number> =>
+    (await readFile(join(dir, 'starts'), 'utf8').catch(() => '')).split('\n').filter((line) => line !== '').length;
   return { script, starts };
 };
 
@@ -77,7 +91,11 @@ describe('a config that starts the gateway again', () => {
         (server) => server.state === 'failed' || server.state === 'ready',
         15_000,
       );
-      expect(self).toMatchObject({ state: 'failed', restarts: 0, lastError: expect.stringMatching(/^this entry starts this gateway again \(gateway loop\)/) });
+      expect(self).toMatchObject({
+        state: 'failed',
+        restarts: 0,
+        lastError: expect.stringMatching(/^this entry starts this gateway again \(gateway loop\)/),
+      });
       expect(await wrapper.starts()).toBe(1);
       expect(await gatewaysBelow(gateway.pid)).toEqual([]);
 
@@ -88,11 +106,15 @@ describe('a config that starts the gateway again', () => {
 
   it('refuses to start under a chain deeper than the limit, before starting any server', async () => {
     const wrapper = await wrapperFolder();
-    const dir = await makeFolder({ 'gateway.toml': gatewayToml({ marks: { command: { command: wrapper.script, args: ['unused.toml'] } } }) });
+    const dir = await makeFolder({
+      'gateway.toml': gatewayToml({ marks: { command: { command: wrapper.script, args: ['unused.toml'] } } }),
+    });
     const chain = ['1:aaaa', '2:bbbb', '3:cccc', '4:dddd'].join(',');
     const result = await runCli(['--config', join(dir, 'gateway.toml')], { env: { PROMPTYARD_GATEWAY_CHAIN: chain } });
     expect(result.code).toBe(78);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^promptyard-gateway: gateway loop: not starting: 4 gateways already run above this one \(at most 4\)/)]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^promptyard-gateway: gateway loop: not starting: 4 gateways already run above this one \(at most 4\)/),
+    ]);
     expect(await wrapper.starts()).toBe(0);
   });
 });
@@ -100,14 +122,23 @@ describe('a config that starts the gateway again', () => {
 describe('the environment of a stdio backend', () => {
   it("is the gateway's without PROMPTYARD_* variables, plus env; inherit_env = false gives the minimal set", async () => {
     const token = 'gateway-secret';
-    const backend = (name: string) => ({ command: process.execPath, args: [testServerPath, '--name', name, '--env-tool'], env: { FROM_CONFIG: name } });
+    const backend = (name: string) => ({
+      command: process.execPath,
+      args: [testServerPath, '--name', name, '--env-tool'],
+      env: { FROM_CONFIG: name },
+    });
     const gateway = await startHttpGateway({
       config: gatewayToml({ full: { command: backend('full') }, bare: { command: backend('bare'), inherit_env: false } }),
       env: { PROMPTYARD_AUTH_TOKEN: token, E2E_API_KEY: 'inherited-key', HTTPS_PROXY: 'http://127.0.0.1:9' },
     });
     const client = await connectHttp(gateway.url, { token });
     const report = async (tool: string): Promise<string> =>
-      textOf(await client.callTool({ name: tool, arguments: { names: ['E2E_API_KEY', 'HTTPS_PROXY', 'PROMPTYARD_AUTH_TOKEN', 'FROM_CONFIG', 'PATH', 'PROMPTYARD_GATEWAY_CHAIN'] } }));
+      textOf(
+        await client.callTool({
+          name: tool,
+          arguments: { names: ['E2E_API_KEY', 'HTTPS_PROXY', 'PROMPTYARD_AUTH_TOKEN', 'FROM_CONFIG', 'PATH', 'PROMPTYARD_GATEWAY_CHAIN'] },
+        }),
+      );
     const full = await report('full_env');
     expect(full).toContain('E2E_API_KEY=inherited-key');
     expect(full).toContain('HTTPS_PROXY=http://127.0.0.1:9');

@@ -8,7 +8,17 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { promtoolProblems, scrape, seriesValue } from '../../../test-support/metrics.js';
 import { freePort, startPrometheus } from '../../../test-support/prometheus.js';
 import type { Prometheus } from '../../../test-support/prometheus.js';
-import { cleanup, connectHttp, eventually, gatewayToml, makeFolder, startHttpGateway, startStdioGateway, stdioBackendCommand, textOf } from './harness.js';
+import {
+  cleanup,
+  connectHttp,
+  eventually,
+  gatewayToml,
+  makeFolder,
+  startHttpGateway,
+  startStdioGateway,
+  stdioBackendCommand,
+  textOf,
+} from './harness.js';
 
 const serverCli = fileURLToPath(new URL('../../server/dist/cli.js', import.meta.url));
 
@@ -30,7 +40,8 @@ describe('gateway metrics', () => {
       env: { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' },
     });
     const url = (await gateway.stderr.waitFor(/metrics at (http:\/\/\S+)/))[1] as string;
-    for (const text of ['one', 'two', 'three']) expect(textOf(await gateway.client.callTool({ name: 'alpha_echo', arguments: { text } }))).toContain(text);
+    for (const text of ['one', 'two', 'three'])
+      expect(textOf(await gateway.client.callTool({ name: 'alpha_echo', arguments: { text } }))).toContain(text);
     const body = await scrape(url);
     expect(seriesValue(body, echoOk)).toBe(3);
     expect(seriesValue(body, 'promptyard_backend_state{backend="alpha",state="ready"}')).toBe(1);
@@ -60,7 +71,13 @@ describe('gateway metrics', () => {
     const serverMetrics = `127.0.0.1:${await freePort()}`;
     const gateway = await startStdioGateway({
       config: gatewayToml({
-        prompts: { command: { command: process.execPath, args: [serverCli, '--prompts', prompts], env: { PROMPTYARD_TELEMETRY_METRICS_BIND: serverMetrics } } },
+        prompts: {
+          command: {
+            command: process.execPath,
+            args: [serverCli, '--prompts', prompts],
+            env: { PROMPTYARD_TELEMETRY_METRICS_BIND: serverMetrics },
+          },
+        },
       }),
       env: { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' },
     });
@@ -68,12 +85,21 @@ describe('gateway metrics', () => {
     await gateway.client.getPrompt({ name: 'prompts_greet' });
     prometheus = await startPrometheus([gatewayMetrics, serverMetrics]);
     const scraper = prometheus;
-    await eventually(() => scraper.query('up == 1'), (up) => up.length === 2, 20_000);
+    await eventually(
+      () => scraper.query('up == 1'),
+      (up) => up.length === 2,
+      20_000,
+    );
 
     const total = 'sum by (instance) (promptyard_request_duration_seconds_count{method="prompts/get"})';
-    const before = await eventually(() => scraper.query(total), (samples) => samples.length === 2, 20_000);
+    const before = await eventually(
+      () => scraper.query(total),
+      (samples) => samples.length === 2,
+      20_000,
+    );
     for (let i = 0; i < 5; i++) await gateway.client.getPrompt({ name: 'prompts_greet' });
-    const valueOf = (samples: { labels: Record<string, string>; value: number }[], instance: string): number => samples.find((sample) => sample.labels['instance'] === instance)?.value ?? 0;
+    const valueOf = (samples: { labels: Record<string, string>; value: number }[], instance: string): number =>
+      samples.find((sample) => sample.labels['instance'] === instance)?.value ?? 0;
     await eventually(
       () => scraper.query(total),
       (samples) => [gatewayMetrics, serverMetrics].every((instance) => valueOf(samples, instance) >= valueOf(before, instance) + 5),

@@ -103,10 +103,7 @@ export interface HostClient {
 
 /** A client that answers sampling, elicitation and roots like a host would. */
 export const makeClient = (extra: ClientOptions = {}): HostClient => {
-  const client = new Client(
-    { name: 'gateway-e2e', version: '1.0.0' },
-    { capabilities: hostCapabilities, ...extra },
-  );
+  const client = new Client({ name: 'gateway-e2e', version: '1.0.0' }, { capabilities: hostCapabilities, ...extra });
   const host: HostClient = { client, roots: [...roots] };
   answerLikeAHost(client, () => host.roots);
   clients.add(client);
@@ -120,7 +117,10 @@ export interface StdioGateway extends HostClient {
 }
 
 /** Spawns the gateway over stdio (`--no-watch` unless `watch`) and connects a host client. */
-export const startStdioGateway = async (spec: GatewayConfigSpec, options: { watch?: boolean; client?: ClientOptions } = {}): Promise<StdioGateway> => {
+export const startStdioGateway = async (
+  spec: GatewayConfigSpec,
+  options: { watch?: boolean; client?: ClientOptions } = {},
+): Promise<StdioGateway> => {
   const config = await writeConfig(spec);
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -149,7 +149,10 @@ export interface GatewayProcess {
 
 /** Spawns the gateway (or one of its commands: `status`) without a client (its stdin a pipe the test controls). */
 export const spawnGateway = (config: string, args: readonly string[], command: readonly string[] = []): GatewayProcess => {
-  const child = spawn(process.execPath, [gatewayCli, ...command, '--config', config, ...args], { env: gatewayEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [gatewayCli, ...command, '--config', config, ...args], {
+    env: gatewayEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   processes.add(child);
   const pid = child.pid as number;
   seenPids.add(pid);
@@ -221,12 +224,18 @@ export const connectHttp = async (url: string, extra: ClientOptions = {}): Promi
 
 /** The text blocks of a tool result, joined by newlines. */
 export const textOf = (result: { content?: unknown }): string =>
-  ((result.content ?? []) as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+  ((result.content ?? []) as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value other than `undefined`, or fails after `timeoutMs`. */
-export const until = async <T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'a condition'): Promise<T> => {
+export const until = async <T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  what = 'a condition',
+): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -236,7 +245,8 @@ export const until = async <T>(probe: () => Promise<T | undefined> | T | undefin
     } catch (error) {
       lastError = error;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError === undefined ? '' : `: ${String(lastError)}`}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError === undefined ? '' : `: ${String(lastError)}`}`);
     await sleep(50);
   }
 };

@@ -20,22 +20,36 @@ const record = (client: Client, method: Notification): unknown[] => {
   return seen;
 };
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> => textOf(await client.callTool({ name, arguments: args }));
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> =>
+  textOf(await client.callTool({ name, arguments: args }));
 
 const toolNames = async (client: Client): Promise<string[]> => (await client.listTools()).tools.map((tool) => tool.name);
 
 /** Runs `add_tool`/`remove_tool` on `server` and checks each list change reaches `client` and the list. */
-const checkListChanges = async (caller: Client, server: string, tool: string, observers: readonly { client: Client; changes: () => number }[]): Promise<void> => {
+const checkListChanges = async (
+  caller: Client,
+  server: string,
+  tool: string,
+  observers: readonly { client: Client; changes: () => number }[],
+): Promise<void> => {
   const before = observers.map((observer) => observer.changes());
   expect(await call(caller, `${server}_add_tool`, { name: tool })).toBe(`added ${tool}`);
-  await until(() => (observers.every((observer, index) => observer.changes() > (before[index] ?? 0)) ? true : undefined), 5000, 'tools/list_changed after add_tool');
+  await until(
+    () => (observers.every((observer, index) => observer.changes() > (before[index] ?? 0)) ? true : undefined),
+    5000,
+    'tools/list_changed after add_tool',
+  );
   for (const { client } of observers) {
     expect(await toolNames(client)).toContain(`${server}_${tool}`);
     expect(await call(client, `${server}_${tool}`, { text: 'hey' })).toBe(`${tool}: hey`);
   }
   const middle = observers.map((observer) => observer.changes());
   expect(await call(caller, `${server}_remove_tool`, { name: tool })).toBe(`removed ${tool}`);
-  await until(() => (observers.every((observer, index) => observer.changes() > (middle[index] ?? 0)) ? true : undefined), 5000, 'tools/list_changed after remove_tool');
+  await until(
+    () => (observers.every((observer, index) => observer.changes() > (middle[index] ?? 0)) ? true : undefined),
+    5000,
+    'tools/list_changed after remove_tool',
+  );
   for (const { client } of observers) expect(await toolNames(client)).not.toContain(`${server}_${tool}`);
 };
 
@@ -64,7 +78,10 @@ describe('over a stdio downstream (alpha: stdio backend, web: HTTP backend)', ()
     // The last step reaches the gateway together with the response: repeat to catch it being lost.
     for (let round = 0; round < 4; round++) {
       const progress: unknown[] = [];
-      const result = await client.callTool({ name: `${server}_progress`, arguments: { steps: 3, delayMs: 5 } }, { onprogress: (value) => progress.push(value) });
+      const result = await client.callTool(
+        { name: `${server}_progress`, arguments: { steps: 3, delayMs: 5 } },
+        { onprogress: (value) => progress.push(value) },
+      );
       expect(textOf(result)).toBe('done 3');
       expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
     }
@@ -79,7 +96,11 @@ describe('over a stdio downstream (alpha: stdio backend, web: HTTP backend)', ()
     controller.abort('the test cancels');
     await expect(slow).rejects.toThrow();
     // The cancellation reaches the backend asynchronously: poll its counter.
-    await until(async () => (Number(await call(client, `${server}_was_cancelled`)) === before + 1 ? true : undefined), 5000, 'the backend to count the cancellation');
+    await until(
+      async () => (Number(await call(client, `${server}_was_cancelled`)) === before + 1 ? true : undefined),
+      5000,
+      'the backend to count the cancellation',
+    );
     expect(await call(client, `${server}_busy`)).toBe('0');
   });
 
@@ -167,27 +188,35 @@ describe('over an HTTP downstream (beta: stdio backend)', () => {
     expect(await call(modern.client, 'beta_roots')).toBe('file:///work/one\nfile:///work/two');
   });
 
-  it.each(['legacy', 'modern'] as const)('relays a %s call over HTTP as the full path answers it, and passes its cancellation on', async (era) => {
-    // A 2026-07-28 client that can answer no server request is relayed too; a progress token forces the full path.
-    const client = era === 'legacy' ? legacy.client : new Client({ name: 'bare', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    if (era === 'modern') {
-      await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
-      onTestFinished(() => client.close());
-    }
-    expect(client.getProtocolEra()).toBe(era);
-    const relayed = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } });
-    const full = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } }, { onprogress: () => {} });
-    expect(relayed).toEqual(full);
+  it.each(['legacy', 'modern'] as const)(
+    'relays a %s call over HTTP as the full path answers it, and passes its cancellation on',
+    async (era) => {
+      // A 2026-07-28 client that can answer no server request is relayed too; a progress token forces the full path.
+      const client =
+        era === 'legacy' ? legacy.client : new Client({ name: 'bare', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+      if (era === 'modern') {
+        await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+        onTestFinished(() => client.close());
+      }
+      expect(client.getProtocolEra()).toBe(era);
+      const relayed = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } });
+      const full = await client.callTool({ name: 'beta_echo', arguments: { text: 'same' } }, { onprogress: () => {} });
+      expect(relayed).toEqual(full);
 
-    const before = Number(await call(client, 'beta_was_cancelled'));
-    const controller = new AbortController();
-    const slow = client.callTool({ name: 'beta_slow', arguments: { ms: 30_000 } }, { signal: controller.signal });
-    await until(async () => ((await call(client, 'beta_busy')) === '1' ? true : undefined), 5000, 'the backend to start the call');
-    controller.abort('the test cancels');
-    await expect(slow).rejects.toThrow();
-    await until(async () => (Number(await call(client, 'beta_was_cancelled')) === before + 1 ? true : undefined), 5000, 'the backend to count the cancellation');
-    expect(await call(client, 'beta_busy')).toBe('0');
-  });
+      const before = Number(await call(client, 'beta_was_cancelled'));
+      const controller = new AbortController();
+      const slow = client.callTool({ name: 'beta_slow', arguments: { ms: 30_000 } }, { signal: controller.signal });
+      await until(async () => ((await call(client, 'beta_busy')) === '1' ? true : undefined), 5000, 'the backend to start the call');
+      controller.abort('the test cancels');
+      await expect(slow).rejects.toThrow();
+      await until(
+        async () => (Number(await call(client, 'beta_was_cancelled')) === before + 1 ? true : undefined),
+        5000,
+        'the backend to count the cancellation',
+      );
+      expect(await call(client, 'beta_busy')).toBe('0');
+    },
+  );
 
   it('announces run-time tool changes to a 2025-era session and to a listening 2026-07-28 client', async () => {
     const legacyChanges = record(legacy.client, 'notifications/tools/list_changed');

@@ -45,13 +45,18 @@ tools = ["*_add"]
 
 const start = async (): Promise<HttpGateway> => {
   const [alpha, beta] = await Promise.all([httpBackend('alpha'), httpBackend('beta')]);
-  const gateway = await startHttpGateway({ config: gatewayToml({ alpha: { url: alpha.url }, beta: { url: beta.url } }, {}, policy.replace('ISSUER', issuer.issuer)) });
+  const gateway = await startHttpGateway({
+    config: gatewayToml({ alpha: { url: alpha.url }, beta: { url: beta.url } }, {}, policy.replace('ISSUER', issuer.issuer)),
+  });
   resources = [gateway.url];
   return gateway;
 };
 
 const connect = async (url: string, clientId: string, era: 'legacy' | 'modern' = 'legacy'): Promise<Client> => {
-  const client = new Client({ name: clientId, version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: clientId, version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   clients.add(client);
   const token = await issuer.token({ clientId });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
@@ -93,17 +98,30 @@ describe('promptyard-gateway [[policy]]', () => {
       'No tool "beta_echo" is available to you: it does not exist, or the server\'s [[policy]] does not allow it for you.',
     );
     await expect(designer.getPrompt({ name: 'beta_greet', arguments: {} })).rejects.toThrow('No prompt "beta_greet" is available to you');
-    await gateway.stderr.waitFor(/\[gateway:audit\] access allowed subject=designer client=designer kind=tool name=alpha_echo reason="allowed by \[\[policy\]\] #1 \\"design\\""/);
-    await gateway.stderr.waitFor(/\[gateway:audit\] access denied subject=designer client=designer kind=tool name=beta_echo reason="no \[\[policy\]\] rule allows it"/);
+    await gateway.stderr.waitFor(
+      /\[gateway:audit\] access allowed subject=designer client=designer kind=tool name=alpha_echo reason="allowed by \[\[policy\]\] #1 \\"design\\""/,
+    );
+    await gateway.stderr.waitFor(
+      /\[gateway:audit\] access denied subject=designer client=designer kind=tool name=beta_echo reason="no \[\[policy\]\] rule allows it"/,
+    );
     const operator = await connect(gateway.url, 'operator');
-    await expect(operator.callTool({ name: 'beta_add', arguments: { a: 1, b: 2 } })).rejects.toThrow('No tool "beta_add" is available to you');
-    await gateway.stderr.waitFor(/access denied subject=operator client=operator kind=tool name=beta_add reason="denied by \[\[policy\]\] #3 \\"no add\\""/);
+    await expect(operator.callTool({ name: 'beta_add', arguments: { a: 1, b: 2 } })).rejects.toThrow(
+      'No tool "beta_add" is available to you',
+    );
+    await gateway.stderr.waitFor(
+      /access denied subject=operator client=operator kind=tool name=beta_add reason="denied by \[\[policy\]\] #3 \\"no add\\""/,
+    );
   });
 
   it('lets the meta tools show and call only what the caller may use', async () => {
-    const metaPolicy = policy.replace('servers = ["alpha"]', 'servers = ["alpha"]\ntools = ["catalog_tools", "describe_tool", "search_tools", "call_tool"]');
+    const metaPolicy = policy.replace(
+      'servers = ["alpha"]',
+      'servers = ["alpha"]\ntools = ["catalog_tools", "describe_tool", "search_tools", "call_tool"]',
+    );
     const [alpha, beta] = await Promise.all([httpBackend('alpha'), httpBackend('beta')]);
-    const gateway = await startHttpGateway({ config: gatewayToml({ alpha: { url: alpha.url }, beta: { url: beta.url } }, {}, metaPolicy.replace('ISSUER', issuer.issuer)) });
+    const gateway = await startHttpGateway({
+      config: gatewayToml({ alpha: { url: alpha.url }, beta: { url: beta.url } }, {}, metaPolicy.replace('ISSUER', issuer.issuer)),
+    });
     resources = [gateway.url];
     const designer = await connect(gateway.url, 'designer');
     const catalog = textOf(await designer.callTool({ name: 'catalog_tools', arguments: {} }));
@@ -113,11 +131,15 @@ describe('promptyard-gateway [[policy]]', () => {
     expect(catalog).toMatch(/ from 1 servers?\./);
     expect(textOf(await designer.callTool({ name: 'search_tools', arguments: { query: 'echo' } }))).not.toContain('beta_echo');
     // A server the caller may use nothing of is as unknown as one that does not exist.
-    expect(textOf(await designer.callTool({ name: 'catalog_tools', arguments: { server: 'beta' } }))).toBe('Unknown server "beta". Servers: alpha.');
+    expect(textOf(await designer.callTool({ name: 'catalog_tools', arguments: { server: 'beta' } }))).toBe(
+      'Unknown server "beta". Servers: alpha.',
+    );
     const described = await designer.callTool({ name: 'describe_tool', arguments: { name: 'beta_echo' } });
     expect(described.isError).toBe(true);
     expect(textOf(described)).not.toContain('inputSchema');
-    expect(textOf(await designer.callTool({ name: 'call_tool', arguments: { name: 'alpha_echo', arguments: { text: 'via meta' } } }))).toContain('via meta');
+    expect(
+      textOf(await designer.callTool({ name: 'call_tool', arguments: { name: 'alpha_echo', arguments: { text: 'via meta' } } })),
+    ).toContain('via meta');
     const refused = await designer.callTool({ name: 'call_tool', arguments: { name: 'beta_echo', arguments: { text: 'hi' } } }).then(
       (result) => textOf(result),
       (error: unknown) => String(error),

@@ -5,7 +5,17 @@
  * listen stream broken on purpose; /health shows the revision in use.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, connectHttp, eventually, gatewayToml, health, httpBackend, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
+import {
+  cleanup,
+  connectHttp,
+  eventually,
+  gatewayToml,
+  health,
+  httpBackend,
+  startHttpGateway,
+  stdioBackendCommand,
+  textOf,
+} from './harness.js';
 import type { HttpGateway } from './harness.js';
 
 afterEach(async () => {
@@ -34,7 +44,8 @@ const settled = (gateway: HttpGateway, id: string): Promise<ServerHealth> =>
     15_000,
   );
 
-const warnings = (gateway: HttpGateway): string[] => gateway.stderr.text.split('\n').filter((line) => / WARNING .*is used on protocol/.test(line));
+const warnings = (gateway: HttpGateway): string[] =>
+  gateway.stderr.text.split('\n').filter((line) => / WARNING .*is used on protocol/.test(line));
 
 describe('protocol = "auto"', () => {
   it('falls back to 2025-11-25, with one warning, when subscriptions/listen answers with an error', async () => {
@@ -44,11 +55,15 @@ describe('protocol = "auto"', () => {
       state: 'ready',
       era: 'legacy',
       protocolVersion: '2025-11-25',
-      protocolFallback: expect.stringMatching(/2026-07-28 connection failed \(the server did not open its subscriptions\/listen stream \(subscriptions\/listen is broken on this server\)/),
+      protocolFallback: expect.stringMatching(
+        /2026-07-28 connection failed \(the server did not open its subscriptions\/listen stream \(subscriptions\/listen is broken on this server\)/,
+      ),
     });
     expect(await server(gateway, 'healthy')).toMatchObject({ state: 'ready', era: 'modern', protocolVersion: '2026-07-28' });
     expect(await server(gateway, 'healthy')).not.toHaveProperty('protocolFallback');
-    expect(warnings(gateway)).toEqual([expect.stringMatching(/server "broken" is used on protocol 2025-11-25: .*subscriptions\/listen.*set protocol = "2025-11-25"/)]);
+    expect(warnings(gateway)).toEqual([
+      expect.stringMatching(/server "broken" is used on protocol 2025-11-25: .*subscriptions\/listen.*set protocol = "2025-11-25"/),
+    ]);
 
     const client = await connectHttp(gateway.url);
     expect(textOf(await client.callTool({ name: 'broken_whoami', arguments: {} }))).toMatch(/era=legacy$/);
@@ -59,7 +74,11 @@ describe('protocol = "auto"', () => {
     const silent = await httpBackend('silent', 'both', { listen: 'silent' });
     const started = Date.now();
     const gateway = await startHttpGateway({ config: `[timeouts]\nconnect_ms = 3000\n\n${gatewayToml({ silent: { url: silent.url } })}` });
-    expect(await settled(gateway, 'silent')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25', protocolFallback: expect.stringMatching(/subscriptions\/listen ack timed out/) });
+    expect(await settled(gateway, 'silent')).toMatchObject({
+      state: 'ready',
+      protocolVersion: '2025-11-25',
+      protocolFallback: expect.stringMatching(/subscriptions\/listen ack timed out/),
+    });
     expect(Date.now() - started).toBeLessThan(8000);
     expect(warnings(gateway)).toHaveLength(1);
   });
@@ -67,7 +86,11 @@ describe('protocol = "auto"', () => {
   it('falls back when the server/discover probe gets no answer', async () => {
     const mute = await httpBackend('mute', 'both', { silentDiscover: true });
     const gateway = await startHttpGateway({ config: `[timeouts]\nconnect_ms = 3000\n\n${gatewayToml({ mute: { url: mute.url } })}` });
-    expect(await settled(gateway, 'mute')).toMatchObject({ state: 'ready', protocolVersion: '2025-11-25', protocolFallback: expect.stringMatching(/^its 2026-07-28 connection failed \(/) });
+    expect(await settled(gateway, 'mute')).toMatchObject({
+      state: 'ready',
+      protocolVersion: '2025-11-25',
+      protocolFallback: expect.stringMatching(/^its 2026-07-28 connection failed \(/),
+    });
     expect(mute.stderr()).toContain('server/discover received');
     expect(warnings(gateway)).toHaveLength(1);
   });
@@ -105,7 +128,10 @@ describe('a pinned protocol', () => {
 
   it('"2026-07-28" speaks the new revision to a stdio server too, which otherwise gets the 2025 handshake', async () => {
     const gateway = await startHttpGateway({
-      config: gatewayToml({ pinned: { command: stdioBackendCommand({ name: 'pinned' }), protocol: '2026-07-28' }, plain: { command: stdioBackendCommand({ name: 'plain' }) } }),
+      config: gatewayToml({
+        pinned: { command: stdioBackendCommand({ name: 'pinned' }), protocol: '2026-07-28' },
+        plain: { command: stdioBackendCommand({ name: 'plain' }) },
+      }),
     });
     expect(await settled(gateway, 'pinned')).toMatchObject({ state: 'ready', era: 'modern', protocolVersion: '2026-07-28' });
     expect(await settled(gateway, 'plain')).toMatchObject({ state: 'ready', era: 'legacy', protocolVersion: '2025-11-25' });
@@ -118,7 +144,9 @@ describe('a pinned protocol', () => {
     const gateway = await startHttpGateway({ config: gatewayToml({ old: { url: legacy.url, protocol: '2026-07-28' } }) });
     const old = await settled(gateway, 'old');
     expect(old.state).toMatch(/restarting|failed/);
-    expect(old.lastError).toMatch(/could not connect: protocol = "2026-07-28" is set, but .*; set protocol = "auto" \(or "2025-11-25"\) for this server/);
+    expect(old.lastError).toMatch(
+      /could not connect: protocol = "2026-07-28" is set, but .*; set protocol = "auto" \(or "2025-11-25"\) for this server/,
+    );
     expect(legacy.stderr()).toContain('server/discover received');
   });
 });

@@ -29,7 +29,11 @@ afterEach(cleanup);
 
 const fastRestart = (initialMs: number): string => `[restart]\ninitial_ms = ${initialMs}\nmax_ms = 10000`;
 
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; ms: number }> => {
+const call = async (
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean; ms: number }> => {
   const started = Date.now();
   const result = await client.callTool({ name, arguments: args });
   return { text: textOf(result), isError: result.isError === true, ms: Date.now() - started };
@@ -58,13 +62,22 @@ describe('backends that do not start', () => {
     expect(names).toContain('good_echo');
     expect(names.some((name) => name.startsWith('missing_') || name.startsWith('quits_'))).toBe(false);
 
-    const failed = async (id: string) => until(async () => {
-      const entry = await gateway.server(id);
-      return entry.state === 'failed' ? entry : undefined;
-    }, 10_000, `${id} to be given up`);
+    const failed = async (id: string) =>
+      until(
+        async () => {
+          const entry = await gateway.server(id);
+          return entry.state === 'failed' ? entry : undefined;
+        },
+        10_000,
+        `${id} to be given up`,
+      );
     const [missing, quits] = await Promise.all([failed('missing'), failed('quits')]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(700);
-    expect(missing).toMatchObject({ state: 'failed', restarts: 3, lastError: expect.stringMatching(/promptyard-no-such-command.*not found/) });
+    expect(missing).toMatchObject({
+      state: 'failed',
+      restarts: 3,
+      lastError: expect.stringMatching(/promptyard-no-such-command.*not found/),
+    });
     expect(quits).toMatchObject({ state: 'failed', restarts: 3, lastError: expect.stringMatching(/boom/) });
     expect((await gateway.server('good')).state).toBe('ready');
     expect((await call(client, 'good_echo', { text: 'still fine' })).text).toBe('still fine');
@@ -137,11 +150,18 @@ describe('a backend that hangs', () => {
     expect(result.ms).toBeLessThan(2000);
     expect((await call(client, 'hung_echo', { text: 'after' })).text).toBe('after');
     // The gateway gave up on the call, so the backend is told to stop working on it.
-    await until(async () => ((await call(client, 'hung_was_cancelled')).text === '1' ? true : undefined), 3000, 'the backend to see the timed-out call cancelled');
+    await until(
+      async () => ((await call(client, 'hung_was_cancelled')).text === '1' ? true : undefined),
+      3000,
+      'the backend to see the timed-out call cancelled',
+    );
 
     // Four steps of 300 ms: each under the timeout, together well over it.
     const steps: number[] = [];
-    const long = await client.callTool({ name: 'hung_progress', arguments: { steps: 4, delayMs: 300 } }, { onprogress: (progress) => steps.push(progress.progress) });
+    const long = await client.callTool(
+      { name: 'hung_progress', arguments: { steps: 4, delayMs: 300 } },
+      { onprogress: (progress) => steps.push(progress.progress) },
+    );
     expect(long.isError).not.toBe(true);
     expect(textOf(long)).toBe('done 4');
     expect(steps).toEqual([1, 2, 3, 4]);
@@ -153,10 +173,14 @@ describe('no process left behind', () => {
 
   /** The backend and its `sleep` grandchild, below a gateway. */
   const backendTree = async (gatewayPid: number): Promise<number[]> =>
-    until(() => {
-      const found = noteDescendants(gatewayPid);
-      return found.length >= 2 ? found : undefined;
-    }, 10_000, 'the backend and its grandchild');
+    until(
+      () => {
+        const found = noteDescendants(gatewayPid);
+        return found.length >= 2 ? found : undefined;
+      },
+      10_000,
+      'the backend and its grandchild',
+    );
 
   it('on SIGTERM to the gateway', async () => {
     const gateway = await startHttpGateway(leaky);

@@ -26,7 +26,8 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const skillMd = (description: string): string => `---\nname: review\ndescription: ${description}\n---\n\nReview the change. Read references/GUIDE.md first.\n`;
+const skillMd = (description: string): string =>
+  `---\nname: review\ndescription: ${description}\n---\n\nReview the change. Read references/GUIDE.md first.\n`;
 
 /** A folder with one prompt and one skill (a guide beside its SKILL.md), and the command serving it. */
 const skillServer = async (): Promise<{ readonly dir: string; readonly command: StdioCommand }> => {
@@ -41,7 +42,11 @@ const skillServer = async (): Promise<{ readonly dir: string; readonly command: 
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
   }
-  const command = { command: process.execPath, args: [serverCli, '--prompts', join(dir, 'prompts')], env: { PROMPTYARD_SKILLS_FOLDERS: join(dir, 'skills') } };
+  const command = {
+    command: process.execPath,
+    args: [serverCli, '--prompts', join(dir, 'prompts')],
+    env: { PROMPTYARD_SKILLS_FOLDERS: join(dir, 'skills') },
+  };
   return { dir, command };
 };
 
@@ -67,11 +72,16 @@ const exercise = async (client: Client): Promise<void> => {
   expect(entries.map((skill) => skill.uri)).toEqual(['skill://docs/review/SKILL.md']);
   const [entry] = entries;
   expect(entry?.resources).toEqual(
-    expect.arrayContaining([expect.objectContaining({ uri: 'skill://docs/review/references/GUIDE.md', digest: expect.stringMatching(/^sha256:/) })]),
+    expect.arrayContaining([
+      expect.objectContaining({ uri: 'skill://docs/review/references/GUIDE.md', digest: expect.stringMatching(/^sha256:/) }),
+    ]),
   );
 
   const { skill } = await skills.get('skill://docs/review/SKILL.md');
-  expect(await skills.read(skill)).toMatchObject({ verified: true, frontmatter: { name: 'review', description: 'Review code the team way' } });
+  expect(await skills.read(skill)).toMatchObject({
+    verified: true,
+    frontmatter: { name: 'review', description: 'Review code the team way' },
+  });
   expect(await skills.read(skill, 'references/GUIDE.md')).toMatchObject({ verified: true, text: '# Guide\n\nSmall commits.\n' });
 
   const { resources } = await skills.readDirectory('skill://docs/review');
@@ -81,7 +91,9 @@ const exercise = async (client: Client): Promise<void> => {
   await expect(client.readResource({ uri: 'skill://docs/../secret' })).rejects.toThrow(/not found/i);
   await expect(client.readResource({ uri: 'skill://plain/anything/SKILL.md' })).rejects.toThrow(/not found/i);
   const listed = await client.listResources();
-  expect(listed.resources.filter((resource) => resource.uri.includes('skill://')).map((resource) => resource.uri)).toEqual(['skill://docs/review/SKILL.md']);
+  expect(listed.resources.filter((resource) => resource.uri.includes('skill://')).map((resource) => resource.uri)).toEqual([
+    'skill://docs/review/SKILL.md',
+  ]);
 };
 
 describe('gateway: Agent Skills', () => {

@@ -14,7 +14,19 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { cleanup, makeClient, noteDescendants, spawnGateway, startStdioGateway, testServer, testServerPath, textOf, until, waitDead, writeConfig } from './pass-harness.js';
+import {
+  cleanup,
+  makeClient,
+  noteDescendants,
+  spawnGateway,
+  startStdioGateway,
+  testServer,
+  testServerPath,
+  textOf,
+  until,
+  waitDead,
+  writeConfig,
+} from './pass-harness.js';
 import type { GatewayConfigSpec, GatewayProcess, ServerEntry } from './pass-harness.js';
 
 const listeners: Server[] = [];
@@ -26,9 +38,15 @@ afterEach(async () => {
 });
 
 /** A test-server that never answers its handshake and ignores SIGTERM: only SIGKILL ends it. */
-const neverAnswers = (name: string): ServerEntry => ({ command: process.execPath, args: [testServerPath, '--name', name, '--never-answer'] });
+const neverAnswers = (name: string): ServerEntry => ({
+  command: process.execPath,
+  args: [testServerPath, '--name', name, '--never-answer'],
+});
 /** A test-server that answers its handshake only after `ms`. */
-const slowToStart = (name: string, ms: number): ServerEntry => ({ command: process.execPath, args: [testServerPath, '--name', name, '--handshake-delay-ms', String(ms)] });
+const slowToStart = (name: string, ms: number): ServerEntry => ({
+  command: process.execPath,
+  args: [testServerPath, '--name', name, '--handshake-delay-ms', String(ms)],
+});
 
 const hungAndGood: GatewayConfigSpec = { servers: { hung: neverAnswers('h1'), good: testServer('g1') } };
 
@@ -42,14 +60,21 @@ const commandLine = (pid: number): string => {
 
 /** The processes below `pid` whose command line includes `marker`, once there is one. */
 const backendPids = (pid: number, marker: string): Promise<number[]> =>
-  until(() => {
-    const found = noteDescendants(pid).filter((child) => commandLine(child).includes(marker));
-    return found.length > 0 ? found : undefined;
-  }, 10_000, `a process "${marker}" below ${pid}`);
+  until(
+    () => {
+      const found = noteDescendants(pid).filter((child) => commandLine(child).includes(marker));
+      return found.length > 0 ? found : undefined;
+    },
+    10_000,
+    `a process "${marker}" below ${pid}`,
+  );
 
 const exitOf = async (gateway: GatewayProcess, limitMs: number): Promise<{ code: number | null; ms: number }> => {
   const started = Date.now();
-  const code = await Promise.race([gateway.exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), limitMs + 3000))]);
+  const code = await Promise.race([
+    gateway.exited,
+    new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), limitMs + 3000)),
+  ]);
   if (code === 'running') throw new Error(`still running ${limitMs + 3000} ms later:\n${gateway.stderr.text}`);
   return { code, ms: Date.now() - started };
 };
@@ -67,25 +92,29 @@ describe('a server that never answers its handshake', () => {
   // The bounds count from spawn, so they include Node's own boot and module loading (~680 ms on a
   // quiet machine); with other test files loading both cores it once came at 1011 ms in five clean
   // CI runs. A retry absorbs such a moment; a gateway that waited for its hung server fails all three.
-  it('does not hold up HTTP: /health answers within 1 s of spawn, the other server’s tools are callable within 3 s', { retry: 2 }, async () => {
-    const config = await writeConfig(hungAndGood);
-    const spawnedAt = Date.now();
-    const gateway = spawnGateway(config, ['--transport', 'http', '--port', '0', '--no-watch']);
-    const url = (await gateway.stderr.waitFor(/listening on (http:\/\/\S+)/, 5000))[1] as string;
-    const first = await statesOf(url);
-    expect(Date.now() - spawnedAt).toBeLessThan(1000);
-    expect(first).toContainEqual(['hung', 'starting']);
+  it(
+    'does not hold up HTTP: /health answers within 1 s of spawn, the other server’s tools are callable within 3 s',
+    { retry: 2 },
+    async () => {
+      const config = await writeConfig(hungAndGood);
+      const spawnedAt = Date.now();
+      const gateway = spawnGateway(config, ['--transport', 'http', '--port', '0', '--no-watch']);
+      const url = (await gateway.stderr.waitFor(/listening on (http:\/\/\S+)/, 5000))[1] as string;
+      const first = await statesOf(url);
+      expect(Date.now() - spawnedAt).toBeLessThan(1000);
+      expect(first).toContainEqual(['hung', 'starting']);
 
-    const { client } = makeClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const result = await client.callTool({ name: 'good_echo', arguments: { text: 'here' } });
-    expect(Date.now() - spawnedAt).toBeLessThan(3000);
-    expect(textOf(result)).toBe('here');
-    expect(await statesOf(url)).toEqual([
-      ['hung', 'starting'],
-      ['good', 'ready'],
-    ]);
-  });
+      const { client } = makeClient();
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result = await client.callTool({ name: 'good_echo', arguments: { text: 'here' } });
+      expect(Date.now() - spawnedAt).toBeLessThan(3000);
+      expect(textOf(result)).toBe('here');
+      expect(await statesOf(url)).toEqual([
+        ['hung', 'starting'],
+        ['good', 'ready'],
+      ]);
+    },
+  );
 
   it('does not keep a stdio gateway alive: it exits within 1 s of stdin EOF and leaves no process', async () => {
     const gateway = spawnGateway(await writeConfig(hungAndGood), ['--no-watch']);
@@ -116,13 +145,17 @@ describe('servers that join late', () => {
     expect(names).toEqual(expect.arrayContaining(['slow_echo', 'good_echo']));
     // Answered once the slow one joined, not at the end of the 5 s wait.
     expect(Date.now() - asked).toBeLessThan(4500);
-    expect((await gateway.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(expect.arrayContaining([expect.stringMatching(/^slow_/)]));
+    expect((await gateway.client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^slow_/)]),
+    );
   });
 
   it('are waited for by a resources/read of their URI within startup_wait_ms', async () => {
     const gateway = await startStdioGateway({ servers: { slow: slowToStart('s3', 1000) } });
     const result = await gateway.client.readResource({ uri: 'slow+test://s3/info' });
-    expect(result.contents).toEqual([expect.objectContaining({ uri: 'slow+test://s3/info', text: expect.stringMatching(/^info for s3 /) })]);
+    expect(result.contents).toEqual([
+      expect.objectContaining({ uri: 'slow+test://s3/info', text: expect.stringMatching(/^info for s3 /) }),
+    ]);
   });
 
   it('are announced with list_changed when they join after the wait', async () => {
@@ -146,7 +179,9 @@ describe('a port in use', () => {
     const port = (taken.address() as { port: number }).port;
     const marker = join(tmpdir(), `promptyard-started-${randomUUID()}`);
     markers.push(marker);
-    const config = await writeConfig({ servers: { marked: { command: 'sh', args: ['-c', `touch '${marker}'; exec '${process.execPath}' '${testServerPath}' --name m1`] } } });
+    const config = await writeConfig({
+      servers: { marked: { command: 'sh', args: ['-c', `touch '${marker}'; exec '${process.execPath}' '${testServerPath}' --name m1`] } },
+    });
     const gateway = spawnGateway(config, ['--transport', 'http', '--port', String(port), '--no-watch']);
     const { code } = await exitOf(gateway, 15_000);
     expect(code).toBe(2);

@@ -30,7 +30,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const terminalEnv = (extra = {}) => {
   const env = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_') || key === 'TMUX' || key === 'TMUX_PANE') continue;
+    if (
+      value === undefined ||
+      key === 'CI' ||
+      key === 'CONTINUOUS_INTEGRATION' ||
+      key.startsWith('CI_') ||
+      key === 'TMUX' ||
+      key === 'TMUX_PANE'
+    )
+      continue;
     env[key] = value;
   }
   return { ...env, ...extra };
@@ -41,7 +49,11 @@ const run = (args, env) =>
     execFile('tmux', args, { env, encoding: 'utf8', timeout: 10_000 }, (error, stdout, stderr) => {
       if (error) {
         const missing = /** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT';
-        reject(new Error(missing ? `tmux is not installed: ${installHint}.` : `tmux ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+        reject(
+          new Error(
+            missing ? `tmux is not installed: ${installHint}.` : `tmux ${args.join(' ')} failed: ${stderr.trim() || error.message}`,
+          ),
+        );
       } else resolve(stdout);
     });
   });
@@ -61,7 +73,16 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
   const socket = join(dir, 'tmux.sock');
   const conf = join(dir, 'tmux.conf');
   const statusFile = join(dir, 'exit-status');
-  writeFileSync(conf, ['set-option -g status off', 'set-option -wg remain-on-exit on', `set-option -g default-size ${width}x${height}`, 'set-option -g history-limit 500', ''].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      'set-option -g status off',
+      'set-option -wg remain-on-exit on',
+      `set-option -g default-size ${width}x${height}`,
+      'set-option -g history-limit 500',
+      '',
+    ].join('\n'),
+  );
   const tmux = (...rest) => run(['-u', '-S', socket, ...rest], env);
   let closed = false;
   const close = async () => {
@@ -74,8 +95,19 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
     // The pane runs sh, which waits for the program and writes its exit status to a file: tmux 3.3
     // marks the pane dead when the terminal closes but does not always reap the process (it stays a
     // zombie and #{pane_dead_status} stays empty), so tmux alone cannot be trusted with the status.
-    const shell = ['sh', '-c', 'status_file=$1; shift; "$@"; status=$?; echo "$status" > "$status_file"; exit "$status"', 'sh', statusFile, command, ...args];
-    await run(['-u', '-S', socket, '-f', conf, 'new-session', '-d', '-s', 'ui', '-x', String(width), '-y', String(height), '-c', cwd, ...shell], env);
+    const shell = [
+      'sh',
+      '-c',
+      'status_file=$1; shift; "$@"; status=$?; echo "$status" > "$status_file"; exit "$status"',
+      'sh',
+      statusFile,
+      command,
+      ...args,
+    ];
+    await run(
+      ['-u', '-S', socket, '-f', conf, 'new-session', '-d', '-s', 'ui', '-x', String(width), '-y', String(height), '-c', cwd, ...shell],
+      env,
+    );
   } catch (error) {
     await close();
     throw error;
@@ -103,7 +135,8 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
         line = await display('#{pane_dead}|#{pane_dead_status}');
       } catch (error) {
         // The session (or the server) is gone: the program exited and tmux did not keep the pane.
-        if (/no server running|can't find|no sessions|error connecting/i.test(String(error))) return { exited: true, settled: true, code: readStatus(statusFile) ?? null };
+        if (/no server running|can't find|no sessions|error connecting/i.test(String(error)))
+          return { exited: true, settled: true, code: readStatus(statusFile) ?? null };
         throw error;
       }
       const [dead, code = ''] = line.split('|');
@@ -122,7 +155,10 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
         const screen = await session.capture();
         if (test(screen)) return screen;
         const { exited, code } = await session.status();
-        if (exited) throw new Error(`the program exited (status ${code ?? 'unknown'}) while waiting for ${what}; its output:\n${frame(await session.captureAll())}`);
+        if (exited)
+          throw new Error(
+            `the program exited (status ${code ?? 'unknown'}) while waiting for ${what}; its output:\n${frame(await session.captureAll())}`,
+          );
         if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last screen:\n${frame(screen)}`);
         await sleep(100);
       }
@@ -149,7 +185,10 @@ export const startTmux = async ({ command, args = [], cwd = process.cwd(), width
         const { exited, settled, code } = await session.status();
         if (exited) reapDeadline ??= Date.now() + 2000;
         if (settled || (reapDeadline !== undefined && Date.now() > reapDeadline)) return code;
-        if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for the program to exit; last screen:\n${frame(await session.capture())}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `timed out after ${timeoutMs} ms waiting for the program to exit; last screen:\n${frame(await session.capture())}`,
+          );
         await sleep(100);
       }
     },

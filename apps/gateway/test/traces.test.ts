@@ -51,7 +51,11 @@ const tracedConfig = async (): Promise<{ readonly config: string; readonly env: 
 };
 
 /** The three spans of one call, once both processes exported them: gateway SERVER → gateway CLIENT → backend SERVER. */
-const chainOf = async (traceId: string, gatewayName: string, backendName: string): Promise<{ server: ReceivedSpan; client: ReceivedSpan; backend: ReceivedSpan }> => {
+const chainOf = async (
+  traceId: string,
+  gatewayName: string,
+  backendName: string,
+): Promise<{ server: ReceivedSpan; client: ReceivedSpan; backend: ReceivedSpan }> => {
   const find = (spans: readonly ReceivedSpan[]) => {
     const inTrace = spans.filter((span) => span.traceId === traceId);
     return {
@@ -75,19 +79,34 @@ describe('gateway traces', () => {
 
     // tools/call: the relay.
     const call = clientSpan();
-    const result = await gateway.client.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet', arguments: { who: 'Ada' } }, _meta: { traceparent: call.traceparent } });
+    const result = await gateway.client.callTool({
+      name: 'docs_get_prompt',
+      arguments: { name: 'greet', arguments: { who: 'Ada' } },
+      _meta: { traceparent: call.traceparent },
+    });
     expect(textOf(result)).toContain('Hello Ada');
     const tool = await chainOf(call.traceId, 'tools/call docs_get_prompt', 'tools/call get_prompt');
     expect(tool.server.parentSpanId).toBe(call.spanId);
-    expect(tool.server.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'docs_get_prompt', 'gen_ai.operation.name': 'execute_tool' });
+    expect(tool.server.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'docs_get_prompt',
+      'gen_ai.operation.name': 'execute_tool',
+    });
     expect(tool.client.parentSpanId).toBe(tool.server.spanId);
-    expect(tool.client.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_prompt', 'promptyard.backend': 'docs' });
+    expect(tool.client.attributes).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'get_prompt',
+      'promptyard.backend': 'docs',
+    });
     expect(tool.backend.parentSpanId).toBe(tool.client.spanId);
     expect(tool.backend.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_prompt' });
 
     // tools/call with a progress token: the SDK's path.
     const progressed = clientSpan();
-    await gateway.client.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet' }, _meta: { traceparent: progressed.traceparent } }, { onprogress: () => {} });
+    await gateway.client.callTool(
+      { name: 'docs_get_prompt', arguments: { name: 'greet' }, _meta: { traceparent: progressed.traceparent } },
+      { onprogress: () => {} },
+    );
     const full = await chainOf(progressed.traceId, 'tools/call docs_get_prompt', 'tools/call get_prompt');
     expect(full.server.parentSpanId).toBe(progressed.spanId);
     expect(full.client.parentSpanId).toBe(full.server.spanId);
@@ -95,7 +114,11 @@ describe('gateway traces', () => {
 
     // prompts/get: the SDK's path.
     const get = clientSpan();
-    const prompt = await gateway.client.getPrompt({ name: 'docs_greet', arguments: { who: 'Grace' }, _meta: { traceparent: get.traceparent } });
+    const prompt = await gateway.client.getPrompt({
+      name: 'docs_greet',
+      arguments: { who: 'Grace' },
+      _meta: { traceparent: get.traceparent },
+    });
     expect(JSON.stringify(prompt.messages)).toContain('Hello Grace');
     const chain = await chainOf(get.traceId, 'prompts/get docs_greet', 'prompts/get greet');
     expect(chain.server.parentSpanId).toBe(get.spanId);
@@ -120,8 +143,12 @@ describe('gateway traces', () => {
     const gateway = await startHttpGateway({ config, env });
     const call = clientSpan();
     const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { traceparent: call.traceparent } } }));
-    expect(textOf(await client.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet', arguments: { who: 'Alan' } } }))).toContain('Hello Alan');
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { traceparent: call.traceparent } } }),
+    );
+    expect(textOf(await client.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet', arguments: { who: 'Alan' } } }))).toContain(
+      'Hello Alan',
+    );
     const tool = await chainOf(call.traceId, 'tools/call docs_get_prompt', 'tools/call get_prompt');
     expect(tool.server.parentSpanId).toBe(call.spanId);
     expect(tool.client.parentSpanId).toBe(tool.server.spanId);
@@ -139,12 +166,19 @@ describe('gateway traces', () => {
     const modern = newClient({ versionNegotiation: { mode: 'auto' } });
     await modern.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
     for (const [name, request] of [
-      ['tools/call', (traceparent: string) => modern.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet' }, _meta: { traceparent } })],
-      ['prompts/get', (traceparent: string) => modern.getPrompt({ name: 'docs_greet', arguments: { who: 'Frances' }, _meta: { traceparent } })],
+      [
+        'tools/call',
+        (traceparent: string) => modern.callTool({ name: 'docs_get_prompt', arguments: { name: 'greet' }, _meta: { traceparent } }),
+      ],
+      [
+        'prompts/get',
+        (traceparent: string) => modern.getPrompt({ name: 'docs_greet', arguments: { who: 'Frances' }, _meta: { traceparent } }),
+      ],
     ] as const) {
       const span = clientSpan();
       await request(span.traceparent);
-      const [gatewayName, backendName] = name === 'tools/call' ? ['tools/call docs_get_prompt', 'tools/call get_prompt'] : ['prompts/get docs_greet', 'prompts/get greet'];
+      const [gatewayName, backendName] =
+        name === 'tools/call' ? ['tools/call docs_get_prompt', 'tools/call get_prompt'] : ['prompts/get docs_greet', 'prompts/get greet'];
       const modernChain = await chainOf(span.traceId, gatewayName, backendName);
       expect(modernChain.server.parentSpanId).toBe(span.spanId);
       expect(modernChain.client.parentSpanId).toBe(modernChain.server.spanId);
@@ -156,9 +190,13 @@ describe('gateway traces', () => {
 
   it('refuse an endpoint that is not an http(s) URL, saying what they want', async () => {
     const dir = await makeFolder({ 'gateway.toml': gatewayToml({}) });
-    const result = await runCli(['--config', `${dir}/gateway.toml`, '--transport', 'http', '--port', '0'], { env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'localhost:4318' } });
+    const result = await runCli(['--config', `${dir}/gateway.toml`, '--transport', 'http', '--port', '0'], {
+      env: { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'localhost:4318' },
+    });
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('[telemetry] otlp_endpoint must be the http:// or https:// base URL of an OTLP/HTTP receiver, for example http://127.0.0.1:4318');
+    expect(result.stderr).toContain(
+      '[telemetry] otlp_endpoint must be the http:// or https:// base URL of an OTLP/HTTP receiver, for example http://127.0.0.1:4318',
+    );
     expect(result.stderr).toContain('"localhost:4318"');
   });
 
@@ -169,7 +207,9 @@ describe('gateway traces', () => {
     const gateway = await startHttpGateway({ config, env: defaultDelay });
     const call = clientSpan();
     const client = newClient();
-    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { traceparent: call.traceparent } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { traceparent: call.traceparent } } }),
+    );
     await client.getPrompt({ name: 'docs_greet', arguments: { who: 'Edsger' } });
     await client.close();
     const exited = new Promise((resolve) => gateway.child.once('exit', resolve));

@@ -9,7 +9,20 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { cleanup, cli, connectHttp, eventually, gatewayToml, health, httpBackend, makeFolder, Output, runCli, startHttpGateway, textOf } from './harness.js';
+import {
+  cleanup,
+  cli,
+  connectHttp,
+  eventually,
+  gatewayToml,
+  health,
+  httpBackend,
+  makeFolder,
+  Output,
+  runCli,
+  startHttpGateway,
+  textOf,
+} from './harness.js';
 
 /**
  * The gateway as an OAuth client of the servers behind it. The protected upstream is the built
@@ -45,7 +58,13 @@ const protectedServer = async (): Promise<{ url: string; output: Output }> => {
   const prompts = await makeFolder({ 'review.md': '---\ndescription: Review code\n---\nReview {{ code }}' });
   const output = new Output();
   const child = spawn(process.execPath, [serverCli, '--transport', 'http', '--port', '0', '--prompts', prompts], {
-    env: { ...process.env, PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp', PROMPTYARD_FALLBACK_TOOLS: 'true', PROMPTYARD_LOG_LEVEL: 'debug' },
+    env: {
+      ...process.env,
+      PROMPTYARD_AUTH_ISSUER: issuer.issuer,
+      PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp',
+      PROMPTYARD_FALLBACK_TOOLS: 'true',
+      PROMPTYARD_LOG_LEVEL: 'debug',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   track(child, output);
@@ -57,7 +76,13 @@ const protectedServer = async (): Promise<{ url: string; output: Output }> => {
 /** `promptyard-gateway login <server>`, with the test as the person in the browser. */
 const login = async (configPath: string, env: Record<string, string>, server: string): Promise<string> => {
   const output = new Output();
-  const child = track(spawn(process.execPath, [cli, 'login', server, '--config', configPath], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), output);
+  const child = track(
+    spawn(process.execPath, [cli, 'login', server, '--config', configPath], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+    output,
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const authorizationUrl = (await output.waitFor(/^\s+(http:\/\/\S+\/auth\?\S+)$/m))[1] as string;
   expect(authorizationUrl).toMatch(/code_challenge_method=S256/);
@@ -112,15 +137,25 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     expect(textOf(await client.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
 
     // The token is replaced before it expires, not after a refused request.
-    const refreshed = await eventually(() => storedFile(folder), (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token, 15_000);
+    const refreshed = await eventually(
+      () => storedFile(folder),
+      (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token,
+      15_000,
+    );
     expect(refreshed.record.obtainedAt as number).toBeLessThan((first.record.obtainedAt as number) + ACCESS_TOKEN_TTL_S * 1000);
     expect(textOf(await client.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
 
     // Revoked: the next refresh fails, and the server waits for a login instead of restarting.
     await issuer.revoke(refreshed.record.tokens?.refresh_token as string, { clientId: refreshed.record.client?.client_id as string });
-    const waiting = await eventually(() => health(gateway), (body) => body.servers[0]?.state === 'needs-login', 15_000);
+    const waiting = await eventually(
+      () => health(gateway),
+      (body) => body.servers[0]?.state === 'needs-login',
+      15_000,
+    );
     expect(waiting.servers[0]?.lastError).toContain('run promptyard-gateway login docs');
-    const refused = await client.callTool({ name: 'docs_list_prompts', arguments: {} }).catch((error: unknown) => ({ isError: true, content: [{ type: 'text', text: String(error) }] }));
+    const refused = await client
+      .callTool({ name: 'docs_list_prompts', arguments: {} })
+      .catch((error: unknown) => ({ isError: true, content: [{ type: 'text', text: String(error) }] }));
     expect(textOf(refused)).toContain('needs a login: run promptyard-gateway login docs');
     const status = await runCli(['status', '--config', configPath], { env });
     expect(status.stdout).toMatch(/docs\s+needs-login/);
@@ -131,7 +166,11 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
 
     // A new login while the gateway runs: it notices the token and connects.
     await login(configPath, env, 'docs');
-    await eventually(() => health(gateway), (body) => body.servers[0]?.state === 'ready', 15_000);
+    await eventually(
+      () => health(gateway),
+      (body) => body.servers[0]?.state === 'ready',
+      15_000,
+    );
     const again = await connectHttp(gateway.url);
     expect(textOf(await again.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
   }, 90_000);
@@ -142,12 +181,19 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     const registered = await fetch(`${issuer.issuer}/reg`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ redirect_uris: [`http://127.0.0.1:${port}/callback`], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
     const home = await makeFolder({});
     const env = { XDG_CONFIG_HOME: home };
-    const config = gatewayToml({ docs: { url: upstream.url, auth: 'oauth', oauth: { client_id: clientId, redirect_port: port, scopes: ['mcp'] } } });
+    const config = gatewayToml({
+      docs: { url: upstream.url, auth: 'oauth', oauth: { client_id: clientId, redirect_port: port, scopes: ['mcp'] } },
+    });
     const configPath = join(await makeFolder({ 'gateway.toml': config }), 'gateway.toml');
     // Never logged in: the gateway serves, the server waits for a login.
     const gateway = await startHttpGateway({ config, env });
@@ -158,18 +204,32 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     const folder = join(home, 'promptyard', 'oauth');
     const first = await storedFile(folder);
     expect(first.record.client).toBeUndefined();
-    await eventually(() => health(gateway), (body) => body.servers[0]?.state === 'ready', 15_000);
-    await eventually(() => storedFile(folder), (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token, 15_000);
+    await eventually(
+      () => health(gateway),
+      (body) => body.servers[0]?.state === 'ready',
+      15_000,
+    );
+    await eventually(
+      () => storedFile(folder),
+      (file) => file.record.tokens?.access_token !== first.record.tokens?.access_token,
+      15_000,
+    );
     const client = await connectHttp(gateway.url);
     expect(textOf(await client.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
     expect((await health(gateway)).servers[0]).toMatchObject({ state: 'ready', restarts: 0 });
   }, 60_000);
 
-  it('uses client credentials for a machine account, and never passes its own caller\'s token on', async () => {
+  it("uses client credentials for a machine account, and never passes its own caller's token on", async () => {
     const upstream = await protectedServer();
     const home = await makeFolder({});
     const config = gatewayToml(
-      { docs: { url: upstream.url, auth: 'oauth', oauth: { grant: 'client_credentials', client_id: issuer.gatewayClientId, client_secret: '${GATEWAY_SECRET}' } } },
+      {
+        docs: {
+          url: upstream.url,
+          auth: 'oauth',
+          oauth: { grant: 'client_credentials', client_id: issuer.gatewayClientId, client_secret: '${GATEWAY_SECRET}' },
+        },
+      },
       {},
       `[auth]\nissuer = ${JSON.stringify(issuer.issuer)}\nrequired_scopes = ["mcp"]\n`,
     );
@@ -180,7 +240,12 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     expect(docs, docs?.lastError).toMatchObject({ state: 'ready' });
 
     const caller = new Client({ name: 'machine', version: '1.0.0' });
-    const authProvider = new ClientCredentialsProvider({ clientId: issuer.clientId, clientSecret: issuer.clientSecret, expectedIssuer: issuer.issuer, scope: 'mcp' });
+    const authProvider = new ClientCredentialsProvider({
+      clientId: issuer.clientId,
+      clientSecret: issuer.clientSecret,
+      expectedIssuer: issuer.issuer,
+      scope: 'mcp',
+    });
     await caller.connect(new StreamableHTTPClientTransport(new URL(gateway.url), { authProvider }));
     try {
       expect(textOf(await caller.callTool({ name: 'docs_list_prompts', arguments: {} }))).toContain('review');
@@ -193,7 +258,7 @@ describe('promptyard-gateway as an OAuth client of its servers', () => {
     expect(upstream.output.text).not.toMatch(/invalid_token|token refused/i);
   }, 60_000);
 
-  it('never passes the caller\'s Authorization header to a backend', async () => {
+  it("never passes the caller's Authorization header to a backend", async () => {
     const [plain, withHeader] = await Promise.all([httpBackend('plain'), httpBackend('static')]);
     const config = gatewayToml(
       { plain: { url: plain.url }, static: { url: withHeader.url, headers: { Authorization: 'Bearer configured' } } },

@@ -33,12 +33,23 @@ const timeless = (contents: Contents): unknown[] =>
   contents.map(({ uri: _uri, text, blob, ...rest }) => ({
     ...rest,
     ...(text === undefined ? {} : { text: text.replace(/created at .*$/u, 'created at <time>') }),
-    ...(blob === undefined ? {} : { blob: Buffer.from(blob, 'base64').toString('utf8').replace(/created at .*$/u, 'created at <time>') }),
+    ...(blob === undefined
+      ? {}
+      : {
+          blob: Buffer.from(blob, 'base64')
+            .toString('utf8')
+            .replace(/created at .*$/u, 'created at <time>'),
+        }),
   }));
 
 const directPids: number[] = [];
 const direct = async (command: StdioCommand): Promise<Client> => {
-  const transport = new StdioClientTransport({ command: command.command, args: command.args, env: { ...(process.env as Record<string, string>), ...command.env }, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: command.command,
+    args: command.args,
+    env: { ...(process.env as Record<string, string>), ...command.env },
+    stderr: 'ignore',
+  });
   const client = newClient();
   await client.connect(transport);
   directPids.push(transport.pid as number);
@@ -56,7 +67,13 @@ beforeAll(async () => {
   const memoryCommand = npmServer(memoryEntry, [], { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') });
   const appCommand = npmServer(appEntry, ['--stdio']);
   [gateway, everything, memory, app] = await Promise.all([
-    startStdioGateway({ config: gatewayToml({ everything: { command: everythingCommand('stdio') }, memory: { command: memoryCommand }, app: { command: appCommand } }) }),
+    startStdioGateway({
+      config: gatewayToml({
+        everything: { command: everythingCommand('stdio') },
+        memory: { command: memoryCommand },
+        app: { command: appCommand },
+      }),
+    }),
     direct(everythingCommand('stdio')),
     direct(memoryCommand),
     direct(appCommand),
@@ -71,7 +88,10 @@ afterAll(async () => {
 
 describe('server-everything', () => {
   it('namespaces resource links, and each one reads through the gateway as it reads direct (relayed and full path)', async () => {
-    const directLinks = (await everything.callTool({ name: 'get-resource-links', arguments: { count: 4 } })).content as { type: string; uri?: string }[];
+    const directLinks = (await everything.callTool({ name: 'get-resource-links', arguments: { count: 4 } })).content as {
+      type: string;
+      uri?: string;
+    }[];
     for (const viaGateway of [
       await through.callTool({ name: 'everything_get-resource-links', arguments: { count: 4 } }),
       await through.callTool({ name: 'call_tool', arguments: { name: 'everything_get-resource-links', arguments: { count: 4 } } }),
@@ -97,9 +117,16 @@ describe('server-everything', () => {
   it('namespaces an embedded resource in a tool result, and reading its URI gives the same resource', async () => {
     for (const resourceType of ['Text', 'Blob']) {
       const args = { resourceType, resourceId: 3 };
-      const [viaGateway, viaServer] = await Promise.all([through.callTool({ name: 'everything_get-resource-reference', arguments: args }), everything.callTool({ name: 'get-resource-reference', arguments: args })]);
-      const embedded = (viaGateway.content as { type: string; resource?: Contents[number] }[]).find((block) => block.type === 'resource')?.resource;
-      const original = (viaServer.content as { type: string; resource?: Contents[number] }[]).find((block) => block.type === 'resource')?.resource;
+      const [viaGateway, viaServer] = await Promise.all([
+        through.callTool({ name: 'everything_get-resource-reference', arguments: args }),
+        everything.callTool({ name: 'get-resource-reference', arguments: args }),
+      ]);
+      const embedded = (viaGateway.content as { type: string; resource?: Contents[number] }[]).find(
+        (block) => block.type === 'resource',
+      )?.resource;
+      const original = (viaServer.content as { type: string; resource?: Contents[number] }[]).find(
+        (block) => block.type === 'resource',
+      )?.resource;
       expect(embedded?.uri).toBe(`everything+demo://resource/dynamic/${resourceType.toLowerCase()}/3`);
       expect(timeless([embedded as Contents[number]])).toEqual(timeless([original as Contents[number]]));
       const read = (await through.readResource({ uri: embedded?.uri as string })).contents as Contents;
@@ -109,12 +136,19 @@ describe('server-everything', () => {
 
   it('namespaces an embedded resource in a prompt message, and reading its URI gives the same resource', async () => {
     const args = { resourceType: 'Blob', resourceId: '2' };
-    const [viaGateway, viaServer] = await Promise.all([through.getPrompt({ name: 'everything_resource-prompt', arguments: args }), everything.getPrompt({ name: 'resource-prompt', arguments: args })]);
-    const resourceOf = (messages: typeof viaGateway.messages) => (messages.map((message) => message.content).find((content) => content.type === 'resource') as { resource: Contents[number] }).resource;
+    const [viaGateway, viaServer] = await Promise.all([
+      through.getPrompt({ name: 'everything_resource-prompt', arguments: args }),
+      everything.getPrompt({ name: 'resource-prompt', arguments: args }),
+    ]);
+    const resourceOf = (messages: typeof viaGateway.messages) =>
+      (messages.map((message) => message.content).find((content) => content.type === 'resource') as { resource: Contents[number] })
+        .resource;
     const embedded = resourceOf(viaGateway.messages);
     expect(embedded.uri).toBe('everything+demo://resource/dynamic/blob/2');
     expect(timeless([embedded])).toEqual(timeless([resourceOf(viaServer.messages)]));
-    expect(timeless((await through.readResource({ uri: embedded.uri })).contents as Contents)).toEqual(timeless((await everything.readResource({ uri: 'demo://resource/dynamic/blob/2' })).contents as Contents));
+    expect(timeless((await through.readResource({ uri: embedded.uri })).contents as Contents)).toEqual(
+      timeless((await everything.readResource({ uri: 'demo://resource/dynamic/blob/2' })).contents as Contents),
+    );
   });
 });
 
@@ -125,8 +159,14 @@ describe('server-memory', () => {
     const updates: string[] = [];
     through.setNotificationHandler('notifications/resources/updated', (notification) => void updates.push(notification.params.uri));
     await through.subscribeResource({ uri });
-    await through.callTool({ name: 'memory_create_entities', arguments: { entities: [{ name: 'gateway', entityType: 'program', observations: ['routes URIs'] }] } });
-    await eventually(async () => updates, (seen) => seen.length > 0);
+    await through.callTool({
+      name: 'memory_create_entities',
+      arguments: { entities: [{ name: 'gateway', entityType: 'program', observations: ['routes URIs'] }] },
+    });
+    await eventually(
+      async () => updates,
+      (seen) => seen.length > 0,
+    );
     expect(updates).toEqual([uri]);
     // Both processes share one memory file: the same graph, read direct and through the gateway.
     const read = (await through.readResource({ uri })).contents as Contents;
@@ -143,7 +183,8 @@ describe('an MCP App (server-basic-vanillajs)', () => {
     const meta = tool?._meta as { ui?: { resourceUri?: string }; 'ui/resourceUri'?: string } | undefined;
     expect(meta?.ui?.resourceUri).toBe('app+ui://get-time/mcp-app.html');
     expect(meta?.['ui/resourceUri']).toBe('app+ui://get-time/mcp-app.html');
-    const directMeta = (await app.listTools()).tools.find((candidate) => candidate.name === 'get-time')?._meta as { ui?: { resourceUri?: string } } | undefined;
+    const directMeta = (await app.listTools()).tools.find((candidate) => candidate.name === 'get-time')?._meta as
+      { ui?: { resourceUri?: string } } | undefined;
     const read = (await through.readResource({ uri: meta?.ui?.resourceUri as string })).contents as Contents;
     const expected = (await app.readResource({ uri: directMeta?.ui?.resourceUri as string })).contents as Contents;
     expect(read.map((item) => item.uri)).toEqual(['app+ui://get-time/mcp-app.html']);

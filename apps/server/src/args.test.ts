@@ -19,7 +19,11 @@ describe('parseCli', () => {
     ]) {
       expect(parseCli(argv, {})).toMatchObject({ command: { kind: 'list' }, overrides: { prompts: ['x'] } });
     }
-    expect(parseCli(['--prompts', 'x', 'render', 'review', '--arg', 'code=1'], {}).command).toEqual({ kind: 'render', name: 'review', args: { code: '1' } });
+    expect(parseCli(['--prompts', 'x', 'render', 'review', '--arg', 'code=1'], {}).command).toEqual({
+      kind: 'render',
+      name: 'review',
+      args: { code: '1' },
+    });
     expect(parseCli(['-p', 'x', 'validate', '--strict'], {}).command).toEqual({ kind: 'validate', strict: true });
     // An option's value is not a command, even when it is spelled like one.
     expect(parseCli(['--prompts', 'list'], {})).toMatchObject({ overrides: { prompts: ['list'] } });

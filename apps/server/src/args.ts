@@ -51,7 +51,8 @@ searches). Flags override the environment, which overrides the file.
 
 Logs go to stderr; stdout carries only the protocol.`;
 
-const usageError = (message: string): PromptyardError => new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
+const usageError = (message: string): PromptyardError =>
+  new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
 
 const commands = ['list', 'render', 'validate'] as const;
 type CommandName = (typeof commands)[number];
@@ -76,7 +77,13 @@ const commandOptions = { arg: { type: 'string', short: 'a', multiple: true }, st
  * A first word that is no command is an error, with the closest command suggested.
  */
 const findCommand = (argv: readonly string[]): { readonly name?: CommandName; readonly rest: readonly string[] } => {
-  const { tokens } = parseArgs({ args: [...argv], options: { ...commonOptions, ...commandOptions }, strict: false, allowPositionals: true, tokens: true });
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: { ...commonOptions, ...commandOptions },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const first = tokens.find((token) => token.kind === 'positional');
   if (first === undefined) return { rest: argv };
   if (isCommand(first.value)) return { name: first.value, rest: argv.filter((_arg, index) => index !== first.index) };

@@ -14,7 +14,10 @@ const requireHttpUrl = (value: string, key: string, variable: string): void => {
     // reported below
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new PromptyardError('CONFIG_INVALID', `${key} must be an http(s) URL, got ${JSON.stringify(value)}: fix it in promptyard.toml or ${variable}.`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `${key} must be an http(s) URL, got ${JSON.stringify(value)}: fix it in promptyard.toml or ${variable}.`,
+    );
   }
 };
 
@@ -49,7 +52,8 @@ export const createBuiltinTools = (resolved: ResolvedConfig, logger: Logger): To
         maxOutputBytes: perplexity.max_output_bytes,
       }),
     );
-    if (keys.perplexity === undefined) logger.notice('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
+    if (keys.perplexity === undefined)
+      logger.notice('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
   }
   return tools;
 };
@@ -82,7 +86,15 @@ export const createBuiltinResources = (resolved: ResolvedConfig): ResourceProvid
     );
   }
   if (doc.enabled) {
-    providers.push(createDocProvider({ libraries: doc.libraries, cacheDir: resolved.docCacheDir, ttlMs: doc.ttl_s * 1000, maxBytes: doc.max_bytes, timeoutMs: doc.timeout_ms }));
+    providers.push(
+      createDocProvider({
+        libraries: doc.libraries,
+        cacheDir: resolved.docCacheDir,
+        ttlMs: doc.ttl_s * 1000,
+        maxBytes: doc.max_bytes,
+        timeoutMs: doc.timeout_ms,
+      }),
+    );
   }
   if (Object.keys(resolved.projects).length > 0) {
     providers.push(

@@ -53,7 +53,11 @@ const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
   const argument = typeof fields['argument'] === 'string' ? fields['argument'] : undefined;
   const line = typeof fields['line'] === 'number' ? fields['line'] : undefined;
   if (message.startsWith('duplicate prompt name')) {
-    return { file: String(fields['ignored'] ?? ''), severity: 'warning', message: `prompt "${String(fields['prompt'])}" is also defined in ${String(fields['served'])}, which wins` };
+    return {
+      file: String(fields['ignored'] ?? ''),
+      severity: 'warning',
+      message: `prompt "${String(fields['prompt'])}" is also defined in ${String(fields['served'])}, which wins`,
+    };
   }
   if (file === undefined) return undefined;
   if (message.startsWith('invalid ')) {
@@ -65,13 +69,23 @@ const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
   }
   if (argument !== undefined && message === 'declared argument is not used by the template') {
     const at = await lineOf(file, argument);
-    return { file, ...(at === undefined ? {} : { line: at }), severity: 'warning', message: `argument "${argument}" is declared but never used` };
+    return {
+      file,
+      ...(at === undefined ? {} : { line: at }),
+      severity: 'warning',
+      message: `argument "${argument}" is declared but never used`,
+    };
   }
   if (argument !== undefined && message === 'template variable is not declared') {
     const at = await lineOf(file, argument);
     return { file, ...(at === undefined ? {} : { line: at }), severity: 'warning', message: `"${argument}" is used but not declared` };
   }
-  if (message.startsWith('twig.toml declares a prompt')) return { file, severity: 'warning', message: `declares prompt "${String(fields['prompt'])}" but ${String(fields['expected'])} is missing` };
+  if (message.startsWith('twig.toml declares a prompt'))
+    return {
+      file,
+      severity: 'warning',
+      message: `declares prompt "${String(fields['prompt'])}" but ${String(fields['expected'])} is missing`,
+    };
   return undefined;
 };
 
@@ -86,8 +100,15 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
       if (native === undefined) return source.load();
       const inspection = await native.inspect();
       for (const problem of inspection.problems) {
-        const at = problem.line ?? (problem.severity === 'warning' ? await lineOf(problem.file, /"([^"]+)"/.exec(problem.message)?.[1] ?? '') : undefined);
-        findings.push({ file: problem.file, ...(at === undefined ? {} : { line: at }), severity: problem.severity, message: problem.message });
+        const at =
+          problem.line ??
+          (problem.severity === 'warning' ? await lineOf(problem.file, /"([^"]+)"/.exec(problem.message)?.[1] ?? '') : undefined);
+        findings.push({
+          file: problem.file,
+          ...(at === undefined ? {} : { line: at }),
+          severity: problem.severity,
+          message: problem.message,
+        });
       }
       return inspection.entries;
     }),
@@ -105,7 +126,9 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
   }
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   const warnings = findings.length - errors;
-  io.stderr(`validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  io.stderr(
+    `validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+  );
   // Files that fail to load were reported above; a library with none at all gets the one answer.
   if (empty && errors === 0) throw library.emptyLibrary();
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
@@ -142,7 +165,12 @@ export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, 
     const rendered = await library.prompts.get(command.name, command.args);
     const parts = rendered.messages.map((message) => {
       const { content } = message;
-      const body = content.type === 'text' ? content.text : content.type === 'image' ? `[image ${content.mimeType}]` : `[resource ${content.resource.uri}]\n${'text' in content.resource ? content.resource.text : ''}`;
+      const body =
+        content.type === 'text'
+          ? content.text
+          : content.type === 'image'
+            ? `[image ${content.mimeType}]`
+            : `[resource ${content.resource.uri}]\n${'text' in content.resource ? content.resource.text : ''}`;
       return rendered.messages.length === 1 ? body : `[${message.role}]\n${body}`;
     });
     io.stdout(`${parts.join('\n\n')}\n`);

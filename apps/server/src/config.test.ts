@@ -47,7 +47,11 @@ describe('the [tools] sections', () => {
   it('enable both tools by default, take keys from the environment and let *_BASE_URL override the file', async () => {
     const defaults = await resolveServerConfig({ env: {}, cwd: '/work', overrides: {} });
     expect(defaults.config['tools.web_search']).toMatchObject({ enabled: true, base_url: 'https://google.serper.dev', timeout_ms: 30_000 });
-    expect(defaults.config['tools.perplexity_summary_search']).toMatchObject({ enabled: true, model: 'sonar', deep_research_timeout_ms: 300_000 });
+    expect(defaults.config['tools.perplexity_summary_search']).toMatchObject({
+      enabled: true,
+      model: 'sonar',
+      deep_research_timeout_ms: 300_000,
+    });
     expect(defaults.keys).toEqual({});
     const resolved = await resolveServerConfig({
       env: {
@@ -64,7 +68,9 @@ describe('the [tools] sections', () => {
     expect(resolved.keys).toEqual({ serper: 'k1', perplexity: 'k2' });
     expect(resolved.config['tools.web_search']).toMatchObject({ enabled: false, base_url: 'http://127.0.0.1:1' });
     expect(resolved.config['tools.perplexity_summary_search']).toMatchObject({ base_url: 'http://127.0.0.1:2', model: 'sonar-pro' });
-    await expect(resolveServerConfig({ env: { PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MODEL: 'gpt' }, cwd: '/work', overrides: {} })).rejects.toThrow(/sonar-deep-research/);
+    await expect(
+      resolveServerConfig({ env: { PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MODEL: 'gpt' }, cwd: '/work', overrides: {} }),
+    ).rejects.toThrow(/sonar-deep-research/);
   });
 });
 

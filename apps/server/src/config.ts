@@ -37,7 +37,13 @@ export const configSchema = {
     folders: { type: 'string[]', separator: 'path', default: [], doc: 'Folders of Markdown prompts, searched recursively.' },
     libraries: { type: 'string[]', separator: 'path', default: [], doc: 'twig.toml library folders outside the prompt folders.' },
     watch: { type: 'boolean', default: true, doc: 'Hot reload: watch the folders and notify clients of changes.' },
-    page_size: { type: 'integer', min: 1, max: 5000, default: 500, doc: 'Most prompts per prompts/list page; a page also ends before ~96 KB of JSON.' },
+    page_size: {
+      type: 'integer',
+      min: 1,
+      max: 5000,
+      default: 500,
+      doc: 'Most prompts per prompts/list page; a page also ends before ~96 KB of JSON.',
+    },
     debounce_ms: { type: 'integer', min: 0, max: 10_000, default: 25, doc: 'Quiet time before a burst of file changes is applied.' },
     follow_external_symlinks: {
       type: 'boolean',
@@ -52,10 +58,18 @@ export const configSchema = {
       default: [],
       doc: 'Folders of Agent Skills (each skill a folder holding SKILL.md), served through the MCP skills extension (default: discovery).',
     },
-    prefix: { type: 'string', default: 'skill:', doc: 'Prefix of the prompts these skills are also served as, for clients without the skills extension.' },
+    prefix: {
+      type: 'string',
+      default: 'skill:',
+      doc: 'Prefix of the prompts these skills are also served as, for clients without the skills extension.',
+    },
   },
   discovery: {
-    enabled: { type: 'boolean', default: true, doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.' },
+    enabled: {
+      type: 'boolean',
+      default: true,
+      doc: 'With no prompt folders configured, serve the well-known folders of the project and the home folder.',
+    },
     project: { type: 'boolean', default: true, doc: 'Search the current directory (the project).' },
     home: { type: 'boolean', default: true, doc: 'Search the home folder; project prompts win on a name clash.' },
     home_dir: { type: 'string', doc: 'The home folder searched (default: PROMPTYARD_HOME, else HOME).' },
@@ -76,69 +90,157 @@ export const configSchema = {
     prompty: { type: 'string', default: 'prompty:', doc: 'Prefix of Prompty prompt names.' },
   },
   fallback: {
-    tools: { type: 'boolean', default: false, doc: 'Serve list_prompts, get_prompt and search_prompts, for clients that show tools but not prompts.' },
-    resources: { type: 'boolean', default: false, doc: 'Serve every prompt as a resource prompt://{name}, for clients that show resources but not prompts.' },
-    max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger fallback tool results and prompt resources are cut, with a note.' },
+    tools: {
+      type: 'boolean',
+      default: false,
+      doc: 'Serve list_prompts, get_prompt and search_prompts, for clients that show tools but not prompts.',
+    },
+    resources: {
+      type: 'boolean',
+      default: false,
+      doc: 'Serve every prompt as a resource prompt://{name}, for clients that show resources but not prompts.',
+    },
+    max_output_bytes: {
+      type: 'integer',
+      min: 1024,
+      default: 40_000,
+      doc: 'Larger fallback tool results and prompt resources are cut, with a note.',
+    },
   },
   limits: {
     max_file_bytes: { type: 'integer', min: 1, default: 102_400, doc: 'Prompt files larger than this are skipped with a warning.' },
     max_argument_chars: { type: 'integer', min: 1, default: 10_000, doc: 'Longer argument values are truncated with a warning.' },
-    max_response_bytes: { type: 'integer', min: 1, default: 1_048_576, doc: 'Largest rendered prompt returned; larger tool results are cut with a note.' },
+    max_response_bytes: {
+      type: 'integer',
+      min: 1,
+      default: 1_048_576,
+      doc: 'Largest rendered prompt returned; larger tool results are cut with a note.',
+    },
   },
   timeouts: {
     prompt_ms: { type: 'integer', min: 1, default: 5000, doc: 'Longest a prompt may take to render.' },
     resource_ms: { type: 'integer', min: 1, default: 10_000, doc: 'Longest a resource read may take.' },
-    tool_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest a tool call may take (a tool with a longer limit of its own, such as deep research, gets that).' },
+    tool_ms: {
+      type: 'integer',
+      min: 1,
+      default: 30_000,
+      doc: 'Longest a tool call may take (a tool with a longer limit of its own, such as deep research, gets that).',
+    },
   },
   'tools.web_search': {
-    enabled: { type: 'boolean', default: true, doc: 'Serve web_search (Google results through Serper; the key comes from SERPER_API_KEY).' },
+    enabled: {
+      type: 'boolean',
+      default: true,
+      doc: 'Serve web_search (Google results through Serper; the key comes from SERPER_API_KEY).',
+    },
     base_url: { type: 'string', default: serperBaseUrl, doc: 'Serper API base URL; SERPER_BASE_URL overrides it (proxies, tests).' },
     results: { type: 'integer', min: 1, max: 100, default: 10, doc: 'Results asked for when a call does not pass num.' },
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Serper request may take, a Retry-After wait included.' },
-    max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a result boundary, with a note (≈10k tokens, well under clients\' 25k-token limit).' },
+    max_output_bytes: {
+      type: 'integer',
+      min: 1024,
+      default: 40_000,
+      doc: "Larger outputs are cut at a result boundary, with a note (≈10k tokens, well under clients' 25k-token limit).",
+    },
   },
   'resources.url': {
     enabled: { type: 'boolean', default: true, doc: 'Serve url:{+url}, a web page as Markdown.' },
-    mode: { type: 'string', enum: ['jina', 'local'], default: 'jina', doc: 'jina: read through Jina Reader; local: fetch here behind the SSRF guard and convert (no third party sees the URL). PROMPTYARD_URL_MODE.' },
-    reader_url: { type: 'string', default: jinaReaderUrl, doc: 'Jina Reader base URL; JINA_READER_URL overrides it. The key comes from JINA_API_KEY.' },
-    return_format: { type: 'string', enum: ['content', 'markdown', 'html', 'text'], doc: 'Sent as X-Return-Format (default: the reader\'s, Readability-filtered Markdown).' },
+    mode: {
+      type: 'string',
+      enum: ['jina', 'local'],
+      default: 'jina',
+      doc: 'jina: read through Jina Reader; local: fetch here behind the SSRF guard and convert (no third party sees the URL). PROMPTYARD_URL_MODE.',
+    },
+    reader_url: {
+      type: 'string',
+      default: jinaReaderUrl,
+      doc: 'Jina Reader base URL; JINA_READER_URL overrides it. The key comes from JINA_API_KEY.',
+    },
+    return_format: {
+      type: 'string',
+      enum: ['content', 'markdown', 'html', 'text'],
+      doc: "Sent as X-Return-Format (default: the reader's, Readability-filtered Markdown).",
+    },
     reader_timeout_s: { type: 'integer', min: 1, max: 180, doc: 'Sent as X-Timeout: seconds the reader waits for the page.' },
     no_cache: { type: 'boolean', default: false, doc: 'Send X-No-Cache: true (the reader fetches the page afresh).' },
-    allow: { type: 'string[]', separator: 'comma', default: [], doc: 'Hosts or CIDRs exempt from the SSRF guard in local mode; PROMPTYARD_URL_ALLOW (comma-separated).' },
+    allow: {
+      type: 'string[]',
+      separator: 'comma',
+      default: [],
+      doc: 'Hosts or CIDRs exempt from the SSRF guard in local mode; PROMPTYARD_URL_ALLOW (comma-separated).',
+    },
     timeout_ms: { type: 'integer', min: 1, default: 10_000, doc: 'Longest one page fetch may take.' },
     max_bytes: { type: 'integer', min: 1024, default: 5_242_880, doc: 'Larger pages are refused (local) or cut (jina).' },
-    content_types: { type: 'string[]', separator: 'comma', default: ['text/', 'application/xhtml+xml', 'application/json'], doc: 'Content types (prefixes) converted in local mode.' },
+    content_types: {
+      type: 'string[]',
+      separator: 'comma',
+      default: ['text/', 'application/xhtml+xml', 'application/json'],
+      doc: 'Content types (prefixes) converted in local mode.',
+    },
     cache_ttl_s: { type: 'integer', min: 0, default: 300, doc: 'Seconds a page is served from memory before it is fetched again.' },
   },
   'providers[]': {
     package: {
       type: 'string',
-      doc: 'A provider package to load (resolved from the config file\'s folder); it exports createResourceProvider, createToolProvider and/or createPromptSource.',
+      doc: "A provider package to load (resolved from the config file's folder); it exports createResourceProvider, createToolProvider and/or createPromptSource.",
     },
-    options: { type: 'record', default: {}, doc: 'Options passed to the package\'s factories (a table of strings).' },
+    options: { type: 'record', default: {}, doc: "Options passed to the package's factories (a table of strings)." },
     kinds: { type: 'string[]', doc: 'Which of resources, tools and prompts to take from the package (default: every kind it exports).' },
   },
   'resources.doc': {
-    enabled: { type: 'boolean', default: true, doc: 'Serve doc://{library} (a library\'s llms.txt) and doc://{library}/full (llms-full.txt).' },
-    libraries: { type: 'record', default: {}, doc: 'Library name → llms.txt URL, added to and overriding the built-in map; "<name>/full" sets its llms-full.txt.' },
-    cache_dir: { type: 'string', doc: 'Where fetched docs are kept across restarts (default: $XDG_CACHE_HOME or ~/.cache, then promptyard/doc).' },
-    ttl_s: { type: 'integer', min: 0, default: 3600, doc: 'Seconds a fetched file is served before it is revalidated (ETag / If-None-Match).' },
+    enabled: {
+      type: 'boolean',
+      default: true,
+      doc: "Serve doc://{library} (a library's llms.txt) and doc://{library}/full (llms-full.txt).",
+    },
+    libraries: {
+      type: 'record',
+      default: {},
+      doc: 'Library name → llms.txt URL, added to and overriding the built-in map; "<name>/full" sets its llms-full.txt.',
+    },
+    cache_dir: {
+      type: 'string',
+      doc: 'Where fetched docs are kept across restarts (default: $XDG_CACHE_HOME or ~/.cache, then promptyard/doc).',
+    },
+    ttl_s: {
+      type: 'integer',
+      min: 0,
+      default: 3600,
+      doc: 'Seconds a fetched file is served before it is revalidated (ETag / If-None-Match).',
+    },
     max_bytes: { type: 'integer', min: 1024, default: 10_485_760, doc: 'Larger files are refused.' },
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one fetch may take.' },
   },
   'resources.project': {
-    command: { type: 'string', default: 'codeweaver', doc: 'Code-map command run as <command> -input <folder> -output <tempfile> (codeweaver, also found as codeweawer), or "builtin".' },
+    command: {
+      type: 'string',
+      default: 'codeweaver',
+      doc: 'Code-map command run as <command> -input <folder> -output <tempfile> (codeweaver, also found as codeweawer), or "builtin".',
+    },
     paths: { type: 'record', default: {}, doc: 'Project name → folder served as project://{name}; relative to the config file.' },
     timeout_ms: { type: 'integer', min: 1, default: 60_000, doc: 'Longest the command may run.' },
     max_bytes: { type: 'integer', min: 1024, default: 1_000_000, doc: 'Larger code maps are cut, with a note.' },
     max_file_bytes: { type: 'integer', min: 1, default: 100_000, doc: 'The builtin renderer lists larger files without their content.' },
   },
   'tools.perplexity_summary_search': {
-    enabled: { type: 'boolean', default: true, doc: 'Serve perplexity_summary_search (Perplexity Sonar; the key comes from PERPLEXITY_API_KEY).' },
-    base_url: { type: 'string', default: perplexityBaseUrl, doc: 'Perplexity API base URL; PERPLEXITY_BASE_URL overrides it (proxies, tests).' },
+    enabled: {
+      type: 'boolean',
+      default: true,
+      doc: 'Serve perplexity_summary_search (Perplexity Sonar; the key comes from PERPLEXITY_API_KEY).',
+    },
+    base_url: {
+      type: 'string',
+      default: perplexityBaseUrl,
+      doc: 'Perplexity API base URL; PERPLEXITY_BASE_URL overrides it (proxies, tests).',
+    },
     model: { type: 'string', enum: perplexityModels, default: 'sonar', doc: 'Model used when a call does not pass one.' },
     timeout_ms: { type: 'integer', min: 1, default: 30_000, doc: 'Longest one Perplexity request may take, a Retry-After wait included.' },
-    deep_research_timeout_ms: { type: 'integer', min: 1, default: 300_000, doc: 'The same for sonar-deep-research, which runs for minutes.' },
+    deep_research_timeout_ms: {
+      type: 'integer',
+      min: 1,
+      default: 300_000,
+      doc: 'The same for sonar-deep-research, which runs for minutes.',
+    },
     max_output_bytes: { type: 'integer', min: 1024, default: 40_000, doc: 'Larger outputs are cut at a source boundary, with a note.' },
   },
 } as const;
@@ -219,7 +321,10 @@ export const resolveServerConfig = async (options: {
       ...(overrides.host === undefined ? {} : { host: overrides.host }),
       ...(overrides.port === undefined ? {} : { port: overrides.port }),
     },
-    'tools.web_search': { ...values['tools.web_search'], ...(nonEmpty(env['SERPER_BASE_URL']) ? { base_url: env['SERPER_BASE_URL'] } : {}) },
+    'tools.web_search': {
+      ...values['tools.web_search'],
+      ...(nonEmpty(env['SERPER_BASE_URL']) ? { base_url: env['SERPER_BASE_URL'] } : {}),
+    },
     'tools.perplexity_summary_search': {
       ...values['tools.perplexity_summary_search'],
       ...(nonEmpty(env['PERPLEXITY_BASE_URL']) ? { base_url: env['PERPLEXITY_BASE_URL'] } : {}),
@@ -233,7 +338,9 @@ export const resolveServerConfig = async (options: {
   };
   // Paths written in the file are relative to the file; from flags or the environment, to the cwd.
   const fromFile = (key: 'folders' | 'libraries'): boolean =>
-    file !== undefined && env[`PROMPTYARD_PROMPTS_${key.toUpperCase()}`] === undefined && !(key === 'folders' && (overrides.prompts?.length ?? 0) > 0);
+    file !== undefined &&
+    env[`PROMPTYARD_PROMPTS_${key.toUpperCase()}`] === undefined &&
+    !(key === 'folders' && (overrides.prompts?.length ?? 0) > 0);
   const base = (key: 'folders' | 'libraries'): string => (fromFile(key) && file !== undefined ? dirname(file) : options.cwd);
   return {
     config,
@@ -242,9 +349,13 @@ export const resolveServerConfig = async (options: {
     ...(file === undefined ? {} : { file }),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
-    skillFolders: config.skills.folders.map((folder) => absolute(folder, file !== undefined && env['PROMPTYARD_SKILLS_FOLDERS'] === undefined ? dirname(file) : options.cwd)),
+    skillFolders: config.skills.folders.map((folder) =>
+      absolute(folder, file !== undefined && env['PROMPTYARD_SKILLS_FOLDERS'] === undefined ? dirname(file) : options.cwd),
+    ),
     cwd: options.cwd,
-    home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))([config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty)),
+    home: ((home) => (home === undefined ? undefined : absolute(home, options.cwd)))(
+      [config.discovery.home_dir, env['HOME'], env['USERPROFILE']].find(nonEmpty),
+    ),
     projects: Object.fromEntries(
       Object.entries(config['resources.project'].paths).map(([name, folder]) => [
         name,
@@ -253,8 +364,17 @@ export const resolveServerConfig = async (options: {
     ),
     docCacheDir: ((configured) =>
       configured === undefined
-        ? join(nonEmpty(env['XDG_CACHE_HOME']) ? absolute(env['XDG_CACHE_HOME'], options.cwd) : join(env['HOME'] ?? env['USERPROFILE'] ?? tmpdir(), '.cache'), 'promptyard', 'doc')
-        : absolute(configured, file !== undefined && env['PROMPTYARD_RESOURCES_DOC_CACHE_DIR'] === undefined ? dirname(file) : options.cwd))(config['resources.doc'].cache_dir),
+        ? join(
+            nonEmpty(env['XDG_CACHE_HOME'])
+              ? absolute(env['XDG_CACHE_HOME'], options.cwd)
+              : join(env['HOME'] ?? env['USERPROFILE'] ?? tmpdir(), '.cache'),
+            'promptyard',
+            'doc',
+          )
+        : absolute(
+            configured,
+            file !== undefined && env['PROMPTYARD_RESOURCES_DOC_CACHE_DIR'] === undefined ? dirname(file) : options.cwd,
+          ))(config['resources.doc'].cache_dir),
     codexHome: nonEmpty(env['CODEX_HOME']) ? absolute(env['CODEX_HOME'], options.cwd) : undefined,
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),

@@ -8,10 +8,16 @@ import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPla
 import { afterAll, describe, it } from 'vitest';
 
 // The prompt sources promptyard-server builds, with the engines it gives them.
-const engines = { liquid: createLiquidEngine(), jinja: createJinjaEngine(), arguments: createArgumentsEngine(), plain: createPlainEngine() };
+const engines = {
+  liquid: createLiquidEngine(),
+  jinja: createJinjaEngine(),
+  arguments: createArgumentsEngine(),
+  plain: createPlainEngine(),
+};
 const dir = await mkdtemp(join(tmpdir(), 'promptyard-source-contracts-'));
 const files: Readonly<Record<string, string>> = {
-  'prompts/review.md': '---\ndescription: Review code\narguments:\n  - name: code\n    required: true\n  - name: language\n    enum: [typescript, python]\n    default: typescript\n---\nReview this {{ language }} code:\n\n{{ code }}\n',
+  'prompts/review.md':
+    '---\ndescription: Review code\narguments:\n  - name: code\n    required: true\n  - name: language\n    enum: [typescript, python]\n    default: typescript\n---\nReview this {{ language }} code:\n\n{{ code }}\n',
   'prompts/git/commit.md': '# Commit message\n\nWrite a commit message for {{ diff }}.\n',
   'prompts/fix.md': 'Fix issue $ARGUMENTS now.\n',
   '.claude/commands/explain.md': '---\ndescription: Explain a file\nargument-hint: <file>\n---\nExplain $ARGUMENTS in plain words.\n',
@@ -46,7 +52,15 @@ describe('a discovered Claude commands folder meets the prompt source contract',
   run(
     promptSourceContract({
       context: createTestContext({ engines }),
-      create: (context) => createNativePromptSource({ format: 'claude-commands', dir: join(dir, '.claude/commands'), root: dir, prefix: 'claude:', jinja: engines.jinja, logger: context.logger }),
+      create: (context) =>
+        createNativePromptSource({
+          format: 'claude-commands',
+          dir: join(dir, '.claude/commands'),
+          root: dir,
+          prefix: 'claude:',
+          jinja: engines.jinja,
+          logger: context.logger,
+        }),
       renders: [{ name: 'claude:explain', arguments: { arguments: 'src/app.ts' }, text: 'Explain src/app.ts in plain words.\n' }],
     }),
   );

@@ -17,13 +17,27 @@ const folderWith = async (paths: readonly string[]): Promise<string> => {
   return dir;
 };
 
-const prefixes = { claude: 'claude:', copilot: 'copilot:', continue: 'continue:', gemini: 'gemini:', codex: 'codex:', speckit: 'speckit:', prompty: 'prompty:' };
+const prefixes = {
+  claude: 'claude:',
+  copilot: 'copilot:',
+  continue: 'continue:',
+  gemini: 'gemini:',
+  codex: 'codex:',
+  speckit: 'speckit:',
+  prompty: 'prompty:',
+};
 const allFormats = configSchema.discovery.formats.default;
 
 describe('discoverFolders', () => {
   it('finds existing well-known folders, project before home, with their prefixes and roots', async () => {
     const project = await folderWith(['.claude/commands', '.github/prompts', 'templates/commands']);
-    const home = await folderWith(['.claude/commands', '.codex/prompts', '.gemini/commands', '.github/prompts', '.config/Code/User/prompts']);
+    const home = await folderWith([
+      '.claude/commands',
+      '.codex/prompts',
+      '.gemini/commands',
+      '.github/prompts',
+      '.config/Code/User/prompts',
+    ]);
     const found = await discoverFolders({ cwd: project, home, project: true, includeHome: true, formats: allFormats, prefixes });
     expect(found.map((folder) => [folder.scope, folder.format, folder.prefix])).toEqual([
       ['project', 'claude-commands', 'claude:'],
@@ -41,13 +55,23 @@ describe('discoverFolders', () => {
 
   it('serves a folder once when the project is the home, honours CODEX_HOME, formats and the switches', async () => {
     const home = await folderWith(['.claude/commands', 'codex-home/prompts']);
-    const found = await discoverFolders({ cwd: home, home, project: true, includeHome: true, formats: ['claude-commands', 'codex'], prefixes, codexHome: join(home, 'codex-home') });
+    const found = await discoverFolders({
+      cwd: home,
+      home,
+      project: true,
+      includeHome: true,
+      formats: ['claude-commands', 'codex'],
+      prefixes,
+      codexHome: join(home, 'codex-home'),
+    });
     expect(found.map((folder) => [folder.scope, folder.format, folder.dir])).toEqual([
       ['project', 'claude-commands', join(home, '.claude/commands')],
       ['home', 'codex', join(home, 'codex-home/prompts')],
     ]);
     expect(await discoverFolders({ cwd: home, home, project: false, includeHome: false, formats: allFormats, prefixes })).toEqual([]);
-    await expect(discoverFolders({ cwd: home, home, project: true, includeHome: true, formats: ['cursor'], prefixes })).rejects.toThrow(/unknown "cursor"/);
+    await expect(discoverFolders({ cwd: home, home, project: true, includeHome: true, formats: ['cursor'], prefixes })).rejects.toThrow(
+      /unknown "cursor"/,
+    );
   });
 });
 

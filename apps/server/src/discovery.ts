@@ -48,7 +48,10 @@ const isFolder = async (path: string): Promise<boolean> => (await stat(path).cat
 const checkFormats = (formats: readonly string[]): NativeFormat[] => {
   const unknown = formats.filter((format) => !(nativeFormats as readonly string[]).includes(format));
   if (unknown.length > 0) {
-    throw new PromptyardError('CONFIG_INVALID', `[discovery] formats: unknown ${formatList(unknown)}; known formats are ${formatList(nativeFormats)}.`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `[discovery] formats: unknown ${formatList(unknown)}; known formats are ${formatList(nativeFormats)}.`,
+    );
   }
   return formats as NativeFormat[];
 };
@@ -83,7 +86,9 @@ export const discoverFolders = async (options: DiscoveryOptions): Promise<Discov
 const skillLocations = ['.claude/skills', '.agents/skills'] as const;
 
 /** The well-known skill folders that exist, project ones first (on a name clash the project's skill is served). */
-export const discoverSkillFolders = async (options: Pick<DiscoveryOptions, 'cwd' | 'home' | 'project' | 'includeHome'>): Promise<string[]> => {
+export const discoverSkillFolders = async (
+  options: Pick<DiscoveryOptions, 'cwd' | 'home' | 'project' | 'includeHome'>,
+): Promise<string[]> => {
   const bases = [...(options.project ? [options.cwd] : []), ...(options.includeHome && options.home !== undefined ? [options.home] : [])];
   const candidates = [...new Set(bases.flatMap((base) => skillLocations.map((relative) => join(base, relative))))];
   const present = await Promise.all(candidates.map(isFolder));

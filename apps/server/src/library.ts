@@ -33,7 +33,8 @@ export interface Library {
 
 const requireFolder = async (folder: string, kind: string): Promise<void> => {
   const info = await stat(folder).catch(() => undefined);
-  if (info === undefined) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
+  if (info === undefined)
+    throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} does not exist: create it or fix the path in your config or flags.`);
   if (!info.isDirectory()) throw new PromptyardError('CONFIG_INVALID', `The ${kind} ${folder} is not a folder.`);
 };
 
@@ -44,16 +45,20 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
     // The project itself is Prompty's folder: it is worth a line only when it holds some.
     if (folder.format === 'prompty' && count === 0) return [];
     const example = loaded[index]?.[0]?.name;
-    return [`  ${folder.scope.padEnd(7)} ${folder.format.padEnd(15)} ${folder.dir}  ${count} prompt${count === 1 ? '' : 's'} named ${folder.prefix}<name>${example === undefined ? '' : ` (e.g. ${example})`}`];
+    return [
+      `  ${folder.scope.padEnd(7)} ${folder.format.padEnd(15)} ${folder.dir}  ${count} prompt${count === 1 ? '' : 's'} named ${folder.prefix}<name>${example === undefined ? '' : ` (e.g. ${example})`}`,
+    ];
   });
   return `promptyard-server: no prompt folders configured; serving the well-known folders found (project before home on a name clash):\n${lines.join('\n')}\n`;
 };
 
-
 export type Engines = Readonly<Record<'liquid' | 'jinja' | 'arguments' | 'plain', TemplateEngine>>;
 
 /** Liquid's and Jinja's bounds: `[timeouts] prompt_ms` per render, and a parse limit from the file size limit. */
-const liquidLimits = (config: ResolvedConfig['config']) => ({ renderLimitMs: config.timeouts.prompt_ms, parseLimit: config.limits.max_file_bytes * 4 });
+const liquidLimits = (config: ResolvedConfig['config']) => ({
+  renderLimitMs: config.timeouts.prompt_ms,
+  parseLimit: config.limits.max_file_bytes * 4,
+});
 
 /** The template engines every source renders with (provider prompt sources too). */
 export const createEngines = (config: ResolvedConfig['config']): Engines => ({
@@ -103,10 +108,16 @@ export const createLibrary = async (
       ...fromProviders.map(({ name }) => `the provider ${name}`),
     ];
     if (places.length > 0) {
-      const hint = folders.length > 0 ? 'add a prompt file there (review.md is served as "review")' : 'add a prompt file there in its tool\'s format';
-      return new PromptyardError('CONFIG_INVALID', `No prompts found: looked in ${places.join(', ')}; ${hint}, or pass --prompts <dir> to serve another folder.`);
+      const hint =
+        folders.length > 0 ? 'add a prompt file there (review.md is served as "review")' : "add a prompt file there in its tool's format";
+      return new PromptyardError(
+        'CONFIG_INVALID',
+        `No prompts found: looked in ${places.join(', ')}; ${hint}, or pass --prompts <dir> to serve another folder.`,
+      );
     }
-    const bases = [discovery.project ? resolved.cwd : undefined, discovery.home ? resolved.home : undefined].filter((base) => base !== undefined);
+    const bases = [discovery.project ? resolved.cwd : undefined, discovery.home ? resolved.home : undefined].filter(
+      (base) => base !== undefined,
+    );
     const looked =
       discovery.enabled && bases.length > 0
         ? `none is configured and no well-known folder (.claude/commands, .github/prompts, .gemini/commands, …) exists in ${bases.join(' or ')}`
@@ -125,7 +136,11 @@ export const createLibrary = async (
 
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
   catalog.onConflict(({ name, kept, shadowed }) =>
-    logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', { prompt: name, served: kept, ignored: shadowed }),
+    logger.warn('duplicate prompt name: the first folder wins (configured folders in order; project before home)', {
+      prompt: name,
+      served: kept,
+      ignored: shadowed,
+    }),
   );
 
   const sourceLogger = logger.child('prompts');

@@ -26,7 +26,10 @@ const clientConfigs = (url: string, name: string): string =>
   ].join('\n');
 
 /** Composes config, prompt sources, providers, the registry and a transport into a running server. */
-export const startServer = async (resolved: ResolvedConfig, options: { readonly version: string; readonly logger?: Logger }): Promise<RunningServer> => {
+export const startServer = async (
+  resolved: ResolvedConfig,
+  options: { readonly version: string; readonly logger?: Logger },
+): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
   const engines = createEngines(config);
@@ -48,19 +51,32 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const skillListeners: (() => void)[] = [];
 
   const toolCatalog = createCatalog<ToolDefinition>({ kind: 'tool', defaultPageSize: config.prompts.page_size });
-  toolCatalog.onConflict(({ name, kept, shadowed }) => logger.warn('duplicate tool name: the first wins (built-in, prompt tools, then [[providers]] in order)', { tool: name, served: kept, ignored: shadowed }));
+  toolCatalog.onConflict(({ name, kept, shadowed }) =>
+    logger.warn('duplicate tool name: the first wins (built-in, prompt tools, then [[providers]] in order)', {
+      tool: name,
+      served: kept,
+      ignored: shadowed,
+    }),
+  );
   toolCatalog.owner('builtin').replace(createBuiltinTools(resolved, logger));
   if (fallback.tools) {
-    toolCatalog.owner('prompts').replace([
-      ...createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }),
-      ...(skillTree === undefined ? [] : createSkillTools({ tree: skillTree, maxOutputBytes: fallback.max_output_bytes })),
-    ]);
+    toolCatalog
+      .owner('prompts')
+      .replace([
+        ...createPromptTools({ prompts, maxOutputBytes: fallback.max_output_bytes, search: createPromptSearch({ catalog }) }),
+        ...(skillTree === undefined ? [] : createSkillTools({ tree: skillTree, maxOutputBytes: fallback.max_output_bytes })),
+      ]);
   }
   for (const loaded of packages) if (loaded.tools !== undefined) toolCatalog.owner(`provider ${loaded.label}`).replace(loaded.tools.tools);
   const tools =
     toolCatalog.size === 0
       ? undefined
-      : createToolService({ catalog: toolCatalog, logger: logger.child('tools'), timeoutMs: config.timeouts.tool_ms, maxResponseBytes: config.limits.max_response_bytes });
+      : createToolService({
+          catalog: toolCatalog,
+          logger: logger.child('tools'),
+          timeoutMs: config.timeouts.tool_ms,
+          maxResponseBytes: config.limits.max_response_bytes,
+        });
 
   const resourceProviders = [
     ...(fallback.resources ? [createPromptResources({ prompts, maxOutputBytes: fallback.max_output_bytes })] : []),
@@ -68,19 +84,29 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     ...packages.flatMap((loaded) => (loaded.resources === undefined ? [] : [loaded.resources])),
   ];
   // Two providers of one scheme are refused here, at start-up.
-  const resources = resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders, { timeoutMs: config.timeouts.resource_ms });
+  const resources =
+    resourceProviders.length === 0 ? undefined : createResourceService(resourceProviders, { timeoutMs: config.timeouts.resource_ms });
 
   const policy = createAccessPolicy(resolved.policy);
   if (policy !== undefined && (fallback.tools || fallback.resources)) {
-    logger.warn('[fallback] tools and resources serve every prompt by name: give them only to callers who may use all prompts ([[policy]] tools = ["get_prompt", …], resources = ["prompt://*"])');
+    logger.warn(
+      '[fallback] tools and resources serve every prompt by name: give them only to callers who may use all prompts ([[policy]] tools = ["get_prompt", …], resources = ["prompt://*"])',
+    );
   }
   const { telemetry: telemetryConfig } = config;
-  const telemetry = await startMetrics({ metrics: telemetryConfig.metrics, metricsBind: telemetryConfig.metrics_bind }, { http: config.transport.type === 'http', logger });
+  const telemetry = await startMetrics(
+    { metrics: telemetryConfig.metrics, metricsBind: telemetryConfig.metrics_bind },
+    { http: config.transport.type === 'http', logger },
+  );
   const { metrics } = telemetry;
   metrics?.catalog(() => catalog.size);
   const cluster = await joinCluster(config, logger);
   const traces = await startTracing(
-    { otlpEndpoint: telemetryConfig.otlp_endpoint, serviceName: telemetryConfig.service_name ?? 'promptyard-server', serviceVersion: config.server.version ?? options.version },
+    {
+      otlpEndpoint: telemetryConfig.otlp_endpoint,
+      serviceName: telemetryConfig.service_name ?? 'promptyard-server',
+      serviceVersion: config.server.version ?? options.version,
+    },
     { logger },
   );
   const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
@@ -90,23 +116,33 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
   const loadStarted = performance.now();
   const [loaded, blueprint] = await Promise.all([
     Promise.all(sources.map(({ source }) => source.load())),
-    createMcpServerBlueprint({
-      ...createCatalogHandlers({
-        name: config.server.name,
-        version: config.server.version ?? options.version,
-        instructions: config.server.instructions,
-        logger,
-        prompts,
-        tools,
-        resources,
-        pageSize: config.prompts.page_size,
-      }),
-      ...(skillTree === undefined ? {} : { skills: { tree: skillTree, onChanged: (listener: () => void) => void skillListeners.push(listener) } }),
-      ...(policy === undefined
-        ? {}
-        : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
-          { access: { policy, audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }) } }),
-    }, { metrics, tracing, cluster }),
+    createMcpServerBlueprint(
+      {
+        ...createCatalogHandlers({
+          name: config.server.name,
+          version: config.server.version ?? options.version,
+          instructions: config.server.instructions,
+          logger,
+          prompts,
+          tools,
+          resources,
+          pageSize: config.prompts.page_size,
+        }),
+        ...(skillTree === undefined
+          ? {}
+          : { skills: { tree: skillTree, onChanged: (listener: () => void) => void skillListeners.push(listener) } }),
+        ...(policy === undefined
+          ? {}
+          : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
+            {
+              access: {
+                policy,
+                audit: createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard:audit' }),
+              },
+            }),
+      },
+      { metrics, tracing, cluster },
+    ),
   ]);
   sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
   if (catalog.size === 0 && skillTree === undefined) {
@@ -114,9 +150,15 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
     if (folders.length === 0 || !config.prompts.watch) throw emptyLibrary();
     logger.warn(`${emptyLibrary().message} Serving anyway: files added to the folders are picked up.`);
   }
-  if (discovered.length > 0) process.stderr.write(describeDiscovery(discovered, loaded.slice(folders.length, folders.length + discovered.length)));
+  if (discovered.length > 0)
+    process.stderr.write(describeDiscovery(discovered, loaded.slice(folders.length, folders.length + discovered.length)));
   if (skillTree !== undefined) logger.info('serving skills (MCP skills extension)', { folders: skillTree.id });
-  logger.info('prompts loaded', { prompts: catalog.size, tools: tools?.catalog.names().join(',') || 'none', folders: sources.length, ms: Math.round(performance.now() - loadStarted) });
+  logger.info('prompts loaded', {
+    prompts: catalog.size,
+    tools: tools?.catalog.names().join(',') || 'none',
+    folders: sources.length,
+    ms: Math.round(performance.now() - loadStarted),
+  });
 
   let closeTransport: () => Promise<void>;
   let url: string | undefined;
@@ -153,13 +195,16 @@ export const startServer = async (resolved: ResolvedConfig, options: { readonly 
       logger.warn('[[policy]] is set but callers are not identified: set [auth] issuer (or a token), else every caller may use everything');
     }
     if (!isLoopbackHost(transport.host) && transport.auth_token === undefined && auth === undefined) {
-      logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN, or [auth] issuer for OAuth', { host: transport.host });
+      logger.warn('serving on a non-loopback address without a token: set PROMPTYARD_AUTH_TOKEN, or [auth] issuer for OAuth', {
+        host: transport.host,
+      });
     }
     const authMode = auth !== undefined ? `oauth (${authSettings?.issuer ?? ''})` : transport.auth_token === undefined ? 'none' : 'bearer';
     logger.notice(`listening on ${handle.url}`, { prompts: catalog.size, auth: authMode });
     process.stderr.write(`\n${clientConfigs(handle.url, config.server.name)}\n\n`);
   } else {
-    if (resolved.auth !== undefined || policy !== undefined) logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the server, and may use everything');
+    if (resolved.auth !== undefined || policy !== undefined)
+      logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the server, and may use everything');
     const handle = await serveStdio(blueprint);
     closeTransport = handle.close;
     logger.info('serving on stdio', { prompts: catalog.size });

@@ -2,7 +2,15 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeError, formatList, isPromptyardError, isValidToolName, PromptyardError } from '@promptyard/core';
-import type { Logger, PromptSource, ProviderContext, ProviderModule, ResourceProvider, TemplateEngine, ToolProvider } from '@promptyard/core';
+import type {
+  Logger,
+  PromptSource,
+  ProviderContext,
+  ProviderModule,
+  ResourceProvider,
+  TemplateEngine,
+  ToolProvider,
+} from '@promptyard/core';
 import type { ResolvedConfig } from './config.js';
 
 /** What a provider package can add; `[[providers]] kinds` picks some (default: every kind it exports). */
@@ -31,22 +39,32 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** The shape each factory must return, checked once at start-up so a broken package fails with its name. */
 const problemsOf: Readonly<Record<ProviderKind, (value: unknown) => string | undefined>> = {
   resources: (value) =>
-    isObject(value) && typeof value['scheme'] === 'string' && isFunction(value['list']) && isFunction(value['templates']) && isFunction(value['read'])
+    isObject(value) &&
+    typeof value['scheme'] === 'string' &&
+    isFunction(value['list']) &&
+    isFunction(value['templates']) &&
+    isFunction(value['read'])
       ? undefined
       : 'createResourceProvider returned something that is not a ResourceProvider (scheme, list, templates, read)',
   tools: (value) => {
-    if (!isObject(value) || !Array.isArray(value['tools'])) return 'createToolProvider returned something that is not a ToolProvider (an object with a tools array)';
+    if (!isObject(value) || !Array.isArray(value['tools']))
+      return 'createToolProvider returned something that is not a ToolProvider (an object with a tools array)';
     for (const tool of value['tools'] as unknown[]) {
       const name = isObject(tool) ? tool['name'] : undefined;
-      if (!isObject(tool) || typeof name !== 'string' || !isValidToolName(name)) return `a tool's name must be 1 to 128 letters, digits, "_", "-" or ".", got ${JSON.stringify(name)}`;
-      if (typeof tool['description'] !== 'string' || !isFunction(tool['execute'])) return `tool "${name}" needs a description and an execute function`;
+      if (!isObject(tool) || typeof name !== 'string' || !isValidToolName(name))
+        return `a tool's name must be 1 to 128 letters, digits, "_", "-" or ".", got ${JSON.stringify(name)}`;
+      if (typeof tool['description'] !== 'string' || !isFunction(tool['execute']))
+        return `tool "${name}" needs a description and an execute function`;
       const schema = tool['inputSchema'];
-      if (!isObject(schema) || schema['type'] !== 'object' || !isObject(schema['properties'])) return `tool "${name}" needs an inputSchema of type "object" with properties`;
+      if (!isObject(schema) || schema['type'] !== 'object' || !isObject(schema['properties']))
+        return `tool "${name}" needs an inputSchema of type "object" with properties`;
     }
     return undefined;
   },
   prompts: (value) =>
-    isObject(value) && typeof value['id'] === 'string' && isFunction(value['load']) ? undefined : 'createPromptSource returned something that is not a PromptSource (id, load)',
+    isObject(value) && typeof value['id'] === 'string' && isFunction(value['load'])
+      ? undefined
+      : 'createPromptSource returned something that is not a PromptSource (id, load)',
 };
 
 const invalid = (name: string, message: string, cause?: unknown): PromptyardError =>
@@ -67,27 +85,43 @@ export const loadProviders = async (
   return Promise.all(
     resolved.config['providers[]'].map(async (entry, index): Promise<ProviderPackage> => {
       const name = entry.package;
-      if (name === undefined) throw new PromptyardError('CONFIG_INVALID', `[[providers]] #${index + 1} needs package = "<npm package name>".`);
+      if (name === undefined)
+        throw new PromptyardError('CONFIG_INVALID', `[[providers]] #${index + 1} needs package = "<npm package name>".`);
       const unknownKinds = (entry.kinds ?? []).filter((kind) => !(providerKinds as readonly string[]).includes(kind));
-      if (unknownKinds.length > 0) throw invalid(name, `has unknown kinds ${formatList(unknownKinds)} in [[providers]]; kinds takes ${formatList(providerKinds)}`);
+      if (unknownKinds.length > 0)
+        throw invalid(name, `has unknown kinds ${formatList(unknownKinds)} in [[providers]]; kinds takes ${formatList(providerKinds)}`);
       let path: string;
       try {
         path = require.resolve(name);
       } catch (error) {
-        throw invalid(name, `is not installed where ${dirname(base)} can find it: run \`npm install ${name}\` there, or fix [[providers]] package`, error);
+        throw invalid(
+          name,
+          `is not installed where ${dirname(base)} can find it: run \`npm install ${name}\` there, or fix [[providers]] package`,
+          error,
+        );
       }
       const module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
       const wanted = providerKinds.filter((kind) => only.includes(kind) && (entry.kinds === undefined || entry.kinds.includes(kind)));
       const exported = providerKinds.filter((kind) => factoryNames[kind].some((key) => isFunction(module[key])));
       if (exported.length === 0) {
-        throw invalid(name, 'exports none of createResourceProvider, createToolProvider, createPromptSource (see ProviderModule in @promptyard/core)');
+        throw invalid(
+          name,
+          'exports none of createResourceProvider, createToolProvider, createPromptSource (see ProviderModule in @promptyard/core)',
+        );
       }
       const missing = (entry.kinds ?? []).filter((kind) => !(exported as string[]).includes(kind));
-      if (missing.length > 0) throw invalid(name, `does not export the ${formatList(missing, 'and')} that [[providers]] kinds asks for (it exports ${formatList(exported, 'and')})`);
+      if (missing.length > 0)
+        throw invalid(
+          name,
+          `does not export the ${formatList(missing, 'and')} that [[providers]] kinds asks for (it exports ${formatList(exported, 'and')})`,
+        );
       const providerContext: ProviderContext = { logger: context.logger.child(name), baseDir: dirname(base), engines: context.engines };
       const loaded: { -readonly [K in ProviderKind]?: unknown } = {};
       for (const kind of wanted.filter((candidate) => exported.includes(candidate))) {
-        const factory = factoryNames[kind].map((key) => module[key]).find(isFunction) as (options: unknown, context: ProviderContext) => unknown;
+        const factory = factoryNames[kind].map((key) => module[key]).find(isFunction) as (
+          options: unknown,
+          context: ProviderContext,
+        ) => unknown;
         let value: unknown;
         try {
           value = await factory(entry.options, providerContext);

@@ -26,13 +26,22 @@ const main = async (): Promise<void> => {
   }
   const resolved = await resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   if (cli.command !== undefined) {
-    const io = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text), cwd: process.cwd() };
+    const io = {
+      stdout: (text: string) => process.stdout.write(text),
+      stderr: (text: string) => process.stderr.write(text),
+      cwd: process.cwd(),
+    };
     process.exitCode = await runCommand(cli.command, resolved, io);
     return;
   }
 
   // Over stdio, the client closing our stdin ends the session.
-  const shutdown = handleShutdown({ program: 'promptyard-server', signals: ['SIGINT', 'SIGTERM'], stdio: resolved.config.transport.type === 'stdio', graceMs: 3000 });
+  const shutdown = handleShutdown({
+    program: 'promptyard-server',
+    signals: ['SIGINT', 'SIGTERM'],
+    stdio: resolved.config.transport.type === 'stdio',
+    graceMs: 3000,
+  });
   const server = await startServer(resolved, { version });
   await shutdown.started(() => server.close());
 };

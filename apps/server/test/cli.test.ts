@@ -18,7 +18,10 @@ describe('promptyard-server command line', () => {
   });
 
   it('fails fast on an invalid config with the file, the line and what is allowed', async () => {
-    const dir = await makeFolder({ ...promptFiles, 'promptyard.toml': '[server]\nname = "x"\n\n[transport]\ntype = "carrier-pigeon"\nprot = 3\n' });
+    const dir = await makeFolder({
+      ...promptFiles,
+      'promptyard.toml': '[server]\nname = "x"\n\n[transport]\ntype = "carrier-pigeon"\nprot = 3\n',
+    });
     const result = await runCli(['--config', join(dir, 'promptyard.toml')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('promptyard.toml:5');
@@ -74,7 +77,9 @@ describe('promptyard-server command line', () => {
     const stderr = new Output();
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
     await stdout.waitFor(/"id":1/);
     child.stdin.write('this is not json\n');
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })}\n`);

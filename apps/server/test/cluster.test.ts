@@ -79,7 +79,10 @@ describe('promptyard-server replicas sharing Redis ([cluster] redis_url)', () =>
   it('serves one 2025 session from every replica, without re-initializing', async () => {
     const folder = await makeFolder(promptFiles);
     const nodes = await startNodes(2, folder);
-    await eventually(() => Promise.all(nodes.map(health)), (all) => all.every((one) => one.status === 'ok' && one.cluster?.store === 'ready'));
+    await eventually(
+      () => Promise.all(nodes.map(health)),
+      (all) => all.every((one) => one.status === 'ok' && one.cluster?.store === 'ready'),
+    );
     const { client, transport, hits } = await connectBalanced(nodes);
     const session = transport.sessionId;
     expect(session).toBeDefined();
@@ -97,7 +100,10 @@ describe('promptyard-server replicas sharing Redis ([cluster] redis_url)', () =>
   it('tells a session of each change once, whichever replicas saw it, and resumes its stream on another replica', async () => {
     const folder = await makeFolder(promptFiles);
     const nodes = await startNodes(2, folder);
-    await eventually(() => Promise.all(nodes.map(health)), (all) => all.every((one) => one.cluster?.store === 'ready'));
+    await eventually(
+      () => Promise.all(nodes.map(health)),
+      (all) => all.every((one) => one.cluster?.store === 'ready'),
+    );
     const { client } = await connectBalanced(nodes);
     let heard = 0;
     const waiters: (() => void)[] = [];
@@ -117,18 +123,28 @@ describe('promptyard-server replicas sharing Redis ([cluster] redis_url)', () =>
     };
     // Both replicas watch the folder and see each edit; the session hears it once.
     for (let edit = 1; edit <= 3; edit += 1) {
-      await writeFile(join(folder, 'review.md'), promptFiles['review.md']!.replace('Review code for bugs and style', `Review code, take ${edit}`));
+      await writeFile(
+        join(folder, 'review.md'),
+        promptFiles['review.md']!.replace('Review code for bugs and style', `Review code, take ${edit}`),
+      );
       await heardAtLeast(edit);
     }
     await client.ping();
     expect(heard).toBe(3);
 
     // The replica holding the GET stream dies; an edit meanwhile is replayed on the other one.
-    const streams = await Promise.all(nodes.map(async (node) => Number(/^promptyard_http_open_streams (\d+)/m.exec(await (await fetch(new URL('/metrics', node.url))).text())?.[1] ?? 0)));
+    const streams = await Promise.all(
+      nodes.map(async (node) =>
+        Number(/^promptyard_http_open_streams (\d+)/m.exec(await (await fetch(new URL('/metrics', node.url))).text())?.[1] ?? 0),
+      ),
+    );
     const holder = nodes[streams.findIndex((count) => count > 0)] as HttpServer;
     expect(holder).toBeDefined();
     holder.child.kill('SIGKILL');
-    await writeFile(join(folder, 'review.md'), promptFiles['review.md']!.replace('Review code for bugs and style', 'Review code, while a replica is down'));
+    await writeFile(
+      join(folder, 'review.md'),
+      promptFiles['review.md']!.replace('Review code for bugs and style', 'Review code, while a replica is down'),
+    );
     await heardAtLeast(4);
     expect((await client.getPrompt({ name: 'review', arguments: { code: 'x' } })).description).toBe('Review code, while a replica is down');
   });
@@ -145,7 +161,8 @@ describe('promptyard-server replicas sharing Redis ([cluster] redis_url)', () =>
     const nodes = [await startHttp(['--prompts', folder], { env }), await startHttp(['--prompts', folder], { env })];
     const statuses: number[] = [];
     // Alone, each replica would let its own 4 through: 8 in all.
-    for (let index = 0; index < 8; index += 1) statuses.push((await fetch(new URL('/health', (nodes[index % 2] as HttpServer).url))).status);
+    for (let index = 0; index < 8; index += 1)
+      statuses.push((await fetch(new URL('/health', (nodes[index % 2] as HttpServer).url))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
   });
 });

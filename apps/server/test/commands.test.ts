@@ -8,8 +8,10 @@ afterEach(cleanup);
 const brokenProject: Record<string, string> = {
   'prompts/bad-yaml.md': '---\ndescription: [unclosed\n---\nBody\n',
   'prompts/unclosed-fence.md': '---\ndescription: never closed\nBody\n',
-  'prompts/unused.md': '---\ndescription: Declares more than it uses\narguments:\n  - name: code\n    required: true\n  - name: style\n---\nReview {{ code }}\n',
-  'prompts/undeclared.md': '---\ndescription: Uses more than it declares\narguments:\n  - name: code\n---\nReview {{ code }} for {{ audience }}\n',
+  'prompts/unused.md':
+    '---\ndescription: Declares more than it uses\narguments:\n  - name: code\n    required: true\n  - name: style\n---\nReview {{ code }}\n',
+  'prompts/undeclared.md':
+    '---\ndescription: Uses more than it declares\narguments:\n  - name: code\n---\nReview {{ code }} for {{ audience }}\n',
   'prompts/bad-liquid.md': '---\ndescription: Broken tag\n---\nHello {% if %}\n',
 };
 const brokenNative: Record<string, string> = {

@@ -11,7 +11,9 @@ const blemishes = (text: string): string[] => [
   ...(/\n\n\n/.test(text) ? ['a doubled blank line'] : []),
   ...(/\n\n$/.test(text) ? ['a trailing blank line'] : []),
   ...[...text.matchAll(/\ban ([b-df-hj-np-tv-z]\w*)/gi)].map((match) => `"an ${match[1] ?? ''}"`),
-  ...[...text.matchAll(/\ba ([aeiou]\w*)/gi)].filter((match) => !/^(one|use|uni|eu)/i.test(match[1] ?? '')).map((match) => `"a ${match[1] ?? ''}"`),
+  ...[...text.matchAll(/\ba ([aeiou]\w*)/gi)]
+    .filter((match) => !/^(one|use|uni|eu)/i.test(match[1] ?? ''))
+    .map((match) => `"a ${match[1] ?? ''}"`),
 ];
 
 describe('the bundled examples', () => {
@@ -25,7 +27,10 @@ describe('the bundled examples', () => {
       // The free text of a $ARGUMENTS prompt is its whole input: given, like a required argument.
       const needed = args.filter((argument) => argument.required === true || argument.name === 'arguments');
       // Defaults for the optional arguments, then every argument given ("X" also catches "an X").
-      const variants = [Object.fromEntries(needed.map((argument) => [argument.name, 'X'])), Object.fromEntries(args.map((argument) => [argument.name, 'X']))];
+      const variants = [
+        Object.fromEntries(needed.map((argument) => [argument.name, 'X'])),
+        Object.fromEntries(args.map((argument) => [argument.name, 'X'])),
+      ];
       for (const values of variants) {
         const rendered = await client.getPrompt({ name: prompt.name, arguments: values });
         for (const message of rendered.messages) {

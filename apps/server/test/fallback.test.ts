@@ -4,7 +4,11 @@ import { promptFiles } from './fixtures.js';
 
 afterEach(cleanup);
 
-const fallbackEnv = { PROMPTYARD_FALLBACK_TOOLS: 'true', PROMPTYARD_FALLBACK_RESOURCES: 'true', PROMPTYARD_FALLBACK_MAX_OUTPUT_BYTES: '2048' };
+const fallbackEnv = {
+  PROMPTYARD_FALLBACK_TOOLS: 'true',
+  PROMPTYARD_FALLBACK_RESOURCES: 'true',
+  PROMPTYARD_FALLBACK_MAX_OUTPUT_BYTES: '2048',
+};
 
 const textOf = (result: { content: unknown }): string => {
   const [first] = result.content as { type: string; text: string }[];
@@ -26,7 +30,10 @@ describe('a client that never calls prompts/*', () => {
     expect(found.split('\n')[0]).toMatch(/^git\/commit\(/);
     expect(textOf(await client.callTool({ name: 'search_prompts', arguments: { query: 'squas' } }))).toMatch(/^git\/deep\/squash/);
 
-    const rendered = await client.callTool({ name: 'get_prompt', arguments: { name: 'review', arguments: { code: 'x = 1', language: 'python' } } });
+    const rendered = await client.callTool({
+      name: 'get_prompt',
+      arguments: { name: 'review', arguments: { code: 'x = 1', language: 'python' } },
+    });
     expect(textOf(rendered)).toContain('Review this python code:\n\nx = 1');
     const missing = await client.callTool({ name: 'get_prompt', arguments: { name: 'review' } });
     expect(missing.isError).toBe(true);

@@ -91,11 +91,17 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
 
   it('completes Prompty enums and values seen before, and requires what the format requires', async () => {
     const { client } = await start();
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'prompty:prompts/greet' }, argument: { name: 'tone', value: 'f' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'prompty:prompts/greet' },
+      argument: { name: 'tone', value: 'f' },
+    });
     expect(completion.completion.values).toEqual(['friendly', 'formal']);
     await expect(client.getPrompt({ name: 'copilot:react-form' })).rejects.toThrow(/formName/);
     await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'LoginForm' } });
-    const seen = await client.complete({ ref: { type: 'ref/prompt', name: 'copilot:react-form' }, argument: { name: 'formName', value: 'log' } });
+    const seen = await client.complete({
+      ref: { type: 'ref/prompt', name: 'copilot:react-form' },
+      argument: { name: 'formName', value: 'log' },
+    });
     expect(seen.completion).toMatchObject({ values: ['LoginForm'], total: 1, hasMore: false });
   });
 

@@ -85,7 +85,9 @@ export const startHttp = async (args: readonly string[], options: { env?: Record
   const stderr = new Output();
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdout?.on('data', (chunk: Buffer) => stderr.push(chunk));
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr.text}`))));
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr.text}`))),
+  );
   const match = await Promise.race([stderr.waitFor(/listening on (http:\/\/\S+)/), exited]);
   return { url: match[1] as string, child, stderr };
 };
@@ -108,15 +110,20 @@ export const connectHttp = async (url: string, options: { era?: Era; token?: str
 };
 
 /** Spawns the binary with piped stdio, tracked for cleanup. */
-export const spawnCli = (args: readonly string[], options: { env?: Record<string, string> } = {}): ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable } => {
+export const spawnCli = (
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+): ChildProcess & { stdin: Writable; stdout: Readable; stderr: Readable } => {
   const child = spawn(process.execPath, [cli, ...args], { env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(child);
   return child;
 };
 
 /** Runs the binary to completion (for --help, --version and config errors). */
-export const runCli = (args: readonly string[], options: { env?: Record<string, string>; cwd?: string; cli?: string } = {}): Promise<Completed> =>
-  runToCompletion(options.cli ?? cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
+export const runCli = (
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; cli?: string } = {},
+): Promise<Completed> => runToCompletion(options.cli ?? cli, args, { env: childEnv(options.env), cwd: options.cwd, track: children });
 
 export const waitForExit = (child: ChildProcess, timeoutMs = 10_000): Promise<number | null> =>
   child.exitCode !== null

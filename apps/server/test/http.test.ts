@@ -25,10 +25,14 @@ const post = (url: string, body: string, headers: Record<string, string> = {}): 
 
 const rawPost = (url: string, body: string, headers: Record<string, string>): Promise<number> =>
   new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    });
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -44,7 +48,10 @@ describe('promptyard-server over Streamable HTTP', () => {
       expect(prompts).toHaveLength(6);
       const result = await client.getPrompt({ name: 'review', arguments: { code: 'fn main() {}', language: 'rust' } });
       expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'Review this rust code:\n\nfn main() {}\n' });
-      const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'language', value: 'py' } });
+      const completion = await client.complete({
+        ref: { type: 'ref/prompt', name: 'review' },
+        argument: { name: 'language', value: 'py' },
+      });
       expect(completion.completion.values).toEqual(['python']);
       const error = await client.getPrompt({ name: 'nope' }).catch((caught: unknown) => caught as { code: number });
       expect((error as { code: number }).code).toBe(-32602);
@@ -57,8 +64,12 @@ describe('promptyard-server over Streamable HTTP', () => {
     await server.stderr.waitFor(/watching/);
     const legacy = await connectHttp(server.url, { era: 'legacy' });
     const modern = await connectHttp(server.url, { era: 'modern' });
-    const legacyChanged = new Promise<void>((resolve) => legacy.setNotificationHandler('notifications/prompts/list_changed', () => resolve()));
-    const modernChanged = new Promise<void>((resolve) => modern.setNotificationHandler('notifications/prompts/list_changed', () => resolve()));
+    const legacyChanged = new Promise<void>((resolve) =>
+      legacy.setNotificationHandler('notifications/prompts/list_changed', () => resolve()),
+    );
+    const modernChanged = new Promise<void>((resolve) =>
+      modern.setNotificationHandler('notifications/prompts/list_changed', () => resolve()),
+    );
     await legacy.listPrompts();
     const subscription = await modern.listen({ promptsListChanged: true });
     expect(subscription.honoredFilter).toMatchObject({ promptsListChanged: true });
@@ -101,7 +112,11 @@ describe('promptyard-server over Streamable HTTP', () => {
   it('rate-limits a client with 429 and Retry-After when enabled', async () => {
     const dir = await makeFolder(promptFiles);
     const server = await startHttp(['--prompts', dir], {
-      env: { PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true', PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '5', PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '60' },
+      env: {
+        PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true',
+        PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '5',
+        PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '60',
+      },
     });
     const statuses: number[] = [];
     let retryAfter: string | null = null;
@@ -118,11 +133,19 @@ describe('promptyard-server over Streamable HTTP', () => {
 
   it('behind a trusted proxy, counts each client its X-Forwarded-For names', async () => {
     const dir = await makeFolder(promptFiles);
-    const limits = { PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true', PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '2', PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '1' };
-    const health = async (url: string, client: string): Promise<number> => (await fetch(new URL('/health', url), { headers: { 'x-forwarded-for': client } })).status;
-    const proxied = await startHttp(['--prompts', dir], { env: { ...limits, PROMPTYARD_TRANSPORT_RATE_LIMIT_TRUSTED_PROXIES: '127.0.0.1' } });
+    const limits = {
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'true',
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_BURST: '2',
+      PROMPTYARD_TRANSPORT_RATE_LIMIT_REQUESTS_PER_MINUTE: '1',
+    };
+    const health = async (url: string, client: string): Promise<number> =>
+      (await fetch(new URL('/health', url), { headers: { 'x-forwarded-for': client } })).status;
+    const proxied = await startHttp(['--prompts', dir], {
+      env: { ...limits, PROMPTYARD_TRANSPORT_RATE_LIMIT_TRUSTED_PROXIES: '127.0.0.1' },
+    });
     const statuses = [];
-    for (const client of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2', '198.51.100.2', 'forged, 198.51.100.2']) statuses.push(await health(proxied.url, client));
+    for (const client of ['198.51.100.1', '198.51.100.1', '198.51.100.1', '198.51.100.2', '198.51.100.2', 'forged, 198.51.100.2'])
+      statuses.push(await health(proxied.url, client));
     expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
     // Without trusted proxies the header is ignored: one bucket for the connecting address.
     const direct = await startHttp(['--prompts', dir], { env: limits });
@@ -149,7 +172,9 @@ describe('promptyard-server over Streamable HTTP', () => {
     const garbage = await post(server.url, '{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(garbage.status).toBeGreaterThanOrEqual(400);
     expect(garbage.status).toBeLessThan(500);
-    const unknownSession = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }), { 'mcp-session-id': 'nope' });
+    const unknownSession = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }), {
+      'mcp-session-id': 'nope',
+    });
     expect(unknownSession.status).toBe(404);
     const client = await connectHttp(server.url);
     expect((await client.listPrompts()).prompts).toHaveLength(6);

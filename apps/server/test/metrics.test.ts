@@ -59,7 +59,12 @@ describe('metrics on the HTTP endpoint', () => {
     // The client holds its session's GET stream: a second one is refused, and the first is counted.
     const sessionId = (client.transport as { sessionId?: string } | undefined)?.sessionId as string;
     const second = await fetch(url, {
-      headers: { authorization: 'Bearer secret-token', accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        authorization: 'Bearer secret-token',
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
     });
     expect(second.status).toBe(409);
     expect(seriesValue(await scrape(metricsUrl, { authorization: 'Bearer secret-token' }), 'promptyard_http_open_streams')).toBe(1);

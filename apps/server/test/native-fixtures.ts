@@ -17,8 +17,10 @@ export const projectFiles: Record<string, string> = {
     '',
   ].join('\r\n'),
   '.claude/commands/review.md': '---\ndescription: Review the change\n---\nReview $ARGUMENTS carefully. Ünïcödé ✓\n',
-  '.claude/skills/release-notes/SKILL.md': '---\nname: release-notes\ndescription: Draft release notes\n---\nDraft release notes for $ARGUMENTS.\n',
-  '.claude/skills/triage/SKILL.md': '---\nname: triage\ndescription: Triage an issue\narguments: [issue, severity]\n---\nTriage issue $issue as $severity.\n',
+  '.claude/skills/release-notes/SKILL.md':
+    '---\nname: release-notes\ndescription: Draft release notes\n---\nDraft release notes for $ARGUMENTS.\n',
+  '.claude/skills/triage/SKILL.md':
+    '---\nname: triage\ndescription: Triage an issue\narguments: [issue, severity]\n---\nTriage issue $issue as $severity.\n',
   '.github/prompts/react-form.prompt.md': [
     '---',
     "description: 'Create a React form'",
@@ -32,11 +34,15 @@ export const projectFiles: Record<string, string> = {
     '```',
     '',
   ].join('\n'),
-  '.continue/prompts/explain.md': '---\nname: Explain code\ndescription: Explain the selected code\ninvokable: true\n---\nExplain the code step by step.\n',
-  '.continue/prompts/legacy.prompt': 'name: Legacy\ndescription: Ask a question\n---\n<system>\nYou answer in one line.\n</system>\n{{{ input }}}\n',
-  '.gemini/commands/git/commit.toml': 'description = "Write a commit message"\nprompt = """\nWrite a commit message for: {{args}}\n\n!{git diff --staged}\n"""\n',
+  '.continue/prompts/explain.md':
+    '---\nname: Explain code\ndescription: Explain the selected code\ninvokable: true\n---\nExplain the code step by step.\n',
+  '.continue/prompts/legacy.prompt':
+    'name: Legacy\ndescription: Ask a question\n---\n<system>\nYou answer in one line.\n</system>\n{{{ input }}}\n',
+  '.gemini/commands/git/commit.toml':
+    'description = "Write a commit message"\nprompt = """\nWrite a commit message for: {{args}}\n\n!{git diff --staged}\n"""\n',
   '.gemini/commands/summarize.toml': "description = 'Summarise'\nprompt = 'Summarise @{docs/style.md} briefly.'\n",
-  'templates/commands/plan.md': '---\ndescription: Create a plan\nhandoffs:\n  - label: Tasks\n    agent: speckit.tasks\nscripts:\n  sh: scripts/bash/setup-plan.sh --json\n---\n## User Input\n\n```text\n$ARGUMENTS\n```\n',
+  'templates/commands/plan.md':
+    '---\ndescription: Create a plan\nhandoffs:\n  - label: Tasks\n    agent: speckit.tasks\nscripts:\n  sh: scripts/bash/setup-plan.sh --json\n---\n## User Input\n\n```text\n$ARGUMENTS\n```\n',
   'prompts/greet.prompty': [
     '---',
     'name: Greeting',
@@ -49,7 +55,7 @@ export const projectFiles: Record<string, string> = {
     '    enumValues: [friendly, formal, pirate]',
     '---',
     'system:',
-    "You are {{ tone }}.{# internal note #}",
+    'You are {{ tone }}.{# internal note #}',
     '',
     'user:',
     "Say hello to {{ firstName | default('friend') }}.",

@@ -25,7 +25,13 @@ afterEach(async () => {
 const start = async (env: Record<string, string> = {}): Promise<HttpServer> => {
   const dir = await makeFolder(promptFiles);
   const server = await startHttp(['--prompts', dir], {
-    env: { PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp', PROMPTYARD_FALLBACK_TOOLS: 'true', PROMPTYARD_LOG_LEVEL: 'debug', ...env },
+    env: {
+      PROMPTYARD_AUTH_ISSUER: issuer.issuer,
+      PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp',
+      PROMPTYARD_FALLBACK_TOOLS: 'true',
+      PROMPTYARD_LOG_LEVEL: 'debug',
+      ...env,
+    },
   });
   resources = [server.url];
   return server;
@@ -35,12 +41,25 @@ const post = (url: string, headers: Record<string, string> = {}): Promise<Respon
   fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    }),
   });
 
 const machineClient = async (url: string, era: 'legacy' | 'modern'): Promise<Client> => {
-  const client = new Client({ name: 'machine', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-  const authProvider = new ClientCredentialsProvider({ clientId: issuer.clientId, clientSecret: issuer.clientSecret, expectedIssuer: issuer.issuer, scope: 'mcp' });
+  const client = new Client(
+    { name: 'machine', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  const authProvider = new ClientCredentialsProvider({
+    clientId: issuer.clientId,
+    clientSecret: issuer.clientSecret,
+    expectedIssuer: issuer.issuer,
+    scope: 'mcp',
+  });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider }));
   return client;
 };
@@ -52,14 +71,22 @@ describe('promptyard-server as an OAuth resource server', () => {
     expect(response.status).toBe(401);
     const metadataUrl = `${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp`;
     expect(response.headers.get('www-authenticate')).toBe(`Bearer scope="mcp", resource_metadata="${metadataUrl}"`);
-    expect(await (await fetch(metadataUrl)).json()).toMatchObject({ resource: server.url, authorization_servers: [issuer.issuer], scopes_supported: ['mcp'] });
+    expect(await (await fetch(metadataUrl)).json()).toMatchObject({
+      resource: server.url,
+      authorization_servers: [issuer.issuer],
+      scopes_supported: ['mcp'],
+    });
     expect(server.stderr.text).toMatch(/auth="oauth \(http:\/\/127\.0\.0\.1:\d+\)"/);
   });
 
   it('stops at start-up on an [auth] mistake, saying what to change', async () => {
-    const result = await runCli(['--transport', 'http', '--port', '0'], { env: { PROMPTYARD_AUTH_ISSUER: 'http://login.example.com', PROMPTYARD_AUTH_ALGORITHMS: 'HS256' } });
+    const result = await runCli(['--transport', 'http', '--port', '0'], {
+      env: { PROMPTYARD_AUTH_ISSUER: 'http://login.example.com', PROMPTYARD_AUTH_ALGORITHMS: 'HS256' },
+    });
     expect(result.code).not.toBe(0);
-    expect(result.stderr).toContain('[auth] issuer must use https (http is allowed only on a loopback host), got "http://login.example.com"');
+    expect(result.stderr).toContain(
+      '[auth] issuer must use https (http is allowed only on a loopback host), got "http://login.example.com"',
+    );
     expect(result.stderr).toContain('[auth] algorithms must not include HS256');
   });
 
@@ -78,8 +105,17 @@ describe('promptyard-server as an OAuth resource server', () => {
   it('refuses bad tokens with 401, a missing scope with 403, and never logs a token', async () => {
     const server = await start();
     const wrongAudience = await issuer.token({ resource: 'https://elsewhere.example/mcp' });
-    const expired = await issuer.sign({ sub: 'ada', scope: 'mcp', iss: issuer.issuer, aud: server.url, exp: Math.floor(Date.now() / 1000) - 600 });
-    for (const [what, token] of [['wrong audience', wrongAudience], ['expired', expired]] as const) {
+    const expired = await issuer.sign({
+      sub: 'ada',
+      scope: 'mcp',
+      iss: issuer.issuer,
+      aud: server.url,
+      exp: Math.floor(Date.now() / 1000) - 600,
+    });
+    for (const [what, token] of [
+      ['wrong audience', wrongAudience],
+      ['expired', expired],
+    ] as const) {
       const response = await post(server.url, { authorization: `Bearer ${token}` });
       expect(response.status, what).toBe(401);
       expect(response.headers.get('www-authenticate'), what).toMatch(/^Bearer error="invalid_token"/);
@@ -95,13 +131,17 @@ describe('promptyard-server as an OAuth resource server', () => {
     for (const token of [wrongAudience, expired, narrow]) expect(server.stderr.text).not.toContain(token.split('.')[2]);
   });
 
-  it('picks up the provider\'s new signing key without a restart', async () => {
+  it("picks up the provider's new signing key without a restart", async () => {
     const server = await start();
     expect((await post(server.url, { authorization: `Bearer ${await issuer.token({ resource: server.url })}` })).status).toBe(200);
     await issuer.rotateKeys();
     const signedWithNewKey = await issuer.token({ resource: server.url });
     // A key id it has not seen makes the server fetch the key set again (at most every 5 s).
-    await eventually(() => post(server.url, { authorization: `Bearer ${signedWithNewKey}` }).then((answer) => answer.status), (status) => status === 200, 10_000);
+    await eventually(
+      () => post(server.url, { authorization: `Bearer ${signedWithNewKey}` }).then((answer) => answer.status),
+      (status) => status === 200,
+      10_000,
+    );
   });
 
   it('fails closed while the issuer is unreachable, stays up, and recovers', async () => {
@@ -114,6 +154,10 @@ describe('promptyard-server as an OAuth resource server', () => {
     expect(performance.now() - started).toBeLessThan(3000);
     expect((await fetch(`${new URL(server.url).origin}/health`)).status).toBe(200);
     issuer.setJwks('ok');
-    await eventually(() => post(server.url, { authorization: `Bearer ${token}` }).then((answer) => answer.status), (status) => status === 200, 10_000);
+    await eventually(
+      () => post(server.url, { authorization: `Bearer ${token}` }).then((answer) => answer.status),
+      (status) => status === 200,
+      10_000,
+    );
   });
 });

@@ -24,7 +24,10 @@ const pnpm = (): [string, string[]] => {
 
 const pack = async (folder: string, destination: string): Promise<string> => {
   const [command, prefix] = pnpm();
-  const { stdout } = await run(command, [...prefix, 'pack', '--pack-destination', destination], { cwd: join(root, folder), maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(command, [...prefix, 'pack', '--pack-destination', destination], {
+    cwd: join(root, folder),
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const tarball = stdout.trim().split('\n').at(-1) ?? '';
   expect(tarball).toMatch(/\.tgz$/);
   return tarball;
@@ -33,8 +36,14 @@ const pack = async (folder: string, destination: string): Promise<string> => {
 /** `npm install` of tarballs into a fresh folder; overrides keep every @promptyard/* edge on a tarball. */
 const install = async (folder: string, tarballs: Readonly<Record<string, string>>): Promise<void> => {
   const specs = Object.fromEntries(Object.entries(tarballs).map(([name, path]) => [name, `file:${path}`]));
-  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'packed-test', private: true, dependencies: specs, overrides: specs }, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: folder, maxBuffer: 16 * 1024 * 1024 });
+  await writeFile(
+    join(folder, 'package.json'),
+    JSON.stringify({ name: 'packed-test', private: true, dependencies: specs, overrides: specs }, null, 2),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: folder,
+    maxBuffer: 16 * 1024 * 1024,
+  });
 };
 
 let work: string;
@@ -80,7 +89,7 @@ const start = () =>
   });
 
 describe('packed packages, installed with npm', () => {
-  it('keeps two copies of @promptyard/core apart: the server\'s and the provider\'s', async () => {
+  it("keeps two copies of @promptyard/core apart: the server's and the provider's", async () => {
     const [own, providers] = await Promise.all([
       realpath(join(serverDir, 'node_modules', '@promptyard', 'core')),
       realpath(join(providerDir, 'node_modules', '@promptyard', 'core')),
@@ -101,16 +110,23 @@ describe('packed packages, installed with npm', () => {
     });
   });
 
-  it('serves the provider\'s tool, answering unknown input with a clear error', async () => {
+  it("serves the provider's tool, answering unknown input with a clear error", async () => {
     const { client } = await start();
-    expect(await client.callTool({ name: 'search_notes', arguments: { query: 'friday' } })).toEqual({ content: [{ type: 'text', text: 'standup: Deploys happen on Friday.' }] });
+    expect(await client.callTool({ name: 'search_notes', arguments: { query: 'friday' } })).toEqual({
+      content: [{ type: 'text', text: 'standup: Deploys happen on Friday.' }],
+    });
     expect(await client.callTool({ name: 'search_notes', arguments: { question: 'friday' } })).toEqual({
-      content: [{ type: 'text', text: 'Invalid arguments for tool "search_notes": "query" is required; "question" is not an argument of this tool.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Invalid arguments for tool "search_notes": "query" is required; "question" is not an argument of this tool.',
+        },
+      ],
       isError: true,
     });
   });
 
-  it('lists and renders the provider\'s prompts', async () => {
+  it("lists and renders the provider's prompts", async () => {
     const { client } = await start();
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['note:standup', 'note:welcome']);
     expect(await client.getPrompt({ name: 'note:welcome', arguments: { name: 'Ada' } })).toEqual({

@@ -20,8 +20,10 @@ const projectFiles: Record<string, string> = {
     '```',
     '',
   ].join('\n'),
-  '.claude/commands/migrate.md': '---\ndescription: Migrate a component\n---\nMigrate the $ARGUMENTS[0] component from $ARGUMENTS[1] to $ARGUMENTS[2].\n',
-  '.continue/prompts/check.prompt': 'temperature: 0.2\n---\n<system>\nYou review code.\n</system>\n\n{{{ input }}}\n\nAlso check {{{ currentFile }}}.\n',
+  '.claude/commands/migrate.md':
+    '---\ndescription: Migrate a component\n---\nMigrate the $ARGUMENTS[0] component from $ARGUMENTS[1] to $ARGUMENTS[2].\n',
+  '.continue/prompts/check.prompt':
+    'temperature: 0.2\n---\n<system>\nYou review code.\n</system>\n\n{{{ input }}}\n\nAlso check {{{ currentFile }}}.\n',
 };
 
 const codexFiles: Record<string, string> = {
@@ -58,18 +60,39 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
       const byName = (name: string) => prompts.find((prompt) => prompt.name === name);
 
       expect(byName('copilot:explain')?.arguments).toEqual([
-        { name: 'fileBasename', description: 'The name of the file open in the editor (app.ts), which the editor fills in for ${fileBasename}', required: false },
-        { name: 'workspaceFolderBasename', description: 'The name of the workspace folder, which the editor fills in for ${workspaceFolderBasename}', required: false },
+        {
+          name: 'fileBasename',
+          description: 'The name of the file open in the editor (app.ts), which the editor fills in for ${fileBasename}',
+          required: false,
+        },
+        {
+          name: 'workspaceFolderBasename',
+          description: 'The name of the workspace folder, which the editor fills in for ${workspaceFolderBasename}',
+          required: false,
+        },
         { name: 'audience', description: 'a new team member', required: true },
         { name: 'selection', description: 'The text selected in the editor, which the editor fills in for ${selection}', required: false },
       ]);
-      const explain = await client.getPrompt({ name: 'copilot:explain', arguments: { audience: 'an intern', selection: 'let x = 1;', fileBasename: 'app.ts' } });
-      expect(text(explain.messages[0])).toBe('Explain this code from app.ts (in ) to an intern:\n\nlet x = 1;\n\nMention ${editorThing}.\n```js\nconst label = `${name}`;\n```\n');
+      const explain = await client.getPrompt({
+        name: 'copilot:explain',
+        arguments: { audience: 'an intern', selection: 'let x = 1;', fileBasename: 'app.ts' },
+      });
+      expect(text(explain.messages[0])).toBe(
+        'Explain this code from app.ts (in ) to an intern:\n\nlet x = 1;\n\nMention ${editorThing}.\n```js\nconst label = `${name}`;\n```\n',
+      );
 
       expect(byName('codex:draftpr')?.arguments?.map((argument) => argument.name)).toEqual(['FILES', 'PR_TITLE', 'arguments']);
-      const draft = await client.getPrompt({ name: 'codex:draftpr', arguments: { arguments: 'FILES="src/index.ts src/api.ts" PR_TITLE="Add hero animation"' } });
-      expect(text(draft.messages[0])).toContain('stage them first: src/index.ts src/api.ts.\nOpen a draft PR on the same branch. Use Add hero animation when supplied;');
-      const explicit = await client.getPrompt({ name: 'codex:draftpr', arguments: { arguments: 'PR_TITLE=from-text', PR_TITLE: 'Explicit' } });
+      const draft = await client.getPrompt({
+        name: 'codex:draftpr',
+        arguments: { arguments: 'FILES="src/index.ts src/api.ts" PR_TITLE="Add hero animation"' },
+      });
+      expect(text(draft.messages[0])).toContain(
+        'stage them first: src/index.ts src/api.ts.\nOpen a draft PR on the same branch. Use Add hero animation when supplied;',
+      );
+      const explicit = await client.getPrompt({
+        name: 'codex:draftpr',
+        arguments: { arguments: 'PR_TITLE=from-text', PR_TITLE: 'Explicit' },
+      });
       expect(text(explicit.messages[0])).toContain('stage them first: .\nOpen a draft PR on the same branch. Use Explicit when');
 
       expect(byName('claude:migrate')?.arguments?.map((argument) => [argument.name, argument.description])).toEqual([
@@ -111,7 +134,9 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
     expect(bogus.stderr).toContain('prompt "copilot:explain" has no argument "bogus"');
     const typo = await runCli(['render', 'copilot:explain', '--arg', 'audiense=me'], { cwd: project, env });
     expect(typo.code).toBe(1);
-    expect(typo.stderr).toContain('prompt "copilot:explain" has no argument "audiense"; did you mean "audience"? (it takes "fileBasename", "workspaceFolderBasename", "audience" and "selection").');
+    expect(typo.stderr).toContain(
+      'prompt "copilot:explain" has no argument "audiense"; did you mean "audience"? (it takes "fileBasename", "workspaceFolderBasename", "audience" and "selection").',
+    );
     const good = await runCli(['render', 'codex:draftpr', '--arg', 'arguments=PR_TITLE=Hello'], { cwd: project, env });
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('Use Hello when supplied');

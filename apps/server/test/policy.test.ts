@@ -47,8 +47,12 @@ tools = ["get_prompt"]
 
 const start = async (): Promise<HttpServer> => {
   const dir = await makeFolder({});
-  await makeFolder(promptFiles).then((prompts) => writeFile(join(dir, 'promptyard.toml'), policy.replace('"prompts"', JSON.stringify(prompts))));
-  const server = await startHttp(['--config', join(dir, 'promptyard.toml')], { env: { PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp' } });
+  await makeFolder(promptFiles).then((prompts) =>
+    writeFile(join(dir, 'promptyard.toml'), policy.replace('"prompts"', JSON.stringify(prompts))),
+  );
+  const server = await startHttp(['--config', join(dir, 'promptyard.toml')], {
+    env: { PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp' },
+  });
   resources = [server.url];
   return server;
 };
@@ -73,24 +77,36 @@ describe('promptyard-server [[policy]]', () => {
     });
   }
 
-  it('refuses a call outside the caller\'s policy as it refuses an unknown name, and audits each decision', async () => {
+  it("refuses a call outside the caller's policy as it refuses an unknown name, and audits each decision", async () => {
     const server = await start();
     const designer = await connectHttp(server.url, { token: await issuer.token({ clientId: 'designer' }) });
     const refusal = 'No prompt "plan" is available to you: it does not exist, or the server\'s [[policy]] does not allow it for you.';
     await expect(designer.getPrompt({ name: 'plan', arguments: {} })).rejects.toThrow(refusal);
     // A prompt that does not exist gets the same words: a refusal does not tell that "plan" exists.
-    await expect(designer.getPrompt({ name: 'no-such-prompt', arguments: {} })).rejects.toThrow('No prompt "no-such-prompt" is available to you');
-    await expect(designer.callTool({ name: 'search_prompts', arguments: { query: 'x' } })).rejects.toThrow('No tool "search_prompts" is available to you');
+    await expect(designer.getPrompt({ name: 'no-such-prompt', arguments: {} })).rejects.toThrow(
+      'No prompt "no-such-prompt" is available to you',
+    );
+    await expect(designer.callTool({ name: 'search_prompts', arguments: { query: 'x' } })).rejects.toThrow(
+      'No tool "search_prompts" is available to you',
+    );
     const allowed = await designer.getPrompt({ name: 'review', arguments: { code: 'x = 1' } });
     expect(JSON.stringify(allowed.messages)).toContain('x = 1');
-    await server.stderr.waitFor(/\[promptyard:audit\] access denied subject=designer client=designer kind=prompt name=plan reason="no \[\[policy\]\] rule allows it"/);
+    await server.stderr.waitFor(
+      /\[promptyard:audit\] access denied subject=designer client=designer kind=prompt name=plan reason="no \[\[policy\]\] rule allows it"/,
+    );
     await server.stderr.waitFor(/access denied subject=designer client=designer kind=tool name=search_prompts/);
-    await server.stderr.waitFor(/access allowed subject=designer client=designer kind=prompt name=review reason="allowed by \[\[policy\]\] #1 \\"design\\""/);
+    await server.stderr.waitFor(
+      /access allowed subject=designer client=designer kind=prompt name=review reason="allowed by \[\[policy\]\] #1 \\"design\\""/,
+    );
 
     // A deny rule wins over the allow of another rule.
     const operator = await connectHttp(server.url, { token: await issuer.token({ clientId: 'operator' }) });
-    await expect(operator.callTool({ name: 'get_prompt', arguments: { name: 'plan' } })).rejects.toThrow('No tool "get_prompt" is available to you');
-    await server.stderr.waitFor(/access denied subject=operator client=operator kind=tool name=get_prompt reason="denied by \[\[policy\]\] #3 \\"no rendering on call\\""/);
+    await expect(operator.callTool({ name: 'get_prompt', arguments: { name: 'plan' } })).rejects.toThrow(
+      'No tool "get_prompt" is available to you',
+    );
+    await server.stderr.waitFor(
+      /access denied subject=operator client=operator kind=tool name=get_prompt reason="denied by \[\[policy\]\] #3 \\"no rendering on call\\""/,
+    );
   });
 
   it('marks per-caller lists private on 2026-07-28', async () => {

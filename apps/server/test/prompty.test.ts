@@ -9,7 +9,9 @@ afterEach(cleanup);
 
 /** The Prompty corpus (written as Prompty documents it), in a --prompts folder beside Markdown prompts. */
 const corpusDir = new URL('../../../packages/templates/fixtures/prompty/', import.meta.url);
-const corpus = Object.fromEntries(readdirSync(corpusDir).map((name) => [`prompty/${name}`, readFileSync(new URL(name, corpusDir), 'utf8')]));
+const corpus = Object.fromEntries(
+  readdirSync(corpusDir).map((name) => [`prompty/${name}`, readFileSync(new URL(name, corpusDir), 'utf8')]),
+);
 const files = {
   ...corpus,
   'review.md': '---\ndescription: Review code\n---\nReview {{ code | upcase }}',
@@ -21,7 +23,8 @@ const files = {
 };
 
 type Message = { role: string; content: { type: string; text?: string } };
-const pairs = (messages: readonly Message[]): [string, string | undefined][] => messages.map((message) => [message.role, message.content.text]);
+const pairs = (messages: readonly Message[]): [string, string | undefined][] =>
+  messages.map((message) => [message.role, message.content.text]);
 
 describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
   for (const era of ['legacy', 'modern'] as Era[]) {
@@ -48,10 +51,16 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
         ['user', 'What is Jinja?'],
       ]);
 
-      const study = await client.getPrompt({ name: 'prompty/study-plan', arguments: { topic: 'Rust Lifetimes', sessions: '2', keywords: 'borrow,scope' } });
+      const study = await client.getPrompt({
+        name: 'prompty/study-plan',
+        arguments: { topic: 'Rust Lifetimes', sessions: '2', keywords: 'borrow,scope' },
+      });
       expect(pairs(study.messages as Message[])).toEqual([
         ['user', 'You are a tutor for curious learners.'],
-        ['user', 'Plan 2 sessions on rust lifetimes (RUST_LIFETIMES).\n- Session 1 of 2\n- Session 2 of 2 (review)\nKeywords: borrow, scope'],
+        [
+          'user',
+          'Plan 2 sessions on rust lifetimes (RUST_LIFETIMES).\n- Session 1 of 2\n- Session 2 of 2 (review)\nKeywords: borrow, scope',
+        ],
       ]);
 
       const history = JSON.stringify([
@@ -67,7 +76,10 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
       ]);
 
       const documentation = JSON.stringify([{ name: 'trail tent', description: 'Sleeps two.' }]);
-      const support = await client.getPrompt({ name: 'prompty/support', arguments: { customer: '{"firstName":"Sally"}', documentation, question: 'Which tent?' } });
+      const support = await client.getPrompt({
+        name: 'prompty/support',
+        arguments: { customer: '{"firstName":"Sally"}', documentation, question: 'Which tent?' },
+      });
       expect(pairs(support.messages as Message[])).toEqual([
         ['user', 'You are a helpful support assistant for Sally.\n\n# Documentation\n\n1. Trail Tent: Sleeps two.'],
         ['user', 'Which tent?'],
@@ -82,13 +94,17 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
 
       const started = Date.now();
       const runaway = await client.getPrompt({ name: 'runaway' }).catch((caught: unknown) => caught as { code: number; message: string });
-      expect(runaway).toMatchObject({ message: expect.stringMatching(/runaway\.prompty:2: range\(\) of 100000000 numbers is over the limit/) });
+      expect(runaway).toMatchObject({
+        message: expect.stringMatching(/runaway\.prompty:2: range\(\) of 100000000 numbers is over the limit/),
+      });
       expect(Date.now() - started).toBeLessThan(2000);
       // The server is still there.
       expect((await client.getPrompt({ name: 'review', arguments: { code: 'y' } })).messages).toHaveLength(1);
 
       expect(server.stderr.text).toMatch(/duplicate prompt name; serving the first file by path name=clash/);
-      expect(server.stderr.text).toMatch(/invalid prompt file; skipping it file=\S*broken\.prompty line=6 reason="unknown filter \\"shout\\"/);
+      expect(server.stderr.text).toMatch(
+        /invalid prompt file; skipping it file=\S*broken\.prompty line=6 reason="unknown filter \\"shout\\"/,
+      );
     });
   }
 
@@ -100,10 +116,16 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
     await writeFile(join(dir, 'greet.prompty'), '---\ndescription: Greets\n---\nuser:\nHello {{ name | title }}');
     await changed;
     // A save can be seen half-written first: wait for what the file says in the end.
-    const render = () => client.getPrompt({ name: 'greet', arguments: { name: 'ada lovelace' } }).then((result) => pairs(result.messages as Message[]), () => []);
+    const render = () =>
+      client.getPrompt({ name: 'greet', arguments: { name: 'ada lovelace' } }).then(
+        (result) => pairs(result.messages as Message[]),
+        () => [],
+      );
     expect(await eventually(render, (messages) => messages.length > 0)).toEqual([['user', 'Hello Ada Lovelace']]);
     await writeFile(join(dir, 'greet.prompty'), '---\ndescription: Greets loudly\n---\nuser:\nHELLO {{ name | upper }}');
-    expect(await eventually(render, (messages) => messages[0]?.[1]?.startsWith('HELLO') === true)).toEqual([['user', 'HELLO ADA LOVELACE']]);
+    expect(await eventually(render, (messages) => messages[0]?.[1]?.startsWith('HELLO') === true)).toEqual([
+      ['user', 'HELLO ADA LOVELACE'],
+    ]);
     expect((await client.listPrompts()).prompts.find((prompt) => prompt.name === 'greet')?.description).toBe('Greets loudly');
   });
 });

@@ -14,7 +14,11 @@ const notes = 'options = { standup = "# Standup for {{ team }}\\n\\nDeploys happ
 const withNotes = async (files: Readonly<Record<string, string>>): Promise<string> => {
   const dir = await makeFolder({ ...promptFiles, ...files });
   await mkdir(join(dir, 'node_modules', '@promptyard'), { recursive: true });
-  await symlink(fileURLToPath(new URL('../../../packages/provider-notes', import.meta.url)), join(dir, 'node_modules', '@promptyard', 'provider-notes'), 'dir');
+  await symlink(
+    fileURLToPath(new URL('../../../packages/provider-notes', import.meta.url)),
+    join(dir, 'node_modules', '@promptyard', 'provider-notes'),
+    'dir',
+  );
   return dir;
 };
 
@@ -24,11 +28,16 @@ describe('[[providers]]', () => {
     const { client } = await startStdio(['--config', join(dir, 'promptyard.toml'), '--prompts', dir, '--no-watch']);
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toContain('note://standup');
     expect(textOf(await client.readResource({ uri: 'note://retro' }))).toBe('# Retro');
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'note://{name}' }, argument: { name: 'name', value: 'st' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'note://{name}' },
+      argument: { name: 'name', value: 'st' },
+    });
     expect(completion.completion.values).toEqual(['standup']);
 
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('search_notes');
-    expect(await client.callTool({ name: 'search_notes', arguments: { query: 'friday' } })).toEqual({ content: [{ type: 'text', text: 'standup: Deploys happen on Friday.' }] });
+    expect(await client.callTool({ name: 'search_notes', arguments: { query: 'friday' } })).toEqual({
+      content: [{ type: 'text', text: 'standup: Deploys happen on Friday.' }],
+    });
     expect(await client.callTool({ name: 'search_notes', arguments: { query: '' } })).toEqual({
       content: [{ type: 'text', text: 'Invalid arguments for tool "search_notes": "query" must not be empty.' }],
       isError: true,
@@ -43,7 +52,9 @@ describe('[[providers]]', () => {
   });
 
   it('takes only the kinds the entry names', async () => {
-    const dir = await withNotes({ 'promptyard.toml': `[[providers]]\npackage = "@promptyard/provider-notes"\nkinds = ["tools"]\n${notes}\n` });
+    const dir = await withNotes({
+      'promptyard.toml': `[[providers]]\npackage = "@promptyard/provider-notes"\nkinds = ["tools"]\n${notes}\n`,
+    });
     const { client } = await startStdio(['--config', join(dir, 'promptyard.toml'), '--prompts', dir, '--no-watch']);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('search_notes');
     expect((await client.listResources()).resources.map((resource) => resource.uri).filter((uri) => uri.startsWith('note:'))).toEqual([]);
@@ -64,14 +75,25 @@ describe('[[providers]]', () => {
     expect(twice.stderr).toMatch(/Two resource providers serve the note: scheme/);
     const kinds = await runCli(['--config', join(dir, 'kinds.toml'), '--prompts', dir, '--no-watch']);
     expect(kinds.code).toBe(2);
-    expect(kinds.stderr).toContain('Provider package "@promptyard/provider-notes" has unknown kinds "widgets" in [[providers]]; kinds takes "resources", "tools" or "prompts".');
+    expect(kinds.stderr).toContain(
+      'Provider package "@promptyard/provider-notes" has unknown kinds "widgets" in [[providers]]; kinds takes "resources", "tools" or "prompts".',
+    );
   });
 
   it('lists and renders provider prompts in the list and render commands', async () => {
     const dir = await withNotes({ 'promptyard.toml': `[[providers]]\npackage = "@promptyard/provider-notes"\n${notes}\n` });
     const listed = await runCli(['list', '--config', join(dir, 'promptyard.toml'), '--prompts', dir]);
     expect(listed.stdout).toContain('note:standup(team?) — Standup for {{ team }}\n');
-    const rendered = await runCli(['render', 'note:standup', '--arg', 'team=web', '--config', join(dir, 'promptyard.toml'), '--prompts', dir]);
+    const rendered = await runCli([
+      'render',
+      'note:standup',
+      '--arg',
+      'team=web',
+      '--config',
+      join(dir, 'promptyard.toml'),
+      '--prompts',
+      dir,
+    ]);
     expect(rendered.stdout).toBe('# Standup for web\n\nDeploys happen on Friday.\n');
   });
 });

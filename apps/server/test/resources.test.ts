@@ -29,8 +29,13 @@ describe('doc:// resources', () => {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => resource.uri)).toEqual(expect.arrayContaining(['doc://fakelib', 'doc://anthropic']));
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(expect.arrayContaining(['doc://{library}', 'doc://{library}/full']));
-    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'doc://{library}' }, argument: { name: 'library', value: 'fake' } });
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(
+      expect.arrayContaining(['doc://{library}', 'doc://{library}/full']),
+    );
+    const completion = await client.complete({
+      ref: { type: 'ref/resource', uri: 'doc://{library}' },
+      argument: { name: 'library', value: 'fake' },
+    });
     expect(completion.completion.values).toEqual(['fakelib']);
 
     expect(textOf(await client.readResource({ uri: 'doc://fakelib' }))).toBe(llmsText(1));
@@ -85,11 +90,15 @@ describe('url: resources', () => {
     const { client } = await startStdio(['--prompts', dir, '--no-watch'], { env: { JINA_READER_URL: reader.url } });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toContain('url:{+url}');
-    expect(textOf(await client.readResource({ uri: 'url:https://example.com/a' }))).toMatch(/^Title: example\.com\n\nURL Source: https:\/\/example\.com\/a/);
+    expect(textOf(await client.readResource({ uri: 'url:https://example.com/a' }))).toMatch(
+      /^Title: example\.com\n\nURL Source: https:\/\/example\.com\/a/,
+    );
     expect(textOf(await client.readResource({ uri: 'url:https://ratelimited.test/' }))).toMatch(/retry after 7 s/);
     await client.close();
 
-    const local = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_URL_MODE: 'local', PROMPTYARD_URL_ALLOW: '127.0.0.1' } });
+    const local = await startStdio(['--prompts', dir, '--no-watch'], {
+      env: { PROMPTYARD_URL_MODE: 'local', PROMPTYARD_URL_ALLOW: '127.0.0.1' },
+    });
     expect(textOf(await local.client.readResource({ uri: `url:${page.url}/article` }))).toMatch(/\| Service \| Port \|/);
     await expect(local.client.readResource({ uri: 'url:http://169.254.169.254/latest/meta-data/' })).rejects.toThrow(/Refused to fetch/);
   });

@@ -83,11 +83,22 @@ const expectReadable = async (client: Client): Promise<void> => {
   }
   const others = [
     { method: 'resources/read', params: { uri: 7 }, says: /^Invalid resources\/read request: "uri" must be a string, not a number\.$/ },
-    { method: 'tools/call', params: { name: ['web_search'] }, says: /^Invalid tools\/call request: "name" must be a string, not an array\.$/ },
-    { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 5 }, argument: { name: 'code', value: '' } }, says: /^Invalid completion\/complete request: "ref\./ },
+    {
+      method: 'tools/call',
+      params: { name: ['web_search'] },
+      says: /^Invalid tools\/call request: "name" must be a string, not an array\.$/,
+    },
+    {
+      method: 'completion/complete',
+      params: { ref: { type: 'ref/prompt', name: 5 }, argument: { name: 'code', value: '' } },
+      says: /^Invalid completion\/complete request: "ref\./,
+    },
   ];
   for (const { method, params, says } of others) {
-    expect(await failure(client.request({ method, params } as never))).toMatchObject({ code: -32602, message: expect.stringMatching(says) });
+    expect(await failure(client.request({ method, params } as never))).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(says),
+    });
   }
 };
 

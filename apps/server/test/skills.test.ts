@@ -8,7 +8,8 @@ import { cleanup, connectHttp, makeFolder, startHttp, startStdio, type Era } fro
 
 afterEach(cleanup);
 
-const skillMd = (description: string): string => `---\nname: review\ndescription: ${description}\n---\n\nReview the change. Read references/GUIDE.md first.\n`;
+const skillMd = (description: string): string =>
+  `---\nname: review\ndescription: ${description}\n---\n\nReview the change. Read references/GUIDE.md first.\n`;
 
 /** A project with prompts, a `skills` folder (one skill, a guide, a script) and a secret beside it. */
 const project = async (): Promise<{ readonly dir: string; readonly args: string[] }> => {
@@ -30,7 +31,9 @@ const exercise = async (client: Client): Promise<void> => {
   expect(skills.supported).toBe(true);
   expect(skills.directoryRead).toBe(true);
   const { skills: entries } = await skills.list();
-  expect(entries.map((skill) => [skill.uri, skill.frontmatter.description])).toEqual([['skill://review/SKILL.md', 'Review code the team way']]);
+  expect(entries.map((skill) => [skill.uri, skill.frontmatter.description])).toEqual([
+    ['skill://review/SKILL.md', 'Review code the team way'],
+  ]);
 
   const { skill } = await skills.get('skill://review/SKILL.md');
   const manifest = await skills.read(skill);
@@ -75,7 +78,9 @@ describe('Agent Skills over the MCP skills extension', () => {
     expect(prompts).toContainEqual(expect.objectContaining({ name: 'skill:review', description: 'Review code the team way' }));
     const text = (result: { content?: unknown }): string => (result.content as { text: string }[])[0]?.text ?? '';
     expect(text(await client.callTool({ name: 'get_prompt', arguments: { name: 'skill:review' } }))).toContain('Review the change.');
-    expect(text(await client.callTool({ name: 'read_skill_file', arguments: { path: 'review/references/GUIDE.md' } }))).toBe('# Guide\n\nSmall commits.\n');
+    expect(text(await client.callTool({ name: 'read_skill_file', arguments: { path: 'review/references/GUIDE.md' } }))).toBe(
+      '# Guide\n\nSmall commits.\n',
+    );
     expect(text(await client.callTool({ name: 'read_skill_file', arguments: { path: 'review' } })).split('\n')).toEqual(
       expect.arrayContaining(['review/SKILL.md', 'review/references/', 'review/scripts/']),
     );
@@ -115,8 +120,12 @@ describe('Agent Skills over the MCP skills extension', () => {
     await server.stderr.waitFor(/watching skills/);
     const legacy = await connectHttp(server.url, { era: 'legacy' });
     const modern = await connectHttp(server.url, { era: 'modern' });
-    const legacyChanged = new Promise<void>((resolve) => legacy.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
-    const modernChanged = new Promise<void>((resolve) => modern.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    const legacyChanged = new Promise<void>((resolve) =>
+      legacy.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+    );
+    const modernChanged = new Promise<void>((resolve) =>
+      modern.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+    );
     await legacy.listResources();
     const subscription = await modern.listen({ resourcesListChanged: true });
     await writeFile(join(dir, 'skills/review/SKILL.md'), skillMd('Review code, edited over HTTP'));

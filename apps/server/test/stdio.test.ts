@@ -23,7 +23,14 @@ describe('promptyard-server over stdio', () => {
     const dir = await makeFolder(promptFiles);
     const { client } = await startStdio(['--prompts', dir, '--no-watch']);
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((prompt) => prompt.name)).toEqual(['decode', 'git/commit', 'git/deep/squash', 'plan', 'review', 'writing:summarize']);
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      'decode',
+      'git/commit',
+      'git/deep/squash',
+      'plan',
+      'review',
+      'writing:summarize',
+    ]);
     const review = prompts.find((prompt) => prompt.name === 'review');
     expect(review?.description).toBe('Review code for bugs and style');
     expect(review?.arguments).toEqual([
@@ -34,7 +41,9 @@ describe('promptyard-server over stdio', () => {
     expect(review?._meta).toMatchObject({ tags: ['quality'] });
     expect(prompts.find((prompt) => prompt.name === 'git/commit')?.description).toBe('Write a commit message');
     expect(prompts.find((prompt) => prompt.name === 'git/deep/squash')?.title).toBe('Squash commits');
-    expect(prompts.find((prompt) => prompt.name === 'plan')?.arguments).toEqual([expect.objectContaining({ name: 'arguments', required: false })]);
+    expect(prompts.find((prompt) => prompt.name === 'plan')?.arguments).toEqual([
+      expect.objectContaining({ name: 'arguments', required: false }),
+    ]);
   });
 
   // A 2025-era opening is served on the instance directly, anything else through the SDK's era entry.
@@ -45,7 +54,10 @@ describe('promptyard-server over stdio', () => {
     const dir = await makeFolder(promptFiles);
     const { client } = await startStdio(['--prompts', dir, '--no-watch'], { client: options });
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
-    const [listed, rendered] = await Promise.all([client.listPrompts(), client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } })]);
+    const [listed, rendered] = await Promise.all([
+      client.listPrompts(),
+      client.getPrompt({ name: 'review', arguments: { code: 'x = 1' } }),
+    ]);
     expect(listed.prompts.map((prompt) => prompt.name)).toContain('review');
     expect(textOf(rendered)).toContain('x = 1');
   });
@@ -126,7 +138,11 @@ describe('promptyard-server over stdio', () => {
     const dir = await makeFolder(promptFiles);
     const { client } = await startStdio(['--prompts', dir, '--no-watch'], { env: { PROMPTYARD_PROMPTS_PAGE_SIZE: '2' } });
     const viaSdk = { _meta: { progressToken: 'p' } };
-    const outcome = (promise: Promise<unknown>): Promise<unknown> => promise.then((result) => ({ result }), (error: { code: number; message: string; data?: unknown }) => ({ code: error.code, message: error.message, data: error.data }));
+    const outcome = (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
+        (result) => ({ result }),
+        (error: { code: number; message: string; data?: unknown }) => ({ code: error.code, message: error.message, data: error.data }),
+      );
     const requests = [
       { name: 'writing:summarize', arguments: { text: 'A long text.' } },
       { name: 'review', arguments: { code: 'x = 1', extra: 'ignored' } },
@@ -138,13 +154,20 @@ describe('promptyard-server over stdio', () => {
       const plain = await outcome(client.getPrompt(params));
       expect(plain, params.name).toEqual(await outcome(client.getPrompt({ ...params, ...viaSdk })));
     }
-    expect(await outcome(client.getPrompt(requests[0] as { name: string }))).toMatchObject({ result: { messages: [{ content: { text: 'Summarise in 50 words:\n\nA long text.' } }] } });
+    expect(await outcome(client.getPrompt(requests[0] as { name: string }))).toMatchObject({
+      result: { messages: [{ content: { text: 'Summarise in 50 words:\n\nA long text.' } }] },
+    });
 
     // Every page of the listing, and a refused cursor, the same both ways.
     let cursor: string | undefined;
     do {
-      const page = (await client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } })) as { prompts: unknown[]; nextCursor?: string };
-      expect(page).toEqual(await client.request({ method: 'prompts/list', params: { ...(cursor === undefined ? {} : { cursor }), ...viaSdk } }));
+      const page = (await client.request({ method: 'prompts/list', params: cursor === undefined ? {} : { cursor } })) as {
+        prompts: unknown[];
+        nextCursor?: string;
+      };
+      expect(page).toEqual(
+        await client.request({ method: 'prompts/list', params: { ...(cursor === undefined ? {} : { cursor }), ...viaSdk } }),
+      );
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     const forged = (params: object) => outcome(client.request({ method: 'prompts/list', params: { cursor: 'forged!', ...params } }));

@@ -66,10 +66,17 @@ describe('search tools through promptyard-server', () => {
 
   it('answers web_search with numbered results from exactly the request Serper expects', async () => {
     const { client } = await start();
-    const result = await client.callTool({ name: 'web_search', arguments: { query: 'fake:rich', num: 2, country: 'us', language: 'en', freshness: 'day' } });
+    const result = await client.callTool({
+      name: 'web_search',
+      arguments: { query: 'fake:rich', num: 2, country: 'us', language: 'en', freshness: 'day' },
+    });
     expect(result.isError).toBeFalsy();
     expect(serper.requests).toHaveLength(1);
-    expect(serper.requests[0]).toMatchObject({ method: 'POST', path: '/search', headers: { 'x-api-key': serperKey, 'content-type': 'application/json' } });
+    expect(serper.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/search',
+      headers: { 'x-api-key': serperKey, 'content-type': 'application/json' },
+    });
     expect(serper.requests[0]?.body).toEqual({ q: 'fake:rich', num: 2, gl: 'us', hl: 'en', tbs: 'qdr:d' });
     const output = text(result);
     expect(output).toMatch(/^Answer: Tim Cook\n/);
@@ -81,7 +88,10 @@ describe('search tools through promptyard-server', () => {
 
   it('answers perplexity_summary_search with the answer and the sources its markers cite', async () => {
     const { client } = await start({ PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MODEL: 'sonar-pro' });
-    const result = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'what is mcp', recency: 'week', domains: ['modelcontextprotocol.io'] } });
+    const result = await client.callTool({
+      name: 'perplexity_summary_search',
+      arguments: { query: 'what is mcp', recency: 'week', domains: ['modelcontextprotocol.io'] },
+    });
     expect(perplexity.requests[0]).toMatchObject({ path: '/chat/completions', headers: { authorization: `Bearer ${perplexityKey}` } });
     expect(perplexity.requests[0]?.body).toEqual({
       model: 'sonar-pro',
@@ -92,8 +102,13 @@ describe('search tools through promptyard-server', () => {
     expect(text(result)).toBe(
       'An answer about what is mcp [1][2].\n\nSources:\n[1] Source 1 — https://example.com/source-1 (2026-01-02)\n[2] Source 2 — https://example.com/source-2 (2026-01-02)',
     );
-    const cited = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'fake:citations-only', model: 'sonar-reasoning-pro' } });
-    expect(text(cited)).toBe('An answer about fake:citations-only [1][2].\n\nSources:\n[1] https://example.com/source-1\n[2] https://example.com/source-2');
+    const cited = await client.callTool({
+      name: 'perplexity_summary_search',
+      arguments: { query: 'fake:citations-only', model: 'sonar-reasoning-pro' },
+    });
+    expect(text(cited)).toBe(
+      'An answer about fake:citations-only [1][2].\n\nSources:\n[1] https://example.com/source-1\n[2] https://example.com/source-2',
+    );
     const deep = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'deep', model: 'sonar-deep-research' } });
     expect((perplexity.requests.at(-1)?.body as { stream?: boolean }).stream).toBe(true);
     expect(text(deep)).toMatch(/^An answer about deep \[1\]\[2\]\.\n\nSources:\n\[1\] Source 1/);
@@ -109,7 +124,11 @@ describe('search tools through promptyard-server', () => {
   });
 
   it('turns every upstream failure into a readable isError result and keeps serving', async () => {
-    const { client, stderr } = await start({ PROMPTYARD_SERVER_LOG_LEVEL: 'debug', PROMPTYARD_TOOLS_WEB_SEARCH_TIMEOUT_MS: '300', PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_TIMEOUT_MS: '300' });
+    const { client, stderr } = await start({
+      PROMPTYARD_SERVER_LOG_LEVEL: 'debug',
+      PROMPTYARD_TOOLS_WEB_SEARCH_TIMEOUT_MS: '300',
+      PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_TIMEOUT_MS: '300',
+    });
     const cases: [string, string, RegExp][] = [
       ['web_search', 'fake:forbidden', /^Serper rejected the API key \(HTTP 403: "Unauthorized\."\): check SERPER_API_KEY\.$/],
       ['web_search', 'fake:unauthorized', /^Serper rejected the API key \(HTTP 401.*check SERPER_API_KEY/],
@@ -119,7 +138,11 @@ describe('search tools through promptyard-server', () => {
       ['web_search', 'fake:unavailable', /^Serper had a service error \(HTTP 503/],
       ['web_search', 'fake:not-json', /^Serper answered with something that is not JSON/],
       ['web_search', 'fake:hang', /^Serper did not answer within 0\.3 s/],
-      ['perplexity_summary_search', 'fake:unauthorized', /^Perplexity rejected the API key \(HTTP 401: "[^"]+"\): check PERPLEXITY_API_KEY\.$/],
+      [
+        'perplexity_summary_search',
+        'fake:unauthorized',
+        /^Perplexity rejected the API key \(HTTP 401: "[^"]+"\): check PERPLEXITY_API_KEY\.$/,
+      ],
       ['perplexity_summary_search', 'fake:credits', /^Perplexity says the account is out of credits/],
       ['perplexity_summary_search', 'fake:rate-limit-always', /^Perplexity is rate limiting requests \(HTTP 429/],
       ['perplexity_summary_search', 'fake:error', /^Perplexity had a service error \(HTTP 500/],
@@ -170,7 +193,10 @@ describe('search tools through promptyard-server', () => {
   });
 
   it('cuts large outputs at a result boundary with a note', async () => {
-    const { client } = await start({ PROMPTYARD_TOOLS_WEB_SEARCH_MAX_OUTPUT_BYTES: '4000', PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MAX_OUTPUT_BYTES: '1500' });
+    const { client } = await start({
+      PROMPTYARD_TOOLS_WEB_SEARCH_MAX_OUTPUT_BYTES: '4000',
+      PROMPTYARD_TOOLS_PERPLEXITY_SUMMARY_SEARCH_MAX_OUTPUT_BYTES: '1500',
+    });
     const web = text(await client.callTool({ name: 'web_search', arguments: { query: 'fake:many', num: 30 } }));
     expect(Buffer.byteLength(web)).toBeLessThanOrEqual(4000);
     expect(web).toMatch(/\n {3}Lorem ipsum[^\n]*\.(\n {3}Mar 4, 2026)?\n\n\[output cut at 4000 bytes: \d+ of 30 results shown\]$/);
@@ -200,7 +226,9 @@ describe('search tools through promptyard-server', () => {
       'Invalid arguments for tool "web_search": "query" must not be empty; "num" must be from 1 to 100; "freshness" must be one of "hour", "day", "week", "month" or "year"; "site" is not an argument of this tool.',
     );
     expect(serper.requests).toHaveLength(0);
-    const error = await client.callTool({ name: 'web_serch', arguments: { query: 'x' } }).catch((caught: unknown) => caught as { code: number; message: string });
+    const error = await client
+      .callTool({ name: 'web_serch', arguments: { query: 'x' } })
+      .catch((caught: unknown) => caught as { code: number; message: string });
     expect(error).toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool "web_serch"\. Did you mean "web_search"\?/) });
   });
 
@@ -208,7 +236,9 @@ describe('search tools through promptyard-server', () => {
     const dir = await makeFolder(promptFiles);
     const result = await runCli(['--prompts', dir], { env: { SERPER_BASE_URL: 'ftp://example.com' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/\[tools\.web_search\] base_url must be an http\(s\) URL, got "ftp:\/\/example\.com": fix it in promptyard\.toml or SERPER_BASE_URL/);
+    expect(result.stderr).toMatch(
+      /\[tools\.web_search\] base_url must be an http\(s\) URL, got "ftp:\/\/example\.com": fix it in promptyard\.toml or SERPER_BASE_URL/,
+    );
   });
 
   it('can disable a tool in the config', async () => {

@@ -17,12 +17,15 @@ const logger = createLogger({ level: 'debug', write: () => {} });
 logger.subscribe((record) => logs.push(record));
 
 const authenticator = (section: Record<string, unknown> = {}, options: Partial<AuthenticatorOptions> = {}) => {
-  const settings = resolveAuthSettings(resolveConfig({ auth: authSection }, { auth: { issuer: issuer.issuer, required_scopes: ['mcp'], ...section } }, {}).auth);
+  const settings = resolveAuthSettings(
+    resolveConfig({ auth: authSection }, { auth: { issuer: issuer.issuer, required_scopes: ['mcp'], ...section } }, {}).auth,
+  );
   if (settings === undefined) throw new Error('no settings');
   return createAuthenticator(settings, { logger, jwksCooldownMs: 0, retryAfterMs: 0, ...options });
 };
 
-const refusal = (outcome: AuthOutcome) => (outcome.ok ? { ok: true } : { status: outcome.status, error: outcome.error, description: outcome.description });
+const refusal = (outcome: AuthOutcome) =>
+  outcome.ok ? { ok: true } : { status: outcome.status, error: outcome.error, description: outcome.description };
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
@@ -35,7 +38,7 @@ afterAll(async () => {
 });
 
 describe('createAuthenticator against a real OpenID provider', () => {
-  it('accepts the provider\'s JWT access token for this resource and names the caller', async () => {
+  it("accepts the provider's JWT access token for this resource and names the caller", async () => {
     const outcome = await authenticator().authenticate(`Bearer ${await issuer.token()}`, resource);
     expect(outcome).toMatchObject({ ok: true, identity: { subject: 'machine', clientId: 'machine', scopes: ['mcp'], groups: ['design'] } });
     expect(outcome.ok && outcome.expiresAt).toBeGreaterThan(now());
@@ -43,7 +46,11 @@ describe('createAuthenticator against a real OpenID provider', () => {
 
   it('asks for a token when none is sent, and refuses malformed headers', async () => {
     const auth = authenticator();
-    expect(refusal(await auth.authenticate(undefined, resource))).toEqual({ status: 401, error: undefined, description: expect.stringMatching(/Authorization: Bearer/) });
+    expect(refusal(await auth.authenticate(undefined, resource))).toEqual({
+      status: 401,
+      error: undefined,
+      description: expect.stringMatching(/Authorization: Bearer/),
+    });
     for (const header of ['Basic bWU6cHc=', 'Bearer', 'Bearer ', 'Bearer a b', 'Bearer tökén', 'Bearer\ttoken', 'Token abc']) {
       expect(refusal(await auth.authenticate(header, resource)), header).toMatchObject({ status: 401, error: 'invalid_request' });
     }
@@ -62,7 +69,9 @@ describe('createAuthenticator against a real OpenID provider', () => {
     const [head, body, signature] = good.split('.') as [string, string, string];
     const flipped = `${head}.${body}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${body}.`;
-    const hs256 = await new SignJWT({ sub: 'mallory', scope: 'mcp', iss: issuer.issuer, aud: resource, exp: now() + 300 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(32)));
+    const hs256 = await new SignJWT({ sub: 'mallory', scope: 'mcp', iss: issuer.issuer, aud: resource, exp: now() + 300 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('x'.repeat(32)));
     const cases: [string, string, RegExp][] = [
       ['another audience', await issuer.token({ resource: 'https://elsewhere.example/mcp' }), /"aud" claim/],
       ['expired', await issuer.sign({ sub: 'ada', scope: 'mcp', iss: issuer.issuer, aud: resource, exp: now() - 120 }), /expired/],
@@ -70,7 +79,11 @@ describe('createAuthenticator against a real OpenID provider', () => {
       ['alg none', unsigned, /algorithm that is not accepted|not a valid signed JWT/],
       ['HS256', hs256, /algorithm that is not accepted/],
       ['another issuer (its key)', await other.token(), /key the issuer does not publish/],
-      ['another issuer (iss)', await issuer.sign({ sub: 'ada', scope: 'mcp', iss: other.issuer, aud: resource, exp: now() + 300 }), /"iss" claim/],
+      [
+        'another issuer (iss)',
+        await issuer.sign({ sub: 'ada', scope: 'mcp', iss: other.issuer, aud: resource, exp: now() + 300 }),
+        /"iss" claim/,
+      ],
       ['no exp', await issuer.sign({ sub: 'ada', scope: 'mcp', iss: issuer.issuer, aud: resource }), /"exp" claim/],
     ];
     for (const [what, token, description] of cases) {
@@ -85,7 +98,11 @@ describe('createAuthenticator against a real OpenID provider', () => {
 
   it('answers 403 insufficient_scope when a scope is missing', async () => {
     const token = await issuer.token({ clientId: issuer.narrowClientId, scope: 'profile' });
-    expect(refusal(await authenticator().authenticate(`Bearer ${token}`, resource))).toEqual({ status: 403, error: 'insufficient_scope', description: 'the token lacks the scope mcp' });
+    expect(refusal(await authenticator().authenticate(`Bearer ${token}`, resource))).toEqual({
+      status: 403,
+      error: 'insufficient_scope',
+      description: 'the token lacks the scope mcp',
+    });
   });
 
   it('picks up a rotated signing key without a restart', async () => {
@@ -100,9 +117,18 @@ describe('createAuthenticator against a real OpenID provider', () => {
     const auth = authenticator({ client_id: issuer.clientId, client_secret: issuer.clientSecret });
     const opaque = await issuer.token({ format: 'opaque' });
     expect(opaque.split('.')).toHaveLength(1);
-    expect(await auth.authenticate(`Bearer ${opaque}`, resource)).toMatchObject({ ok: true, identity: { subject: 'machine', scopes: ['mcp'] } });
-    expect(refusal(await auth.authenticate('Bearer not-a-real-token', resource))).toMatchObject({ status: 401, description: 'the token is not active' });
-    expect(refusal(await authenticator().authenticate(`Bearer ${opaque}`, resource))).toMatchObject({ status: 401, description: expect.stringMatching(/not a JWT/) });
+    expect(await auth.authenticate(`Bearer ${opaque}`, resource)).toMatchObject({
+      ok: true,
+      identity: { subject: 'machine', scopes: ['mcp'] },
+    });
+    expect(refusal(await auth.authenticate('Bearer not-a-real-token', resource))).toMatchObject({
+      status: 401,
+      description: 'the token is not active',
+    });
+    expect(refusal(await authenticator().authenticate(`Bearer ${opaque}`, resource))).toMatchObject({
+      status: 401,
+      description: expect.stringMatching(/not a JWT/),
+    });
   });
 
   it('fails closed and fast while the key set is down or slow, and recovers', async () => {
@@ -110,7 +136,10 @@ describe('createAuthenticator against a real OpenID provider', () => {
       const auth = authenticator({ timeout_ms: 300 });
       issuer.setJwks(mode);
       const started = performance.now();
-      expect(refusal(await auth.authenticate(`Bearer ${await issuer.token()}`, resource)), mode).toMatchObject({ status: 503, error: 'temporarily_unavailable' });
+      expect(refusal(await auth.authenticate(`Bearer ${await issuer.token()}`, resource)), mode).toMatchObject({
+        status: 503,
+        error: 'temporarily_unavailable',
+      });
       expect(performance.now() - started, mode).toBeLessThan(1500);
       issuer.setJwks('ok');
       expect((await auth.authenticate(`Bearer ${await issuer.token()}`, resource)).ok, mode).toBe(true);
@@ -118,7 +147,14 @@ describe('createAuthenticator against a real OpenID provider', () => {
   });
 
   it('logs the subject and client of refused tokens, never a token', async () => {
-    const token = await issuer.sign({ sub: 'ada', client_id: 'cursor', scope: 'mcp', iss: issuer.issuer, aud: 'https://elsewhere.example', exp: now() + 300 });
+    const token = await issuer.sign({
+      sub: 'ada',
+      client_id: 'cursor',
+      scope: 'mcp',
+      iss: issuer.issuer,
+      aud: 'https://elsewhere.example',
+      exp: now() + 300,
+    });
     await authenticator().authenticate(`Bearer ${token}`, resource);
     const refused = logs.filter((record) => record.message === 'token refused').at(-1);
     expect(refused?.fields).toMatchObject({ subject: 'ada', client: 'cursor' });

@@ -42,15 +42,19 @@ const unverifiedClaims = (token: string): Record<string, unknown> | undefined =>
 };
 
 const joseReason = ({ errors: joseErrors }: Jose, error: unknown): { unavailable: boolean; description: string } => {
-  if (error instanceof joseErrors.JWKSTimeout) return { unavailable: true, description: 'the issuer\'s key set did not answer in time' };
+  if (error instanceof joseErrors.JWKSTimeout) return { unavailable: true, description: "the issuer's key set did not answer in time" };
   if (error instanceof joseErrors.JWTExpired) return { unavailable: false, description: 'the token has expired' };
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return { unavailable: false, description: `the token's "${error.claim}" claim is not accepted (${error.reason})` };
-  if (error instanceof joseErrors.JOSEAlgNotAllowed) return { unavailable: false, description: 'the token is signed with an algorithm that is not accepted' };
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return { unavailable: false, description: 'the token is signed with a key the issuer does not publish' };
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return { unavailable: false, description: 'the token signature is not valid' };
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return { unavailable: false, description: `the token's "${error.claim}" claim is not accepted (${error.reason})` };
+  if (error instanceof joseErrors.JOSEAlgNotAllowed)
+    return { unavailable: false, description: 'the token is signed with an algorithm that is not accepted' };
+  if (error instanceof joseErrors.JWKSNoMatchingKey)
+    return { unavailable: false, description: 'the token is signed with a key the issuer does not publish' };
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return { unavailable: false, description: 'the token signature is not valid' };
   if (error instanceof joseErrors.JOSEError) return { unavailable: false, description: 'the token is not a valid signed JWT' };
   // Anything else came from fetching the key set (network, HTTP status, a broken document).
-  return { unavailable: true, description: 'the issuer\'s key set could not be read' };
+  return { unavailable: true, description: "the issuer's key set could not be read" };
 };
 
 /**
@@ -72,7 +76,10 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
       failedAt = 0;
       metadata = discoverIssuer(settings.issuer, settings.timeoutMs).catch((error: unknown) => {
         failedAt = Date.now();
-        logger.warn('cannot read the issuer\'s metadata: requests are refused until it answers', { issuer: settings.issuer, reason: error instanceof Error ? error.message : String(error) });
+        logger.warn("cannot read the issuer's metadata: requests are refused until it answers", {
+          issuer: settings.issuer,
+          reason: error instanceof Error ? error.message : String(error),
+        });
         throw error;
       });
     }
@@ -81,7 +88,8 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
 
   const keySet = async (): Promise<JWTVerifyGetKey> => {
     const [found, { createRemoteJWKSet }] = await Promise.all([issuerMetadata(), loadJose()]);
-    if (found.jwksUri === undefined) throw new IssuerUnavailableError(`issuer ${settings.issuer} publishes no jwks_uri: its JWT access tokens cannot be checked`);
+    if (found.jwksUri === undefined)
+      throw new IssuerUnavailableError(`issuer ${settings.issuer} publishes no jwks_uri: its JWT access tokens cannot be checked`);
     keys ??= createRemoteJWKSet(new URL(found.jwksUri), {
       timeoutDuration: settings.timeoutMs,
       cooldownDuration: options.jwksCooldownMs ?? 5000,
@@ -93,7 +101,11 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
   const checkScopes = (outcome: AuthOutcome & { ok: true }): AuthOutcome => {
     const missing = settings.requiredScopes.filter((scope) => !outcome.identity.scopes.includes(scope));
     if (missing.length === 0) return outcome;
-    logger.info('caller lacks a required scope', { subject: outcome.identity.subject, client: outcome.identity.clientId, missing: missing.join(' ') });
+    logger.info('caller lacks a required scope', {
+      subject: outcome.identity.subject,
+      client: outcome.identity.clientId,
+      missing: missing.join(' '),
+    });
     return refuse(403, 'insufficient_scope', `the token lacks the scope ${missing.join(' ')}`);
   };
 
@@ -119,9 +131,15 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
     } catch (error) {
       const reason = joseReason(library, error);
       const claims = unverifiedClaims(token);
-      const who = { subject: typeof claims?.['sub'] === 'string' ? claims['sub'] : undefined, client: typeof claims?.['client_id'] === 'string' ? claims['client_id'] : undefined };
+      const who = {
+        subject: typeof claims?.['sub'] === 'string' ? claims['sub'] : undefined,
+        client: typeof claims?.['client_id'] === 'string' ? claims['client_id'] : undefined,
+      };
       if (reason.unavailable) {
-        logger.warn('cannot check a token: the issuer\'s key set is unreachable', { ...who, reason: error instanceof Error ? error.message : String(error) });
+        logger.warn("cannot check a token: the issuer's key set is unreachable", {
+          ...who,
+          reason: error instanceof Error ? error.message : String(error),
+        });
         return refuse(503, 'temporarily_unavailable', 'the authorization server cannot be reached: try again shortly');
       }
       logger.info('token refused', { ...who, reason: reason.description });
@@ -131,11 +149,18 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
 
   const verifyOpaque = async (token: string, audience: string): Promise<AuthOutcome> => {
     const client = settings.introspection;
-    if (client === undefined) return refuse(401, 'invalid_token', 'the token is not a JWT, and this server has no introspection configured');
+    if (client === undefined)
+      return refuse(401, 'invalid_token', 'the token is not a JWT, and this server has no introspection configured');
     try {
       const url = client.url ?? (await issuerMetadata()).introspectionEndpoint;
-      if (url === undefined) return refuse(401, 'invalid_token', 'the token is not a JWT, and the issuer publishes no introspection endpoint');
-      const claims = await introspect(token, { url, clientId: client.clientId, clientSecret: client.clientSecret, timeoutMs: settings.timeoutMs });
+      if (url === undefined)
+        return refuse(401, 'invalid_token', 'the token is not a JWT, and the issuer publishes no introspection endpoint');
+      const claims = await introspect(token, {
+        url,
+        clientId: client.clientId,
+        clientSecret: client.clientSecret,
+        timeoutMs: settings.timeoutMs,
+      });
       if (claims === undefined) return refuse(401, 'invalid_token', 'the token is not active');
       const now = Date.now() / 1000;
       const exp = typeof claims['exp'] === 'number' ? claims['exp'] : undefined;
@@ -164,9 +189,11 @@ export const createAuthenticator = (settings: AuthSettings, options: Authenticat
     requiredScopes: settings.requiredScopes,
     audience: settings.audience,
     authenticate: async (authorization, resource) => {
-      if (authorization === undefined || authorization === '') return refuse(401, undefined, 'send an OAuth access token as "Authorization: Bearer <token>"');
+      if (authorization === undefined || authorization === '')
+        return refuse(401, undefined, 'send an OAuth access token as "Authorization: Bearer <token>"');
       // The header's length is checked before any parsing: a huge header costs one comparison.
-      if (authorization.length > settings.maxTokenBytes + 16) return refuse(401, 'invalid_token', `the token is longer than ${settings.maxTokenBytes} bytes`);
+      if (authorization.length > settings.maxTokenBytes + 16)
+        return refuse(401, 'invalid_token', `the token is longer than ${settings.maxTokenBytes} bytes`);
       const match = bearer.exec(authorization);
       if (match === null) return refuse(401, 'invalid_request', 'the Authorization header must be "Bearer <token>"');
       const token = match[1] as string;

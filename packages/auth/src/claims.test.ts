@@ -9,7 +9,9 @@ describe('identityOf', () => {
       scopes: ['mcp', 'prompts'],
       groups: ['design'],
     });
-    expect(identityOf({ sub: 'ada', azp: 'cursor', scp: ['mcp'], realm_access: { roles: ['platform'] } }, 'realm_access.roles')).toMatchObject({
+    expect(
+      identityOf({ sub: 'ada', azp: 'cursor', scp: ['mcp'], realm_access: { roles: ['platform'] } }, 'realm_access.roles'),
+    ).toMatchObject({
       clientId: 'cursor',
       scopes: ['mcp'],
       groups: ['platform'],

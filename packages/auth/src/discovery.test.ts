@@ -10,17 +10,23 @@ describe('metadataUrls', () => {
       'https://login.example.com/.well-known/openid-configuration/realms/team',
       'https://login.example.com/realms/team/.well-known/openid-configuration',
     ]);
-    expect(metadataUrls('https://login.example.com')).toEqual(['https://login.example.com/.well-known/oauth-authorization-server', 'https://login.example.com/.well-known/openid-configuration']);
+    expect(metadataUrls('https://login.example.com')).toEqual([
+      'https://login.example.com/.well-known/oauth-authorization-server',
+      'https://login.example.com/.well-known/openid-configuration',
+    ]);
   });
 });
 
 /** An issuer that answers only OpenID discovery, appended, as Keycloak does, with what `document` says. */
-const fakeIssuer = async (document: (issuer: string) => Record<string, unknown>): Promise<{ issuer: string; seen: string[]; close(): Promise<void> }> => {
+const fakeIssuer = async (
+  document: (issuer: string) => Record<string, unknown>,
+): Promise<{ issuer: string; seen: string[]; close(): Promise<void> }> => {
   const seen: string[] = [];
   let issuer = '';
   const server = createServer((req, res) => {
     seen.push(req.url ?? '');
-    if (req.url === '/realms/team/.well-known/openid-configuration') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document(issuer)));
+    if (req.url === '/realms/team/.well-known/openid-configuration')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document(issuer)));
     else res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,14 +36,22 @@ const fakeIssuer = async (document: (issuer: string) => Record<string, unknown>)
 
 describe('discoverIssuer', () => {
   it('falls back to OpenID discovery and reads the key set and introspection endpoint', async () => {
-    const fake = await fakeIssuer((issuer) => ({ issuer, jwks_uri: `${issuer}/protocol/openid-connect/certs`, introspection_endpoint: `${issuer}/protocol/openid-connect/token/introspect` }));
+    const fake = await fakeIssuer((issuer) => ({
+      issuer,
+      jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+      introspection_endpoint: `${issuer}/protocol/openid-connect/token/introspect`,
+    }));
     try {
       expect(await discoverIssuer(fake.issuer, 1000)).toEqual({
         issuer: fake.issuer,
         jwksUri: `${fake.issuer}/protocol/openid-connect/certs`,
         introspectionEndpoint: `${fake.issuer}/protocol/openid-connect/token/introspect`,
       });
-      expect(fake.seen).toEqual(['/.well-known/oauth-authorization-server/realms/team', '/.well-known/openid-configuration/realms/team', '/realms/team/.well-known/openid-configuration']);
+      expect(fake.seen).toEqual([
+        '/.well-known/oauth-authorization-server/realms/team',
+        '/.well-known/openid-configuration/realms/team',
+        '/realms/team/.well-known/openid-configuration',
+      ]);
     } finally {
       await fake.close();
     }
@@ -47,7 +61,9 @@ describe('discoverIssuer', () => {
     const mixUp = await fakeIssuer(() => ({ issuer: 'https://attacker.example', jwks_uri: 'https://attacker.example/jwks' }));
     const insecure = await fakeIssuer((issuer) => ({ issuer, jwks_uri: 'http://keys.example.com/jwks' }));
     try {
-      await expect(discoverIssuer(mixUp.issuer, 1000)).rejects.toThrow(/names issuer "https:\/\/attacker.example", not .*set \[auth\] issuer to exactly/);
+      await expect(discoverIssuer(mixUp.issuer, 1000)).rejects.toThrow(
+        /names issuer "https:\/\/attacker.example", not .*set \[auth\] issuer to exactly/,
+      );
       await expect(discoverIssuer(insecure.issuer, 1000)).rejects.toThrow(/the issuer's jwks_uri must use https/);
     } finally {
       await Promise.all([mixUp.close(), insecure.close()]);
@@ -57,6 +73,8 @@ describe('discoverIssuer', () => {
   it('says where it looked when nothing answers', async () => {
     const fake = await fakeIssuer(() => ({}));
     await fake.close();
-    await expect(discoverIssuer(fake.issuer, 500)).rejects.toThrow(/no metadata found for issuer .*oauth-authorization-server.*fetch failed/);
+    await expect(discoverIssuer(fake.issuer, 500)).rejects.toThrow(
+      /no metadata found for issuer .*oauth-authorization-server.*fetch failed/,
+    );
   });
 });

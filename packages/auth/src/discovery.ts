@@ -23,13 +23,22 @@ export const metadataUrls = (issuer: string): string[] => {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, '');
   const at = (pathname: string): string => new URL(pathname, url.origin).href;
-  const urls = [at(`/.well-known/oauth-authorization-server${path}`), at(`/.well-known/openid-configuration${path}`), at(`${path}/.well-known/openid-configuration`)];
+  const urls = [
+    at(`/.well-known/oauth-authorization-server${path}`),
+    at(`/.well-known/openid-configuration${path}`),
+    at(`${path}/.well-known/openid-configuration`),
+  ];
   return [...new Set(urls)];
 };
 
 /** GETs JSON within `timeoutMs` and a size cap; `undefined` on a 404-like answer, throws when unreachable. */
 export const fetchJson = async (url: string, timeoutMs: number, init: RequestInit = {}): Promise<Record<string, unknown> | undefined> => {
-  const response = await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json', ...init.headers } });
+  const response = await fetch(url, {
+    ...init,
+    redirect: 'error',
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json', ...init.headers },
+  });
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     if (response.status >= 500) throw new IssuerUnavailableError(`${url} answered HTTP ${response.status}`);
@@ -43,11 +52,13 @@ export const fetchJson = async (url: string, timeoutMs: number, init: RequestIni
   const text = await response.text();
   if (text.length > maxDocumentBytes) throw new IssuerUnavailableError(`${url} answered over ${maxDocumentBytes} bytes`);
   const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new IssuerUnavailableError(`${url} did not answer a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new IssuerUnavailableError(`${url} did not answer a JSON object`);
   return value as Record<string, unknown>;
 };
 
-const describe = (error: unknown): string => (error instanceof Error ? (error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message) : String(error));
+const describe = (error: unknown): string =>
+  error instanceof Error ? (error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message) : String(error);
 
 /** Finds the issuer's metadata (RFC 8414, else OpenID discovery) and checks that it names this issuer. */
 export const discoverIssuer = async (issuer: string, timeoutMs: number): Promise<IssuerMetadata> => {
@@ -65,10 +76,16 @@ export const discoverIssuer = async (issuer: string, timeoutMs: number): Promise
       continue;
     }
     // RFC 8414 §3.3: metadata naming another issuer must not be used (a mix-up attack otherwise).
-    if (document['issuer'] !== issuer) throw new IssuerUnavailableError(`${url} names issuer ${JSON.stringify(document['issuer'])}, not ${JSON.stringify(issuer)}: set [auth] issuer to exactly the issuer's identifier`);
+    if (document['issuer'] !== issuer)
+      throw new IssuerUnavailableError(
+        `${url} names issuer ${JSON.stringify(document['issuer'])}, not ${JSON.stringify(issuer)}: set [auth] issuer to exactly the issuer's identifier`,
+      );
     const jwksUri = typeof document['jwks_uri'] === 'string' ? document['jwks_uri'] : undefined;
     const introspection = typeof document['introspection_endpoint'] === 'string' ? document['introspection_endpoint'] : undefined;
-    for (const [what, value] of [['jwks_uri', jwksUri], ['introspection_endpoint', introspection]] as const) {
+    for (const [what, value] of [
+      ['jwks_uri', jwksUri],
+      ['introspection_endpoint', introspection],
+    ] as const) {
       const problem = value === undefined ? undefined : checkSecureUrl(value, `the issuer's ${what}`);
       if (problem !== undefined) throw new IssuerUnavailableError(problem);
     }

@@ -25,6 +25,9 @@ export const introspect = async (token: string, options: IntrospectionOptions): 
     if (error instanceof IssuerUnavailableError) throw error;
     throw new IssuerUnavailableError(`introspection at ${options.url} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (answer === undefined) throw new IssuerUnavailableError(`introspection at ${options.url} refused this server's client credentials: check [auth] client_id and client_secret`);
+  if (answer === undefined)
+    throw new IssuerUnavailableError(
+      `introspection at ${options.url} refused this server's client credentials: check [auth] client_id and client_secret`,
+    );
   return answer['active'] === true ? answer : undefined;
 };

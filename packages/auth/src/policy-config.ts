@@ -8,7 +8,12 @@ import type { ConfigOf, SectionSpec } from '@promptyard/core';
  */
 export const policySection = {
   name: { type: 'string', doc: 'A label for the rule, named in audit lines (default: "#<position>").' },
-  effect: { type: 'string', enum: ['allow', 'deny'], default: 'allow', doc: 'allow: callers it applies to may use what it names; deny: they may not, whatever any rule allows.' },
+  effect: {
+    type: 'string',
+    enum: ['allow', 'deny'],
+    default: 'allow',
+    doc: 'allow: callers it applies to may use what it names; deny: they may not, whatever any rule allows.',
+  },
   subjects: { type: 'string[]', doc: 'Applies to callers whose sub matches one of these globs.' },
   groups: { type: 'string[]', doc: 'Applies to callers in a group (read from [auth] groups_claim) matching one of these globs.' },
   scopes: { type: 'string[]', doc: 'Applies to callers whose token has a scope matching one of these globs.' },
@@ -17,7 +22,7 @@ export const policySection = {
   tools: { type: 'string[]', doc: 'Globs of tool names (as clients see them).' },
   prompts: { type: 'string[]', doc: 'Globs of prompt names (as clients see them).' },
   resources: { type: 'string[]', doc: 'Globs of resource URIs (doc://team/*); templates are matched by their URI template.' },
-  skills: { type: 'string[]', doc: 'Globs of skill names (the path of a skill\'s skill:// URI before /SKILL.md).' },
+  skills: { type: 'string[]', doc: "Globs of skill names (the path of a skill's skill:// URI before /SKILL.md)." },
 } as const satisfies SectionSpec;
 
 export type PolicySectionValues = ConfigOf<{ 'policy[]': typeof policySection }>['policy[]'][number];
@@ -38,7 +43,10 @@ export interface PolicyRule {
  * `[[policy]]` checked as a whole: the rules, or every mistake at once. `gateway`: whether `servers`
  * means anything here (promptyard-server has no servers).
  */
-export const checkPolicies = (entries: readonly PolicySectionValues[], options: { readonly gateway: boolean }): { readonly rules: readonly PolicyRule[]; readonly problems: readonly string[] } => {
+export const checkPolicies = (
+  entries: readonly PolicySectionValues[],
+  options: { readonly gateway: boolean },
+): { readonly rules: readonly PolicyRule[]; readonly problems: readonly string[] } => {
   const problems: string[] = [];
   const rules = entries.map((entry, index): PolicyRule => {
     const label = `[[policy]] #${index + 1}${entry.name === undefined ? '' : ` ${JSON.stringify(entry.name)}`}`;
@@ -48,12 +56,19 @@ export const checkPolicies = (entries: readonly PolicySectionValues[], options: 
       if (globs.length === 0) problems.push(`${label}: ${key} is an empty list; remove it (no condition) or name at least one glob`);
       if (globs.some((glob) => glob.trim() === '')) problems.push(`${label}: ${key} holds an empty glob; use "*" for any`);
     }
-    if (entry.servers !== undefined && !options.gateway) problems.push(`${label}: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here`);
+    if (entry.servers !== undefined && !options.gateway)
+      problems.push(`${label}: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here`);
     if (itemKeys.every((key) => entry[key] === undefined)) {
-      problems.push(`${label} names nothing to ${entry.effect}: add ${options.gateway ? 'servers, ' : ''}tools, prompts, resources or skills (globs such as ["*"])`);
+      problems.push(
+        `${label} names nothing to ${entry.effect}: add ${options.gateway ? 'servers, ' : ''}tools, prompts, resources or skills (globs such as ["*"])`,
+      );
     }
     const pick = <K extends string>(keys: readonly K[]): { [P in K]?: readonly string[] } =>
-      Object.fromEntries(keys.flatMap((key) => (entry[key as keyof PolicySectionValues] === undefined ? [] : [[key, entry[key as keyof PolicySectionValues]]]))) as { [P in K]?: readonly string[] };
+      Object.fromEntries(
+        keys.flatMap((key) =>
+          entry[key as keyof PolicySectionValues] === undefined ? [] : [[key, entry[key as keyof PolicySectionValues]]],
+        ),
+      ) as { [P in K]?: readonly string[] };
     return { label, effect: entry.effect, when: pick(conditionKeys), covers: pick(itemKeys) };
   });
   return { rules: problems.length === 0 ? rules : [], problems };

@@ -9,7 +9,14 @@ const policyOf = (entries: readonly Record<string, unknown>[], gateway = false) 
   return createAccessPolicy(resolvePolicies(values, { gateway }));
 };
 
-const caller = (overrides: Partial<Identity> = {}): Identity => ({ subject: 'alice', clientId: 'vscode', scopes: ['mcp'], groups: [], claims: {}, ...overrides });
+const caller = (overrides: Partial<Identity> = {}): Identity => ({
+  subject: 'alice',
+  clientId: 'vscode',
+  scopes: ['mcp'],
+  groups: [],
+  claims: {},
+  ...overrides,
+});
 const design = caller({ subject: 'dora', groups: ['design'] });
 const platform = caller({ subject: 'pete', groups: ['platform', 'oncall'] });
 
@@ -23,9 +30,21 @@ describe('[[policy]]', () => {
       { name: 'design', groups: ['design'], prompts: ['design:*'], tools: ['search_*'] },
       { name: 'platform', groups: ['platform'], tools: ['deploy_*', 'search_*'] },
     ]);
-    expect(policy?.decide(design, 'prompt', 'design:review')).toEqual({ allowed: true, explicit: true, reason: 'allowed by [[policy]] #1 "design"' });
-    expect(policy?.decide(design, 'tool', 'deploy_prod')).toEqual({ allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' });
-    expect(policy?.decide(platform, 'tool', 'deploy_prod')).toEqual({ allowed: true, explicit: true, reason: 'allowed by [[policy]] #2 "platform"' });
+    expect(policy?.decide(design, 'prompt', 'design:review')).toEqual({
+      allowed: true,
+      explicit: true,
+      reason: 'allowed by [[policy]] #1 "design"',
+    });
+    expect(policy?.decide(design, 'tool', 'deploy_prod')).toEqual({
+      allowed: false,
+      explicit: false,
+      reason: 'no [[policy]] rule allows it',
+    });
+    expect(policy?.decide(platform, 'tool', 'deploy_prod')).toEqual({
+      allowed: true,
+      explicit: true,
+      reason: 'allowed by [[policy]] #2 "platform"',
+    });
     expect(policy?.decide(platform, 'prompt', 'design:review').allowed).toBe(false);
     // In no group: no rule applies.
     expect(policy?.decide(caller(), 'tool', 'search_web').allowed).toBe(false);
@@ -37,7 +56,11 @@ describe('[[policy]]', () => {
       { name: 'no prod for contractors', effect: 'deny', groups: ['contractors'], tools: ['*_prod', 'deploy_*'] },
     ]);
     const contractor = caller({ groups: ['design', 'contractors'] });
-    expect(policy?.decide(contractor, 'tool', 'deploy_staging')).toEqual({ allowed: false, explicit: true, reason: 'denied by [[policy]] #2 "no prod for contractors"' });
+    expect(policy?.decide(contractor, 'tool', 'deploy_staging')).toEqual({
+      allowed: false,
+      explicit: true,
+      reason: 'denied by [[policy]] #2 "no prod for contractors"',
+    });
     expect(policy?.decide(contractor, 'tool', 'search_web').allowed).toBe(true);
     expect(policy?.decide(design, 'tool', 'deploy_staging').allowed).toBe(true);
   });
@@ -89,17 +112,25 @@ describe('[[policy]] mistakes', () => {
     checkPolicies(resolveConfig({ 'policy[]': policySection }, { policy: entries }, { env: {} })['policy[]'], { gateway }).problems;
 
   it('names each one, with what to write instead', () => {
-    expect(problemsOf([{ groups: ['design'] }])).toEqual(['[[policy]] #1 names nothing to allow: add tools, prompts, resources or skills (globs such as ["*"])']);
+    expect(problemsOf([{ groups: ['design'] }])).toEqual([
+      '[[policy]] #1 names nothing to allow: add tools, prompts, resources or skills (globs such as ["*"])',
+    ]);
     expect(problemsOf([{ name: 'x', effect: 'deny', groups: [], tools: [''] }])).toEqual([
       '[[policy]] #1 "x": groups is an empty list; remove it (no condition) or name at least one glob',
       '[[policy]] #1 "x": tools holds an empty glob; use "*" for any',
     ]);
-    expect(problemsOf([{ servers: ['github'] }])).toEqual(['[[policy]] #1: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here']);
+    expect(problemsOf([{ servers: ['github'] }])).toEqual([
+      '[[policy]] #1: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here',
+    ]);
     expect(problemsOf([{ servers: ['github'] }], true)).toEqual([]);
   });
 
   it('refuses an unknown key or effect through the config schema', () => {
-    expect(() => resolveConfig({ 'policy[]': policySection }, { policy: [{ group: ['x'], tools: ['*'] }] }, { env: {} })).toThrow(/unknown key "group" in \[\[policy\]\]/);
-    expect(() => resolveConfig({ 'policy[]': policySection }, { policy: [{ effect: 'block', tools: ['*'] }] }, { env: {} })).toThrow(/effect must be one of/);
+    expect(() => resolveConfig({ 'policy[]': policySection }, { policy: [{ group: ['x'], tools: ['*'] }] }, { env: {} })).toThrow(
+      /unknown key "group" in \[\[policy\]\]/,
+    );
+    expect(() => resolveConfig({ 'policy[]': policySection }, { policy: [{ effect: 'block', tools: ['*'] }] }, { env: {} })).toThrow(
+      /effect must be one of/,
+    );
   });
 });

@@ -16,7 +16,12 @@ const compile = (globs: readonly string[] | undefined): Matcher | undefined =>
 let picomatch: typeof Picomatch | undefined;
 const loadPicomatch = (): typeof Picomatch => (picomatch ??= createRequire(import.meta.url)('picomatch/posix.js') as typeof Picomatch);
 
-const pluralOf: Readonly<Record<AccessKind, 'tools' | 'prompts' | 'resources' | 'skills'>> = { tool: 'tools', prompt: 'prompts', resource: 'resources', skill: 'skills' };
+const pluralOf: Readonly<Record<AccessKind, 'tools' | 'prompts' | 'resources' | 'skills'>> = {
+  tool: 'tools',
+  prompt: 'prompts',
+  resource: 'resources',
+  skill: 'skills',
+};
 
 interface CompiledRule {
   readonly label: string;
@@ -67,8 +72,12 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
   const noRule: AccessDecision = { allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' };
   return {
     decide: (caller, kind, name, server) => {
-      for (const rule of denies) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: false, explicit: true, reason: `denied by ${rule.label}` };
-      for (const rule of allows) if (covered(rule, kind, name, server) && rule.applies(caller)) return { allowed: true, explicit: true, reason: `allowed by ${rule.label}` };
+      for (const rule of denies)
+        if (covered(rule, kind, name, server) && rule.applies(caller))
+          return { allowed: false, explicit: true, reason: `denied by ${rule.label}` };
+      for (const rule of allows)
+        if (covered(rule, kind, name, server) && rule.applies(caller))
+          return { allowed: true, explicit: true, reason: `allowed by ${rule.label}` };
       return noRule;
     },
   };

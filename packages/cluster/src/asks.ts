@@ -24,7 +24,10 @@ export const createAsks = (connection: Connection, keys: Keys, nodeId: string, l
   const secrets = new Map<string, Promise<Uint8Array>>();
 
   const gone = (target: string): PromptyardError =>
-    new PromptyardError('BACKEND_UNAVAILABLE', `replica ${target} of the cluster did not answer: it stopped, or the cluster Redis is unreachable. Send the request again from the start.`);
+    new PromptyardError(
+      'BACKEND_UNAVAILABLE',
+      `replica ${target} of the cluster did not answer: it stopped, or the cluster Redis is unreachable. Send the request again from the start.`,
+    );
 
   const answer = async (message: AskMessage): Promise<void> => {
     let reply: AnswerMessage;
@@ -34,9 +37,11 @@ export const createAsks = (connection: Connection, keys: Keys, nodeId: string, l
     } catch (error) {
       reply = { id: message.id, error: (error as Error).message };
     }
-    await connection.run((redis) => redis.publish(keys.channels.answers(message.from), JSON.stringify(reply))).catch((error: unknown) => {
-      logger.warn('an answer to another replica was lost: the cluster Redis is unreachable', { reason: (error as Error).message });
-    });
+    await connection
+      .run((redis) => redis.publish(keys.channels.answers(message.from), JSON.stringify(reply)))
+      .catch((error: unknown) => {
+        logger.warn('an answer to another replica was lost: the cluster Redis is unreachable', { reason: (error as Error).message });
+      });
   };
 
   return {

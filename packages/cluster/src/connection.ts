@@ -97,7 +97,10 @@ export class Connection {
         this.#options.channels.get(channel)?.(message);
       } catch (error) {
         // A message of another shape (another version's node) must not reach the client's parser.
-        options.logger.warn('dropped a message from the shared Redis that this version cannot read', { channel, error: describeError(error) });
+        options.logger.warn('dropped a message from the shared Redis that this version cannot read', {
+          channel,
+          error: describeError(error),
+        });
       }
     });
     this.#heartbeat = setInterval(() => {
@@ -133,7 +136,12 @@ export class Connection {
 
   /** Why a call cannot be served: the shared Redis is unreachable. */
   unavailable(cause?: unknown): PromptyardError {
-    const reason = this.#closing !== undefined ? 'this node closed its connection' : cause !== undefined ? describeError(cause) : (this.#lastError ?? 'not connected yet');
+    const reason =
+      this.#closing !== undefined
+        ? 'this node closed its connection'
+        : cause !== undefined
+          ? describeError(cause)
+          : (this.#lastError ?? 'not connected yet');
     return new PromptyardError(
       'BACKEND_UNAVAILABLE',
       `the shared Redis at ${this.#url} is unreachable (${reason}); this node serves on its own until it reconnects — check [cluster] redis_url (PROMPTYARD_CLUSTER_REDIS_URL) and that Redis is running`,
@@ -194,17 +202,24 @@ export class Connection {
   #update(): void {
     if (this.#closing !== undefined) return;
     const previous = this.#status;
-    const next: ClusterStatus = this.#commandsReady && this.#subscribed ? 'ready' : previous === 'connecting' && !this.#failed ? 'connecting' : 'degraded';
+    const next: ClusterStatus =
+      this.#commandsReady && this.#subscribed ? 'ready' : previous === 'connecting' && !this.#failed ? 'connecting' : 'degraded';
     if (next === previous) return;
     this.#status = next;
     const fields = { url: this.#url, node: this.#options.nodeId };
     if (next === 'ready') {
-      this.#options.logger.info(previous === 'degraded' ? 'reconnected to the shared Redis; serving as one cluster again' : 'connected to the shared Redis', fields);
+      this.#options.logger.info(
+        previous === 'degraded' ? 'reconnected to the shared Redis; serving as one cluster again' : 'connected to the shared Redis',
+        fields,
+      );
     } else {
-      this.#options.logger.warn('the shared Redis is unreachable; this node serves on its own and keeps reconnecting — check [cluster] redis_url', {
-        ...fields,
-        error: this.#lastError,
-      });
+      this.#options.logger.warn(
+        'the shared Redis is unreachable; this node serves on its own and keeps reconnecting — check [cluster] redis_url',
+        {
+          ...fields,
+          error: this.#lastError,
+        },
+      );
     }
     this.statusListeners.emit(next);
   }

@@ -59,7 +59,8 @@ export const createEventStore = (connection: Connection, keys: Keys, sessionId: 
   const tag = sessionTag(sessionId);
   return {
     storeEvent: async (streamId, message) => {
-      if (!validStreamId(streamId)) throw new PromptyardError('INVALID_ARGUMENT', `a stream id must be non-empty and free of ":", got ${JSON.stringify(streamId)}`);
+      if (!validStreamId(streamId))
+        throw new PromptyardError('INVALID_ARGUMENT', `a stream id must be non-empty and free of ":", got ${JSON.stringify(streamId)}`);
       // A request's priming event is not stored at all.
       if (Object.keys(message).length === 0) return formatEventId(streamId, streamStart, tag);
       const json = JSON.stringify(message);
@@ -70,12 +71,33 @@ export const createEventStore = (connection: Connection, keys: Keys, sessionId: 
         if (!connection.writable) throw connection.unavailable();
         const entry = nextEntryId();
         connection
-          .run((redis) => redis.promptyardStore(keys.session(sessionId), keys.streams(sessionId), keys.stream(sessionId, streamId), streamId, options.maxLength, json, orphanStreamTtlMs, '0', entry))
+          .run((redis) =>
+            redis.promptyardStore(
+              keys.session(sessionId),
+              keys.streams(sessionId),
+              keys.stream(sessionId, streamId),
+              streamId,
+              options.maxLength,
+              json,
+              orphanStreamTtlMs,
+              '0',
+              entry,
+            ),
+          )
           .catch(() => {});
         return formatEventId(streamId, entry, tag);
       }
       const entry = await connection.run((redis) =>
-        redis.promptyardStore(keys.session(sessionId), keys.streams(sessionId), keys.stream(sessionId, streamId), streamId, options.maxLength, json, orphanStreamTtlMs, '0'),
+        redis.promptyardStore(
+          keys.session(sessionId),
+          keys.streams(sessionId),
+          keys.stream(sessionId, streamId),
+          streamId,
+          options.maxLength,
+          json,
+          orphanStreamTtlMs,
+          '0',
+        ),
       );
       if (entry === null) throw connection.unavailable(new Error('the event was not stored'));
       return formatEventId(streamId, entry, tag);
@@ -84,14 +106,20 @@ export const createEventStore = (connection: Connection, keys: Keys, sessionId: 
     replayEventsAfter: async (lastEventId, { send }) => {
       const parsed = parseEventId(lastEventId, tag);
       if (parsed === undefined) {
-        throw new PromptyardError('INVALID_REQUEST', `Last-Event-ID ${shown(lastEventId)} is not an event of this session; reconnect without Last-Event-ID to open a new stream`);
+        throw new PromptyardError(
+          'INVALID_REQUEST',
+          `Last-Event-ID ${shown(lastEventId)} is not an event of this session; reconnect without Last-Event-ID to open a new stream`,
+        );
       }
       const stream = keys.stream(sessionId, parsed.streamId);
       if (parsed.entry === streamStart) {
         // After the priming event: the whole stream, unless it grew past its bound (then its start is gone).
         const entries = await connection.run((redis) => redis.xrange(stream, '-', '+'));
         if (entries.length >= options.maxLength) {
-          throw new PromptyardError('INVALID_REQUEST', `Last-Event-ID ${shown(lastEventId)} is no longer kept (a stream keeps its last ${options.maxLength} events); reconnect without Last-Event-ID to open a new stream`);
+          throw new PromptyardError(
+            'INVALID_REQUEST',
+            `Last-Event-ID ${shown(lastEventId)} is no longer kept (a stream keeps its last ${options.maxLength} events); reconnect without Last-Event-ID to open a new stream`,
+          );
         }
         for (const [entry, fields] of entries) await send(formatEventId(parsed.streamId, entry, tag), entryMessage(fields));
         return parsed.streamId;
@@ -134,14 +162,24 @@ export const appendToSessions = async (
     if (ids.length === 0) return undefined;
     const pipeline = redis.pipeline();
     for (const id of ids) {
-      pipeline.promptyardStore(keys.session(id), keys.streams(id), keys.stream(id, standaloneStreamId), standaloneStreamId, options.maxLength, json, orphanStreamTtlMs, '1');
+      pipeline.promptyardStore(
+        keys.session(id),
+        keys.streams(id),
+        keys.stream(id, standaloneStreamId),
+        standaloneStreamId,
+        options.maxLength,
+        json,
+        orphanStreamTtlMs,
+        '1',
+      );
     }
     const results = (await pipeline.exec()) ?? [];
     const events: (readonly [string, string])[] = [];
     results.forEach(([error, entry], i) => {
       if (error !== null) throw error;
       // null: the session ended between listing and appending.
-      if (typeof entry === 'string') events.push([ids[i] as string, formatEventId(standaloneStreamId, entry, sessionTag(ids[i] as string))]);
+      if (typeof entry === 'string')
+        events.push([ids[i] as string, formatEventId(standaloneStreamId, entry, sessionTag(ids[i] as string))]);
     });
     return events.length === 0 ? undefined : { message, events };
   });

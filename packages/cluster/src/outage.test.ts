@@ -86,7 +86,9 @@ describe('while Redis is down', () => {
     expect(statuses).toEqual(['degraded']);
     await expectAllUnavailable(a!, lastEventId, 1500);
     const error = await a!.loadSession('s1').catch((caught: unknown) => caught);
-    expect(String(error)).toMatch(/the shared Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable .*this node serves on its own .*check \[cluster\] redis_url/);
+    expect(String(error)).toMatch(
+      /the shared Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable .*this node serves on its own .*check \[cluster\] redis_url/,
+    );
 
     // A lone node still hears its own changes, once; the other node does not.
     a!.bus.publish({ kind: 'tools_list_changed' });
@@ -131,10 +133,12 @@ describe('while Redis is down', () => {
     a!.onStatus((status) => statuses.push(status));
     const heardB = new Heard<ChangeEvent>();
     b!.bus.subscribe(heardB.listener);
-    const ready = Promise.all([a, b].map(async (node) => {
-      await reach(node!, 'degraded');
-      await reach(node!, 'ready');
-    }));
+    const ready = Promise.all(
+      [a, b].map(async (node) => {
+        await reach(node!, 'degraded');
+        await reach(node!, 'ready');
+      }),
+    );
     const admin = new Redis(server.url);
     try {
       await admin.client('KILL', 'TYPE', 'pubsub');

@@ -147,7 +147,9 @@ describe('eventStore', () => {
       [ids[2], note(3)],
       [ids[3], note(4)],
     ]);
-    expect(await b!.eventStore(id).replayEventsAfter(ids[3]!, { send: async () => expect.fail('nothing is after the last event') })).toBe(stream);
+    expect(await b!.eventStore(id).replayEventsAfter(ids[3]!, { send: async () => expect.fail('nothing is after the last event') })).toBe(
+      stream,
+    );
   });
 
   it('refuses an id that is malformed, of another session, or no longer kept', async () => {
@@ -161,7 +163,9 @@ describe('eventStore', () => {
     await store.storeEvent(standaloneStreamId, note(1));
     expect(await store.getStreamIdForEventId(foreign)).toBeUndefined();
     expect(await store.getStreamIdForEventId('garbage')).toBeUndefined();
-    await expect(store.replayEventsAfter(foreign, { send })).rejects.toThrow(/Last-Event-ID ".*" is not an event of this session; reconnect without Last-Event-ID/);
+    await expect(store.replayEventsAfter(foreign, { send })).rejects.toThrow(
+      /Last-Event-ID ".*" is not an event of this session; reconnect without Last-Event-ID/,
+    );
     await expect(store.replayEventsAfter('nope', { send })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
 
     // Bounded: an old event is trimmed away (approximately: Redis trims whole nodes of 100 entries).
@@ -186,7 +190,9 @@ describe('eventStore', () => {
     await store.storeEvent('request-1', note(2));
     await a!.loadSession(id);
     const replayed: JsonRpcMessage[] = [];
-    expect(await b!.eventStore(id).replayEventsAfter(priming, { send: async (_, message) => void replayed.push(message) })).toBe('request-1');
+    expect(await b!.eventStore(id).replayEventsAfter(priming, { send: async (_, message) => void replayed.push(message) })).toBe(
+      'request-1',
+    );
     expect(replayed).toEqual([note(1), note(2)]);
     expect(await b!.eventStore(id).getStreamIdForEventId(priming)).toBe('request-1');
     // A stream that outgrew its bound has lost its start.
@@ -225,7 +231,8 @@ describe('broadcast', () => {
     const last = (event: SessionEvent): boolean => (event.message['params'] as { n: number }).n === 5 && event.sessionId === other;
     await Promise.all([heardA.waitFor(last), heardB.waitFor(last)]);
 
-    const summary = (events: SessionEvent[]) => events.map((event) => [event.sessionId, (event.message['params'] as { n: number }).n]).sort();
+    const summary = (events: SessionEvent[]) =>
+      events.map((event) => [event.sessionId, (event.message['params'] as { n: number }).n]).sort();
     const expected = [
       [other, 1],
       [other, 5],
@@ -239,7 +246,9 @@ describe('broadcast', () => {
     // Each event is in its session's standalone stream: replaying from the first gives the rest.
     const events = heardA.values.filter((event) => event.sessionId === subscribed);
     const replayed: JsonRpcMessage[] = [];
-    const stream = await b!.eventStore(subscribed).replayEventsAfter(events[0]!.eventId, { send: async (_, message) => void replayed.push(message) });
+    const stream = await b!
+      .eventStore(subscribed)
+      .replayEventsAfter(events[0]!.eventId, { send: async (_, message) => void replayed.push(message) });
     expect(stream).toBe(standaloneStreamId);
     expect(replayed).toEqual([note(2), note(5)]);
   });
@@ -275,10 +284,11 @@ describe('forward, claim and the change bus', () => {
     await a!.forward('s1', [answer]);
     await a!.forward('s2', []);
     await Promise.all(heard.map((one) => one.waitFor(([id]) => id === 's2')));
-    for (const one of heard) expect(one.values).toEqual([
-      ['s1', [answer]],
-      ['s2', []],
-    ]);
+    for (const one of heard)
+      expect(one.values).toEqual([
+        ['s1', [answer]],
+        ['s2', []],
+      ]);
   });
 
   it('grants a claim to exactly one caller of the cluster', async () => {

@@ -31,7 +31,10 @@ const checkUrl = (url: string): void => {
     // reported below
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new PromptyardError('CONFIG_INVALID', `[cluster] redis_url must be a redis:// or rediss:// URL (for example redis://127.0.0.1:6379), got ${JSON.stringify(redactUrl(url))}`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `[cluster] redis_url must be a redis:// or rediss:// URL (for example redis://127.0.0.1:6379), got ${JSON.stringify(redactUrl(url))}`,
+    );
   }
 };
 
@@ -59,7 +62,10 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
   const channels = new Map<string, (message: string) => void>([
     [keys.channels.changes, json<ChangeEvent>((event) => changes.emit(event))],
     [keys.channels.events, json<BroadcastNotice>((notice) => sessionEventsOf(notice).forEach((event) => sessionEvents.emit(event)))],
-    [keys.channels.forward, json<{ sessionId: string; messages: JsonRpcMessage[] }>(({ sessionId, messages }) => forwards.emit(sessionId, messages))],
+    [
+      keys.channels.forward,
+      json<{ sessionId: string; messages: JsonRpcMessage[] }>(({ sessionId, messages }) => forwards.emit(sessionId, messages)),
+    ],
     [keys.channels.closed, (id) => closedSessions.emit(id)],
   ]);
   // This node's own channels for node-to-node questions (heard only once connected, after `questions` is made).
@@ -123,7 +129,10 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     takeToken: async (client, limit) => {
       const { requestsPerMinute, burst } = limit;
       if (!Number.isFinite(requestsPerMinute) || requestsPerMinute <= 0 || !Number.isFinite(burst) || burst < 1) {
-        throw new PromptyardError('INVALID_ARGUMENT', `a rate limit needs requests_per_minute > 0 and burst >= 1, got ${requestsPerMinute} and ${burst}`);
+        throw new PromptyardError(
+          'INVALID_ARGUMENT',
+          `a rate limit needs requests_per_minute > 0 and burst >= 1, got ${requestsPerMinute} and ${burst}`,
+        );
       }
       return connection.run((redis) => redis.promptyardTakeToken(keys.rate(client), String(requestsPerMinute / 60_000), burst));
     },
@@ -159,6 +168,7 @@ export const waitForCluster = (cluster: Cluster, timeoutMs: number): Promise<Clu
  */
 export const joinCluster = async (options: RedisClusterOptions & { readonly waitMs?: number }): Promise<Cluster> => {
   const cluster = createRedisCluster(options);
-  if ((await waitForCluster(cluster, options.waitMs ?? 2000)) !== 'ready') options.logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
+  if ((await waitForCluster(cluster, options.waitMs ?? 2000)) !== 'ready')
+    options.logger.warn('serving on this node alone until the cluster Redis answers ([cluster] redis_url)');
   return cluster;
 };

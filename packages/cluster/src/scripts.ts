@@ -126,10 +126,29 @@ return wait
 `;
 
 interface ScriptCommands {
-  promptyardSave(record: string, live: string, streams: string, prefix: string, id: string, json: string, ttl: number, ...uris: string[]): Promise<number>;
+  promptyardSave(
+    record: string,
+    live: string,
+    streams: string,
+    prefix: string,
+    id: string,
+    json: string,
+    ttl: number,
+    ...uris: string[]
+  ): Promise<number>;
   promptyardTouch(record: string, live: string, streams: string, prefix: string, id: string, ttl: number): Promise<number>;
   promptyardDelete(record: string, live: string, streams: string, prefix: string, id: string, channel: string): Promise<number>;
-  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1', entry?: string): Promise<string | null>;
+  promptyardStore(
+    record: string,
+    streams: string,
+    stream: string,
+    streamId: string,
+    maxLength: number,
+    json: string,
+    ttl: number,
+    needsRecord: '0' | '1',
+    entry?: string,
+  ): Promise<string | null>;
   promptyardLive(index: string): Promise<string[]>;
   promptyardTakeToken(bucket: string, perMs: string, burst: number): Promise<number>;
   pipeline(): ScriptPipeline;
@@ -137,7 +156,17 @@ interface ScriptCommands {
 
 /** A pipeline of `promptyardStore` calls. */
 interface ScriptPipeline extends ChainableCommander {
-  promptyardStore(record: string, streams: string, stream: string, streamId: string, maxLength: number, json: string, ttl: number, needsRecord: '0' | '1', entry?: string): ScriptPipeline;
+  promptyardStore(
+    record: string,
+    streams: string,
+    stream: string,
+    streamId: string,
+    maxLength: number,
+    json: string,
+    ttl: number,
+    needsRecord: '0' | '1',
+    entry?: string,
+  ): ScriptPipeline;
 }
 
 export type ScriptedRedis = Omit<Redis, 'pipeline'> & ScriptCommands;

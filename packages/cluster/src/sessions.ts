@@ -5,7 +5,8 @@ import type { Keys } from './keys.js';
 
 /** A TTL Redis accepts: whole milliseconds, at least one. */
 const validTtl = (ttlMs: number): number => {
-  if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new PromptyardError('INVALID_ARGUMENT', `a session's TTL must be a positive number of milliseconds, got ${ttlMs}`);
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0)
+    throw new PromptyardError('INVALID_ARGUMENT', `a session's TTL must be a positive number of milliseconds, got ${ttlMs}`);
   return Math.ceil(ttlMs);
 };
 
@@ -44,15 +45,23 @@ export interface Sessions {
 export const createSessions = (connection: Connection, keys: Keys, logger: Logger): Sessions => ({
   save: async (id, record, ttlMs) => {
     const ttl = validTtl(ttlMs);
-    const json = JSON.stringify({ initialize: record.initialize, subject: record.subject, logLevel: record.logLevel, subscriptions: record.subscriptions });
+    const json = JSON.stringify({
+      initialize: record.initialize,
+      subject: record.subject,
+      logLevel: record.logLevel,
+      subscriptions: record.subscriptions,
+    });
     const uris = [...new Set(record.subscriptions)];
-    await connection.run((redis) => redis.promptyardSave(keys.session(id), keys.live, keys.streams(id), keys.prefix, id, json, ttl, ...uris));
+    await connection.run((redis) =>
+      redis.promptyardSave(keys.session(id), keys.live, keys.streams(id), keys.prefix, id, json, ttl, ...uris),
+    );
   },
   load: async (id) => {
     const json = await connection.run((redis) => redis.get(keys.session(id)));
     if (json === null) return undefined;
     const record = parseRecord(json);
-    if (record === undefined) logger.warn('a session record in the shared Redis is not one this version reads; treating the session as unknown', { session: id });
+    if (record === undefined)
+      logger.warn('a session record in the shared Redis is not one this version reads; treating the session as unknown', { session: id });
     return record;
   },
   touch: async (id, ttlMs) => {
@@ -60,6 +69,8 @@ export const createSessions = (connection: Connection, keys: Keys, logger: Logge
     await connection.run((redis) => redis.promptyardTouch(keys.session(id), keys.live, keys.streams(id), keys.prefix, id, ttl));
   },
   delete: async (id) => {
-    await connection.run((redis) => redis.promptyardDelete(keys.session(id), keys.live, keys.streams(id), keys.prefix, id, keys.channels.closed));
+    await connection.run((redis) =>
+      redis.promptyardDelete(keys.session(id), keys.live, keys.streams(id), keys.prefix, id, keys.channels.closed),
+    );
   },
 });

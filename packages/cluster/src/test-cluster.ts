@@ -44,7 +44,10 @@ export class Heard<T> {
   waitFor(match: (value: T) => boolean, timeoutMs = 5000): Promise<void> {
     if (this.values.some(match)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`nothing matching was heard within ${timeoutMs} ms; heard ${JSON.stringify(this.values)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`nothing matching was heard within ${timeoutMs} ms; heard ${JSON.stringify(this.values)}`)),
+        timeoutMs,
+      );
       this.#waiters.push({
         match,
         resolve: () => {
@@ -64,7 +67,9 @@ export const clusterNodes = (url: string) => {
     /** `count` ready nodes sharing one key prefix. */
     start: async (count: number, options: Partial<RedisClusterOptions> = {}): Promise<Cluster[]> => {
       const keyPrefix = `test-${randomUUID()}`;
-      const nodes = Array.from({ length: count }, (_, i) => createRedisCluster({ url, keyPrefix, logger: recordingLogger().logger, nodeId: `node-${i + 1}`, ...options }));
+      const nodes = Array.from({ length: count }, (_, i) =>
+        createRedisCluster({ url, keyPrefix, logger: recordingLogger().logger, nodeId: `node-${i + 1}`, ...options }),
+      );
       open.push(...nodes);
       await Promise.all(nodes.map((node) => reach(node, 'ready')));
       return nodes;

@@ -49,7 +49,10 @@ describe('createCatalog', () => {
     const y = catalog.get('y');
     owner.update({ upserted: [item('x', 'changed')], removed: ['y', 'missing'] });
     owner.update({ removed: ['missing'] });
-    expect(events).toEqual([['x', 'y'], ['x', 'y']]);
+    expect(events).toEqual([
+      ['x', 'y'],
+      ['x', 'y'],
+    ]);
     expect(catalog.get('x')?.value).toBe('changed');
     expect(catalog.get('y')).toBeUndefined();
     expect(y?.name).toBe('y');

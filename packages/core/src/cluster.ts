@@ -30,7 +30,10 @@ export interface SessionRecord {
 
 /** A change to announce to every client of the cluster; the shape of the SDK's `ServerEvent`. */
 export type ChangeEvent =
-  | { readonly kind: 'tools_list_changed' | 'prompts_list_changed' | 'resources_list_changed'; readonly params?: Readonly<Record<string, unknown>> }
+  | {
+      readonly kind: 'tools_list_changed' | 'prompts_list_changed' | 'resources_list_changed';
+      readonly params?: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'resource_updated'; readonly uri: string; readonly params?: Readonly<Record<string, unknown>> };
 
 /** The SDK's `EventStore` contract (resumable SSE), structurally. */
@@ -122,5 +125,9 @@ export const clusterSection = {
     type: 'string',
     doc: 'redis:// or rediss:// URL of the Redis that replicas behind one load balancer share: 2025 sessions, resumable SSE, change notifications, rate limits (PROMPTYARD_CLUSTER_REDIS_URL). Unset: one node, in memory.',
   },
-  key_prefix: { type: 'string', default: 'promptyard', doc: 'Prefix of every key and channel, so several clusters can share one Redis (PROMPTYARD_CLUSTER_KEY_PREFIX).' },
+  key_prefix: {
+    type: 'string',
+    default: 'promptyard',
+    doc: 'Prefix of every key and channel, so several clusters can share one Redis (PROMPTYARD_CLUSTER_KEY_PREFIX).',
+  },
 } as const satisfies SectionSpec;

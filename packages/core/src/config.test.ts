@@ -12,7 +12,11 @@ describe('loadConfig', () => {
     const { values } = await loadConfig(schema, {
       file: 'promptyard.toml',
       source: '[server]\nname = "mine"\n[transport]\nport = 8080\n[transport.rate_limit]\nburst = 5\n',
-      env: { PROMPTYARD_TRANSPORT_PORT: '9090', PROMPTYARD_TRANSPORT_HOSTS: 'a.example, b.example', PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'yes' },
+      env: {
+        PROMPTYARD_TRANSPORT_PORT: '9090',
+        PROMPTYARD_TRANSPORT_HOSTS: 'a.example, b.example',
+        PROMPTYARD_TRANSPORT_RATE_LIMIT_ENABLED: 'yes',
+      },
     });
     expect(values.server).toEqual({ name: 'mine', level: 'info' });
     expect(values.transport).toEqual({ port: 9090, hosts: ['a.example', 'b.example'] });
@@ -35,7 +39,9 @@ describe('loadConfig', () => {
   });
 
   it('rejects an environment value of the wrong type, naming the variable', async () => {
-    await expect(loadConfig(schema, { env: { PROMPTYARD_TRANSPORT_PORT: 'eighty' } })).rejects.toThrow(/PROMPTYARD_TRANSPORT_PORT: must be an integer/);
+    await expect(loadConfig(schema, { env: { PROMPTYARD_TRANSPORT_PORT: 'eighty' } })).rejects.toThrow(
+      /PROMPTYARD_TRANSPORT_PORT: must be an integer/,
+    );
   });
 
   it('explains a missing file', async () => {
@@ -60,9 +66,16 @@ describe('record fields', () => {
   const schema = { 'resources.doc': { libraries: { type: 'record', default: {} } } } as const;
 
   it('read a [section.key] table of strings, or name=value pairs from the environment', async () => {
-    const fromFile = await loadConfig(schema, { source: '[resources.doc.libraries]\nfoo = "https://foo.dev/llms.txt"\n"foo/full" = "https://foo.dev/llms-full.txt"\n' });
-    expect(fromFile.values['resources.doc'].libraries).toEqual({ foo: 'https://foo.dev/llms.txt', 'foo/full': 'https://foo.dev/llms-full.txt' });
-    const fromEnv = await loadConfig(schema, { env: { PROMPTYARD_RESOURCES_DOC_LIBRARIES: 'a=https://a.dev/llms.txt, b=https://b.dev/llms.txt' } });
+    const fromFile = await loadConfig(schema, {
+      source: '[resources.doc.libraries]\nfoo = "https://foo.dev/llms.txt"\n"foo/full" = "https://foo.dev/llms-full.txt"\n',
+    });
+    expect(fromFile.values['resources.doc'].libraries).toEqual({
+      foo: 'https://foo.dev/llms.txt',
+      'foo/full': 'https://foo.dev/llms-full.txt',
+    });
+    const fromEnv = await loadConfig(schema, {
+      env: { PROMPTYARD_RESOURCES_DOC_LIBRARIES: 'a=https://a.dev/llms.txt, b=https://b.dev/llms.txt' },
+    });
     expect(fromEnv.values['resources.doc'].libraries).toEqual({ a: 'https://a.dev/llms.txt', b: 'https://b.dev/llms.txt' });
     await expect(loadConfig(schema, { source: '[resources.doc.libraries]\nfoo = 1\n' })).rejects.toThrow(/a table of names to strings/);
   });
@@ -72,9 +85,16 @@ describe('array-of-tables sections', () => {
   const schema = { 'providers[]': { package: { type: 'string' }, options: { type: 'record', default: {} } } } as const;
 
   it('read each [[providers]] entry, checking its keys', async () => {
-    const loaded = await loadConfig(schema, { source: '[[providers]]\npackage = "a"\n\n[[providers]]\npackage = "b"\noptions = { x = "1" }\n' });
-    expect(loaded.values['providers[]']).toEqual([{ package: 'a', options: {} }, { package: 'b', options: { x: '1' } }]);
+    const loaded = await loadConfig(schema, {
+      source: '[[providers]]\npackage = "a"\n\n[[providers]]\npackage = "b"\noptions = { x = "1" }\n',
+    });
+    expect(loaded.values['providers[]']).toEqual([
+      { package: 'a', options: {} },
+      { package: 'b', options: { x: '1' } },
+    ]);
     expect((await loadConfig(schema, {})).values['providers[]']).toEqual([]);
-    await expect(loadConfig(schema, { source: '[[providers]]\npackag = "a"\n' })).rejects.toThrow(/unknown key "packag" in \[\[providers\]\]/);
+    await expect(loadConfig(schema, { source: '[[providers]]\npackag = "a"\n' })).rejects.toThrow(
+      /unknown key "packag" in \[\[providers\]\]/,
+    );
   });
 });

@@ -112,7 +112,9 @@ const coerce = (spec: FieldSpec, value: unknown): { ok: true; value: unknown } |
     case 'string[]':
       return Array.isArray(value) && value.every((item) => typeof item === 'string') ? { ok: true, value } : { ok: false };
     case 'record':
-      return isTable(value) && Object.values(value).every((item) => typeof item === 'string') ? { ok: true, value: { ...value } } : { ok: false };
+      return isTable(value) && Object.values(value).every((item) => typeof item === 'string')
+        ? { ok: true, value: { ...value } }
+        : { ok: false };
   }
 };
 
@@ -159,7 +161,11 @@ export interface LoadConfigOptions {
 }
 
 /** Validates a parsed TOML document against `schema` and applies defaults and the environment. */
-export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Record<string, unknown>, options: LoadConfigOptions & { source?: string }): ConfigOf<S> => {
+export const resolveConfig = <S extends ConfigSchema>(
+  schema: S,
+  document: Record<string, unknown>,
+  options: LoadConfigOptions & { source?: string },
+): ConfigOf<S> => {
   const fileName = options.file ?? 'config';
   const source = options.source ?? '';
   const problems: Problem[] = [];
@@ -210,7 +216,8 @@ export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Recor
   const readTable = (section: string, table: Record<string, unknown>, fields: SectionSpec, where: string): Record<string, unknown> => {
     const values: Record<string, unknown> = {};
     for (const key of Object.keys(table)) {
-      if (!(key in fields)) problems.push({ where, message: `unknown key "${key}" in [[${section}]]; allowed keys: ${Object.keys(fields).join(', ')}` });
+      if (!(key in fields))
+        problems.push({ where, message: `unknown key "${key}" in [[${section}]]; allowed keys: ${Object.keys(fields).join(', ')}` });
     }
     for (const [key, spec] of Object.entries(fields)) {
       if (key in table) {
@@ -247,13 +254,21 @@ export const resolveConfig = <S extends ConfigSchema>(schema: S, document: Recor
       if (raw !== undefined && raw !== '') {
         const coerced = coerce(spec, fromEnvString(spec, raw));
         if (coerced.ok) values[key] = coerced.value;
-        else problems.push({ where: `environment variable ${variable}`, message: `must be ${describeField(spec)}, got ${JSON.stringify(raw)}` });
+        else
+          problems.push({
+            where: `environment variable ${variable}`,
+            message: `must be ${describeField(spec)}, got ${JSON.stringify(raw)}`,
+          });
         continue;
       }
       if (key in table) {
         const coerced = coerce(spec, table[key]);
         if (coerced.ok) values[key] = coerced.value;
-        else problems.push({ where: at(section, key), message: `[${section}] ${key} must be ${describeField(spec)}, got ${JSON.stringify(table[key])}` });
+        else
+          problems.push({
+            where: at(section, key),
+            message: `[${section}] ${key} must be ${describeField(spec)}, got ${JSON.stringify(table[key])}`,
+          });
         continue;
       }
       if (spec.default !== undefined) values[key] = spec.default;
@@ -288,7 +303,11 @@ export const loadConfig = async <S extends ConfigSchema>(schema: S, options: Loa
     } catch (error) {
       if (error instanceof TomlError) {
         const reason = error.message.split('\n')[0] ?? error.message;
-        throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${options.file ?? 'config'}:${error.line}:${error.column}: ${reason}`, { cause: error });
+        throw new PromptyardError(
+          'CONFIG_INVALID',
+          `Invalid configuration:\n  ${options.file ?? 'config'}:${error.line}:${error.column}: ${reason}`,
+          { cause: error },
+        );
       }
       throw error;
     }

@@ -3,13 +3,15 @@ import { createDeadlines } from './deadlines.js';
 
 const timeout = (): Error => new Error('too slow');
 /** Work that ends only when its deadline's signal aborts, with the signal's reason. */
-const untilAborted = (signals: AbortSignal[]) => (deadline: { readonly signal: AbortSignal }): Promise<never> =>
-  new Promise((_resolve, reject) => {
-    const { signal } = deadline;
-    signals.push(signal);
-    if (signal.aborted) reject(signal.reason as Error);
-    else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-  });
+const untilAborted =
+  (signals: AbortSignal[]) =>
+  (deadline: { readonly signal: AbortSignal }): Promise<never> =>
+    new Promise((_resolve, reject) => {
+      const { signal } = deadline;
+      signals.push(signal);
+      if (signal.aborted) reject(signal.reason as Error);
+      else signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    });
 
 describe('createDeadlines', () => {
   it('passes on what the work gives or throws', async () => {

@@ -16,7 +16,12 @@ interface Deadline {
   readonly signal: AbortSignal;
 }
 
-export type WithDeadline = <T>(onTimeout: () => Error, work: (deadline: Deadline) => Promise<T>, timeoutMs?: number, parent?: AbortSignal) => Promise<T>;
+export type WithDeadline = <T>(
+  onTimeout: () => Error,
+  work: (deadline: Deadline) => Promise<T>,
+  timeoutMs?: number,
+  parent?: AbortSignal,
+) => Promise<T>;
 
 /** One call in flight: its deadline, its lazily made signal, and how it ends. */
 class Call<T> implements Deadline {
@@ -30,7 +35,14 @@ class Call<T> implements Deadline {
   readonly #resolve: (value: T) => void;
   readonly #reject: (error: unknown) => void;
 
-  constructor(deadline: number, parent: AbortSignal | undefined, onTimeout: () => Error, inflight: Set<Call<unknown>>, resolve: (value: T) => void, reject: (error: unknown) => void) {
+  constructor(
+    deadline: number,
+    parent: AbortSignal | undefined,
+    onTimeout: () => Error,
+    inflight: Set<Call<unknown>>,
+    resolve: (value: T) => void,
+    reject: (error: unknown) => void,
+  ) {
     this.deadline = deadline;
     this.#parent = parent;
     this.#onTimeout = onTimeout;
@@ -94,7 +106,12 @@ export const createDeadlines = (defaultTimeoutMs: number): WithDeadline => {
     const now = performance.now();
     for (const call of inflight) if (call.deadline <= now) call.expire();
   };
-  return <T>(onTimeout: () => Error, work: (deadline: Deadline) => Promise<T>, timeoutMs = defaultTimeoutMs, parent?: AbortSignal): Promise<T> =>
+  return <T>(
+    onTimeout: () => Error,
+    work: (deadline: Deadline) => Promise<T>,
+    timeoutMs = defaultTimeoutMs,
+    parent?: AbortSignal,
+  ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const call = new Call<T>(performance.now() + timeoutMs, parent, onTimeout, inflight, resolve, reject);
       inflight.add(call as Call<unknown>);

@@ -57,7 +57,13 @@ const formatText = (record: LogRecord): string => {
 };
 
 const formatJson = (record: LogRecord): string =>
-  JSON.stringify({ time: new Date(record.time).toISOString(), level: record.level, scope: record.scope, msg: record.message, ...record.fields });
+  JSON.stringify({
+    time: new Date(record.time).toISOString(),
+    level: record.level,
+    scope: record.scope,
+    msg: record.message,
+    ...record.fields,
+  });
 
 interface SharedState {
   level: LogLevel;

@@ -77,7 +77,11 @@ export const outcomeOfCode = (code: unknown): RequestOutcome => {
 
 /** `[telemetry]` of both binaries. */
 export const telemetrySection = {
-  metrics: { type: 'boolean', default: true, doc: 'Serve Prometheus metrics at /metrics on the HTTP endpoint, behind its token or [auth] (PROMPTYARD_TELEMETRY_METRICS).' },
+  metrics: {
+    type: 'boolean',
+    default: true,
+    doc: 'Serve Prometheus metrics at /metrics on the HTTP endpoint, behind its token or [auth] (PROMPTYARD_TELEMETRY_METRICS).',
+  },
   metrics_bind: {
     type: 'string',
     doc: 'host:port of a listener of its own for /metrics, without auth, on any transport (stdio too), e.g. 127.0.0.1:9464; the HTTP endpoint then serves no /metrics (PROMPTYARD_TELEMETRY_METRICS_BIND).',
@@ -86,5 +90,8 @@ export const telemetrySection = {
     type: 'string',
     doc: 'Base URL of an OTLP/HTTP receiver (a collector), e.g. http://127.0.0.1:4318: a span per request is exported to <url>/v1/traces (a URL ending in /v1/traces is used as is); unset: no traces (PROMPTYARD_TELEMETRY_OTLP_ENDPOINT).',
   },
-  service_name: { type: 'string', doc: 'The traces\' service.name (default: promptyard-server, or promptyard-gateway) (PROMPTYARD_TELEMETRY_SERVICE_NAME).' },
+  service_name: {
+    type: 'string',
+    doc: "The traces' service.name (default: promptyard-server, or promptyard-gateway) (PROMPTYARD_TELEMETRY_SERVICE_NAME).",
+  },
 } as const satisfies SectionSpec;

@@ -6,7 +6,13 @@ import type { LogRecord } from './logger.js';
 import { createPromptService } from './prompt-service.js';
 import type { PromptArgument, PromptEntry } from './types.js';
 
-const entry = (name: string, args: PromptArgument[], render: PromptEntry['render'] = async (values) => ({ messages: [{ role: 'user', content: { type: 'text', text: JSON.stringify(values) } }] })): PromptEntry => ({
+const entry = (
+  name: string,
+  args: PromptArgument[],
+  render: PromptEntry['render'] = async (values) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: JSON.stringify(values) } }],
+  }),
+): PromptEntry => ({
   name,
   description: `The ${name} prompt`,
   arguments: args,
@@ -36,16 +42,28 @@ const text = (result: Awaited<ReturnType<ReturnType<typeof setup>['service']['ge
 
 describe('createPromptService', () => {
   it('applies defaults and passes only declared arguments', async () => {
-    const { service, records } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: false, default: 'ts' }])]);
+    const { service, records } = setup([
+      entry('review', [
+        { name: 'code', required: true },
+        { name: 'lang', required: false, default: 'ts' },
+      ]),
+    ]);
     const result = await service.get('review', { code: 'x', extra: 'ignored' });
     expect(JSON.parse(text(result))).toEqual({ code: 'x', lang: 'ts' });
     expect(result.description).toBe('The review prompt');
     const ignored = records.filter((record) => record.fields['ignored'] !== undefined);
-    expect(ignored.map((record) => [record.level, record.message, record.fields['ignored']])).toEqual([['debug', 'ignoring arguments the prompt does not take', 'extra']]);
+    expect(ignored.map((record) => [record.level, record.message, record.fields['ignored']])).toEqual([
+      ['debug', 'ignoring arguments the prompt does not take', 'extra'],
+    ]);
   });
 
   it('names every missing required argument and where it is declared', async () => {
-    const { service } = setup([entry('review', [{ name: 'code', required: true }, { name: 'lang', required: true }])]);
+    const { service } = setup([
+      entry('review', [
+        { name: 'code', required: true },
+        { name: 'lang', required: true },
+      ]),
+    ]);
     const error = (await service.get('review', {}).then(
       () => undefined,
       (caught: unknown) => caught,
@@ -107,11 +125,16 @@ describe('createPromptService', () => {
     const { service } = setup([entry('big', [{ name: 'text', required: true }])], { maxResponseBytes: 200 });
     const rendered = await service.get('big', { text: 'é'.repeat(90) });
     expect(rendered.messages[0]?.content).toMatchObject({ type: 'text' });
-    await expect(service.get('big', { text: 'é'.repeat(120) })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { bytes: expect.any(Number) } });
+    await expect(service.get('big', { text: 'é'.repeat(120) })).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      data: { bytes: expect.any(Number) },
+    });
   });
 
   it('completes from enum and default, prefix matches first', () => {
-    const { service } = setup([entry('review', [{ name: 'lang', required: false, enum: ['python', 'typescript', 'javascript'], default: 'typescript' }])]);
+    const { service } = setup([
+      entry('review', [{ name: 'lang', required: false, enum: ['python', 'typescript', 'javascript'], default: 'typescript' }]),
+    ]);
     expect(service.complete('review', 'lang', 'script').values).toEqual(['typescript', 'javascript']);
     expect(service.complete('review', 'lang', 'Ja')).toEqual({ values: ['javascript'], total: 1, hasMore: false });
     expect(service.complete('review', 'other', '').values).toEqual([]);

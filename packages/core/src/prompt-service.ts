@@ -59,7 +59,9 @@ interface SeenValue {
  */
 const createHistory = () => {
   const names: (string | undefined)[] = new Array<string | undefined>(historySize).fill(undefined);
-  const values: (Readonly<Record<string, string>> | undefined)[] = new Array<Readonly<Record<string, string>> | undefined>(historySize).fill(undefined);
+  const values: (Readonly<Record<string, string>> | undefined)[] = new Array<Readonly<Record<string, string>> | undefined>(
+    historySize,
+  ).fill(undefined);
   let next = 0;
   const worthKeeping = (value: string): boolean => value !== '' && value.length <= maxSeenLength && !value.includes('\n');
   return {
@@ -80,7 +82,8 @@ const createHistory = () => {
         if (value === undefined || !worthKeeping(value) || taken.has(value)) continue;
         taken.add(value);
         const others: Record<string, string> = {};
-        for (const [other, otherValue] of Object.entries(args)) if (other !== argument && otherValue.length <= maxSeenLength) others[other] = otherValue;
+        for (const [other, otherValue] of Object.entries(args))
+          if (other !== argument && otherValue.length <= maxSeenLength) others[other] = otherValue;
         found.push({ value, with: others });
       }
       return found;
@@ -146,7 +149,12 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
         } else continue;
       }
       if (value.length > limits.maxArgumentChars) {
-        logger.warn('argument truncated', { prompt: entry.name, argument: argument.name, length: value.length, limit: limits.maxArgumentChars });
+        logger.warn('argument truncated', {
+          prompt: entry.name,
+          argument: argument.name,
+          length: value.length,
+          limit: limits.maxArgumentChars,
+        });
         value = value.slice(0, limits.maxArgumentChars);
       }
       args[argument.name] = value;
@@ -182,7 +190,11 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       const args = prepareArguments(entry, given);
       history.add(entry.name, args);
       const rendered = await withDeadline(
-        () => new PromptyardError('TIMEOUT', `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`),
+        () =>
+          new PromptyardError(
+            'TIMEOUT',
+            `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`,
+          ),
         // The deadline's signal reaches the engine, so a render past [timeouts] prompt_ms stops.
         // `deadline` is the render options: its signal is made only if the engine reads it.
         (deadline) => entry.render(args, deadline),
@@ -205,7 +217,8 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       if (argument === undefined) return { values: [], total: 0, hasMore: false };
       const remembered = history.of(entry.name, argumentName);
       const contextKeys = Object.keys(context);
-      const matchesContext = (item: SeenValue): boolean => contextKeys.length > 0 && contextKeys.every((key) => item.with[key] === context[key]);
+      const matchesContext = (item: SeenValue): boolean =>
+        contextKeys.length > 0 && contextKeys.every((key) => item.with[key] === context[key]);
       // An enum is a closed set: remembered values outside it are not offered.
       const allowed = (items: readonly SeenValue[]): string[] =>
         items.map((item) => item.value).filter((item) => argument.enum === undefined || argument.enum.includes(item));
@@ -219,7 +232,9 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
       ];
       const needle = value.toLowerCase();
       const prefixed = candidates.filter((candidate) => candidate.toLowerCase().startsWith(needle));
-      const containing = candidates.filter((candidate) => !candidate.toLowerCase().startsWith(needle) && candidate.toLowerCase().includes(needle));
+      const containing = candidates.filter(
+        (candidate) => !candidate.toLowerCase().startsWith(needle) && candidate.toLowerCase().includes(needle),
+      );
       const matches = [...prefixed, ...containing];
       return { values: matches.slice(0, maxCompletionValues), total: matches.length, hasMore: matches.length > maxCompletionValues };
     },

@@ -54,11 +54,20 @@ export const createResourceService = (providers: readonly ResourceProvider[], op
       const provider = providerOf(uri);
       if (provider === undefined) {
         const schemes = providers.map((candidate) => `${candidate.scheme}://`).join(', ');
-        throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": this server serves ${schemes} URIs; see resources/list.`, { data: { uri } });
+        throw new PromptyardError(
+          'RESOURCE_NOT_FOUND',
+          `Unknown resource "${uri}": this server serves ${schemes} URIs; see resources/list.`,
+          { data: { uri } },
+        );
       }
       if (withDeadline === undefined) return provider.read(uri, signal);
       return withDeadline(
-        () => new PromptyardError('TIMEOUT', `Reading "${uri}" took longer than ${timeoutMs} ms ([timeouts] resource_ms): try again, or raise the limit.`, { data: { uri } }),
+        () =>
+          new PromptyardError(
+            'TIMEOUT',
+            `Reading "${uri}" took longer than ${timeoutMs} ms ([timeouts] resource_ms): try again, or raise the limit.`,
+            { data: { uri } },
+          ),
         // The provider gets a signal that aborts at the deadline (or with the caller's), so a slow
         // fetch stops instead of running on unobserved.
         (deadline) => provider.read(uri, deadline.signal),

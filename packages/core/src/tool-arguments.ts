@@ -8,8 +8,10 @@ const checkProperty = (name: string, spec: ToolPropertySchema, value: unknown): 
     case 'string': {
       if (typeof value !== 'string') return `"${name}" must be a string, not ${typeName(value)}`;
       if (spec.enum !== undefined && !spec.enum.includes(value)) return `"${name}" must be one of ${formatList(spec.enum)}`;
-      if (spec.minLength !== undefined && value.length < spec.minLength) return spec.minLength === 1 ? `"${name}" must not be empty` : `"${name}" must have at least ${spec.minLength} characters`;
-      if (spec.maxLength !== undefined && value.length > spec.maxLength) return `"${name}" must have at most ${spec.maxLength} characters (got ${value.length})`;
+      if (spec.minLength !== undefined && value.length < spec.minLength)
+        return spec.minLength === 1 ? `"${name}" must not be empty` : `"${name}" must have at least ${spec.minLength} characters`;
+      if (spec.maxLength !== undefined && value.length > spec.maxLength)
+        return `"${name}" must have at most ${spec.maxLength} characters (got ${value.length})`;
       return undefined;
     }
     case 'integer':
@@ -22,14 +24,18 @@ const checkProperty = (name: string, spec: ToolPropertySchema, value: unknown): 
           : spec.minimum !== undefined
             ? `at least ${spec.minimum}`
             : `at most ${spec.maximum}`;
-      if ((spec.minimum !== undefined && value < spec.minimum) || (spec.maximum !== undefined && value > spec.maximum)) return `"${name}" must be ${range}`;
+      if ((spec.minimum !== undefined && value < spec.minimum) || (spec.maximum !== undefined && value > spec.maximum))
+        return `"${name}" must be ${range}`;
       return undefined;
     }
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `"${name}" must be true or false, not ${typeName(value)}`;
     case 'object': {
-      if (typeof value !== 'object' || Array.isArray(value)) return `"${name}" must be an object of names to text values, not ${typeName(value)}`;
-      const bad = Object.entries(value as Record<string, unknown>).find(([, item]) => typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean');
+      if (typeof value !== 'object' || Array.isArray(value))
+        return `"${name}" must be an object of names to text values, not ${typeName(value)}`;
+      const bad = Object.entries(value as Record<string, unknown>).find(
+        ([, item]) => typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean',
+      );
       return bad === undefined ? undefined : `"${name}.${bad[0]}" must be text, not ${typeName(bad[1])}`;
     }
     case 'array': {
@@ -37,7 +43,8 @@ const checkProperty = (name: string, spec: ToolPropertySchema, value: unknown): 
       if (spec.maxItems !== undefined && value.length > spec.maxItems) return `"${name}" may hold at most ${spec.maxItems} items`;
       if (!value.every((item) => typeof item === 'string')) return `"${name}" must hold only strings`;
       const { maxLength } = spec.items;
-      if (maxLength !== undefined && value.some((item: string) => item.length > maxLength)) return `every item of "${name}" must have at most ${maxLength} characters`;
+      if (maxLength !== undefined && value.some((item: string) => item.length > maxLength))
+        return `every item of "${name}" must have at most ${maxLength} characters`;
       return undefined;
     }
   }
@@ -57,7 +64,9 @@ export const validateToolArguments = (schema: ToolInputSchema, args: Readonly<Re
     const spec = schema.properties[name];
     if (spec === undefined) {
       const suggestions = closestNames(name, known);
-      problems.push(`"${name}" is not an argument of this tool${suggestions.length > 0 ? ` (did you mean ${formatList(suggestions)}?)` : ''}`);
+      problems.push(
+        `"${name}" is not an argument of this tool${suggestions.length > 0 ? ` (did you mean ${formatList(suggestions)}?)` : ''}`,
+      );
       continue;
     }
     if (value === undefined || value === null) continue;

@@ -48,7 +48,9 @@ const setup = (options: { timeoutMs?: number; maxResponseBytes?: number } = {}) 
 describe('createToolService', () => {
   it('runs a tool and logs its name and argument lengths only', async () => {
     const { service, lines } = setup();
-    expect(await service.call('echo', { text: 'secret words', times: 2 })).toEqual({ content: [{ type: 'text', text: 'secret wordssecret words' }] });
+    expect(await service.call('echo', { text: 'secret words', times: 2 })).toEqual({
+      content: [{ type: 'text', text: 'secret wordssecret words' }],
+    });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(lines.join('\n')).toMatch(/tools\/call tool=echo args="text:12,times:1" outcome=ok/);
     expect(lines.join('\n')).not.toContain('secret');
@@ -56,7 +58,10 @@ describe('createToolService', () => {
 
   it('refuses unknown tools with suggestions', async () => {
     const { service } = setup();
-    await expect(service.call('ecko', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringMatching(/Did you mean "echo"/) });
+    await expect(service.call('ecko', {})).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: expect.stringMatching(/Did you mean "echo"/),
+    });
   });
 
   it('answers invalid arguments with an isError result listing every problem', async () => {
@@ -73,7 +78,10 @@ describe('createToolService', () => {
   it('aborts the tool at the deadline and on client cancellation', async () => {
     const { service } = setup({ timeoutMs: 50 });
     const timedOut = await service.call('wait', {});
-    expect(timedOut).toEqual({ content: [{ type: 'text', text: expect.stringMatching(/did not finish within 0.05 s \(\[timeouts\] tool_ms\)/) }], isError: true });
+    expect(timedOut).toEqual({
+      content: [{ type: 'text', text: expect.stringMatching(/did not finish within 0.05 s \(\[timeouts\] tool_ms\)/) }],
+      isError: true,
+    });
     const controller = new AbortController();
     const pending = service.call('wait', {}, controller.signal);
     controller.abort();

@@ -58,7 +58,13 @@ const serve = async (audit: string[]): Promise<HttpHandle> => {
     skills: { tree, onChanged: () => {} },
     access: { policy, audit: createLogger({ level: 'debug', scope: 'audit', write: (line) => audit.push(line) }) },
   };
-  const handle = await serveHttp(await createMcpServerBlueprint(handlers), { host: '127.0.0.1', port: 0, maxBodyBytes: 10_000, auth: authenticator, authToken: 'static-secret' });
+  const handle = await serveHttp(await createMcpServerBlueprint(handlers), {
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 10_000,
+    auth: authenticator,
+    authToken: 'static-secret',
+  });
   handles.push(handle);
   return handle;
 };
@@ -81,8 +87,14 @@ describe('[[policy]] at the server adapter', () => {
     const { skill } = await skills.get('skill://review/SKILL.md');
     expect((await skills.read(skill, 'refs/GUIDE.md')).text).toBe('# Guide\n');
     await expect(skills.get('skill://deploy/SKILL.md')).rejects.toThrow('No skill "skill://deploy/SKILL.md" is available to you');
-    await expect(ada.readResource({ uri: 'skill://deploy/SKILL.md' })).rejects.toThrow('No skill "skill://deploy/SKILL.md" is available to you');
-    expect(audit.some((line) => /access denied subject=ada client=test-client kind=skill name=skill:\/\/deploy\/SKILL.md reason="no rule allows it"/.test(line))).toBe(true);
+    await expect(ada.readResource({ uri: 'skill://deploy/SKILL.md' })).rejects.toThrow(
+      'No skill "skill://deploy/SKILL.md" is available to you',
+    );
+    expect(
+      audit.some((line) =>
+        /access denied subject=ada client=test-client kind=skill name=skill:\/\/deploy\/SKILL.md reason="no rule allows it"/.test(line),
+      ),
+    ).toBe(true);
     expect(audit.some((line) => /access allowed subject=ada .*kind=skill name=skill:\/\/review\/refs\/GUIDE.md/.test(line))).toBe(true);
 
     const grace = await connect(handle.url, 'grace');
@@ -92,8 +104,13 @@ describe('[[policy]] at the server adapter', () => {
   it('completes only what the caller may use, and holds the static token to the policy too', async () => {
     const handle = await serve([]);
     const ada = await connect(handle.url, 'ada');
-    expect((await ada.complete({ ref: { type: 'ref/prompt', name: 'a' }, argument: { name: 'x', value: '' } })).completion.values).toEqual(['x', 'y']);
-    expect((await ada.complete({ ref: { type: 'ref/prompt', name: 'b' }, argument: { name: 'x', value: '' } })).completion.values).toEqual([]);
+    expect((await ada.complete({ ref: { type: 'ref/prompt', name: 'a' }, argument: { name: 'x', value: '' } })).completion.values).toEqual([
+      'x',
+      'y',
+    ]);
+    expect((await ada.complete({ ref: { type: 'ref/prompt', name: 'b' }, argument: { name: 'x', value: '' } })).completion.values).toEqual(
+      [],
+    );
     expect((await ada.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['a']);
     // The static token names no person: it is the caller "server-token", whom no rule here allows anything.
     const operator = await connect(handle.url, 'static-secret');

@@ -9,11 +9,19 @@ const skillScheme = 'skill://';
 
 /** The skill paths a `skill://` URI lies under: `skill://acme/review/SKILL.md` → acme, acme/review, acme/review/SKILL.md. */
 const skillPaths = (uri: string): string[] => {
-  const segments = uri.slice(skillScheme.length).split('/').filter((segment) => segment !== '');
+  const segments = uri
+    .slice(skillScheme.length)
+    .split('/')
+    .filter((segment) => segment !== '');
   return segments.map((_, index) => segments.slice(0, index + 1).join('/'));
 };
 
-const notFoundCode = { tool: 'TOOL_NOT_FOUND', prompt: 'PROMPT_NOT_FOUND', resource: 'RESOURCE_NOT_FOUND', skill: 'RESOURCE_NOT_FOUND' } as const;
+const notFoundCode = {
+  tool: 'TOOL_NOT_FOUND',
+  prompt: 'PROMPT_NOT_FOUND',
+  resource: 'RESOURCE_NOT_FOUND',
+  skill: 'RESOURCE_NOT_FOUND',
+} as const;
 const notFoundCodes: ReadonlySet<string> = new Set(Object.values(notFoundCode));
 
 /**
@@ -47,7 +55,12 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
     // A skill file is the skill's: a deny of any folder it lies under refuses it, an allow of one admits it.
     const server = access.serverOf?.(kind, name);
     const decisions = skillPaths(name).map((path) => policy.decide(caller, 'skill', path, server));
-    return decisions.find((decision) => decision.explicit && !decision.allowed) ?? decisions.find((decision) => decision.allowed) ?? decisions[0] ?? policy.decide(caller, 'skill', name, server);
+    return (
+      decisions.find((decision) => decision.explicit && !decision.allowed) ??
+      decisions.find((decision) => decision.allowed) ??
+      decisions[0] ??
+      policy.decide(caller, 'skill', name, server)
+    );
   };
   const itemOf = (key: ListedKey, item: JsonObject): readonly [AccessKind, string] => {
     switch (key) {
@@ -66,7 +79,14 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
   const filterItems = (key: ListedKey, entries: readonly JsonObject[], caller: Identity | undefined): JsonObject[] => {
     if (caller === undefined) return [...entries];
     const shown = entries.filter((item) => decide(caller, ...itemOf(key, item)).allowed);
-    if (shown.length < entries.length) audit.debug('list filtered by [[policy]]', { subject: caller.subject, client: caller.clientId, list: key, shown: shown.length, hidden: entries.length - shown.length });
+    if (shown.length < entries.length)
+      audit.debug('list filtered by [[policy]]', {
+        subject: caller.subject,
+        client: caller.clientId,
+        list: key,
+        shown: shown.length,
+        hidden: entries.length - shown.length,
+      });
     return shown;
   };
   return {
@@ -84,6 +104,7 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
       audit.notice('access denied', fields);
       throw unavailable(kind, name);
     },
-    conceal: (error, kind, name, caller) => (caller !== undefined && isPromptyardError(error) && notFoundCodes.has(error.code) ? unavailable(kind, name) : error),
+    conceal: (error, kind, name, caller) =>
+      caller !== undefined && isPromptyardError(error) && notFoundCodes.has(error.code) ? unavailable(kind, name) : error,
   };
 };

@@ -1,4 +1,13 @@
-import type { Catalog, Logger, PromptArgument, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
+import type {
+  Catalog,
+  Logger,
+  PromptArgument,
+  PromptEntry,
+  PromptService,
+  ResourceService,
+  ToolDefinition,
+  ToolService,
+} from '@promptyard/core';
 import { createContentDigest, type ContentDigest } from './content-digest.js';
 import type { JsonObject, ListKind, ListPage, McpHandlers, SerializedListPage } from './handlers.js';
 
@@ -69,7 +78,11 @@ const pageBudgetChars = 96 * 1024;
  * full listings of 10,000 prompts), while the text of every page holds ~0.4 KB a prompt — a string,
  * one object a page, where the mapped copies were a dozen objects a prompt for the collector to walk.
  */
-const createPageCache = <E extends { readonly name: string }>(catalog: Catalog<E>, map: (entry: E) => JsonObject, pageSize: number | undefined) => {
+const createPageCache = <E extends { readonly name: string }>(
+  catalog: Catalog<E>,
+  map: (entry: E) => JsonObject,
+  pageSize: number | undefined,
+) => {
   const pages = new Map<string, { readonly entries: readonly E[]; readonly nextCursor: string | undefined; json?: string }>();
   let cachedVersion = -1;
   const find = (cursor: string | undefined) => {
@@ -153,7 +166,8 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
           },
         }),
     complete: async ({ ref, argument, context }) => {
-      if (ref.type === 'ref/resource') return { completion: await resources?.complete(ref.uri ?? '', argument.name, argument.value) ?? empty.completion };
+      if (ref.type === 'ref/resource')
+        return { completion: (await resources?.complete(ref.uri ?? '', argument.name, argument.value)) ?? empty.completion };
       if (ref.type !== 'ref/prompt') return empty;
       const result = prompts.complete(ref.name ?? '', argument.name, argument.value, context?.arguments ?? {});
       return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
@@ -176,8 +190,12 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
         ),
     },
     fingerprint: (list) => {
-      if (list === 'prompts') return (promptDigest ??= createContentDigest(prompts.catalog, (entry) => JSON.stringify([toPrompt(entry), entry.text ?? '']))).value();
-      if (list === 'tools' && tools !== undefined) return (toolDigest ??= createContentDigest(tools.catalog, (tool) => JSON.stringify(toTool(tool)))).value();
+      if (list === 'prompts')
+        return (promptDigest ??= createContentDigest(prompts.catalog, (entry) =>
+          JSON.stringify([toPrompt(entry), entry.text ?? '']),
+        )).value();
+      if (list === 'tools' && tools !== undefined)
+        return (toolDigest ??= createContentDigest(tools.catalog, (tool) => JSON.stringify(toTool(tool)))).value();
       return undefined;
     },
     onListChanged: (listener: (list: ListKind) => void) => {

@@ -31,7 +31,10 @@ const notifyList = (notify: ChangeNotifier, list: ListKind): void => {
  * send theirs themselves). Returns the stop.
  */
 export const announceLocally = (blueprint: McpServerBlueprint, notify: ChangeNotifier): (() => void) => {
-  const stops = [blueprint.onListChanged((list) => notifyList(notify, list)), blueprint.onResourceUpdated?.((uri) => notify.resourceUpdated(uri))];
+  const stops = [
+    blueprint.onListChanged((list) => notifyList(notify, list)),
+    blueprint.onResourceUpdated?.((uri) => notify.resourceUpdated(uri)),
+  ];
   return () => {
     for (const stop of stops) stop?.();
   };
@@ -76,7 +79,11 @@ export const announceChanges = (options: ClusterChangesOptions): (() => void) =>
   // The state before any change: known before the first one comes.
   for (const list of ['prompts', 'tools', 'resources'] as const) digestOf(list).catch(() => {});
 
-  const announce = async (message: { readonly method: string; readonly params?: Record<string, unknown> }, uri: string | undefined, bus: () => void): Promise<void> => {
+  const announce = async (
+    message: { readonly method: string; readonly params?: Record<string, unknown> },
+    uri: string | undefined,
+    bus: () => void,
+  ): Promise<void> => {
     bus();
     try {
       await cluster.broadcast({ jsonrpc: '2.0', ...message }, uri === undefined ? undefined : { uri });
@@ -113,7 +120,9 @@ export const announceChanges = (options: ClusterChangesOptions): (() => void) =>
         if (!(await claim(`updated:${uri}`, updateClaimMs))) return;
         await announce({ method: 'notifications/resources/updated', params: { uri } }, uri, () => notify.resourceUpdated(uri));
       })
-      .catch((error: unknown) => logger.warn('a resource update was not announced to the cluster', { uri, reason: (error as Error).message }));
+      .catch((error: unknown) =>
+        logger.warn('a resource update was not announced to the cluster', { uri, reason: (error as Error).message }),
+      );
   });
   return () => {
     for (const timer of settling.values()) clearTimeout(timer);

@@ -41,7 +41,10 @@ export class SharedEventStore implements SessionEventStore {
         return eventId;
       },
       (error: unknown) => {
-        if (!this.#failing) this.#logger.warn('SSE events are sent without an id while the cluster store is unreachable: a stream cut now cannot resume', { reason: (error as Error).message });
+        if (!this.#failing)
+          this.#logger.warn('SSE events are sent without an id while the cluster store is unreachable: a stream cut now cannot resume', {
+            reason: (error as Error).message,
+          });
         this.#failing = true;
         return '';
       },

@@ -36,9 +36,14 @@ describe('ClusterWire', () => {
   it('names requests to the client after this node and gives their answers back under the server’s ids', async () => {
     const { cluster } = recordingCluster('node-a');
     const sent: { message: unknown; options: unknown }[] = [];
-    const wire = new ClusterWire(cluster, () => 's1', new SharedEventStore(memoryStore, logger), async (message, options) => {
-      sent.push({ message, options });
-    });
+    const wire = new ClusterWire(
+      cluster,
+      () => 's1',
+      new SharedEventStore(memoryStore, logger),
+      async (message, options) => {
+        sent.push({ message, options });
+      },
+    );
     await wire.send({ jsonrpc: '2.0', id: 0, method: 'elicitation/create', params: {} }, { relatedRequestId: 7 });
     const wireId = (sent[0]?.message as { id: string }).id;
     expect(wireId).toBe('node-a:1');
@@ -46,9 +51,12 @@ describe('ClusterWire', () => {
     expect(wire.owns({ id: wireId })).toBe(true);
     expect(wire.owns({ id: 'node-b:1' })).toBe(false);
     expect(wire.owns({ id: 0 })).toBe(false);
-    expect(wire.take([{ jsonrpc: '2.0', id: wireId, result: { action: 'accept' } }, { jsonrpc: '2.0', id: 'node-b:1', result: {} }])).toEqual([
-      { jsonrpc: '2.0', id: 0, result: { action: 'accept' } },
-    ]);
+    expect(
+      wire.take([
+        { jsonrpc: '2.0', id: wireId, result: { action: 'accept' } },
+        { jsonrpc: '2.0', id: 'node-b:1', result: {} },
+      ]),
+    ).toEqual([{ jsonrpc: '2.0', id: 0, result: { action: 'accept' } }]);
     // Taken once.
     expect(wire.owns({ id: wireId })).toBe(false);
   });
@@ -56,21 +64,33 @@ describe('ClusterWire', () => {
   it('sends what belongs on the GET stream through the cluster, and locally while the store is down', async () => {
     const up = recordingCluster('node-a');
     const sent: unknown[] = [];
-    const wire = new ClusterWire(up.cluster, () => 's1', new SharedEventStore(memoryStore, logger), async (message) => {
-      sent.push(message);
-    });
+    const wire = new ClusterWire(
+      up.cluster,
+      () => 's1',
+      new SharedEventStore(memoryStore, logger),
+      async (message) => {
+        sent.push(message);
+      },
+    );
     await wire.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
     expect(sent).toEqual([]);
-    expect(up.broadcasts).toEqual([{ message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }, sessionId: 's1' }]);
+    expect(up.broadcasts).toEqual([
+      { message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }, sessionId: 's1' },
+    ]);
     // A response always goes on its request's stream.
     await wire.send({ jsonrpc: '2.0', id: 3, result: {} });
     expect(sent).toHaveLength(1);
 
     const down = recordingCluster('node-a', true);
     const local: unknown[] = [];
-    const alone = new ClusterWire(down.cluster, () => 's1', new SharedEventStore(memoryStore, logger), async (message) => {
-      local.push(message);
-    });
+    const alone = new ClusterWire(
+      down.cluster,
+      () => 's1',
+      new SharedEventStore(memoryStore, logger),
+      async (message) => {
+        local.push(message);
+      },
+    );
     await alone.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
     expect(local).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
   });
@@ -80,9 +100,14 @@ describe('ClusterWire', () => {
     const store = memoryStore();
     const shared = new SharedEventStore(() => store, logger);
     const ids: string[] = [];
-    const wire = new ClusterWire(cluster, () => 's1', shared, async (message) => {
-      ids.push(await shared.storeEvent('_GET_stream', message as unknown as JsonRpcMessage));
-    });
+    const wire = new ClusterWire(
+      cluster,
+      () => 's1',
+      shared,
+      async (message) => {
+        ids.push(await shared.storeEvent('_GET_stream', message as unknown as JsonRpcMessage));
+      },
+    );
     wire.hear({ sessionId: 's1', eventId: 'stored-9', message: { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' } });
     await Promise.resolve();
     expect(ids).toEqual(['stored-9']);

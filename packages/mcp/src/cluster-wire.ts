@@ -48,7 +48,9 @@ export class ClusterWire {
     }
     const standalone = options?.relatedRequestId === undefined && !('result' in message) && !('error' in message);
     if (!standalone) return this.#send(wire, options);
-    return this.#cluster.broadcast(wire as unknown as JsonRpcMessage, { sessionId: this.#sessionId() }).catch(() => this.#send(wire, options));
+    return this.#cluster
+      .broadcast(wire as unknown as JsonRpcMessage, { sessionId: this.#sessionId() })
+      .catch(() => this.#send(wire, options));
   }
 
   /** A message the cluster stored for the session's GET stream: sent on it if this node holds it. */

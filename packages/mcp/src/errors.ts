@@ -35,7 +35,9 @@ const toolResultCodes: ReadonlySet<string> = new Set(['BACKEND_UNAVAILABLE', 'BA
 
 /** The `isError` result a failed `tools/call` becomes, or `undefined` when it stays a protocol error. */
 export const toolErrorResult = (error: unknown): JsonObject | undefined =>
-  isPromptyardError(error) && toolResultCodes.has(error.code) ? { content: [{ type: 'text', text: error.message }], isError: true } : undefined;
+  isPromptyardError(error) && toolResultCodes.has(error.code)
+    ? { content: [{ type: 'text', text: error.message }], isError: true }
+    : undefined;
 
 /**
  * The one mapping of failures to JSON-RPC errors: bad requests (unknown names, missing arguments,

@@ -140,7 +140,8 @@ export interface RelayChannel {
 }
 
 /** A skill file's content: text, or bytes (sent as a base64 `blob`). */
-export type SkillContent = { readonly text: string; readonly mimeType?: string } | { readonly bytes: Uint8Array; readonly mimeType?: string };
+export type SkillContent =
+  { readonly text: string; readonly mimeType?: string } | { readonly bytes: Uint8Array; readonly mimeType?: string };
 
 /**
  * Skills the server serves through the skills extension (`io.modelcontextprotocol/skills`). A tree of
@@ -161,7 +162,10 @@ export type McpSkills =
         get(uri: string): Promise<JsonObject | undefined>;
         read(uri: string): Promise<SkillContent | undefined>;
         /** The children of a skill directory; `undefined` when `uri` is not one. */
-        readDirectory(uri: string, cursor: string | undefined): Promise<{ readonly resources: readonly JsonObject[]; readonly nextCursor?: string } | undefined>;
+        readDirectory(
+          uri: string,
+          cursor: string | undefined,
+        ): Promise<{ readonly resources: readonly JsonObject[]; readonly nextCursor?: string } | undefined>;
         /** Each skill's `SKILL.md`, for `resources/list`. */
         listResources(): Promise<JsonObject[]>;
       };

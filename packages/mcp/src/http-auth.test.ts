@@ -7,7 +7,13 @@ import { serveHttp } from './http.js';
 import type { HttpHandle } from './http.js';
 import { createMcpServerBlueprint } from './server.js';
 
-const person = (subject: string, scopes: string[]): Identity => ({ subject, clientId: 'test-client', scopes, groups: ['design'], claims: { sub: subject } });
+const person = (subject: string, scopes: string[]): Identity => ({
+  subject,
+  clientId: 'test-client',
+  scopes,
+  groups: ['design'],
+  claims: { sub: subject },
+});
 
 /** Tokens named after what they get: a stand-in for an issuer, with the outcomes a real one gives. */
 const authenticator: Authenticator = {
@@ -19,7 +25,8 @@ const authenticator: Authenticator = {
     const token = authorization.replace(/^Bearer /, '');
     if (token === 'ada' || token === 'grace') return { ok: true, identity: person(token, ['mcp']), expiresAt: Date.now() / 1000 + 60 };
     if (token === 'narrow') return { ok: false, status: 403, error: 'insufficient_scope', description: 'the token lacks the scope mcp' };
-    if (token === 'down') return { ok: false, status: 503, error: 'temporarily_unavailable', description: 'the authorization server cannot be reached' };
+    if (token === 'down')
+      return { ok: false, status: 503, error: 'temporarily_unavailable', description: 'the authorization server cannot be reached' };
     return { ok: false, status: 401, error: 'invalid_token', description: `not for ${resource}` };
   },
 };
@@ -51,20 +58,38 @@ const serve = async (options: { authToken?: string; publicUrl?: string; relay?: 
     logger: createLogger({ level: 'error', write: () => {} }),
     prompts: { list: () => ({ items: [] }), get: async () => ({ messages: [] }) },
     tools: {
-      list: (_cursor, caller) => ({ items: [{ name: 'whoami', inputSchema: { type: 'object' } }, { name: `for-${caller?.subject ?? 'nobody'}`, inputSchema: { type: 'object' } }] }),
-      call: async (_name, _args, context) => ({ content: [{ type: 'text', text: `${context.identity?.subject ?? 'nobody'} ${context.identity?.groups.join(',') ?? ''}` }] }),
+      list: (_cursor, caller) => ({
+        items: [
+          { name: 'whoami', inputSchema: { type: 'object' } },
+          { name: `for-${caller?.subject ?? 'nobody'}`, inputSchema: { type: 'object' } },
+        ],
+      }),
+      call: async (_name, _args, context) => ({
+        content: [{ type: 'text', text: `${context.identity?.subject ?? 'nobody'} ${context.identity?.groups.join(',') ?? ''}` }],
+      }),
     },
     complete: async () => ({ completion: { values: [] } }),
     logs: { subscribe: () => () => {} },
     onListChanged: () => () => {},
     ...(options.relay === true ? { relay } : {}),
   };
-  const handle = await serveHttp(await createMcpServerBlueprint(handlers), { host: '127.0.0.1', port: 0, maxBodyBytes: 10_000, auth: authenticator, authToken: options.authToken, publicUrl: options.publicUrl });
+  const handle = await serveHttp(await createMcpServerBlueprint(handlers), {
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 10_000,
+    auth: authenticator,
+    authToken: options.authToken,
+    publicUrl: options.publicUrl,
+  });
   handles.push(handle);
   return handle;
 };
 
-const connect = async (url: string, token: string, era: 'legacy' | 'modern'): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
+const connect = async (
+  url: string,
+  token: string,
+  era: 'legacy' | 'modern',
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
   const client = new Client({ name: 'test', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {});
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   await client.connect(transport);
@@ -73,7 +98,11 @@ const connect = async (url: string, token: string, era: 'legacy' | 'modern'): Pr
 };
 
 const post = (url: string, headers: Record<string, string> = {}): Promise<Response> =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+  });
 
 describe('serveHttp as an OAuth resource server', () => {
   it('publishes RFC 9728 metadata at the well-known path and its path-suffixed form', async () => {
@@ -101,7 +130,9 @@ describe('serveHttp as an OAuth resource server', () => {
     expect(none.headers.get('www-authenticate')).toBe(`Bearer scope="mcp", resource_metadata="${metadata}"`);
     const bad = await post(handle.url, { authorization: 'Bearer forged' });
     expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="not for ${handle.url}", scope="mcp", resource_metadata="${metadata}"`);
+    expect(bad.headers.get('www-authenticate')).toBe(
+      `Bearer error="invalid_token", error_description="not for ${handle.url}", scope="mcp", resource_metadata="${metadata}"`,
+    );
     const narrow = await post(handle.url, { authorization: 'Bearer narrow' });
     expect(narrow.status).toBe(403);
     expect(narrow.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", .*scope="mcp"/);
@@ -114,8 +145,12 @@ describe('serveHttp as an OAuth resource server', () => {
   it('uses [transport] public_url as the resource behind a proxy', async () => {
     const handle = await serve({ publicUrl: 'https://mcp.example.com/team/mcp' });
     const none = await post(handle.url);
-    expect(none.headers.get('www-authenticate')).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/team/mcp"');
-    const document = (await (await fetch(`${new URL(handle.url).origin}/.well-known/oauth-protected-resource/team/mcp`)).json()) as { resource: string };
+    expect(none.headers.get('www-authenticate')).toContain(
+      'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/team/mcp"',
+    );
+    const document = (await (await fetch(`${new URL(handle.url).origin}/.well-known/oauth-protected-resource/team/mcp`)).json()) as {
+      resource: string;
+    };
     expect(document.resource).toBe('https://mcp.example.com/team/mcp');
   });
 
@@ -150,7 +185,12 @@ describe('serveHttp as an OAuth resource server', () => {
     const call = (token: string): Promise<Response> =>
       fetch(handle.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers, authorization: `Bearer ${token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+          authorization: `Bearer ${token}`,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
       });
     expect((await call('grace')).status).toBe(404);

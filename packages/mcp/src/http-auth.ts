@@ -33,7 +33,8 @@ const quoted = (value: string): string => `"${value.replace(/[\\"]/g, '\\$&').re
 /** The subject of a static-token caller: the token names no person. */
 const serverTokenIdentity: Identity = { subject: 'server-token', clientId: undefined, scopes: [], groups: [], claims: {} };
 
-export const identityOfAuthInfo = (authInfo: AuthInfo | undefined): Identity | undefined => authInfo?.extra?.['identity'] as Identity | undefined;
+export const identityOfAuthInfo = (authInfo: AuthInfo | undefined): Identity | undefined =>
+  authInfo?.extra?.['identity'] as Identity | undefined;
 
 export const createHttpAuthGate = (options: {
   readonly sdk: typeof ServerSdk;
@@ -49,7 +50,8 @@ export const createHttpAuthGate = (options: {
   const expectedToken = options.authToken === undefined || options.authToken === '' ? undefined : digest(options.authToken);
   const metadataUrl = (): string => sdk.getOAuthProtectedResourceMetadataUrl(new URL(options.resource()));
 
-  const bearerToken = (req: IncomingMessage): string | undefined => /^Bearer\s+(.+)$/i.exec(headerOf(req, 'authorization') ?? '')?.[1]?.trim();
+  const bearerToken = (req: IncomingMessage): string | undefined =>
+    /^Bearer\s+(.+)$/i.exec(headerOf(req, 'authorization') ?? '')?.[1]?.trim();
   const hasServerToken = (req: IncomingMessage): boolean => {
     if (expectedToken === undefined) return false;
     const token = bearerToken(req);
@@ -64,7 +66,9 @@ export const createHttpAuthGate = (options: {
   const refuse = (res: ServerResponse, refusal: AuthRefusal): void => {
     const params = [
       ...(refusal.error === undefined ? [] : [`error=${quoted(refusal.error)}`, `error_description=${quoted(refusal.description)}`]),
-      ...(authenticator !== undefined && authenticator.requiredScopes.length > 0 ? [`scope=${quoted(authenticator.requiredScopes.join(' '))}`] : []),
+      ...(authenticator !== undefined && authenticator.requiredScopes.length > 0
+        ? [`scope=${quoted(authenticator.requiredScopes.join(' '))}`]
+        : []),
       ...(authenticator === undefined ? ['realm="promptyard"'] : [`resource_metadata=${quoted(metadataUrl())}`]),
     ];
     const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' };
@@ -76,18 +80,26 @@ export const createHttpAuthGate = (options: {
         : refusal.status === 503
           ? `Service unavailable: ${refusal.description}.`
           : `Unauthorized: ${refusal.description}.`;
-    res.writeHead(refusal.status, headers).end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.status === 503 ? -32000 : -32001, message }, id: null }));
+    res
+      .writeHead(refusal.status, headers)
+      .end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.status === 503 ? -32000 : -32001, message }, id: null }));
   };
 
   return {
     required: expectedToken !== undefined || authenticator !== undefined,
     accepts: async (req) =>
-      hasServerToken(req) || (authenticator !== undefined && headerOf(req, 'authorization') !== undefined && (await authenticator.authenticate(headerOf(req, 'authorization'), options.resource())).ok),
+      hasServerToken(req) ||
+      (authenticator !== undefined &&
+        headerOf(req, 'authorization') !== undefined &&
+        (await authenticator.authenticate(headerOf(req, 'authorization'), options.resource())).ok),
     metadata: (req, res, pathname) => {
-      if (authenticator === undefined || !pathname.startsWith('/.well-known/oauth-protected-resource') || !metadataPaths().has(pathname)) return false;
+      if (authenticator === undefined || !pathname.startsWith('/.well-known/oauth-protected-resource') || !metadataPaths().has(pathname))
+        return false;
       const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS' };
-      if (req.method === 'OPTIONS') res.writeHead(204, { ...cors, 'access-control-allow-headers': headerOf(req, 'access-control-request-headers') ?? '' }).end();
-      else if (req.method !== 'GET' && req.method !== 'HEAD') res.writeHead(405, { ...cors, allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain' }).end('Method not allowed');
+      if (req.method === 'OPTIONS')
+        res.writeHead(204, { ...cors, 'access-control-allow-headers': headerOf(req, 'access-control-request-headers') ?? '' }).end();
+      else if (req.method !== 'GET' && req.method !== 'HEAD')
+        res.writeHead(405, { ...cors, allow: 'GET, HEAD, OPTIONS', 'content-type': 'text/plain' }).end('Method not allowed');
       else {
         // RFC 9728 §3.2: the document's `resource` is exactly the identifier clients send as RFC 8707 `resource`.
         const document = {
@@ -96,7 +108,9 @@ export const createHttpAuthGate = (options: {
           bearer_methods_supported: ['header'],
           ...(authenticator.requiredScopes.length > 0 ? { scopes_supported: authenticator.requiredScopes } : {}),
         };
-        res.writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' }).end(req.method === 'HEAD' ? undefined : JSON.stringify(document));
+        res
+          .writeHead(200, { ...cors, 'content-type': 'application/json', 'cache-control': 'max-age=300' })
+          .end(req.method === 'HEAD' ? undefined : JSON.stringify(document));
       }
       return true;
     },
@@ -105,7 +119,12 @@ export const createHttpAuthGate = (options: {
       const target = req.url ?? '';
       // The MCP authorization specification forbids tokens in a URL: they end up in logs and histories.
       if (/[?&]access_token=/.test(target)) {
-        refuse(res, { ok: false, status: 400, error: 'invalid_request', description: 'an access token in the URL is refused: send it as "Authorization: Bearer <token>"' });
+        refuse(res, {
+          ok: false,
+          status: 400,
+          error: 'invalid_request',
+          description: 'an access token in the URL is refused: send it as "Authorization: Bearer <token>"',
+        });
         return undefined;
       }
       if (hasServerToken(req)) return { token: '', clientId: '', scopes: [], extra: { identity: serverTokenIdentity } };
@@ -115,13 +134,20 @@ export const createHttpAuthGate = (options: {
       }
       const outcome = await authenticator.authenticate(headerOf(req, 'authorization'), authenticator.audience ?? options.resource());
       if (!outcome.ok) {
-        if (outcome.status === 503) logger.warn('request refused: the authorization server cannot be reached', { reason: outcome.description });
+        if (outcome.status === 503)
+          logger.warn('request refused: the authorization server cannot be reached', { reason: outcome.description });
         refuse(res, outcome);
         return undefined;
       }
       const { identity, expiresAt } = outcome;
       // The token itself stays here: handlers get who is calling, not a credential to pass on.
-      return { token: '', clientId: identity.clientId ?? '', scopes: [...identity.scopes], ...(expiresAt === undefined ? {} : { expiresAt }), extra: { identity } };
+      return {
+        token: '',
+        clientId: identity.clientId ?? '',
+        scopes: [...identity.scopes],
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+        extra: { identity },
+      };
     },
   };
 };

@@ -37,7 +37,8 @@ const fakeRelay = (log: RelayLog): McpRelay => ({
           held.add(message['id']);
           return true;
         }
-        if (params['name'] !== 'fast' || (params['_meta'] as Record<string, unknown> | undefined)?.['progressToken'] !== undefined) return false;
+        if (params['name'] !== 'fast' || (params['_meta'] as Record<string, unknown> | undefined)?.['progressToken'] !== undefined)
+          return false;
         setImmediate(() => reply({ jsonrpc: '2.0', id: message['id'], result: text('relayed') }));
         return true;
       },
@@ -55,7 +56,9 @@ afterEach(async () => {
   await Promise.all(handles.splice(0).map((handle) => handle.close()));
 });
 
-const serve = async (options: { readonly relay?: boolean; readonly authToken?: string } = {}): Promise<{ handle: HttpHandle; log: RelayLog }> => {
+const serve = async (
+  options: { readonly relay?: boolean; readonly authToken?: string } = {},
+): Promise<{ handle: HttpHandle; log: RelayLog }> => {
   const log: RelayLog = { offers: [], channels: [] };
   const handlers: McpHandlers = {
     name: 'relay-test',
@@ -72,13 +75,25 @@ const serve = async (options: { readonly relay?: boolean; readonly authToken?: s
     onListChanged: () => () => {},
     ...(options.relay === false ? {} : { relay: fakeRelay(log) }),
   };
-  const handle = await serveHttp(await createMcpServerBlueprint(handlers), { host: '127.0.0.1', port: 0, maxBodyBytes: 10_000, authToken: options.authToken });
+  const handle = await serveHttp(await createMcpServerBlueprint(handlers), {
+    host: '127.0.0.1',
+    port: 0,
+    maxBodyBytes: 10_000,
+    authToken: options.authToken,
+  });
   handles.push(handle);
   return { handle, log };
 };
 
-const connect = async (url: string, era: 'legacy' | 'modern', capabilities: Record<string, unknown> = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
-  const client = new Client({ name: 'test', version: '1.0.0' }, { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) });
+const connect = async (
+  url: string,
+  era: 'legacy' | 'modern',
+  capabilities: Record<string, unknown> = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> => {
+  const client = new Client(
+    { name: 'test', version: '1.0.0' },
+    { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   clients.push(client);
@@ -98,7 +113,11 @@ const modernCall = (name: string, meta: Record<string, unknown> = {}): string =>
     jsonrpc: '2.0',
     id: 9,
     method: 'tools/call',
-    params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } },
+    params: {
+      name,
+      arguments: {},
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...meta },
+    },
   });
 
 describe('the HTTP relay', () => {
@@ -112,7 +131,12 @@ describe('the HTTP relay', () => {
 
     const raw = await fetch(handle.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId ?? '', 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId ?? '',
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 'raw-1', method: 'tools/call', params: { name: 'fast', arguments: {} } }),
     });
     expect(raw.headers.get('content-type')).toBe('application/json');
@@ -124,7 +148,11 @@ describe('the HTTP relay', () => {
     const full = await serve({ relay: false });
     const [viaRelay, viaSdk] = await Promise.all(
       [relayed, full].map(async ({ handle }) => {
-        const response = await fetch(handle.url, { method: 'POST', headers: modernHeaders('fast'), body: modernCall('fast', { traceparent: '00-x' }) });
+        const response = await fetch(handle.url, {
+          method: 'POST',
+          headers: modernHeaders('fast'),
+          body: modernCall('fast', { traceparent: '00-x' }),
+        });
         return { status: response.status, type: response.headers.get('content-type'), body: (await response.json()) as unknown };
       }),
     );
@@ -136,7 +164,11 @@ describe('the HTTP relay', () => {
 
   it('gives a client that accepts only SSE one event', async () => {
     const { handle } = await serve();
-    const response = await fetch(handle.url, { method: 'POST', headers: modernHeaders('fast', 'text/event-stream'), body: modernCall('fast') });
+    const response = await fetch(handle.url, {
+      method: 'POST',
+      headers: modernHeaders('fast', 'text/event-stream'),
+      body: modernCall('fast'),
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const body = await response.text();
     expect(body).toMatch(/^event: message\ndata: \{.*"relayed".*\}\n\n$/s);
@@ -163,7 +195,12 @@ describe('the HTTP relay', () => {
     const authorized = { ...headers, authorization: 'Bearer secret' };
     expect((await fetch(handle.url, { method: 'POST', headers: { ...authorized, origin: 'http://evil.example' }, body })).status).toBe(403);
     expect((await fetch(handle.url, { method: 'POST', headers: authorized, body })).status).toBe(404);
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fast', arguments: { text: 'x'.repeat(20_000) } } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'fast', arguments: { text: 'x'.repeat(20_000) } },
+    });
     expect((await fetch(handle.url, { method: 'POST', headers: authorized, body: big })).status).toBe(413);
     expect(log.offers).toHaveLength(0);
   });
@@ -187,7 +224,12 @@ describe('the HTTP relay', () => {
   it('cancels a 2026-07-28 call whose client went away', async () => {
     const { handle, log } = await serve();
     const controller = new AbortController();
-    const pending = fetch(handle.url, { method: 'POST', headers: modernHeaders('slow'), body: modernCall('slow'), signal: controller.signal });
+    const pending = fetch(handle.url, {
+      method: 'POST',
+      headers: modernHeaders('slow'),
+      body: modernCall('slow'),
+      signal: controller.signal,
+    });
     await expect.poll(() => log.offers.length).toBe(1);
     controller.abort();
     await expect(pending).rejects.toThrow();

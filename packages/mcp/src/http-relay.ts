@@ -40,12 +40,18 @@ const writeJson = (res: ServerResponse, message: JsonObject, headers: Readonly<R
 /** The one SSE event a client that accepts only `text/event-stream` gets, framed as the SDK frames it. */
 const writeSse = (res: ServerResponse, message: JsonObject): void => {
   if (res.destroyed || res.headersSent) return;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' }).end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  res
+    .writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' })
+    .end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
 };
 
 /** Whether an Accept header takes `application/json` (no header, or a wildcard, does). */
 const acceptsJson = (accept: string | undefined): boolean =>
-  accept === undefined || accept.includes('application/json') || accept.includes('*/*') || accept.includes('application/*') || !accept.includes('text/event-stream');
+  accept === undefined ||
+  accept.includes('application/json') ||
+  accept.includes('*/*') ||
+  accept.includes('application/*') ||
+  !accept.includes('text/event-stream');
 
 /**
  * The HTTP front's hot path, parallel to the stdio relay: a `tools/call` that no feature of the SDK's
@@ -90,11 +96,18 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
     const stamped: Record<string, unknown> = result['resultType'] === undefined ? { ...result, resultType: 'complete' } : { ...result };
     const meta = stamped['_meta'];
     if (meta === undefined) stamped['_meta'] = { [sdk.SERVER_INFO_META_KEY]: serverInfo };
-    else if (isObject(meta) && meta[sdk.SERVER_INFO_META_KEY] === undefined) stamped['_meta'] = { ...meta, [sdk.SERVER_INFO_META_KEY]: serverInfo };
+    else if (isObject(meta) && meta[sdk.SERVER_INFO_META_KEY] === undefined)
+      stamped['_meta'] = { ...meta, [sdk.SERVER_INFO_META_KEY]: serverInfo };
     return { ...reply, result: stamped };
   };
 
-  const modern = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, params: Record<string, unknown>, revision: string | undefined): boolean => {
+  const modern = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: Record<string, unknown>,
+    params: Record<string, unknown>,
+    revision: string | undefined,
+  ): boolean => {
     // The encoding below is 2026-07-28's; a later revision takes the full path.
     if (revision !== modernRevision || !plainToolCall(body, params)) return false;
     // The standard headers the SDK's ladder requires (the classifier checked those present against the body).
@@ -104,7 +117,13 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
     const meta = params['_meta'];
     if (!isObject(meta)) return false;
     const capabilities = meta[sdk.CLIENT_CAPABILITIES_META_KEY];
-    if (!isObject(capabilities) || capabilities['sampling'] !== undefined || capabilities['elicitation'] !== undefined || capabilities['roots'] !== undefined) return false;
+    if (
+      !isObject(capabilities) ||
+      capabilities['sampling'] !== undefined ||
+      capabilities['elicitation'] !== undefined ||
+      capabilities['roots'] !== undefined
+    )
+      return false;
     const rest: Record<string, unknown> = { ...meta };
     for (const key of envelopeKeys) delete rest[key];
     const { _meta: _envelope, ...bare } = params;
@@ -150,4 +169,5 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
   };
 };
 
-const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } => (value === undefined ? {} : ({ [key]: value } as { [P in K]?: string }));
+const optional = <K extends string>(key: K, value: string | undefined): { [P in K]?: string } =>
+  value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });

@@ -54,17 +54,33 @@ export interface LegacySessions {
 }
 
 const notFound = (): Response =>
-  Response.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found: it expired or the server restarted. Start a new session with initialize.' }, id: null }, { status: 404 });
+  Response.json(
+    {
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Session not found: it expired or the server restarted. Start a new session with initialize.' },
+      id: null,
+    },
+    { status: 404 },
+  );
 
 const storeDown = (): Response =>
   Response.json(
-    { jsonrpc: '2.0', error: { code: -32000, message: 'The session store (the cluster Redis) is unreachable and this node does not hold the session: retry shortly.' }, id: null },
+    {
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'The session store (the cluster Redis) is unreachable and this node does not hold the session: retry shortly.',
+      },
+      id: null,
+    },
     { status: 503, headers: { 'retry-after': '1' } },
   );
 
-const messagesOf = (body: unknown): readonly Record<string, unknown>[] => (Array.isArray(body) ? body.filter(isObject) : isObject(body) ? [body] : []);
+const messagesOf = (body: unknown): readonly Record<string, unknown>[] =>
+  Array.isArray(body) ? body.filter(isObject) : isObject(body) ? [body] : [];
 /** A JSON-RPC response (to a request this side sent), not a request or notification. */
-const isAnswer = (message: Record<string, unknown>): boolean => message['method'] === undefined && (typeof message['id'] === 'string' || typeof message['id'] === 'number');
+const isAnswer = (message: Record<string, unknown>): boolean =>
+  message['method'] === undefined && (typeof message['id'] === 'string' || typeof message['id'] === 'number');
 
 /** A request made inside this process to a session's transport, as its client would send it. */
 const internalRequest = (sessionId: string | undefined, body: unknown): Request =>
@@ -85,9 +101,17 @@ const recordAfter = (record: SessionRecord, messages: readonly Record<string, un
     const params = isObject(message['params']) ? message['params'] : {};
     const current = next ?? record;
     if (message['method'] === 'logging/setLevel' && typeof params['level'] === 'string') next = { ...current, logLevel: params['level'] };
-    else if (message['method'] === 'resources/subscribe' && typeof params['uri'] === 'string' && !current.subscriptions.includes(params['uri']))
+    else if (
+      message['method'] === 'resources/subscribe' &&
+      typeof params['uri'] === 'string' &&
+      !current.subscriptions.includes(params['uri'])
+    )
       next = { ...current, subscriptions: [...current.subscriptions, params['uri']] };
-    else if (message['method'] === 'resources/unsubscribe' && typeof params['uri'] === 'string' && current.subscriptions.includes(params['uri']))
+    else if (
+      message['method'] === 'resources/unsubscribe' &&
+      typeof params['uri'] === 'string' &&
+      current.subscriptions.includes(params['uri'])
+    )
       next = { ...current, subscriptions: current.subscriptions.filter((uri) => uri !== params['uri']) };
   }
   return next;
@@ -144,7 +168,11 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
   };
 
   /** A transport and server for session `id` (generated at `initialize` when absent). */
-  const build = (subject: string | undefined, shared: { readonly id: string; readonly record: SessionRecord } | undefined, onOpened: (session: LegacySession) => Promise<void>): LegacySession => {
+  const build = (
+    subject: string | undefined,
+    shared: { readonly id: string; readonly record: SessionRecord } | undefined,
+    onOpened: (session: LegacySession) => Promise<void>,
+  ): LegacySession => {
     const server = blueprint.create({ live: true, shared: cluster !== undefined });
     const store = cluster === undefined ? undefined : new SharedEventStore(() => cluster.eventStore(session.id), logger);
     const transport: WebStandardStreamableHTTPServerTransport = new sdk.WebStandardStreamableHTTPServerTransport({
@@ -153,7 +181,11 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
       onsessionclosed: (id) => {
         if (id === undefined) return;
         forget(id);
-        void cluster?.deleteSession(id).catch((error: unknown) => logger.warn('a closed session stays in the cluster until it expires', { reason: (error as Error).message }));
+        void cluster
+          ?.deleteSession(id)
+          .catch((error: unknown) =>
+            logger.warn('a closed session stays in the cluster until it expires', { reason: (error as Error).message }),
+          );
       },
       maxRequestBodySize: options.maxBodyBytes,
       ...(store === undefined ? {} : { eventStore: store }),
@@ -183,7 +215,12 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     return session;
   };
 
-  const open = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, subject: string | undefined): Promise<Response> => {
+  const open = async (
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+    subject: string | undefined,
+  ): Promise<Response> => {
     await makeRoom();
     const initialize = isObject(parsedBody) && isObject(parsedBody['params']) ? parsedBody['params'] : {};
     const session = build(subject, undefined, async (opened) => {
@@ -216,8 +253,10 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     };
     await replay({ jsonrpc: '2.0', id: `restore-${randomUUID()}`, method: 'initialize', params: record.initialize }, false);
     await replay({ jsonrpc: '2.0', method: 'notifications/initialized' }, true);
-    if (record.logLevel !== undefined) await replay({ jsonrpc: '2.0', id: `restore-${randomUUID()}`, method: 'logging/setLevel', params: { level: record.logLevel } }, true);
-    for (const uri of record.subscriptions) await replay({ jsonrpc: '2.0', id: `restore-${randomUUID()}`, method: 'resources/subscribe', params: { uri } }, true);
+    if (record.logLevel !== undefined)
+      await replay({ jsonrpc: '2.0', id: `restore-${randomUUID()}`, method: 'logging/setLevel', params: { level: record.logLevel } }, true);
+    for (const uri of record.subscriptions)
+      await replay({ jsonrpc: '2.0', id: `restore-${randomUUID()}`, method: 'resources/subscribe', params: { uri } }, true);
     logger.debug('session restored from the cluster', { session: id });
     return session;
   };
@@ -237,7 +276,13 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     await response.text();
   };
 
-  const serve = async (id: string, request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, subject: string | undefined): Promise<Response> => {
+  const serve = async (
+    id: string,
+    request: Request,
+    parsedBody: unknown,
+    authInfo: AuthInfo | undefined,
+    subject: string | undefined,
+  ): Promise<Response> => {
     let session = use(id);
     if (session === undefined && cluster !== undefined) {
       try {
@@ -266,14 +311,20 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
         if (others.length > 0) await cluster.forward(id, others);
         if (mine.length > 0) await deliver(clustered, mine);
       } catch (error) {
-        logger.warn('answers to requests of another node were not passed on: the cluster store is unreachable', { reason: (error as Error).message });
+        logger.warn('answers to requests of another node were not passed on: the cluster store is unreachable', {
+          reason: (error as Error).message,
+        });
       }
       return new Response(null, { status: 202 });
     }
     const next = request.method === 'POST' ? recordAfter(clustered.record, messages) : undefined;
     if (next !== undefined) {
       clustered.record = next;
-      cluster.saveSession(id, next, sessionIdleMs).catch((error: unknown) => logger.warn('the session change stays on this node: the cluster store did not take it', { reason: (error as Error).message }));
+      cluster
+        .saveSession(id, next, sessionIdleMs)
+        .catch((error: unknown) =>
+          logger.warn('the session change stays on this node: the cluster store did not take it', { reason: (error as Error).message }),
+        );
     }
     if (request.method === 'GET' && request.headers.get('last-event-id') !== null) {
       // Events that arrive while the stream replays wait until it is live (the replayed ones are not sent twice).
@@ -307,7 +358,10 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
             const session = sessions.get(id) as ClusterSession | undefined;
             if (session === undefined) return;
             const mine = session.wire.take(messages);
-            if (mine.length > 0) deliver(session, mine).catch((error: unknown) => logger.warn('an answer forwarded by another node was not delivered', { reason: (error as Error).message }));
+            if (mine.length > 0)
+              deliver(session, mine).catch((error: unknown) =>
+                logger.warn('an answer forwarded by another node was not delivered', { reason: (error as Error).message }),
+              );
           }),
           cluster.onSessionClosed((id) => void closeLocal(id)),
         ];

@@ -25,7 +25,11 @@ describe('createStreamCounter', () => {
     try {
       await (await fetch(`${base}/json`)).text();
       const opened = await Promise.all(['/object', '/array', '/set'].map((path) => fetch(`${base}${path}`, { signal: controller.signal })));
-      expect(opened.map((response) => response.headers.get('content-type'))).toEqual(['text/event-stream', 'text/event-stream', 'text/event-stream']);
+      expect(opened.map((response) => response.headers.get('content-type'))).toEqual([
+        'text/event-stream',
+        'text/event-stream',
+        'text/event-stream',
+      ]);
       expect(streams.size).toBe(3);
       controller.abort();
       await Promise.all(closed);

@@ -1,12 +1,15 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
-const isEventStream = (value: unknown): boolean => (Array.isArray(value) ? value.some(isEventStream) : String(value ?? '').startsWith('text/event-stream'));
+const isEventStream = (value: unknown): boolean =>
+  Array.isArray(value) ? value.some(isEventStream) : String(value ?? '').startsWith('text/event-stream');
 
 /** The content type among `writeHead`'s arguments: a header object (any case) or a flat or paired array. */
 const contentTypeOf = (headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined): unknown => {
   if (headers === undefined) return undefined;
   if (!Array.isArray(headers)) return Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
-  const pairs = headers.every(Array.isArray) ? (headers as unknown as [string, unknown][]) : headers.flatMap((item, index) => (index % 2 === 0 ? [[String(item), headers[index + 1]] as [string, unknown]] : []));
+  const pairs = headers.every(Array.isArray)
+    ? (headers as unknown as [string, unknown][])
+    : headers.flatMap((item, index) => (index % 2 === 0 ? [[String(item), headers[index + 1]] as [string, unknown]] : []));
   return pairs.find(([name]) => name.toLowerCase() === 'content-type')?.[1];
 };
 

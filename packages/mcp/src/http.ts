@@ -39,7 +39,8 @@ export interface HttpServeOptions {
    * A token bucket per client. Behind proxies listed in `trustedProxies` (addresses), the client is
    * the one their `X-Forwarded-For` names; else the connecting address.
    */
-  readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst: number; readonly trustedProxies?: readonly string[] | undefined } | undefined;
+  readonly rateLimit?:
+    { readonly requestsPerMinute: number; readonly burst: number; readonly trustedProxies?: readonly string[] | undefined } | undefined;
   /** 2025-era sessions kept at most; the least recently used is closed beyond it. */
   readonly maxSessions?: number;
   /** A 2025-era session unused for this long is closed. */
@@ -123,7 +124,14 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const allowedHosts = [...(options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : [options.host]))];
   const allowedOrigins = [...(options.allowedOrigins ?? (loopback ? localhostAllowedOrigins() : [options.host]))];
   let boundUrl = '';
-  const gate = createHttpAuthGate({ sdk, authToken: options.authToken, authenticator: options.auth, resource: () => options.publicUrl ?? boundUrl, path, logger });
+  const gate = createHttpAuthGate({
+    sdk,
+    authToken: options.authToken,
+    authenticator: options.auth,
+    resource: () => options.publicUrl ?? boundUrl,
+    path,
+    logger,
+  });
   const { cluster } = options;
   const limiter = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
   const trustedProxies = new Set(options.rateLimit?.trustedProxies ?? []);
@@ -157,9 +165,13 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
             for (const session of sessions.local()) session.server.notification(message as never).catch(() => {});
           },
         });
-  const statelessLegacy = legacyStatelessFallback(blueprint.factory(false), (error) => logger.debug('legacy request failed', { reason: error.message }), {
-    maxRequestBodySize: options.maxBodyBytes,
-  });
+  const statelessLegacy = legacyStatelessFallback(
+    blueprint.factory(false),
+    (error) => logger.debug('legacy request failed', { reason: error.message }),
+    {
+      maxRequestBodySize: options.maxBodyBytes,
+    },
+  );
 
   /** The endpoint's open SSE streams, counted only with metrics. */
   const streams = options.metrics === undefined ? undefined : createStreamCounter();
@@ -187,14 +199,16 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
           serverInfo: blueprint.serverInfo,
           sessionChannel: (id, req) => {
             const session = sessions.use(id);
-            if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject) return undefined;
+            if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject)
+              return undefined;
             return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
           },
         });
 
   /** The SDK's path: 2025-era requests to sessions or the stateless fallback, 2026-07-28 ones to the modern handler. */
   const route = async (request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined): Promise<Response> => {
-    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes })) return serveLegacy(request, parsedBody, authInfo);
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: options.maxBodyBytes }))
+      return serveLegacy(request, parsedBody, authInfo);
     return modern.fetch(request, { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) });
   };
 
@@ -228,7 +242,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     if (limiter !== undefined && options.rateLimit !== undefined) {
       const client = clientAddress(req.socket.remoteAddress, headerOf(req, 'x-forwarded-for'), trustedProxies);
       // In a cluster the bucket is shared; while the store is unreachable each node counts on its own.
-      const wait = cluster === undefined ? limiter.take(client) : await cluster.takeToken(client, options.rateLimit).catch(() => limiter.take(client));
+      const wait =
+        cluster === undefined ? limiter.take(client) : await cluster.takeToken(client, options.rateLimit).catch(() => limiter.take(client));
       if (wait > 0) {
         sendJsonError(res, 429, -32000, `Too many requests: retry after ${wait} s.`, { 'retry-after': String(wait) });
         return;
@@ -236,14 +251,23 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     }
     const declared = Number(req.headers['content-length'] ?? '0');
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-      sendJsonError(res, 413, -32600, `Request body of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`, { connection: 'close' });
+      sendJsonError(
+        res,
+        413,
+        -32600,
+        `Request body of ${declared} bytes is over the ${options.maxBodyBytes}-byte limit ([transport] max_body_bytes).`,
+        { connection: 'close' },
+      );
       req.resume();
       return;
     }
     const host = validateHostHeader(headerOf(req, 'host'), allowedHosts);
     const origin = host.ok ? validateOriginHeader(headerOf(req, 'origin'), allowedOrigins) : undefined;
     if (!host.ok || origin?.ok === false) {
-      logger.warn('rejected request from a host or origin that is not allowed', { host: headerOf(req, 'host'), origin: headerOf(req, 'origin') });
+      logger.warn('rejected request from a host or origin that is not allowed', {
+        host: headerOf(req, 'host'),
+        origin: headerOf(req, 'origin'),
+      });
       sendJsonError(res, 403, -32000, host.ok ? (origin?.ok === false ? origin.message : '') : host.message);
       return;
     }
@@ -263,7 +287,13 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
       const body = {
         status: shared === undefined || shared === 'ready' ? 'ok' : 'degraded',
         uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-        ...(detailed ? { sessions: sessions.size, ...(cluster === undefined ? {} : { cluster: { node: cluster.nodeId, store: shared } }), ...options.health?.() } : {}),
+        ...(detailed
+          ? {
+              sessions: sessions.size,
+              ...(cluster === undefined ? {} : { cluster: { node: cluster.nodeId, store: shared } }),
+              ...options.health?.(),
+            }
+          : {}),
       };
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
       return;
@@ -314,7 +344,13 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     const failed = (error: NodeJS.ErrnoException): void => {
       stopNotifications();
       void sessions.close();
-      reject(error.code === 'EADDRINUSE' ? new PromptyardError('CONFIG_INVALID', `port ${options.port} is in use — choose another with --port or [transport] port`, { cause: error }) : error);
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PromptyardError('CONFIG_INVALID', `port ${options.port} is in use — choose another with --port or [transport] port`, {
+              cause: error,
+            })
+          : error,
+      );
     };
     httpServer.once('error', failed);
     httpServer.listen(options.port, options.host, () => {

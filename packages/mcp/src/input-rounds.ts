@@ -16,7 +16,8 @@ type RoundState = { readonly call: string; readonly node?: string } | { readonly
 
 /** A retry handed to the replica that holds its call (`Cluster.ask`), and what comes back. */
 type RoundQuestion = { readonly round: string; readonly request: string; readonly inputResponses: JsonObject | null };
-type RoundAnswer = { readonly result: JsonObject } | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+type RoundAnswer =
+  { readonly result: JsonObject } | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
 
 export interface InputRoundsOptions {
   /** The key `requestState` is signed with; random per process by default. Replicas share one. */
@@ -33,7 +34,11 @@ export interface InputRounds {
    * Serves one 2026-07-28 `tools/call`, `prompts/get` or `resources/read` (`request` names it, e.g.
    * `tools/call "x"`): a first request starts `run`; a retry continues the call its state names.
    */
-  serve(ctx: ServerContext, request: string, run: (pending: PendingCall, relay: MultiRoundInput) => Promise<JsonObject>): Promise<JsonObject>;
+  serve(
+    ctx: ServerContext,
+    request: string,
+    run: (pending: PendingCall, relay: MultiRoundInput) => Promise<JsonObject>,
+  ): Promise<JsonObject>;
 }
 
 const isInputRequired = (result: JsonObject): boolean => result['resultType'] === 'input_required';
@@ -51,7 +56,9 @@ const urlRound = (error: unknown): JsonObject | undefined => {
   if (!Array.isArray(elicitations) || elicitations.length === 0) return undefined;
   return {
     resultType: 'input_required',
-    inputRequests: Object.fromEntries(elicitations.map((params: unknown, index) => [`url-${index + 1}`, { method: 'elicitation/create', params }])),
+    inputRequests: Object.fromEntries(
+      elicitations.map((params: unknown, index) => [`url-${index + 1}`, { method: 'elicitation/create', params }]),
+    ),
   };
 };
 
@@ -63,11 +70,19 @@ const urlRound = (error: unknown): JsonObject | undefined => {
 export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number, options: InputRoundsOptions): InputRounds => {
   const { cluster, logger } = options;
   const capabilitiesKey = sdk.CLIENT_CAPABILITIES_META_KEY;
-  const codec: RequestStateCodec<RoundState> = sdk.createRequestStateCodec<RoundState>({ key: options.key ?? randomBytes(32), ttlSeconds: Math.ceil(timeoutMs / 1000) });
+  const codec: RequestStateCodec<RoundState> = sdk.createRequestStateCodec<RoundState>({
+    key: options.key ?? randomBytes(32),
+    ttlSeconds: Math.ceil(timeoutMs / 1000),
+  });
   const calls = new Map<string, PendingCall>();
 
   /** One round of `pending`: its outcome as the client sees it, with state to continue by. */
-  const round = async (pending: PendingCall, signal: AbortSignal, reporter: ReturnType<typeof progressReporter>, id: string | undefined): Promise<JsonObject> => {
+  const round = async (
+    pending: PendingCall,
+    signal: AbortSignal,
+    reporter: ReturnType<typeof progressReporter>,
+    id: string | undefined,
+  ): Promise<JsonObject> => {
     const outcome = await pending.round(signal, reporter);
     if (outcome.kind === 'error') {
       const urls = urlRound(outcome.error);
@@ -85,12 +100,19 @@ export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number, opti
     }
     const { result } = outcome;
     // A 2026-07-28 backend's own round, passed on: its state travels inside ours.
-    if (isInputRequired(result) && typeof result['requestState'] === 'string') return { ...result, requestState: await codec.mint({ relay: result['requestState'] }) };
+    if (isInputRequired(result) && typeof result['requestState'] === 'string')
+      return { ...result, requestState: await codec.mint({ relay: result['requestState'] }) };
     return result;
   };
 
   /** The next round of call `id`, held here. */
-  const continueHere = (id: string, request: string, inputResponses: JsonObject | undefined, signal: AbortSignal, reporter: ReturnType<typeof progressReporter>): Promise<JsonObject> => {
+  const continueHere = (
+    id: string,
+    request: string,
+    inputResponses: JsonObject | undefined,
+    signal: AbortSignal,
+    reporter: ReturnType<typeof progressReporter>,
+  ): Promise<JsonObject> => {
     const pending = calls.get(id);
     if (pending === undefined) {
       throw new PromptyardError(
@@ -98,7 +120,11 @@ export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number, opti
         `The ${request} this requestState continues is over: it finished, was cancelled, or waited more than ${Math.round(timeoutMs / 1000)} s for this retry. Send the request again without requestState.`,
       );
     }
-    if (pending.request !== request) throw new PromptyardError('INVALID_REQUEST', `This requestState continues ${pending.request}, not ${request}: retry the request it came with.`);
+    if (pending.request !== request)
+      throw new PromptyardError(
+        'INVALID_REQUEST',
+        `This requestState continues ${pending.request}, not ${request}: retry the request it came with.`,
+      );
     pending.answer(inputResponses);
     return round(pending, signal, reporter, id);
   };
@@ -129,11 +155,13 @@ export const createInputRounds = (sdk: typeof ServerSdk, timeoutMs: number, opti
       const state = ctx.mcpReq.requestState<RoundState>();
       const inputResponses = ctx.mcpReq.inputResponses as JsonObject | undefined;
       if (state !== undefined && 'call' in state) {
-        if (cluster !== undefined && state.node !== undefined && state.node !== cluster.nodeId) return continueThere(state.node, state.call, request, inputResponses);
+        if (cluster !== undefined && state.node !== undefined && state.node !== cluster.nodeId)
+          return continueThere(state.node, state.call, request, inputResponses);
         return continueHere(state.call, request, inputResponses, ctx.mcpReq.signal, progressReporter(ctx));
       }
       const pending = new PendingCall(request, timeoutMs);
-      const clientCapabilities = (ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined)?.[capabilitiesKey] as JsonObject | undefined;
+      const clientCapabilities = (ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined)?.[capabilitiesKey] as
+        JsonObject | undefined;
       const relay = {
         ...(inputResponses === undefined ? {} : { inputResponses }),
         ...(clientCapabilities === undefined ? {} : { clientCapabilities }),

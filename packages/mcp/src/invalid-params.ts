@@ -59,7 +59,8 @@ const describeIssue = (issue: Issue, prefix: readonly unknown[] = []): string =>
   if (issue.code === 'invalid_type' && typeof issue.expected === 'string') {
     const expected = expectedNames[issue.expected] ?? article(issue.expected);
     const received = /received (\w+)/.exec(message)?.[1];
-    if (received === undefined || received === 'undefined') return what === 'params' ? `params are missing: send ${expected}` : `${what} is missing: it must be ${expected}`;
+    if (received === undefined || received === 'undefined')
+      return what === 'params' ? `params are missing: send ${expected}` : `${what} is missing: it must be ${expected}`;
     return `${what} must be ${expected}, not ${article(received)}`;
   }
   if (issue.code === 'invalid_value' && issue.values !== undefined && issue.values.length > 0) {

@@ -17,7 +17,10 @@ describe('PendingCall', () => {
     const first = await call.round(new AbortController().signal, undefined);
     expect(first).toEqual({
       kind: 'input',
-      inputRequests: { 'elicitation-1': { method: 'elicitation/create', params: { message: 'name?' } }, 'sampling-2': { method: 'sampling/createMessage', params: { messages: [] } } },
+      inputRequests: {
+        'elicitation-1': { method: 'elicitation/create', params: { message: 'name?' } },
+        'sampling-2': { method: 'sampling/createMessage', params: { messages: [] } },
+      },
     });
     call.answer({ 'elicitation-1': { action: 'accept', content: { name: 'Ada' } }, unknown: { action: 'decline' } });
     await expect(name).resolves.toEqual({ action: 'accept', content: { name: 'Ada' } });

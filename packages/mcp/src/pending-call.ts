@@ -16,7 +16,11 @@ export type RoundOutcome =
   | { readonly kind: 'error'; readonly error: unknown }
   | { readonly kind: 'input'; readonly inputRequests: Readonly<Record<string, { readonly method: string; readonly params: JsonObject }>> };
 
-const keyPrefix: Readonly<Record<string, string>> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+const keyPrefix: Readonly<Record<string, string>> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
 
 /**
  * One 2026-07-28 call whose handler asked the client something (a backend's sampling, elicitation or
@@ -62,7 +66,10 @@ export class PendingCall {
   ask(method: string, params: JsonObject): Promise<JsonObject> {
     if (this.outcome !== undefined || this.ended) {
       return Promise.reject(
-        new PromptyardError('INVALID_REQUEST', `A ${method} request arrived after the 2026-07-28 call it belongs to had ended; such a client can only be asked while its call runs.`),
+        new PromptyardError(
+          'INVALID_REQUEST',
+          `A ${method} request arrived after the 2026-07-28 call it belongs to had ended; such a client can only be asked while its call runs.`,
+        ),
       );
     }
     return new Promise<JsonObject>((resolve, reject) => {
@@ -108,7 +115,10 @@ export class PendingCall {
     }
     this.expiry = setTimeout(() => this.end(`no retry with the answers within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs);
     this.expiry.unref();
-    return { kind: 'input', inputRequests: Object.fromEntries([...this.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }])) };
+    return {
+      kind: 'input',
+      inputRequests: Object.fromEntries([...this.asks].map(([key, ask]) => [key, { method: ask.method, params: ask.params }])),
+    };
   }
 
   private settle(outcome: { readonly result: JsonObject } | { readonly error: unknown }): void {
@@ -143,7 +153,8 @@ export class PendingCall {
       if (this.outcome === undefined) this.outcome = { error: new PromptyardError('INVALID_REQUEST', `The call ended: ${reason}.`) };
       this.wake?.();
     }
-    for (const ask of this.asks.values()) ask.reject(new PromptyardError('INVALID_REQUEST', `The client did not answer ${ask.method}: ${reason ?? 'the call ended first'}.`));
+    for (const ask of this.asks.values())
+      ask.reject(new PromptyardError('INVALID_REQUEST', `The client did not answer ${ask.method}: ${reason ?? 'the call ended first'}.`));
     this.asks.clear();
     this.onEnd?.();
   }

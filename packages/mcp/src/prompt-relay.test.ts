@@ -13,7 +13,8 @@ const prompt = (name: string, render?: PromptEntry['render']): PromptEntry => ({
   description: `About ${name}`,
   arguments: [{ name: 'topic', required: true }],
   origin: { file: `/prompts/${name}.md`, line: 1 },
-  render: render ?? (async (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `${name} on ${args['topic'] ?? ''}` } }] })),
+  render:
+    render ?? (async (args) => ({ messages: [{ role: 'user', content: { type: 'text', text: `${name} on ${args['topic'] ?? ''}` } }] })),
 });
 
 const closers: (() => Promise<void>)[] = [];
@@ -47,7 +48,12 @@ const setup = async (entries: readonly PromptEntry[]) => {
       waiting.set(message['id'], resolve);
       void peer.send(message as JSONRPCMessage);
     });
-  await ask({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+  await ask({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+  });
   await peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   closers.push(() => server.close());
   const relay = blueprint.relay as McpRelay;
@@ -84,8 +90,13 @@ describe('the prompt relay', () => {
       expect(viaRelay, JSON.stringify(params)).toBeDefined();
       expect(await viaRelay).toEqual(await fullPath(get(index + 1, params)));
     }
-    expect(await relayed(channel, get('s', { name: 'review', arguments: { topic: 'dogs' } }))).toMatchObject({ id: 's', result: { messages: [{ content: { text: 'review on dogs' } }] } });
-    expect(await relayed(channel, get(9, { name: 'reveiw' }))).toMatchObject({ error: { code: -32602, message: expect.stringContaining('review') } });
+    expect(await relayed(channel, get('s', { name: 'review', arguments: { topic: 'dogs' } }))).toMatchObject({
+      id: 's',
+      result: { messages: [{ content: { text: 'review on dogs' } }] },
+    });
+    expect(await relayed(channel, get(9, { name: 'reveiw' }))).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('review') },
+    });
   });
 
   it('answers a plain list with the page as the full path does, its text written as kept', async () => {
@@ -103,7 +114,9 @@ describe('the prompt relay', () => {
       pages += 1;
     } while (cursor !== undefined);
     expect(pages).toBe(3);
-    expect(await relayed(channel, { jsonrpc: '2.0', id: 7, method: 'prompts/list' })).toMatchObject({ result: { prompts: [{ name: 'a' }, { name: 'b' }] } });
+    expect(await relayed(channel, { jsonrpc: '2.0', id: 7, method: 'prompts/list' })).toMatchObject({
+      result: { prompts: [{ name: 'a' }, { name: 'b' }] },
+    });
     const forged = { jsonrpc: '2.0', id: 8, method: 'prompts/list', params: { cursor: 'forged!' } };
     const refused = await relayed(channel, forged);
     expect(refused).toEqual(await fullPath(forged));
@@ -144,7 +157,9 @@ describe('the prompt relay', () => {
     const answers: JsonObject[] = [];
     expect(channel.offer(get(1, { name: 'wait', arguments: { topic: 'x' } }), (reply) => answers.push(reply))).toBe(true);
     expect(channel.offer(get(2, { name: 'wait', arguments: { topic: 'x' } }), (reply) => answers.push(reply))).toBe(true);
-    expect(channel.offer({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'changed my mind' } }, () => {})).toBe(true);
+    expect(
+      channel.offer({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'changed my mind' } }, () => {}),
+    ).toBe(true);
     expect(started[0]?.aborted).toBe(true);
     expect(started[1]?.aborted).toBe(false);
     channel.close();

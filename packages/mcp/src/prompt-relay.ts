@@ -25,7 +25,9 @@ const plainArguments = (value: unknown): value is Readonly<Record<string, string
  * context or envelope). Anything else, malformed params included, takes the full path, which
  * answers it as before.
  */
-const plainGet = (message: JsonObject): { readonly name: string; readonly args: Readonly<Record<string, string>> | undefined } | undefined => {
+const plainGet = (
+  message: JsonObject,
+): { readonly name: string; readonly args: Readonly<Record<string, string>> | undefined } | undefined => {
   if (!isRequestId(message['id'])) return undefined;
   const params = message['params'];
   if (!isObject(params)) return undefined;

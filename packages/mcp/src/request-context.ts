@@ -29,7 +29,14 @@ export class SdkRequestContext implements RequestContext {
   readonly access: CallerAccess | undefined;
   readonly trace: TraceContext | undefined;
 
-  constructor(server: Server, ctx: ServerContext, live: boolean, connection: ClientPeer | undefined, access?: CallerAccess, trace?: TraceContext) {
+  constructor(
+    server: Server,
+    ctx: ServerContext,
+    live: boolean,
+    connection: ClientPeer | undefined,
+    access?: CallerAccess,
+    trace?: TraceContext,
+  ) {
     this.server = server;
     this.trace = trace;
     this.ctx = ctx;
@@ -51,8 +58,10 @@ export class SdkRequestContext implements RequestContext {
       label: modern ? 'request (2026-07-28)' : 'request',
       // Stateless requests are each their own connection.
       session: this.live ? this.server : this.ctx,
-      sampling: capabilities?.sampling === undefined ? undefined : (params) => request.requestSampling(params as never) as Promise<JsonObject>,
-      elicitation: capabilities?.elicitation === undefined ? undefined : (params) => request.elicitInput(params as never) as Promise<JsonObject>,
+      sampling:
+        capabilities?.sampling === undefined ? undefined : (params) => request.requestSampling(params as never) as Promise<JsonObject>,
+      elicitation:
+        capabilities?.elicitation === undefined ? undefined : (params) => request.elicitInput(params as never) as Promise<JsonObject>,
       roots: capabilities?.roots === undefined ? undefined : () => request.send({ method: 'roots/list' }) as Promise<JsonObject>,
     };
     return this.peer;

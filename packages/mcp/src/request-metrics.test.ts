@@ -16,7 +16,10 @@ describe('timedHandler', () => {
   it('records each answer once with its outcome and passes answers and errors on', async () => {
     const { metrics, seen } = recorder();
     const ok = timedHandler(metrics, 'prompts/get', (async () => ({ messages: [] })) as (request: never, ctx: never) => unknown);
-    const toolError = timedHandler(metrics, 'tools/call', (async () => ({ content: [], isError: true })) as (request: never, ctx: never) => unknown);
+    const toolError = timedHandler(metrics, 'tools/call', (async () => ({ content: [], isError: true })) as (
+      request: never,
+      ctx: never,
+    ) => unknown);
     const invalid = timedHandler(metrics, 'prompts/get', (async () => {
       throw new RpcError(-32602, 'bad');
     }) as (request: never, ctx: never) => unknown);

@@ -14,8 +14,7 @@ const outcomeOfError = (error: unknown): RequestOutcome => {
 };
 
 /** A handler timed into `metrics`, its answer and errors passed on untouched. */
-export const timedHandler =
-  <H extends Handler>(metrics: Metrics, method: string, handler: H): H =>
+export const timedHandler = <H extends Handler>(metrics: Metrics, method: string, handler: H): H =>
   ((request: never, ctx: never) => {
     const done = metrics.request(method);
     let answer: unknown;
@@ -49,13 +48,18 @@ export const timedRelay = (relay: McpRelay, metrics: Metrics): McpRelay => ({
     return {
       offer: (message, reply, trace) => {
         const method = message['method'];
-        if (typeof method !== 'string' || message['id'] === undefined || !relay.methods.includes(method)) return channel.offer(message, reply, trace);
+        if (typeof method !== 'string' || message['id'] === undefined || !relay.methods.includes(method))
+          return channel.offer(message, reply, trace);
         const done = metrics.request(method);
-        return channel.offer(message, (response) => {
-          const error = response['error'] as { code?: unknown } | undefined;
-          done(error === undefined ? outcomeOfResult(response['result']) : outcomeOfCode(error.code));
-          reply(response);
-        }, trace);
+        return channel.offer(
+          message,
+          (response) => {
+            const error = response['error'] as { code?: unknown } | undefined;
+            done(error === undefined ? outcomeOfResult(response['result']) : outcomeOfCode(error.code));
+            reply(response);
+          },
+          trace,
+        );
       },
       close: () => channel.close(),
     };

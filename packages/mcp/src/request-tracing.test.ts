@@ -65,12 +65,30 @@ describe('tracedHandler', () => {
     const { spans, tracing } = fakeTracing();
     const traces = new WeakMap<object, never>();
     const ctx = { sessionId: 's', mcpReq: { id: 3, envelope: { version: '2026-07-28' } } };
-    const handler = tracedHandler(tracing, 'prompts/get', (async () => ({ messages: [] })) as (request: never, ctx: never) => unknown, traces, 'version');
+    const handler = tracedHandler(
+      tracing,
+      'prompts/get',
+      (async () => ({ messages: [] })) as (request: never, ctx: never) => unknown,
+      traces,
+      'version',
+    );
     await handler({ params: { name: 'p' } } as never, ctx as never);
-    expect(spans[0]?.request).toEqual({ method: 'prompts/get', params: { name: 'p' }, id: 3, sessionId: 's', protocolVersion: '2026-07-28' });
+    expect(spans[0]?.request).toEqual({
+      method: 'prompts/get',
+      params: { name: 'p' },
+      id: 3,
+      sessionId: 's',
+      protocolVersion: '2026-07-28',
+    });
     expect(traces.get(ctx)).toBe(spans[0]?.context);
     expect(spans[0]?.ended).toEqual([undefined]);
-    const failing = tracedHandler(tracing, 'prompts/get', (() => Promise.reject(Object.assign(new Error('no'), { code: -32602 }))) as (request: never, ctx: never) => unknown, traces, 'version');
+    const failing = tracedHandler(
+      tracing,
+      'prompts/get',
+      (() => Promise.reject(Object.assign(new Error('no'), { code: -32602 }))) as (request: never, ctx: never) => unknown,
+      traces,
+      'version',
+    );
     await expect(failing({} as never, { mcpReq: { id: 4 } } as never)).rejects.toThrow('no');
     expect(spans[1]?.ended).toEqual(['-32602']);
   });

@@ -9,7 +9,8 @@ interface TracedCtx {
   readonly mcpReq: { readonly id: string | number; readonly envelope?: Readonly<Record<string, unknown>> | undefined };
 }
 
-const isToolError = (result: unknown): boolean => typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
+const isToolError = (result: unknown): boolean =>
+  typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
 
 /** `error.type` of a failure: its JSON-RPC code (the SDK answers an error without one as an internal error, -32603). */
 const errorTypeOf = (error: unknown): string => {
@@ -28,8 +29,13 @@ export const responseErrorType = (response: Readonly<Record<string, unknown>>): 
  * A handler in a SERVER span: its context is kept for the request (`traces`, by the SDK's context
  * object) so that what the handler does — a gateway's backend calls — joins the same trace.
  */
-export const tracedHandler =
-  <H extends Handler>(tracing: McpTracing, method: string, handler: H, traces: WeakMap<object, TraceContext>, versionKey: string): H =>
+export const tracedHandler = <H extends Handler>(
+  tracing: McpTracing,
+  method: string,
+  handler: H,
+  traces: WeakMap<object, TraceContext>,
+  versionKey: string,
+): H =>
   ((request: never, ctx: never) => {
     const { mcpReq, sessionId } = ctx as TracedCtx;
     const version = mcpReq.envelope?.[versionKey];
@@ -76,7 +82,8 @@ export const tracedRelay = (relay: McpRelay, tracing: McpTracing): McpRelay => (
       offer: (message, reply) => {
         const id = message['id'];
         const method = message['method'];
-        if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number') || !relay.methods.includes(method)) return channel.offer(message, reply);
+        if (typeof method !== 'string' || (typeof id !== 'string' && typeof id !== 'number') || !relay.methods.includes(method))
+          return channel.offer(message, reply);
         let span: RequestSpan | undefined;
         const params = message['params'] as Readonly<Record<string, unknown>> | undefined;
         return channel.offer(

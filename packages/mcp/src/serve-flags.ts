@@ -20,7 +20,8 @@ export interface ServeFlags {
 export const parseServeFlags = (values: ServeFlagValues, usageError: (message: string) => PromptyardError): ServeFlags => {
   const flags: ServeFlags = {};
   if (values.transport !== undefined) {
-    if (values.transport !== 'stdio' && values.transport !== 'http') throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
+    if (values.transport !== 'stdio' && values.transport !== 'http')
+      throw usageError(`--transport must be "stdio" or "http", got "${values.transport}".`);
     flags.transport = values.transport;
   }
   if (values.port !== undefined) {

@@ -3,7 +3,18 @@ import type { LoggingLevel, McpServerFactory, Server, ServerContext } from '@mod
 import type { Cluster, Identity, Logger, Metrics } from '@promptyard/core';
 import { createAccessGuard, type ListedKey } from './access.js';
 import { toolErrorResult, toProtocolError } from './errors.js';
-import type { CallerAccess, ClientPeer, JsonObject, ListAnswer, ListKind, ListPage, McpHandlers, McpLogLevel, McpRelay, RequestContext } from './handlers.js';
+import type {
+  CallerAccess,
+  ClientPeer,
+  JsonObject,
+  ListAnswer,
+  ListKind,
+  ListPage,
+  McpHandlers,
+  McpLogLevel,
+  McpRelay,
+  RequestContext,
+} from './handlers.js';
 import { identityOfAuthInfo } from './http-auth.js';
 import { createInputRounds } from './input-rounds.js';
 import { createValidatingServer } from './invalid-params.js';
@@ -58,7 +69,8 @@ type AnyHandler = (request: never, ctx: never) => unknown;
 /** Wraps every request handler registered on `server` from now on (the handler is the last argument, after the schemas in the custom-method form). */
 const wrapHandlers = (server: Server, wrap: (method: string, handler: AnyHandler) => unknown): void => {
   const register = server.setRequestHandler.bind(server) as unknown as (method: string, ...rest: unknown[]) => void;
-  (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) => register(method, ...rest.slice(0, -1), wrap(method, rest.at(-1) as AnyHandler));
+  (server as { setRequestHandler: unknown }).setRequestHandler = (method: string, ...rest: unknown[]) =>
+    register(method, ...rest.slice(0, -1), wrap(method, rest.at(-1) as AnyHandler));
 };
 
 const levels: readonly McpLogLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -78,7 +90,10 @@ const inputRoundTimeoutMs = 10 * 60_000;
  * description mounted here on the SDK's low-level `Server` — capabilities, request handlers, the
  * error mapping, requests back to the client, progress, per-connection log levels and subscriptions.
  */
-export const createMcpServerBlueprint = async (handlers: McpHandlers, options: McpServerBlueprintOptions = {}): Promise<McpServerBlueprint> => {
+export const createMcpServerBlueprint = async (
+  handlers: McpHandlers,
+  options: McpServerBlueprintOptions = {},
+): Promise<McpServerBlueprint> => {
   const { metrics, tracing, cluster } = options;
   /**
    * Each traced request's span context, by the SDK's context object: read once by the request's
@@ -93,7 +108,9 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
     loadServerSdk(),
     handlers.skills === undefined ? undefined : serveSkills(handlers.skills, handlers.logger),
     cluster?.sharedSecret('request-state').catch((error: unknown) => {
-      handlers.logger.warn('requestState is signed with a key of this replica alone: the cluster Redis did not give the shared one', { reason: (error as Error).message });
+      handlers.logger.warn('requestState is signed with a key of this replica alone: the cluster Redis did not give the shared one', {
+        reason: (error as Error).message,
+      });
       return undefined;
     }),
   ]);
@@ -198,8 +215,14 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
       ? {
           label: 'session',
           session: server,
-          sampling: (params) => (server.getClientCapabilities()?.sampling === undefined ? undefined : server.createMessage(params as never)) as Promise<JsonObject>,
-          elicitation: (params) => (server.getClientCapabilities()?.elicitation === undefined ? undefined : server.elicitInput(params as never)) as Promise<JsonObject>,
+          sampling: (params) =>
+            (server.getClientCapabilities()?.sampling === undefined
+              ? undefined
+              : server.createMessage(params as never)) as Promise<JsonObject>,
+          elicitation: (params) =>
+            (server.getClientCapabilities()?.elicitation === undefined
+              ? undefined
+              : server.elicitInput(params as never)) as Promise<JsonObject>,
           roots: () => (server.getClientCapabilities()?.roots === undefined ? undefined : server.listRoots()) as Promise<JsonObject>,
         }
       : undefined;
@@ -208,29 +231,47 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
       handlers.connected?.(connection);
     }
 
-    const contextOf = (ctx: ServerContext): RequestContext => new SdkRequestContext(server, ctx, live, connection, accessOf(ctx), traces?.get(ctx));
+    const contextOf = (ctx: ServerContext): RequestContext =>
+      new SdkRequestContext(server, ctx, live, connection, accessOf(ctx), traces?.get(ctx));
     /** A multi-round request: at 2026-07-28 what the handler asks the client becomes `input_required` rounds. */
     const multiRound = (ctx: ServerContext, request: string, run: (context: RequestContext) => Promise<JsonObject>): Promise<JsonObject> =>
       ctx.mcpReq.envelope === undefined
         ? run(contextOf(ctx))
         : rounds.serve(ctx, request, (pending, input) =>
-            run(new MultiRoundRequestContext(server, ctx, connection, pending, input, sdk.CLIENT_CAPABILITIES_META_KEY, accessOf(ctx), traces?.get(ctx))),
+            run(
+              new MultiRoundRequestContext(
+                server,
+                ctx,
+                connection,
+                pending,
+                input,
+                sdk.CLIENT_CAPABILITIES_META_KEY,
+                accessOf(ctx),
+                traces?.get(ctx),
+              ),
+            ),
           );
 
-    server.setRequestHandler('prompts/list', (request, ctx) => listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed, ctx));
+    server.setRequestHandler('prompts/list', (request, ctx) =>
+      listed('prompts', () => handlers.prompts.list(request.params?.cursor, callerOf(ctx)), listFailed, ctx),
+    );
     server.setRequestHandler('prompts/get', async (request, ctx) => {
       const { name } = request.params;
       const caller = governed(ctx);
       try {
         guard?.check('prompt', name, caller);
-        return asResult(await multiRound(ctx, `prompts/get "${name}"`, (context) => handlers.prompts.get(name, request.params.arguments, context)));
+        return asResult(
+          await multiRound(ctx, `prompts/get "${name}"`, (context) => handlers.prompts.get(name, request.params.arguments, context)),
+        );
       } catch (error) {
         return getFailed(guard === undefined ? error : guard.conceal(error, 'prompt', name, caller));
       }
     });
 
     if (tools !== undefined) {
-      server.setRequestHandler('tools/list', (request, ctx) => listed('tools', () => tools.list(request.params?.cursor, callerOf(ctx)), toolsListFailed, ctx));
+      server.setRequestHandler('tools/list', (request, ctx) =>
+        listed('tools', () => tools.list(request.params?.cursor, callerOf(ctx)), toolsListFailed, ctx),
+      );
       server.setRequestHandler('tools/call', async (request, ctx) => {
         const { name } = request.params;
         const caller = governed(ctx);
@@ -247,9 +288,16 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
     }
 
     if (resources !== undefined || skills !== undefined) {
-      server.setRequestHandler('resources/list', (request, ctx) => listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed, ctx));
+      server.setRequestHandler('resources/list', (request, ctx) =>
+        listed('resources', () => listResources(request.params?.cursor, callerOf(ctx)), resourcesListFailed, ctx),
+      );
       server.setRequestHandler('resources/templates/list', (request, ctx) =>
-        listed('resourceTemplates', () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] }, templatesListFailed, ctx),
+        listed(
+          'resourceTemplates',
+          () => resources?.templates(request.params?.cursor, callerOf(ctx)) ?? { items: [] },
+          templatesListFailed,
+          ctx,
+        ),
       );
       server.setRequestHandler('resources/read', async (request, ctx) => {
         const { uri } = request.params;
@@ -271,7 +319,8 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
     server.setRequestHandler('completion/complete', (request, ctx) => {
       const { ref } = request.params;
       const target = ref.type === 'ref/prompt' ? (['prompt', ref.name] as const) : (['resource', ref.uri] as const);
-      if (guard !== undefined && !guard.allows(target[0], target[1], governed(ctx))) return Promise.resolve(asResult({ completion: { values: [], total: 0, hasMore: false } }));
+      if (guard !== undefined && !guard.allows(target[0], target[1], governed(ctx)))
+        return Promise.resolve(asResult({ completion: { values: [], total: 0, hasMore: false } }));
       return handlers.complete(request.params, contextOf(ctx)).then(asResult, completeFailed);
     });
 
@@ -311,12 +360,21 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
         shared
           ? undefined
           : onListChanged((list) => {
-              const sent = list === 'tools' ? server.sendToolListChanged() : list === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
+              const sent =
+                list === 'tools'
+                  ? server.sendToolListChanged()
+                  : list === 'prompts'
+                    ? server.sendPromptListChanged()
+                    : server.sendResourceListChanged();
               sent.catch(() => {});
             }),
         handlers.logs.subscribe((record) => {
           if (clientLevel !== undefined && levelRank(record.level) < levelRank(clientLevel)) return;
-          const params = { level: record.level as LoggingLevel, data: record.data, ...(record.logger === undefined ? {} : { logger: record.logger }) };
+          const params = {
+            level: record.level as LoggingLevel,
+            data: record.data,
+            ...(record.logger === undefined ? {} : { logger: record.logger }),
+          };
           server.sendLoggingMessage(params).catch(() => {});
         }),
         shared
@@ -366,7 +424,11 @@ export const createMcpServerBlueprint = async (handlers: McpHandlers, options: M
     onListChanged,
     fingerprint,
     ...(subscriptions === undefined ? {} : { onResourceUpdated: (listener: (uri: string) => void) => subscriptions.onUpdated(listener) }),
-    relay: relayOf(handlers.prompts.getNeedsSignalOnly === true ? joinRelays(createPromptRelay(handlers, sdk, logger), handlers.relay) : handlers.relay, metrics, tracing),
+    relay: relayOf(
+      handlers.prompts.getNeedsSignalOnly === true ? joinRelays(createPromptRelay(handlers, sdk, logger), handlers.relay) : handlers.relay,
+      metrics,
+      tracing,
+    ),
     governed: guard !== undefined,
     clientOf: (server) => clients.get(server),
     logger,

@@ -21,7 +21,12 @@ const connect = async (files: Record<string, string>, tree: SkillTree = memoryTr
   logger.subscribe((record) => {
     if (record.level === 'warning') warnings.push(record.message);
   });
-  const prompts = createPromptService({ catalog: createCatalog<PromptEntry>({ kind: 'prompt' }), logger, limits: { maxArgumentChars: 100, maxResponseBytes: 1000 }, timeoutMs: 1000 });
+  const prompts = createPromptService({
+    catalog: createCatalog<PromptEntry>({ kind: 'prompt' }),
+    logger,
+    limits: { maxArgumentChars: 100, maxResponseBytes: 1000 },
+    timeoutMs: 1000,
+  });
   let reload: () => void = () => {};
   const blueprint = await createMcpServerBlueprint({
     ...createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }),
@@ -44,7 +49,10 @@ const connect = async (files: Record<string, string>, tree: SkillTree = memoryTr
 describe('skills through the MCP seam', () => {
   it('declares the extension and resources, and serves entries and files a SkillsClient verifies', async () => {
     const { client } = await connect({ 'review/SKILL.md': skillMd('Review'), 'review/refs/GUIDE.md': '# Guide\n' });
-    expect(client.getServerCapabilities()).toMatchObject({ resources: { listChanged: true }, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } });
+    expect(client.getServerCapabilities()).toMatchObject({
+      resources: { listChanged: true },
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
+    });
     const skills = new SkillsClient(client);
     const { skills: entries } = await skills.list();
     const [entry] = entries;
@@ -66,7 +74,9 @@ describe('skills through the MCP seam', () => {
 
     files['review/SKILL.md'] = skillMd('Review, edited');
     await expect(skills.read(before)).rejects.toThrow();
-    const announced = new Promise<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    const announced = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+    );
     reload();
     await announced;
     const { skill: after } = await skills.get('skill://review/SKILL.md');
@@ -80,14 +90,19 @@ describe('skills through the MCP seam', () => {
     const files = { 'review/SKILL.md': skillMd('Review') };
     const readable = memoryTree(files);
     let broken = true;
-    const tree: SkillTree = { ...readable, read: (path) => (broken ? Promise.reject(new Error('EACCES: permission denied')) : readable.read(path)) };
+    const tree: SkillTree = {
+      ...readable,
+      read: (path) => (broken ? Promise.reject(new Error('EACCES: permission denied')) : readable.read(path)),
+    };
     const { client, reload, warnings } = await connect(files, tree);
     const skills = new SkillsClient(client);
     expect((await skills.list()).skills).toEqual([]);
     expect(warnings).toContain('skills not served: the skill folders could not be read; fix the cause and save a skill to retry');
 
     broken = false;
-    const announced = new Promise<void>((resolve) => client.setNotificationHandler('notifications/resources/list_changed', () => resolve()));
+    const announced = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/resources/list_changed', () => resolve()),
+    );
     reload();
     await announced;
     expect((await skills.list()).skills.map((skill) => skill.uri)).toEqual(['skill://review/SKILL.md']);

@@ -32,7 +32,12 @@ type SkillsHandler = (params: JsonObject, ctx: ServerContext) => Promise<JsonObj
  * The extension's methods as a caller under `[[policy]]` may use them: `skills/list` and a directory's
  * children filtered, `skills/get` and a directory read of a skill the caller may not use refused.
  */
-const governedHandler = (method: string, handler: SkillsHandler, access: SkillsAccess, refused: (error: unknown) => never): SkillsHandler => {
+const governedHandler = (
+  method: string,
+  handler: SkillsHandler,
+  access: SkillsAccess,
+  refused: (error: unknown) => never,
+): SkillsHandler => {
   const { guard, callerOf } = access;
   return async (params, ctx) => {
     const caller = callerOf(ctx);
@@ -62,15 +67,28 @@ const baseUri = 'skill://';
  * It reports itself unconnected, so the extension never notifies on its own: the adapter does,
  * on every transport (see `onChanged`).
  */
-const attachTo = (extension: SkillsExtension, server: Server, keep: (read: ReadCallback) => void, govern?: (method: string, handler: SkillsHandler) => SkillsHandler): void => {
+const attachTo = (
+  extension: SkillsExtension,
+  server: Server,
+  keep: (read: ReadCallback) => void,
+  govern?: (method: string, handler: SkillsHandler) => SkillsHandler,
+): void => {
   const setRequestHandler = (method: string, schemas: unknown, handler: SkillsHandler): void =>
-    (server.setRequestHandler as unknown as (method: string, schemas: unknown, handler: SkillsHandler) => void).call(server, method, schemas, govern === undefined ? handler : govern(method, handler));
+    (server.setRequestHandler as unknown as (method: string, schemas: unknown, handler: SkillsHandler) => void).call(
+      server,
+      method,
+      schemas,
+      govern === undefined ? handler : govern(method, handler),
+    );
   // The server's own methods keep the server as `this` (its private fields are not the proxy's).
   const member = (key: string | symbol): unknown => {
     const value: unknown = Reflect.get(server, key, server);
     return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(server) : value;
   };
-  const governed = govern === undefined ? server : new Proxy(server, { get: (_target, key) => (key === 'setRequestHandler' ? setRequestHandler : member(key)) });
+  const governed =
+    govern === undefined
+      ? server
+      : new Proxy(server, { get: (_target, key) => (key === 'setRequestHandler' ? setRequestHandler : member(key)) });
   const standIn = {
     server: governed,
     isConnected: () => false,
@@ -115,7 +133,10 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
     let unreadable = false;
     const files = { list: async (dir: string) => (unreadable ? [] : tree.list(dir)), read: (path: string) => tree.read(path) };
     const catalog = await ext.SkillsExtension.load(files, { onWarning }).catch(async (error: unknown) => {
-      logger.warn('skills not served: the skill folders could not be read; fix the cause and save a skill to retry', { folders: tree.id, reason: describeError(error) });
+      logger.warn('skills not served: the skill folders could not be read; fix the cause and save a skill to retry', {
+        folders: tree.id,
+        reason: describeError(error),
+      });
       unreadable = true;
       const empty = await ext.SkillsExtension.load(files, { onWarning: () => {} });
       unreadable = false;

@@ -91,9 +91,15 @@ describe('relayingTransport', () => {
     const lines: string[] = [];
     let calls = 0;
     const { channel, offered } = channelOf((message) =>
-      calls++ === 0 ? { jsonrpc: '2.0', id: message['id'], result: { n: 1 } } : { jsonrpc: '2.0', id: message['id'], result: {}, [serializedReply]: '{"kept":true}' },
+      calls++ === 0
+        ? { jsonrpc: '2.0', id: message['id'], result: { n: 1 } }
+        : { jsonrpc: '2.0', id: message['id'], result: {}, [serializedReply]: '{"kept":true}' },
     );
-    const outer = relayingTransport(inner, () => channel, (line) => lines.push(line));
+    const outer = relayingTransport(
+      inner,
+      () => channel,
+      (line) => lines.push(line),
+    );
     const passed: unknown[] = [];
     outer.onmessage = (message) => passed.push((message as { method?: string }).method);
     await outer.start();
@@ -111,11 +117,18 @@ describe('relayingTransport', () => {
     const { inner, receive } = fakeInner();
     const lines: string[] = [];
     const { channel } = channelOf((message) => ({ jsonrpc: '2.0', id: message['id'], result: { big: 1n } }));
-    const outer = relayingTransport(inner, () => channel, (line) => lines.push(line));
+    const outer = relayingTransport(
+      inner,
+      () => channel,
+      (line) => lines.push(line),
+    );
     await outer.start();
     receive({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
     receive({ jsonrpc: '2.0', id: 2, method: 'take' });
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ id: 2, error: { code: -32603, message: expect.stringContaining('could not be sent as JSON') } });
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      id: 2,
+      error: { code: -32603, message: expect.stringContaining('could not be sent as JSON') },
+    });
     await outer.close();
     receive({ jsonrpc: '2.0', id: 3, method: 'take' });
     expect(lines).toHaveLength(1);
@@ -141,7 +154,10 @@ describe('serveStdio', () => {
         close: () => {},
       }),
     };
-    const blueprint = await createMcpServerBlueprint({ ...createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }), relay });
+    const blueprint = await createMcpServerBlueprint({
+      ...createCatalogHandlers({ name: 'test', version: '1.0.0', logger, prompts }),
+      relay,
+    });
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const handle = await serveStdio(blueprint, { stdin, stdout });
@@ -165,10 +181,21 @@ describe('serveStdio', () => {
 
   it('offers a 2025-era connection’s messages to the relay (its own and the prompt relay’s), and the SDK the rest', async () => {
     const { ask, offered, close } = await serve();
-    await ask({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await ask({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(await ask({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'x' } })).toMatchObject({ result: { relayed: true } });
-    expect(await ask({ jsonrpc: '2.0', id: 3, method: 'prompts/get', params: { name: 'missing' } })).toMatchObject({ error: { code: -32602 } });
-    expect(await ask({ jsonrpc: '2.0', id: 4, method: 'prompts/list', params: {} })).toEqual({ jsonrpc: '2.0', id: 4, result: { prompts: [] } });
+    expect(await ask({ jsonrpc: '2.0', id: 3, method: 'prompts/get', params: { name: 'missing' } })).toMatchObject({
+      error: { code: -32602 },
+    });
+    expect(await ask({ jsonrpc: '2.0', id: 4, method: 'prompts/list', params: {} })).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { prompts: [] },
+    });
     expect(await ask({ jsonrpc: '2.0', id: 5, method: 'ping' })).toMatchObject({ id: 5, result: {} });
     // The prompt relay takes prompts/get and prompts/list before the handlers' own relay sees them.
     expect(offered).toEqual(['tools/call', 'ping']);

@@ -82,7 +82,11 @@ export const relayingTransport = (inner: Transport, open: () => RelayChannel, wr
     } catch (error) {
       // A result JSON cannot carry (a cycle, a BigInt): the request still gets its answer.
       const reason = error instanceof Error ? error.message : String(error);
-      text = JSON.stringify({ jsonrpc: '2.0', id: message['id'], error: { code: -32603, message: `Internal error: the result could not be sent as JSON (${reason}).` } });
+      text = JSON.stringify({
+        jsonrpc: '2.0',
+        id: message['id'],
+        error: { code: -32603, message: `Internal error: the result could not be sent as JSON (${reason}).` },
+      });
     }
     writeLine(`${text}\n`);
   };

@@ -24,7 +24,15 @@ describe('extractTraceContext', () => {
   });
 
   it('gives the root context for no _meta, no traceparent, or one that is not W3C', () => {
-    for (const meta of [undefined, null, 'text', {}, { traceparent: 42 }, { traceparent: 'not-a-traceparent' }, { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` }]) {
+    for (const meta of [
+      undefined,
+      null,
+      'text',
+      {},
+      { traceparent: 42 },
+      { traceparent: 'not-a-traceparent' },
+      { traceparent: `00-${'0'.repeat(32)}-${spanId}-01` },
+    ]) {
       expect(trace.getSpanContext(extractTraceContext(meta, propagator))).toBeUndefined();
     }
   });
@@ -33,7 +41,15 @@ describe('extractTraceContext', () => {
 describe('createMcpTracing', () => {
   it('makes a SERVER span per request, child of the client’s, named and described after the MCP conventions', () => {
     const { exporter, tracing } = recording();
-    tracing.request({ method: 'tools/call', params: { name: 'search', _meta: { traceparent } }, id: 7, sessionId: 's-1', protocolVersion: '2026-07-28' }).end();
+    tracing
+      .request({
+        method: 'tools/call',
+        params: { name: 'search', _meta: { traceparent } },
+        id: 7,
+        sessionId: 's-1',
+        protocolVersion: '2026-07-28',
+      })
+      .end();
     tracing.request({ method: 'prompts/get', params: { name: 'review' }, id: 'a' }).end('-32602');
     tracing.request({ method: 'resources/read', params: { uri: 'file:///x' }, id: 8 }).end();
     const [call, get, read] = exporter.getFinishedSpans();
@@ -60,7 +76,11 @@ describe('createMcpTracing', () => {
 
   it('makes a CLIENT span per backend call, child of the request’s, whose context replaces the caller’s in _meta', () => {
     const { exporter, tracing } = recording();
-    const served = tracing.request({ method: 'tools/call', params: { name: 'docs_search', _meta: { traceparent, tracestate: 'vendor=1' } }, id: 1 });
+    const served = tracing.request({
+      method: 'tools/call',
+      params: { name: 'docs_search', _meta: { traceparent, tracestate: 'vendor=1' } },
+      id: 1,
+    });
     const call = tracing.backendCall(served.context, { method: 'tools/call', params: { name: 'search' }, backend: 'docs' });
     const meta = call.meta({ traceparent, tracestate: 'vendor=1', 'example.com/key': 'kept' });
     call.end();
@@ -70,7 +90,11 @@ describe('createMcpTracing', () => {
     expect(client?.name).toBe('tools/call search');
     expect(client?.attributes).toMatchObject({ 'gen_ai.tool.name': 'search', 'promptyard.backend': 'docs' });
     expect(client?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId);
-    expect(meta).toEqual({ traceparent: `00-${traceId}-${client?.spanContext().spanId}-01`, tracestate: 'vendor=1', 'example.com/key': 'kept' });
+    expect(meta).toEqual({
+      traceparent: `00-${traceId}-${client?.spanContext().spanId}-01`,
+      tracestate: 'vendor=1',
+      'example.com/key': 'kept',
+    });
     // What the backend reads back is the CLIENT span.
     expect(trace.getSpanContext(extractTraceContext(meta, propagator))?.spanId).toBe(client?.spanContext().spanId);
   });

@@ -105,14 +105,15 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
       return await scanFolder(folder, { detectLibraries, logger, symlinks });
     } catch (error) {
       const code = errorCode(error);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') logger.warn('cannot read prompt folder; skipping it', { folder, reason: describeError(error) });
+      if (code !== 'ENOENT' && code !== 'ENOTDIR')
+        logger.warn('cannot read prompt folder; skipping it', { folder, reason: describeError(error) });
       return { markdown: [], libraries: [] };
     }
   };
 
   const findLibrary = (path: string): LibraryRecord | undefined => {
     if (libraries.size === 0) return undefined;
-    for (let folder = path; ; ) {
+    for (let folder = path; ;) {
       const library = libraries.get(folder);
       if (library !== undefined) return library;
       const parent = dirname(folder);
@@ -164,12 +165,7 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
 
   /** Files reported as failing to load, for the `failed` count of a delta. */
   let failures = 0;
-  const report = (
-    target: Reportable,
-    file: string,
-    text: string | undefined,
-    error: unknown,
-  ): void => {
+  const report = (target: Reportable, file: string, text: string | undefined, error: unknown): void => {
     const { reason, line } = fileErrorDetails(error);
     if (target.failure !== undefined && target.failure.reason === reason && target.failure.text === text) return;
     target.failure = { text, reason };
@@ -195,7 +191,12 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
         report(target(), file, undefined, fileError(file, `the file has ${outcome.size} bytes, over the limit of ${maxFileBytes}`));
         return undefined;
       case 'error':
-        report(target(), file, undefined, fileError(file, `cannot read the file: ${describeError(outcome.error)}`, { cause: outcome.error }));
+        report(
+          target(),
+          file,
+          undefined,
+          fileError(file, `cannot read the file: ${describeError(outcome.error)}`, { cause: outcome.error }),
+        );
         return undefined;
     }
   };
@@ -319,7 +320,11 @@ export const createFolderIndex = (options: FolderIndexOptions): FolderIndex => {
     await processFiles(markdown, true);
     for (const prompt of manifest.prompts.keys()) {
       if (!present.has(join(current.promptsDir, ...prompt.split('/')) + '.md')) {
-        logger.warn('twig.toml declares a prompt that has no file', { file: current.manifestFile, prompt, expected: `prompts/${prompt}.md` });
+        logger.warn('twig.toml declares a prompt that has no file', {
+          file: current.manifestFile,
+          prompt,
+          expected: `prompts/${prompt}.md`,
+        });
       }
     }
   };

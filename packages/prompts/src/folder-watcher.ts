@@ -131,7 +131,8 @@ export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher
       // chokidar tracks the folder tree only. Watching files too would cost one fs.watch handle per
       // file (~8 KB each: 80 MB for 10,000 prompts); the folders' own watchers already report
       // every change to the files in them, as raw events.
-      ignored: (path: string, stats?: Stats) => isIgnoredPath(dir, path) || (stats === undefined ? isPromptPath(path) : !stats.isDirectory()),
+      ignored: (path: string, stats?: Stats) =>
+        isIgnoredPath(dir, path) || (stats === undefined ? isPromptPath(path) : !stats.isDirectory()),
     });
     watcher.on('raw', (_event, name: string | null, details: unknown) => {
       const watched = (details as { readonly watchedPath?: unknown } | undefined)?.watchedPath;

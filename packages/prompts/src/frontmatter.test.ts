@@ -54,7 +54,11 @@ describe('parseFrontmatter', () => {
   it.each([
     ['description: Review: the code', 2, 'put the value in quotes, as in description: "Review: the code"'],
     ['title: T\n\targuments: []', 3, 'YAML allows only spaces for indentation: indent with spaces'],
-    ['description: [draft] Review', 2, 'a value starting with "[" means something else in YAML: put the value in quotes, as in description: "[draft] Review"'],
+    [
+      'description: [draft] Review',
+      2,
+      'a value starting with "[" means something else in YAML: put the value in quotes, as in description: "[draft] Review"',
+    ],
     ['description: @here review', 2, 'put the value in quotes, as in description: "@here review"'],
   ])('says how to fix %j, at the line it is on', (yaml, line, advice) => {
     const { message, data } = failure(`---\n${yaml}\n---\nBody`);
@@ -64,7 +68,9 @@ describe('parseFrontmatter', () => {
 
   it('reports an unterminated quote at the line it opens, not where the parser gave up', () => {
     const { message, data } = failure('---\ntitle: T\ndescription: "Review the code\ntags: [a]\nother: x\n---\nBody');
-    expect(message).toBe(`${file}:3: invalid YAML frontmatter: the " that opens this value is never closed: end the value with " on the same line`);
+    expect(message).toBe(
+      `${file}:3: invalid YAML frontmatter: the " that opens this value is never closed: end the value with " on the same line`,
+    );
     expect(data).toMatchObject({ line: 3 });
   });
 
@@ -74,7 +80,11 @@ describe('parseFrontmatter', () => {
   });
 
   it('stops alias expansion bombs', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]'];
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+    ];
     expect(failure(`---\n${bomb.join('\n')}\n---\nBody`).message).toContain('invalid YAML frontmatter');
   });
 

@@ -10,7 +10,6 @@ export const isIgnoredPath = (root: string, path: string): boolean => {
   return relative(root, path).split(sep).some(isIgnoredName);
 };
 
-
 /** A path relative to `root` with `/` between folders, whatever the platform. */
 export const toPosixRelative = (root: string, path: string): string => {
   // Paths built by joining onto `root` need no resolving: a slice is enough (and much cheaper).

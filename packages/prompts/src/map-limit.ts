@@ -1,9 +1,5 @@
 /** Runs `task` for every item with at most `limit` tasks in flight; results keep the items' order. */
-export const mapLimit = async <T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> => {
+export const mapLimit = async <T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> => {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

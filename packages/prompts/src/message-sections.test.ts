@@ -30,7 +30,13 @@ describe('the native multi-message convention', () => {
       '<!-- resource: img/dot.png -->',
       '<!-- resource: ../secret.md -->',
     ].join('\n');
-    const entry = parsePromptFile({ text, file: `${folder.dir}/few/shot.md`, name: 'few/shot', source: 'few/shot.md', engines: testEngines });
+    const entry = parsePromptFile({
+      text,
+      file: `${folder.dir}/few/shot.md`,
+      name: 'few/shot',
+      source: 'few/shot.md',
+      engines: testEngines,
+    });
     expect(entry.arguments.map((argument) => argument.name)).toEqual(['word']);
     const { messages } = await entry.render({ word: 'hello' });
     expect(messages.map((message) => [message.role, message.content.type])).toEqual([

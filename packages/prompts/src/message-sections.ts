@@ -38,7 +38,8 @@ export const splitMessageParts = (body: string, onError: (line: number, reason: 
       parts.push({ kind: 'resource', path: value, line: index });
       return;
     }
-    if (value !== 'user' && value !== 'assistant') onError(index, `<!-- message: ${value} --> names no role MCP prompts have: use user or assistant`);
+    if (value !== 'user' && value !== 'assistant')
+      onError(index, `<!-- message: ${value} --> names no role MCP prompts have: use user or assistant`);
     role = value as 'user' | 'assistant';
   });
   flush(lines.length);

@@ -119,7 +119,10 @@ describe('parsePromptFile', () => {
     ['arguments:\n  - code', 'arguments[0] must be a mapping such as "- name: topic", not a string'],
     ['arguments:\n  - description: x', 'arguments[0].name must be a non-empty string, not nothing'],
     ['arguments:\n  - name: a\n    required: "yes"', 'arguments[0].required must be true or false, not a string'],
-    ['arguments:\n  - name: a\n    type: string', 'arguments[0] has an unknown key "type"; allowed keys: name, title, description, required, default, enum'],
+    [
+      'arguments:\n  - name: a\n    type: string',
+      'arguments[0] has an unknown key "type"; allowed keys: name, title, description, required, default, enum',
+    ],
     ['arguments:\n  - name: a\n    default: [1]', 'arguments[0].default must be a string, number or boolean, not a list'],
     ['arguments:\n  - name: a\n    enum: [1, 2]', 'arguments[0].enum must be a non-empty list of strings'],
     ['arguments:\n  - name: a\n    enum: [x]\n    default: y', 'arguments[0].default "y" is not one of its enum values: x'],

@@ -71,7 +71,10 @@ const variableArgument = (name: string): PromptArgument =>
   share(`v${name}`, () => ({ name, description: `Template variable "${name}"`, required: false }));
 /** Declared arguments are small plain data (see prompt-frontmatter.ts), so JSON is their identity. */
 const declaredArgument = (argument: PromptArgument): PromptArgument =>
-  share(`d${JSON.stringify(argument)}`, () => ({ ...argument, ...(argument.enum !== undefined && { enum: Object.freeze([...argument.enum]) }) }));
+  share(`d${JSON.stringify(argument)}`, () => ({
+    ...argument,
+    ...(argument.enum !== undefined && { enum: Object.freeze([...argument.enum]) }),
+  }));
 
 const engineNamed = (engines: Readonly<Record<string, TemplateEngine>>, name: string): TemplateEngine | undefined =>
   Object.hasOwn(engines, name) ? engines[name] : undefined;
@@ -105,11 +108,9 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
   if (frontmatter.engine !== undefined) {
     engineName = frontmatter.engine;
     if (engineNamed(engines, engineName) === undefined) {
-      throw fileError(
-        file,
-        `frontmatter: engine "${engineName}" is unknown; known engines: ${Object.keys(engines).join(', ')}`,
-        { line: frontmatterKeyLine(location, 'engine') },
-      );
+      throw fileError(file, `frontmatter: engine "${engineName}" is unknown; known engines: ${Object.keys(engines).join(', ')}`, {
+        line: frontmatterKeyLine(location, 'engine'),
+      });
     }
   } else if (library === undefined && body.includes('$ARGUMENTS')) {
     engineName = 'arguments';
@@ -152,7 +153,8 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
   if (options.logger !== undefined) {
     const used = new Set(template.variables);
     for (const argument of declared) {
-      if (!used.has(argument.name)) options.logger.debug('declared argument is not used by the template', { file, argument: argument.name });
+      if (!used.has(argument.name))
+        options.logger.debug('declared argument is not used by the template', { file, argument: argument.name });
     }
     if (declared.length > 0) {
       for (const variable of template.variables) {
@@ -199,11 +201,14 @@ const embedding = (options: ParsePromptFileOptions): Embedding => {
       onEscape: (path, real) => {
         if (escaped.has(path)) return;
         escaped.add(path);
-        logger?.warn('not embedding a file whose symlink leads outside the prompt folder; set [prompts] follow_external_symlinks = true to allow it', {
-          file,
-          path,
-          target: real,
-        });
+        logger?.warn(
+          'not embedding a file whose symlink leads outside the prompt folder; set [prompts] follow_external_symlinks = true to allow it',
+          {
+            file,
+            path,
+            target: real,
+          },
+        );
       },
     },
   };
@@ -219,7 +224,8 @@ const createRender =
     const messages: PromptMessage[] = [];
     for (const part of parts) {
       if (part.kind === 'resource') {
-        const content = embedded === undefined ? undefined : await resolveReference(embedded.root, part.path, embedded.maxFileBytes, embedded.references);
+        const content =
+          embedded === undefined ? undefined : await resolveReference(embedded.root, part.path, embedded.maxFileBytes, embedded.references);
         messages.push({ role: 'user', content: content ?? { type: 'text', text: `[${part.path}: not found inside the prompt folder]` } });
         continue;
       }

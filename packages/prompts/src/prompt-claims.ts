@@ -107,7 +107,10 @@ export const createPromptClaims = (): PromptClaims => {
         const claim = claims.get(name);
         if (!Array.isArray(claim)) continue;
         const served = first(claim);
-        const ignored = claim.filter((entry) => entry !== served).map(fileOf).sort();
+        const ignored = claim
+          .filter((entry) => entry !== served)
+          .map(fileOf)
+          .sort();
         logger.warn('duplicate prompt name; serving the first file by path', {
           name,
           file: served === undefined ? undefined : fileOf(served),

@@ -150,7 +150,10 @@ describe('createPromptFolderSource: twig libraries', () => {
       ],
       meta: { 'dev.promptyard/source': 'libs/Git Tools/prompts/commit.md' },
     });
-    expect(byName(entries, 'git_tools:review/deep')).toMatchObject({ description: 'Deep review', arguments: [{ name: 'code', required: false }] });
+    expect(byName(entries, 'git_tools:review/deep')).toMatchObject({
+      description: 'Deep review',
+      arguments: [{ name: 'code', required: false }],
+    });
   });
 
   it('uses the name key of twig.toml, normalised', async () => {
@@ -202,26 +205,38 @@ describe('createPromptFolderSource: twig libraries', () => {
     expect(warningFor('broken/twig.toml')).toMatchObject([
       { message: 'invalid twig library; skipping it', fields: { line: 2, reason: expect.stringContaining('invalid TOML') } },
     ]);
-    expect(warningFor('typed/twig.toml')).toMatchObject([{ fields: { line: 1, reason: 'prompts.a.description must be a string, not the number 1' } }]);
+    expect(warningFor('typed/twig.toml')).toMatchObject([
+      { fields: { line: 1, reason: 'prompts.a.description must be a string, not the number 1' } },
+    ]);
   });
 
   it('serves a prompt file with no [prompts.<name>] table, deriving its description', async () => {
-    await folder.writeAll({ 'git/twig.toml': manifest, 'git/prompts/commit.md': 'Commit', 'git/prompts/squash.md': 'Squash {{ n }} commits' });
-    expect(byName(await load(), 'git:squash')).toMatchObject({ description: 'Squash {{ n }} commits', arguments: [{ name: 'n', required: false }] });
+    await folder.writeAll({
+      'git/twig.toml': manifest,
+      'git/prompts/commit.md': 'Commit',
+      'git/prompts/squash.md': 'Squash {{ n }} commits',
+    });
+    expect(byName(await load(), 'git:squash')).toMatchObject({
+      description: 'Squash {{ n }} commits',
+      arguments: [{ name: 'n', required: false }],
+    });
   });
 
   it('serves the first library by path when two libraries share a name', async () => {
     await folder.writeAll({ 'a/git/twig.toml': '', 'a/git/prompts/x.md': 'From a', 'b/git/twig.toml': '', 'b/git/prompts/x.md': 'From b' });
     const entries = await load();
     expect(entries.map((entry) => [entry.name, entry.origin.file])).toEqual([['git:x', join(folder.dir, 'a/git/prompts/x.md')]]);
-    expect(logs.warnings()).toMatchObject([{ message: 'duplicate prompt name; serving the first file by path', fields: { name: 'git:x' } }]);
+    expect(logs.warnings()).toMatchObject([
+      { message: 'duplicate prompt name; serving the first file by path', fields: { name: 'git:x' } },
+    ]);
   });
 });
 
 describe('createPromptFolderSource: many files', () => {
   const manyFiles = (): Record<string, string | Uint8Array> => {
     const files: Record<string, string | Uint8Array> = {};
-    for (let index = 0; index < 150; index++) files[`bulk/${index % 5}/p${index}.md`] = `---\ndescription: Prompt ${index}\n---\nUse {{ v${index} }}`;
+    for (let index = 0; index < 150; index++)
+      files[`bulk/${index % 5}/p${index}.md`] = `---\ndescription: Prompt ${index}\n---\nUse {{ v${index} }}`;
     files['bulk/broken.md'] = '---js\n---\n';
     files['bulk/large.md'] = 'x'.repeat(5000);
     files['bulk/latin.md'] = Buffer.from('Caf\xe9', 'latin1');

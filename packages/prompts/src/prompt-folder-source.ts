@@ -15,7 +15,10 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
   const missing = requiredEngines.filter((name) => !Object.hasOwn(engines, name));
   const liquid = Object.hasOwn(engines, 'liquid') ? engines.liquid : undefined;
   if (missing.length > 0 || liquid === undefined) {
-    throw new PromptyardError('CONFIG_INVALID', `a prompt folder needs the template engines ${missing.map((name) => `"${name}"`).join(' and ')}`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `a prompt folder needs the template engines ${missing.map((name) => `"${name}"`).join(' and ')}`,
+    );
   }
   const dir = resolve(options.dir);
   const logger = options.logger ?? createLogger({ level: 'warning', scope: 'promptyard:prompts' });

@@ -43,11 +43,7 @@ const optionalString = (value: unknown, what: string, fail: (reason: string) => 
   return value;
 };
 
-const readArgument = (
-  item: unknown,
-  index: number,
-  fail: (reason: string) => never,
-): PromptArgument => {
+const readArgument = (item: unknown, index: number, fail: (reason: string) => never): PromptArgument => {
   const at = `arguments[${index}]`;
   if (!isRecord(item)) fail(`${at} must be a mapping such as "- name: topic", not ${describeValue(item)}`);
   for (const key of Object.keys(item)) {
@@ -90,10 +86,7 @@ const readArgument = (
 };
 
 /** Checks the known keys' shapes; a wrong shape is a file error naming the key and what is allowed. */
-export const readPromptFrontmatter = (
-  data: Readonly<Record<string, unknown>>,
-  location: FrontmatterLocation,
-): PromptFrontmatter => {
+export const readPromptFrontmatter = (data: Readonly<Record<string, unknown>>, location: FrontmatterLocation): PromptFrontmatter => {
   const failAt =
     (key: string) =>
     (reason: string): never => {

@@ -19,7 +19,15 @@ const header = (entry: PromptEntry): string => {
       `- ${argument.name}${argument.required ? ' (required)' : ''}${argument.description === undefined ? '' : `: ${argument.description}`}` +
       `${argument.default === undefined ? '' : ` [default: ${argument.default}]`}${argument.enum === undefined ? '' : ` [one of: ${argument.enum.join(', ')}]`}`,
   );
-  return [`# ${entry.title ?? entry.name}`, '', entry.description, '', ...(args.length > 0 ? ['Arguments:', ...args, ''] : []), '---', ''].join('\n');
+  return [
+    `# ${entry.title ?? entry.name}`,
+    '',
+    entry.description,
+    '',
+    ...(args.length > 0 ? ['Arguments:', ...args, ''] : []),
+    '---',
+    '',
+  ].join('\n');
 };
 
 /**
@@ -35,9 +43,25 @@ export const createPromptResources = (options: PromptResourcesOptions): Resource
         const entry = prompts.catalog.get(name);
         return entry === undefined
           ? []
-          : [{ uri: promptUri(name), name, ...(entry.title === undefined ? {} : { title: entry.title }), description: entry.description, mimeType: 'text/markdown' }];
+          : [
+              {
+                uri: promptUri(name),
+                name,
+                ...(entry.title === undefined ? {} : { title: entry.title }),
+                description: entry.description,
+                mimeType: 'text/markdown',
+              },
+            ];
       }),
-    templates: () => [{ uriTemplate: `${scheme}://{name}`, name: 'prompt', title: 'A prompt of the library', description: 'A prompt\'s description, arguments and source', mimeType: 'text/markdown' }],
+    templates: () => [
+      {
+        uriTemplate: `${scheme}://{name}`,
+        name: 'prompt',
+        title: 'A prompt of the library',
+        description: "A prompt's description, arguments and source",
+        mimeType: 'text/markdown',
+      },
+    ],
     read: async (uri): Promise<ResourceContents[]> => {
       const raw = uri.startsWith(`${scheme}://`) ? uri.slice(scheme.length + 3) : undefined;
       let name: string | undefined;
@@ -48,10 +72,20 @@ export const createPromptResources = (options: PromptResourcesOptions): Resource
       }
       const entry = name === undefined ? undefined : prompts.catalog.get(name);
       if (entry === undefined) {
-        throw new PromptyardError('RESOURCE_NOT_FOUND', `Unknown resource "${uri}": prompt resources are prompt://<name>, see resources/list.`, { data: { uri } });
+        throw new PromptyardError(
+          'RESOURCE_NOT_FOUND',
+          `Unknown resource "${uri}": prompt resources are prompt://<name>, see resources/list.`,
+          { data: { uri } },
+        );
       }
       const source = await readFile(entry.origin.file, 'utf8').catch(() => '');
-      return [{ uri, mimeType: 'text/markdown', text: capText(header(entry) + source.replace(/^\uFEFF/, ''), maxOutputBytes, '[fallback] max_output_bytes') }];
+      return [
+        {
+          uri,
+          mimeType: 'text/markdown',
+          text: capText(header(entry) + source.replace(/^\uFEFF/, ''), maxOutputBytes, '[fallback] max_output_bytes'),
+        },
+      ];
     },
   };
 };

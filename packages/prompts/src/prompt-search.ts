@@ -16,7 +16,8 @@ export interface PromptSearchOptions {
  */
 export const createPromptSearch = (options: PromptSearchOptions): PromptSearch => {
   const { catalog } = options;
-  const bodyOf = options.bodyOf ?? ((entry: PromptEntry) => `${entry.text ?? ''} ${entry.arguments.map((argument) => argument.name).join(' ')}`);
+  const bodyOf =
+    options.bodyOf ?? ((entry: PromptEntry) => `${entry.text ?? ''} ${entry.arguments.map((argument) => argument.name).join(' ')}`);
   let index: SearchIndex<PromptEntry> | undefined;
   /** Names changed since the index was last brought up to date. */
   const stale = new Set<string>();
@@ -44,5 +45,10 @@ export const createPromptSearch = (options: PromptSearchOptions): PromptSearch =
     return index;
   };
 
-  return { search: (query, limit) => current().search(query, { limit }).map((hit) => hit.item) };
+  return {
+    search: (query, limit) =>
+      current()
+        .search(query, { limit })
+        .map((hit) => hit.item),
+  };
 };

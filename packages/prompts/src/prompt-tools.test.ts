@@ -22,7 +22,12 @@ const setup = () => {
       { role: 'user', content: { type: 'resource', resource: { uri: 'file:///a.md', text: '# A' } } },
     ]),
   ]);
-  const prompts = createPromptService({ catalog, logger: silentLogger(), limits: { maxArgumentChars: 100, maxResponseBytes: 10_000 }, timeoutMs: 1000 });
+  const prompts = createPromptService({
+    catalog,
+    logger: silentLogger(),
+    limits: { maxArgumentChars: 100, maxResponseBytes: 10_000 },
+    timeoutMs: 1000,
+  });
   return { prompts, catalog };
 };
 

@@ -38,14 +38,21 @@ export const createPromptTools = (options: PromptToolsOptions): ToolDefinition[]
       description: 'List the prompt library: one line per prompt, "name(arguments, optional?) — description". Render one with get_prompt.',
       inputSchema: {
         type: 'object',
-        properties: { prefix: { type: 'string', description: 'Only prompts whose name starts with this (e.g. "claude:")', maxLength: 200 } },
+        properties: {
+          prefix: { type: 'string', description: 'Only prompts whose name starts with this (e.g. "claude:")', maxLength: 200 },
+        },
         additionalProperties: false,
       },
       annotations: { title: 'List prompts', ...readOnly },
       execute: async (args) => {
         const prefix = typeof args['prefix'] === 'string' ? args['prefix'] : '';
-        const entries = prompts.catalog.names().filter((name) => name.startsWith(prefix)).map((name) => prompts.catalog.get(name)).filter((entry) => entry !== undefined);
-        if (entries.length === 0) return textResult(prefix === '' ? 'The library has no prompts.' : `No prompt name starts with "${prefix}".`);
+        const entries = prompts.catalog
+          .names()
+          .filter((name) => name.startsWith(prefix))
+          .map((name) => prompts.catalog.get(name))
+          .filter((entry) => entry !== undefined);
+        if (entries.length === 0)
+          return textResult(prefix === '' ? 'The library has no prompts.' : `No prompt name starts with "${prefix}".`);
         return textResult(cap(`${entries.length} prompts:\n${entries.map(promptCard).join('\n')}`));
       },
     },
@@ -57,7 +64,11 @@ export const createPromptTools = (options: PromptToolsOptions): ToolDefinition[]
         type: 'object',
         properties: {
           name: { type: 'string', description: 'Prompt name, e.g. "claude:git/fix-issue"', minLength: 1, maxLength: 200 },
-          arguments: { type: 'object', description: 'Argument values by name, e.g. {"code": "…"}', additionalProperties: { type: 'string' } },
+          arguments: {
+            type: 'object',
+            description: 'Argument values by name, e.g. {"code": "…"}',
+            additionalProperties: { type: 'string' },
+          },
         },
         required: ['name'],
         additionalProperties: false,
@@ -74,7 +85,8 @@ export const createPromptTools = (options: PromptToolsOptions): ToolDefinition[]
     tools.push({
       name: 'search_prompts',
       title: 'Search prompts',
-      description: 'Find prompts by words in their name, title, description or text (prefix and fuzzy matching). Returns one line per prompt, best first.',
+      description:
+        'Find prompts by words in their name, title, description or text (prefix and fuzzy matching). Returns one line per prompt, best first.',
       inputSchema: {
         type: 'object',
         properties: {

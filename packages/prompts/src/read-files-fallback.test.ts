@@ -29,6 +29,8 @@ describe('reader thread failure', () => {
     const entries = await createPromptFolderSource({ dir: folder.dir, engines: testEngines, logger: logs.logger }).load();
     expect(entries).toHaveLength(120);
     expect(entries.filter((entry) => entry.description === 'From the thread')).toHaveLength(1);
-    expect(logs.records).toContainEqual(expect.objectContaining({ level: 'debug', message: 'prompt reader thread failed; reading on the main thread' }));
+    expect(logs.records).toContainEqual(
+      expect.objectContaining({ level: 'debug', message: 'prompt reader thread failed; reading on the main thread' }),
+    );
   });
 });

@@ -12,12 +12,31 @@ interface Card {
 }
 
 const cards: Card[] = [
-  { kind: 'tool', server: 'github', name: 'github_create_issue', description: 'Open a new issue in a repository.', keywords: ['owner', 'repo', 'title', 'body'] },
-  { kind: 'tool', server: 'github', name: 'github_list_pull_requests', title: 'List pull requests', description: 'Pull requests of a repository, newest first.' },
+  {
+    kind: 'tool',
+    server: 'github',
+    name: 'github_create_issue',
+    description: 'Open a new issue in a repository.',
+    keywords: ['owner', 'repo', 'title', 'body'],
+  },
+  {
+    kind: 'tool',
+    server: 'github',
+    name: 'github_list_pull_requests',
+    title: 'List pull requests',
+    description: 'Pull requests of a repository, newest first.',
+  },
   { kind: 'tool', server: 'github', name: 'github_search_code', description: 'Search code across repositories.', keywords: ['query'] },
   { kind: 'tool', server: 'fs', name: 'fs.read-file', description: 'Read a text file from disk.', keywords: ['path'] },
   { kind: 'tool', server: 'fs', name: 'fs.writeFile', description: 'Write a text file.', keywords: ['path', 'content'] },
-  { kind: 'tool', server: 'linear', name: 'createIssue', title: 'Create issue', description: 'Create a Linear ticket.', keywords: ['teamId'] },
+  {
+    kind: 'tool',
+    server: 'linear',
+    name: 'createIssue',
+    title: 'Create issue',
+    description: 'Create a Linear ticket.',
+    keywords: ['teamId'],
+  },
   { kind: 'prompt', server: 'notes', name: 'summarize', description: 'Summarize an issue thread for a changelog.' },
 ];
 
@@ -32,7 +51,10 @@ const index = () => {
   built.replace(cards);
   const search = (query: string, options: { limit?: number; server?: string } = {}): (Card & { score: number })[] =>
     built
-      .search(query, { ...(options.limit === undefined ? {} : { limit: options.limit }), ...(options.server === undefined ? {} : { filter: (card: Card) => card.server === options.server }) })
+      .search(query, {
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+        ...(options.server === undefined ? {} : { filter: (card: Card) => card.server === options.server }),
+      })
       .map((hit: SearchHit<Card>) => ({ ...hit.item, score: hit.score }));
   return { search };
 };
@@ -131,6 +153,8 @@ describe('createSearchIndex', () => {
     built.replace(many);
     expect(built.size).toBe(5000);
     expect(built.search('thing 4242')[0]?.item.name).toBe('server42_do_thing_4242');
-    expect(built.search('thing 4242', { filter: (card) => card.server === 'server43' }).some((hit) => hit.item.name.endsWith('_4242'))).toBe(false);
+    expect(
+      built.search('thing 4242', { filter: (card) => card.server === 'server43' }).some((hit) => hit.item.name.endsWith('_4242')),
+    ).toBe(false);
   });
 });

@@ -124,7 +124,8 @@ export const createSearchIndex = <T>(options: SearchIndexOptions<T>): SearchInde
       if (limit <= 0 || items.size === 0 || query.trim() === '') return [];
       const { filter } = searchOptions;
       const accept = filter === undefined ? undefined : (hit: { id: unknown }) => filter(items.get(hit.id as string) as T);
-      const run = (combineWith: 'AND' | 'OR') => index.search(query, accept === undefined ? { combineWith } : { combineWith, filter: accept });
+      const run = (combineWith: 'AND' | 'OR') =>
+        index.search(query, accept === undefined ? { combineWith } : { combineWith, filter: accept });
       let hits = run('AND');
       if (hits.length < limit) hits = run('OR');
       const results: SearchHit<T>[] = [];

@@ -103,7 +103,7 @@ const splitKey = (text: string): [string, string] | undefined => {
 /** Non-blank lines with their indentation; tabs, comments and carriage returns are not simple. */
 const toLines = (source: string): Line[] => {
   const lines: Line[] = [];
-  for (let start = 0; start < source.length; ) {
+  for (let start = 0; start < source.length;) {
     let end = source.indexOf('\n', start);
     if (end === -1) end = source.length;
     let first = start;

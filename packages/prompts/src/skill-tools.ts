@@ -23,7 +23,9 @@ export const createSkillTools = (options: SkillToolsOptions): ToolDefinition[] =
         'Read a file of an Agent Skill, e.g. "review/references/GUIDE.md" (a path inside the skill folder, starting with the skill name). A folder path ("review") lists its files. The skill itself is the prompt of the same name (get_prompt).',
       inputSchema: {
         type: 'object',
-        properties: { path: { type: 'string', description: 'Path of the file or folder, starting with the skill name', minLength: 1, maxLength: 500 } },
+        properties: {
+          path: { type: 'string', description: 'Path of the file or folder, starting with the skill name', minLength: 1, maxLength: 500 },
+        },
         required: ['path'],
         additionalProperties: false,
       },

@@ -28,7 +28,12 @@ beforeEach(async () => {
 afterEach(() => folder.cleanup());
 
 const tree = () =>
-  createSkillTree({ folders: [join(folder.dir, 'project'), join(folder.dir, 'home')], maxFileBytes: 100, debounceMs: 10, logger: logs.logger });
+  createSkillTree({
+    folders: [join(folder.dir, 'project'), join(folder.dir, 'home')],
+    maxFileBytes: 100,
+    debounceMs: 10,
+    logger: logs.logger,
+  });
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -100,7 +105,9 @@ describe('read_skill_file (the tools fallback)', () => {
     const [tool] = createSkillTools({ tree: tree(), maxOutputBytes: 10_000 });
     if (tool === undefined) throw new Error('no tool');
     expect(await tool.execute({ path: 'review/references/GUIDE.md' }, context)).toEqual({ content: [{ type: 'text', text: '# Guide\n' }] });
-    expect(await tool.execute({ path: 'review/references' }, context)).toEqual({ content: [{ type: 'text', text: 'review/references/GUIDE.md' }] });
+    expect(await tool.execute({ path: 'review/references' }, context)).toEqual({
+      content: [{ type: 'text', text: 'review/references/GUIDE.md' }],
+    });
     await mkdir(join(folder.dir, 'project/review/scripts'));
     await symlink(join(folder.dir, 'outside/secret.txt'), join(folder.dir, 'project/review/scripts/leak.sh'));
     await expect(tool.execute({ path: 'review/scripts/leak.sh' }, context)).rejects.toThrow(/outside its skill folder/);

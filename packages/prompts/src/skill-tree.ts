@@ -46,7 +46,11 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
     logger.warn(message, fields);
   };
 
-  const isReadable = (path: string): Promise<boolean> => access(path, constants.R_OK).then(() => true, () => false);
+  const isReadable = (path: string): Promise<boolean> =>
+    access(path, constants.R_OK).then(
+      () => true,
+      () => false,
+    );
   const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => undefined))?.isFile() === true;
 
   const listRoot = async (): Promise<SkillTreeEntry[]> => {
@@ -57,7 +61,10 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
         if (isIgnoredName(entry.name) || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
         const dir = join(folder, entry.name);
         if (entry.isSymbolicLink() && options.followExternalSymlinks !== true && (await resolveInside(folder, dir)) === undefined) {
-          warnOnce('skill folder skipped: it is a symlink that leads outside its folder; copy the skill in or set [prompts] follow_external_symlinks = true', { skill: dir });
+          warnOnce(
+            'skill folder skipped: it is a symlink that leads outside its folder; copy the skill in or set [prompts] follow_external_symlinks = true',
+            { skill: dir },
+          );
           continue;
         }
         if (!(await isFile(join(dir, 'SKILL.md')))) continue;
@@ -80,7 +87,8 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
     if (name !== undefined && !skills.has(name)) await listRoot();
     const skillDir = name === undefined ? undefined : skills.get(name);
     const real = skillDir === undefined ? undefined : await resolveInside(skillDir, join(skillDir, ...rest));
-    if (skillDir === undefined || real === undefined) throw new PromptyardError('RESOURCE_NOT_FOUND', `no skill file "${path}" (or it leads outside its skill folder)`);
+    if (skillDir === undefined || real === undefined)
+      throw new PromptyardError('RESOURCE_NOT_FOUND', `no skill file "${path}" (or it leads outside its skill folder)`);
     return { skillDir, real };
   };
 
@@ -104,7 +112,8 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
       const info = await stat(inside).catch(() => undefined);
       if (info?.isDirectory() === true) children.push({ name: entry.name, kind: 'directory' });
       else if (info?.isFile() !== true) continue;
-      else if (info.size > maxFileBytes) warnOnce('skill file skipped: larger than [limits] max_file_bytes', { file: path, bytes: info.size, limit: maxFileBytes });
+      else if (info.size > maxFileBytes)
+        warnOnce('skill file skipped: larger than [limits] max_file_bytes', { file: path, bytes: info.size, limit: maxFileBytes });
       else if (!(await isReadable(inside))) warnOnce('skill file skipped: it cannot be read', { file: path });
       else children.push({ name: entry.name, kind: 'file' });
     }
@@ -115,7 +124,8 @@ export const createSkillTree = (options: SkillTreeOptions): SkillTree => {
     const { real } = await locate(path, segmentsOf(path));
     const info = await stat(real);
     if (!info.isFile()) throw new PromptyardError('RESOURCE_NOT_FOUND', `skill file "${path}" is not a file`);
-    if (info.size > maxFileBytes) throw new PromptyardError('INVALID_REQUEST', `skill file "${path}" is larger than [limits] max_file_bytes (${maxFileBytes})`);
+    if (info.size > maxFileBytes)
+      throw new PromptyardError('INVALID_REQUEST', `skill file "${path}" is larger than [limits] max_file_bytes (${maxFileBytes})`);
     return new Uint8Array(await readFile(real));
   };
 

@@ -34,7 +34,11 @@ afterEach(async () => {
 });
 
 const names = (entries: readonly PromptEntry[]): string[] => entries.map((entry) => entry.name).sort();
-const symlinkWarnings = (): unknown[] => logs.warnings().filter((record) => record.message.includes('symlink')).map((record) => record.fields['path']);
+const symlinkWarnings = (): unknown[] =>
+  logs
+    .warnings()
+    .filter((record) => record.message.includes('symlink'))
+    .map((record) => record.fields['path']);
 const text = async (entries: readonly PromptEntry[], name: string): Promise<string> =>
   JSON.stringify((await entries.find((entry) => entry.name === name)?.render({}))?.messages);
 
@@ -100,7 +104,13 @@ describe('symlinks in a native folder', () => {
     await mkdir(skills);
     await symlink(join(base, 'shared', 'lint'), join(skills, 'lint'), 'dir');
     const make = (follow: boolean) =>
-      createNativePromptSource({ format: 'claude-skills', dir: skills, jinja: createFakeLiquid('jinja'), logger: logs.logger, followExternalSymlinks: follow });
+      createNativePromptSource({
+        format: 'claude-skills',
+        dir: skills,
+        jinja: createFakeLiquid('jinja'),
+        logger: logs.logger,
+        followExternalSymlinks: follow,
+      });
     expect(names(await make(false).load())).toEqual([]);
     expect(symlinkWarnings()).toEqual([join(skills, 'lint')]);
     expect(names(await make(true).load())).toEqual(['lint']);

@@ -48,7 +48,11 @@ export const createSymlinkPolicy = (options: SymlinkPolicyOptions): SymlinkPolic
     followExternal,
     admit: async (path, wants) => {
       realRoot ??= realpath(root).catch(() => root);
-      const [rootReal, real, info] = await Promise.all([realRoot, realpath(path).catch(() => undefined), stat(path).catch(() => undefined)]);
+      const [rootReal, real, info] = await Promise.all([
+        realRoot,
+        realpath(path).catch(() => undefined),
+        stat(path).catch(() => undefined),
+      ]);
       if (real === undefined || info === undefined) return undefined;
       const kind = info.isDirectory() ? 'folder' : info.isFile() ? 'file' : undefined;
       if (kind === undefined || (wants !== undefined && !wants(kind))) return undefined;
@@ -57,10 +61,15 @@ export const createSymlinkPolicy = (options: SymlinkPolicyOptions): SymlinkPolic
         return { kind, real, external: false };
       }
       if (!followExternal) {
-        return skip(path, 'skipping a symlink that leads outside the prompt folder; set [prompts] follow_external_symlinks = true to serve it', real);
+        return skip(
+          path,
+          'skipping a symlink that leads outside the prompt folder; set [prompts] follow_external_symlinks = true to serve it',
+          real,
+        );
       }
       // A link to `..` or `/` would walk the whole disk, the prompt folder included.
-      if (kind === 'folder' && isPathInside(real, rootReal)) return skip(path, 'skipping a symlink to a folder that holds the prompt folder itself', real);
+      if (kind === 'folder' && isPathInside(real, rootReal))
+        return skip(path, 'skipping a symlink to a folder that holds the prompt folder itself', real);
       return { kind, real, external: true };
     },
   };

@@ -57,7 +57,8 @@ const readArguments = (value: unknown, at: string, fail: (reason: string) => nev
     if (description !== undefined && typeof description !== 'string') {
       fail(`${where}.description must be a string, not ${describeValue(description)}`);
     }
-    if (required !== undefined && typeof required !== 'boolean') fail(`${where}.required must be true or false, not ${describeValue(required)}`);
+    if (required !== undefined && typeof required !== 'boolean')
+      fail(`${where}.required must be true or false, not ${describeValue(required)}`);
     return { name, ...(description !== undefined && { description }), required: required === true };
   });
 };
@@ -80,7 +81,8 @@ export const parseTwigManifest = (text: string, file: string, folderName: string
   const nameLine = (): number | undefined => findLine(text, (line) => /^name\s*=/.test(line));
 
   const rawName = data.name;
-  if (rawName !== undefined && typeof rawName !== 'string') throw invalid(`"name" must be a string, not ${describeValue(rawName)}`, nameLine());
+  if (rawName !== undefined && typeof rawName !== 'string')
+    throw invalid(`"name" must be a string, not ${describeValue(rawName)}`, nameLine());
   const name = normalizeLibraryName(rawName ?? folderName);
   if (name === '') {
     throw invalid(
@@ -93,7 +95,10 @@ export const parseTwigManifest = (text: string, file: string, folderName: string
   const rawPrompts = data.prompts;
   if (rawPrompts !== undefined) {
     if (!isRecord(rawPrompts)) {
-      throw invalid(`"prompts" must be a table, not ${describeValue(rawPrompts)}`, findLine(text, (line) => line.startsWith('prompts')));
+      throw invalid(
+        `"prompts" must be a table, not ${describeValue(rawPrompts)}`,
+        findLine(text, (line) => line.startsWith('prompts')),
+      );
     }
     for (const [prompt, declaration] of Object.entries(rawPrompts)) {
       const at = `prompts.${prompt}`;

@@ -75,13 +75,21 @@ export const explainYamlError = (error: unknown, yaml: string): YamlProblem => {
   switch (errorCode(error)) {
     case 'BLOCK_AS_IMPLICIT_KEY':
       if (pair !== undefined) {
-        return { line, reason: `the value of "${pair.key}" contains ": ", which YAML reads as a nested key: put the value in quotes, as in ${pair.key}: ${quoted(pair.value)}` };
+        return {
+          line,
+          reason: `the value of "${pair.key}" contains ": ", which YAML reads as a nested key: put the value in quotes, as in ${pair.key}: ${quoted(pair.value)}`,
+        };
       }
       break;
     case 'MISSING_CHAR': {
       const open = /quote/i.test(reason) ? unclosedQuoteLine(lines, line ?? lines.length) : undefined;
-      if (open !== undefined) return { line: open.line, reason: `the ${open.quote} that opens this value is never closed: end the value with ${open.quote} on the same line` };
-      if (/indicator/.test(reason)) return { line, reason: `${reason}: check the indentation (items of one list line up, each starting with "- ")` };
+      if (open !== undefined)
+        return {
+          line: open.line,
+          reason: `the ${open.quote} that opens this value is never closed: end the value with ${open.quote} on the same line`,
+        };
+      if (/indicator/.test(reason))
+        return { line, reason: `${reason}: check the indentation (items of one list line up, each starting with "- ")` };
       break;
     }
     case 'TAB_AS_INDENT':
@@ -94,7 +102,10 @@ export const explainYamlError = (error: unknown, yaml: string): YamlProblem => {
     case 'BAD_SCALAR_START':
     case 'UNEXPECTED_TOKEN':
       if (pair !== undefined && reservedStarts.includes(pair.value[0] ?? '')) {
-        return { line, reason: `a value starting with "${pair.value[0] ?? ''}" means something else in YAML: put the value in quotes, as in ${pair.key}: ${quoted(pair.value)}` };
+        return {
+          line,
+          reason: `a value starting with "${pair.value[0] ?? ''}" means something else in YAML: put the value in quotes, as in ${pair.key}: ${quoted(pair.value)}`,
+        };
       }
       break;
   }

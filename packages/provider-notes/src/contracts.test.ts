@@ -31,7 +31,11 @@ describe('the search_notes tool', () => {
       create: (context) => createToolProvider(notes, context),
       calls: [
         { name: 'search_notes', arguments: { query: 'friday deploys' }, text: 'standup: Deploys happen on Friday.' },
-        { name: 'search_notes', arguments: { query: 'nothing like this' }, text: 'No note line contains "nothing like this". Notes: retro, standup.' },
+        {
+          name: 'search_notes',
+          arguments: { query: 'nothing like this' },
+          text: 'No note line contains "nothing like this". Notes: retro, standup.',
+        },
       ],
       invalid: [
         { name: 'search_notes', arguments: {}, text: 'Invalid arguments for tool "search_notes": "query" is required.' },
@@ -49,7 +53,11 @@ describe('notes as prompts', () => {
       context: createTestContext({ engines: { liquid: createLiquidEngine() } }),
       create: (context) => createPromptSource(notes, context),
       renders: [
-        { name: 'note:standup', arguments: { team: 'platform' }, text: '# Standup for platform\n\nYesterday, today, blockers.\nDeploys happen on Friday.' },
+        {
+          name: 'note:standup',
+          arguments: { team: 'platform' },
+          text: '# Standup for platform\n\nYesterday, today, blockers.\nDeploys happen on Friday.',
+        },
         { name: 'note:retro', text: notes.retro },
       ],
     }),

@@ -11,7 +11,10 @@ import { firstLine, noteNames } from './notes.js';
 export const createPromptSource: PromptSourceFactory<NotesOptions> = (notes, context) => {
   const engine = context.engines['liquid'];
   if (engine === undefined) {
-    throw new PromptyardError('CONFIG_INVALID', 'The notes prompt source renders with the server\'s "liquid" engine, which this server does not offer.');
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      'The notes prompt source renders with the server\'s "liquid" engine, which this server does not offer.',
+    );
   }
   return {
     id: 'notes',
@@ -28,7 +31,9 @@ export const createPromptSource: PromptSourceFactory<NotesOptions> = (notes, con
               arguments: template.variables.map((variable) => ({ name: variable, required: false })),
               origin: { file },
               text,
-              render: async (args, options) => ({ messages: [{ role: 'user', content: { type: 'text', text: await template.render(args, options) } }] }),
+              render: async (args, options) => ({
+                messages: [{ role: 'user', content: { type: 'text', text: await template.render(args, options) } }],
+              }),
             },
           ];
         } catch (error) {

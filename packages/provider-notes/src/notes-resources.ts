@@ -10,7 +10,8 @@ const scheme = 'note';
  */
 export const createResourceProvider: ResourceProviderFactory<NotesOptions> = (notes) => ({
   scheme,
-  list: (): ResourceInfo[] => noteNames(notes).map((name) => ({ uri: `${scheme}://${encodeURIComponent(name)}`, name: `note:${name}`, mimeType: 'text/markdown' })),
+  list: (): ResourceInfo[] =>
+    noteNames(notes).map((name) => ({ uri: `${scheme}://${encodeURIComponent(name)}`, name: `note:${name}`, mimeType: 'text/markdown' })),
   templates: () => [{ uriTemplate: `${scheme}://{name}`, name: 'note', title: 'A note from promptyard.toml', mimeType: 'text/markdown' }],
   complete: (_template, variable, value) => (variable === 'name' ? noteNames(notes).filter((name) => name.startsWith(value)) : []),
   read: async (uri): Promise<ResourceContents[]> => {

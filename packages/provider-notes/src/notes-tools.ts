@@ -13,7 +13,8 @@ export const createToolProvider: ToolProviderFactory<NotesOptions> = (notes) => 
     {
       name: 'search_notes',
       title: 'Search notes',
-      description: 'Find the lines of the team notes that contain every word of a query (case-insensitive). Returns "note: line" per match.',
+      description:
+        'Find the lines of the team notes that contain every word of a query (case-insensitive). Returns "note: line" per match.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -27,7 +28,10 @@ export const createToolProvider: ToolProviderFactory<NotesOptions> = (notes) => 
       execute: async (args) => {
         const query = String(args['query']);
         const limit = typeof args['limit'] === 'number' ? args['limit'] : 10;
-        const words = query.toLowerCase().split(/\s+/).filter((word) => word !== '');
+        const words = query
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((word) => word !== '');
         const hits: string[] = [];
         for (const name of noteNames(notes)) {
           for (const line of (notes[name] ?? '').split('\n')) {
@@ -37,7 +41,9 @@ export const createToolProvider: ToolProviderFactory<NotesOptions> = (notes) => 
         }
         if (hits.length === 0) return textResult(`No note line contains "${query}". Notes: ${noteNames(notes).join(', ') || 'none'}.`);
         const shown = hits.slice(0, limit);
-        return textResult(`${shown.join('\n')}${hits.length > shown.length ? `\n[${hits.length - shown.length} more lines; raise limit to see them]` : ''}`);
+        return textResult(
+          `${shown.join('\n')}${hits.length > shown.length ? `\n[${hits.length - shown.length} more lines; raise limit to see them]` : ''}`,
+        );
       },
     },
   ],

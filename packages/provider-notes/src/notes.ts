@@ -11,9 +11,13 @@ export const noteText = (notes: NotesOptions, name: string, uri: string): string
   const text = Object.hasOwn(notes, name) ? notes[name] : undefined;
   if (text !== undefined) return text;
   const close = closestNames(name, noteNames(notes));
-  throw new PromptyardError('RESOURCE_NOT_FOUND', `No note "${name}"${close.length > 0 ? `; did you mean ${formatList(close)}?` : '.'} Notes are the options of this provider in promptyard.toml.`, {
-    data: { uri },
-  });
+  throw new PromptyardError(
+    'RESOURCE_NOT_FOUND',
+    `No note "${name}"${close.length > 0 ? `; did you mean ${formatList(close)}?` : '.'} Notes are the options of this provider in promptyard.toml.`,
+    {
+      data: { uri },
+    },
+  );
 };
 
 /** The first heading or line of a note, for descriptions. */

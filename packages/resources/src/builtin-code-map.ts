@@ -67,7 +67,8 @@ export const renderCodeMap = async (folder: string, options: CodeMapOptions): Pr
     const path = relative(folder, file).split(sep).join('/');
     const { size: bytes } = await stat(file);
     let section: string;
-    if (bytes > options.maxFileBytes) section = `${path}\n[content skipped: ${bytes} bytes is over the ${options.maxFileBytes}-byte limit]\n`;
+    if (bytes > options.maxFileBytes)
+      section = `${path}\n[content skipped: ${bytes} bytes is over the ${options.maxFileBytes}-byte limit]\n`;
     else if (await isBinary(file)) section = `${path}\n[binary file skipped]\n`;
     else section = `${path}\n\`\`\`${extname(file).slice(1)}\n${(await readFile(file, 'utf8')).replace(/\n?$/, '\n')}\`\`\`\n`;
     size += Buffer.byteLength(section) + 1;

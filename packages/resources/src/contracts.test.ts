@@ -32,7 +32,15 @@ describe('url: (local mode) meets the resource provider contract', () => {
     resourceProviderContract({
       // The fake site is on loopback, which the SSRF guard refuses unless allowed.
       create: () =>
-        createUrlProvider({ mode: 'local', readerUrl: 'http://unused.invalid', allow: ['127.0.0.1'], timeoutMs: 5000, maxBytes: 1_000_000, contentTypes: ['text/'], cacheTtlMs: 0 }),
+        createUrlProvider({
+          mode: 'local',
+          readerUrl: 'http://unused.invalid',
+          allow: ['127.0.0.1'],
+          timeoutMs: 5000,
+          maxBytes: 1_000_000,
+          contentTypes: ['text/'],
+          cacheTtlMs: 0,
+        }),
       readable: [
         { uri: `url:${site.url}/article`, text: /^# Fake article\n/, mimeType: 'text/markdown' },
         { uri: `url:${site.url}/plain`, text: /just text/ },
@@ -54,7 +62,10 @@ describe('doc:// meets the resource provider contract', () => {
           maxBytes: 100_000,
           timeoutMs: 5000,
         }),
-      readable: [{ uri: 'doc://fakelib', text: llmsText(1) }, { uri: 'doc://fakelib/full', text: /Everything, concatenated/ }],
+      readable: [
+        { uri: 'doc://fakelib', text: llmsText(1) },
+        { uri: 'doc://fakelib/full', text: /Everything, concatenated/ },
+      ],
       missing: ['doc://no-such-library', 'doc://stuck/full'],
       slow: 'doc://stuck',
       completions: [{ uriTemplate: 'doc://{library}', variable: 'library', value: 'fakel', expected: ['fakelib'] }],
@@ -65,7 +76,14 @@ describe('doc:// meets the resource provider contract', () => {
 describe('project:// (builtin code map) meets the resource provider contract', () => {
   run(
     resourceProviderContract({
-      create: () => createProjectProvider({ paths: { api: join(dir, 'api') }, command: 'builtin', timeoutMs: 5000, maxBytes: 100_000, maxFileBytes: 10_000 }),
+      create: () =>
+        createProjectProvider({
+          paths: { api: join(dir, 'api') },
+          command: 'builtin',
+          timeoutMs: 5000,
+          maxBytes: 100_000,
+          maxFileBytes: 10_000,
+        }),
       readable: [{ uri: 'project://api', text: /src\/main\.ts[\s\S]*export const main/ }],
       missing: ['project://nope'],
       completions: [{ uriTemplate: 'project://{name}', variable: 'name', value: 'a', expected: ['api'] }],

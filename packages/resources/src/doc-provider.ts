@@ -40,7 +40,11 @@ const looksLikeHtml = (contentType: string, body: string): boolean =>
 const readCapped = async (response: Response, maxBytes: number, url: string): Promise<string> => {
   const declared = Number(response.headers.get('content-length') ?? '0');
   const tooLarge = (): PromptyardError =>
-    new PromptyardError('RESPONSE_TOO_LARGE', `${url} is larger than ${maxBytes} bytes: raise [resources.doc] max_bytes if it is really wanted.`, { data: { url } });
+    new PromptyardError(
+      'RESPONSE_TOO_LARGE',
+      `${url} is larger than ${maxBytes} bytes: raise [resources.doc] max_bytes if it is really wanted.`,
+      { data: { url } },
+    );
   if (declared > maxBytes) {
     await response.body?.cancel();
     throw tooLarge();
@@ -91,7 +95,11 @@ export const createDocProvider = (options: DocOptions): ResourceProvider => {
       );
     }
     if (full && library.fullUrl === undefined) {
-      throw new PromptyardError('RESOURCE_NOT_FOUND', `No llms-full.txt is known for "${name}": read doc://${name}, or set "${name}/full" under [resources.doc.libraries].`, { data: { uri } });
+      throw new PromptyardError(
+        'RESOURCE_NOT_FOUND',
+        `No llms-full.txt is known for "${name}": read doc://${name}, or set "${name}/full" under [resources.doc.libraries].`,
+        { data: { uri } },
+      );
     }
     return { name, url: full ? (library.fullUrl as string) : library.url };
   };
@@ -101,32 +109,59 @@ export const createDocProvider = (options: DocOptions): ResourceProvider => {
     if (cached?.etag !== undefined) headers['if-none-match'] = cached.etag;
     if (cached?.lastModified !== undefined) headers['if-modified-since'] = cached.lastModified;
     const timeout = AbortSignal.timeout(options.timeoutMs);
-    const response = await fetch(url, { headers, redirect: 'follow', signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
+    const response = await fetch(url, {
+      headers,
+      redirect: 'follow',
+      signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+    });
     if (response.status === 304 && cached !== undefined) {
       await response.body?.cancel();
       return { ...cached, fetchedAt: Date.now() };
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new PromptyardError('SOURCE_ERROR', `${url} answered HTTP ${response.status}: check the URL under [resources.doc.libraries].`, { data: { url, status: response.status } });
+      throw new PromptyardError('SOURCE_ERROR', `${url} answered HTTP ${response.status}: check the URL under [resources.doc.libraries].`, {
+        data: { url, status: response.status },
+      });
     }
     const contentType = response.headers.get('content-type') ?? '';
     const body = await readCapped(response, options.maxBytes, url);
     if (looksLikeHtml(contentType, body)) {
-      throw new PromptyardError('SOURCE_ERROR', `${url} returned an HTML page, not an llms.txt: the URL is probably wrong (a soft 404 or a site's app shell); fix it under [resources.doc.libraries].`, { data: { url } });
+      throw new PromptyardError(
+        'SOURCE_ERROR',
+        `${url} returned an HTML page, not an llms.txt: the URL is probably wrong (a soft 404 or a site's app shell); fix it under [resources.doc.libraries].`,
+        { data: { url } },
+      );
     }
     const etag = response.headers.get('etag');
     const lastModified = response.headers.get('last-modified');
-    return { url, body, fetchedAt: Date.now(), contentType, ...(etag === null ? {} : { etag }), ...(lastModified === null ? {} : { lastModified }) };
+    return {
+      url,
+      body,
+      fetchedAt: Date.now(),
+      contentType,
+      ...(etag === null ? {} : { etag }),
+      ...(lastModified === null ? {} : { lastModified }),
+    };
   };
 
   return {
     scheme,
     list: (): ResourceInfo[] =>
-      names().map((name) => ({ uri: `${scheme}://${encodeURIComponent(name)}`, name: `doc:${name}`, title: `${name} documentation (llms.txt)`, mimeType: 'text/markdown' })),
+      names().map((name) => ({
+        uri: `${scheme}://${encodeURIComponent(name)}`,
+        name: `doc:${name}`,
+        title: `${name} documentation (llms.txt)`,
+        mimeType: 'text/markdown',
+      })),
     templates: () => [
-      { uriTemplate: `${scheme}://{library}`, name: 'doc', title: 'A library\'s documentation index (llms.txt)', mimeType: 'text/markdown' },
-      { uriTemplate: `${scheme}://{library}/full`, name: 'doc-full', title: 'A library\'s whole documentation (llms-full.txt)', mimeType: 'text/markdown' },
+      { uriTemplate: `${scheme}://{library}`, name: 'doc', title: "A library's documentation index (llms.txt)", mimeType: 'text/markdown' },
+      {
+        uriTemplate: `${scheme}://{library}/full`,
+        name: 'doc-full',
+        title: "A library's whole documentation (llms-full.txt)",
+        mimeType: 'text/markdown',
+      },
     ],
     complete: (uriTemplate, variable, value) => {
       if (variable !== 'library') return [];
@@ -137,7 +172,8 @@ export const createDocProvider = (options: DocOptions): ResourceProvider => {
     read: async (uri, signal): Promise<ResourceContents[]> => {
       const { url } = resolve(uri);
       const cached = await cache.get(url);
-      if (cached !== undefined && Date.now() - cached.fetchedAt < options.ttlMs) return [{ uri, mimeType: 'text/markdown', text: cached.body }];
+      if (cached !== undefined && Date.now() - cached.fetchedAt < options.ttlMs)
+        return [{ uri, mimeType: 'text/markdown', text: cached.body }];
       let entry: CacheEntry;
       try {
         entry = await fetchEntry(url, cached, signal);
@@ -145,7 +181,13 @@ export const createDocProvider = (options: DocOptions): ResourceProvider => {
         // A site that is down should not take its docs away: serve the last copy, and say so.
         if (cached === undefined || signal?.aborted === true) throw error;
         const age = Math.round((Date.now() - cached.fetchedAt) / 60_000);
-        return [{ uri, mimeType: 'text/markdown', text: `> Note: ${url} could not be reached (${error instanceof Error ? error.message : String(error)}); this copy is ${age} min old.\n\n${cached.body}` }];
+        return [
+          {
+            uri,
+            mimeType: 'text/markdown',
+            text: `> Note: ${url} could not be reached (${error instanceof Error ? error.message : String(error)}); this copy is ${age} min old.\n\n${cached.body}`,
+          },
+        ];
       }
       await cache.set(entry);
       return [{ uri, mimeType: 'text/markdown', text: entry.body }];

@@ -26,10 +26,18 @@ const once = (url: URL, options: GuardedFetchOptions, signal: AbortSignal): Prom
   new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
       url,
-      { method: 'GET', headers: { 'user-agent': 'promptyard', accept: 'text/html, text/markdown, text/plain;q=0.9, */*;q=0.1', ...options.headers }, lookup: guardedLookup(options.check, url.hostname) as never, signal },
+      {
+        method: 'GET',
+        headers: { 'user-agent': 'promptyard', accept: 'text/html, text/markdown, text/plain;q=0.9, */*;q=0.1', ...options.headers },
+        lookup: guardedLookup(options.check, url.hostname) as never,
+        signal,
+      },
       (response) => {
         const declared = Number(response.headers['content-length'] ?? '0');
-        const tooLarge = (): PromptyardError => new PromptyardError('RESPONSE_TOO_LARGE', `${url.href} is larger than ${options.maxBytes} bytes ([resources.url] max_bytes).`, { data: { url: url.href } });
+        const tooLarge = (): PromptyardError =>
+          new PromptyardError('RESPONSE_TOO_LARGE', `${url.href} is larger than ${options.maxBytes} bytes ([resources.url] max_bytes).`, {
+            data: { url: url.href },
+          });
         if (declared > options.maxBytes) {
           response.destroy();
           return reject(tooLarge());
@@ -51,7 +59,12 @@ const once = (url: URL, options: GuardedFetchOptions, signal: AbortSignal): Prom
     );
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ESSRF') reject(refused(url.href, error.message.replace(/^.* resolves to /, 'a host name that resolves to ')));
-      else if (signal.aborted) reject(new PromptyardError('TIMEOUT', `${url.href} did not answer within ${options.timeoutMs} ms ([resources.url] timeout_ms).`, { cause: error }));
+      else if (signal.aborted)
+        reject(
+          new PromptyardError('TIMEOUT', `${url.href} did not answer within ${options.timeoutMs} ms ([resources.url] timeout_ms).`, {
+            cause: error,
+          }),
+        );
       else reject(new PromptyardError('SOURCE_ERROR', `Could not fetch ${url.href}: ${error.message}.`, { cause: error }));
     });
     request.end();
@@ -67,7 +80,8 @@ export const guardedFetch = async (raw: string, options: GuardedFetchOptions): P
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (status >= 300 && status < 400 && location !== undefined) {
-      if (hop >= options.maxRedirects) throw new PromptyardError('SOURCE_ERROR', `${raw} redirects more than ${options.maxRedirects} times.`);
+      if (hop >= options.maxRedirects)
+        throw new PromptyardError('SOURCE_ERROR', `${raw} redirects more than ${options.maxRedirects} times.`);
       url = checkUrl(new URL(location, url).href, options.check);
       continue;
     }

@@ -16,7 +16,9 @@ turndown.remove(['script', 'style', 'noscript']);
 export const htmlToMarkdown = (html: string, url: string): { title: string; markdown: string } => {
   const { document } = parseHTML(html);
   const title = document.title || url;
-  const article = new Readability(document.cloneNode(true) as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+  const article = new Readability(document.cloneNode(true) as unknown as ConstructorParameters<typeof Readability>[0], {
+    charThreshold: 200,
+  }).parse();
   const content = article?.content ?? document.body?.innerHTML ?? html;
   return { title: article?.title || title, markdown: turndown.turndown(content).trim() };
 };

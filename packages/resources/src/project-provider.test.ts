@@ -84,8 +84,12 @@ describe('project://{name} with CodeWeaver', () => {
     expect(failed).toContain('exit 1');
     expect(failed).toContain('panic: runtime error');
     expect(failed).not.toContain('\u001b[');
-    expect(await failure(provider({ env: { PATH: bin, FAKE_CODEWEAVER_MODE: 'silent' } }).read('project://api'))).toMatch(/exited 0 but wrote no code map/);
-    expect(await failure(provider({ timeoutMs: 300, env: { PATH: bin, FAKE_CODEWEAVER_MODE: 'hang' } }).read('project://api'))).toMatch(/longer than 300 ms/);
+    expect(await failure(provider({ env: { PATH: bin, FAKE_CODEWEAVER_MODE: 'silent' } }).read('project://api'))).toMatch(
+      /exited 0 but wrote no code map/,
+    );
+    expect(await failure(provider({ timeoutMs: 300, env: { PATH: bin, FAKE_CODEWEAVER_MODE: 'hang' } }).read('project://api'))).toMatch(
+      /longer than 300 ms/,
+    );
   });
 
   it('lists and completes the configured names, and caps the output', async () => {
@@ -105,6 +109,16 @@ describe('project://{name} with the builtin renderer', () => {
     expect(text).toContain('src/util/strings.ts\n```ts\nexport const shout');
     expect(text).toContain('logo.png\n[binary file skipped]');
     expect(text).toMatch(/data\/big\.json\n\[content skipped: \d+ bytes is over the 2000-byte limit\]/);
-    for (const ignored of ['── secret.txt', 'hunter2', '── build', 'compiled', '── debug.log', 'noise', '── generated.ts', 'generated = true']) expect(text).not.toContain(ignored);
+    for (const ignored of [
+      '── secret.txt',
+      'hunter2',
+      '── build',
+      'compiled',
+      '── debug.log',
+      'noise',
+      '── generated.ts',
+      'generated = true',
+    ])
+      expect(text).not.toContain(ignored);
   });
 });

@@ -20,7 +20,6 @@ export interface ProjectOptions {
 
 const scheme = 'project';
 
-
 const tail = (text: string, lines = 10): string =>
   text
     // eslint-disable-next-line no-control-regex
@@ -36,7 +35,10 @@ const tail = (text: string, lines = 10): string =>
  */
 export const createProjectProvider = (options: ProjectOptions): ResourceProvider => {
   const names = (): string[] => Object.keys(options.paths).sort();
-  const candidates = options.command === 'codeweaver' || options.command === 'codeweawer' ? [options.command, options.command === 'codeweaver' ? 'codeweawer' : 'codeweaver'] : [options.command];
+  const candidates =
+    options.command === 'codeweaver' || options.command === 'codeweawer'
+      ? [options.command, options.command === 'codeweaver' ? 'codeweawer' : 'codeweaver']
+      : [options.command];
 
   const run = async (folder: string, signal: AbortSignal | undefined): Promise<string> => {
     const dir = await mkdtemp(join(tmpdir(), 'promptyard-project-'));
@@ -55,14 +57,25 @@ export const createProjectProvider = (options: ProjectOptions): ResourceProvider
           ...(options.env === undefined ? {} : { env: options.env, extendEnv: false }),
         });
         if (result.code === 'ENOENT') continue;
-        if (result.timedOut) throw new PromptyardError('TIMEOUT', `${command} took longer than ${options.timeoutMs} ms on ${folder}: raise [resources.project] timeout_ms or set command = "builtin".`);
-        if (result.failed && result.exitCode === undefined) throw new PromptyardError('SOURCE_ERROR', `${command} could not run: ${result.shortMessage}`);
+        if (result.timedOut)
+          throw new PromptyardError(
+            'TIMEOUT',
+            `${command} took longer than ${options.timeoutMs} ms on ${folder}: raise [resources.project] timeout_ms or set command = "builtin".`,
+          );
+        if (result.failed && result.exitCode === undefined)
+          throw new PromptyardError('SOURCE_ERROR', `${command} could not run: ${result.shortMessage}`);
         if (result.exitCode !== 0) {
-          throw new PromptyardError('SOURCE_ERROR', `${command} failed on ${folder} (exit ${String(result.exitCode)}):\n${tail(String(result.stderr)) || tail(String(result.stdout))}`);
+          throw new PromptyardError(
+            'SOURCE_ERROR',
+            `${command} failed on ${folder} (exit ${String(result.exitCode)}):\n${tail(String(result.stderr)) || tail(String(result.stdout))}`,
+          );
         }
         const text = await readFile(output, 'utf8').catch(() => '');
         if (text.trim() === '') {
-          throw new PromptyardError('SOURCE_ERROR', `${command} exited 0 but wrote no code map for ${folder}: it may not understand -input/-output (an unknown flag?); check \`${command} -h\` or set [resources.project] command = "builtin".`);
+          throw new PromptyardError(
+            'SOURCE_ERROR',
+            `${command} exited 0 but wrote no code map for ${folder}: it may not understand -input/-output (an unknown flag?); check \`${command} -h\` or set [resources.project] command = "builtin".`,
+          );
         }
         return text;
       }
@@ -78,9 +91,23 @@ export const createProjectProvider = (options: ProjectOptions): ResourceProvider
 
   return {
     scheme,
-    list: (): ResourceInfo[] => names().map((name) => ({ uri: `${scheme}://${encodeURIComponent(name)}`, name: `project:${name}`, title: `${name} code map`, mimeType: 'text/markdown' })),
-    templates: () => [{ uriTemplate: `${scheme}://{name}`, name: 'project', title: 'A project\'s code map (tree and file contents)', mimeType: 'text/markdown' }],
-    complete: (_template, variable, value) => (variable === 'name' ? names().filter((name) => name.toLowerCase().startsWith(value.toLowerCase())) : []),
+    list: (): ResourceInfo[] =>
+      names().map((name) => ({
+        uri: `${scheme}://${encodeURIComponent(name)}`,
+        name: `project:${name}`,
+        title: `${name} code map`,
+        mimeType: 'text/markdown',
+      })),
+    templates: () => [
+      {
+        uriTemplate: `${scheme}://{name}`,
+        name: 'project',
+        title: "A project's code map (tree and file contents)",
+        mimeType: 'text/markdown',
+      },
+    ],
+    complete: (_template, variable, value) =>
+      variable === 'name' ? names().filter((name) => name.toLowerCase().startsWith(value.toLowerCase())) : [],
     read: async (uri, signal): Promise<ResourceContents[]> => {
       let name = uri.startsWith(`${scheme}://`) ? uri.slice(scheme.length + 3) : '';
       try {
@@ -98,7 +125,11 @@ export const createProjectProvider = (options: ProjectOptions): ResourceProvider
         );
       }
       const folder = await realpath(configured).catch((error: unknown) => {
-        throw new PromptyardError('SOURCE_ERROR', `The folder of project "${name}" (${configured}) cannot be read: fix [resources.project.paths].`, { cause: error });
+        throw new PromptyardError(
+          'SOURCE_ERROR',
+          `The folder of project "${name}" (${configured}) cannot be read: fix [resources.project.paths].`,
+          { cause: error },
+        );
       });
       const text =
         options.command === 'builtin'

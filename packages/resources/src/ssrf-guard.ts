@@ -10,13 +10,36 @@ import { PromptyardError } from '@promptyard/core';
  */
 const blocked = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(network, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(network, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(network, prefix, 'ipv6');
 
 const deniedNames = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data)\.?$/i;
 
@@ -57,20 +80,30 @@ export const createAddressCheck = (policy: AddressPolicy): AddressCheck => {
     const family = isIP(bare);
     if (family === 0) return 'not an IP address';
     const mapped = family === 6 ? embeddedIpv4(bare.toLowerCase()) : undefined;
-    const [checked, type] = mapped === undefined ? [bare, family === 6 ? 'ipv6' : 'ipv4'] as const : [mapped, 'ipv4'] as const;
+    const [checked, type] = mapped === undefined ? ([bare, family === 6 ? 'ipv6' : 'ipv4'] as const) : ([mapped, 'ipv4'] as const);
     if (allowedNets.check(checked, type) || allowedNets.check(bare, family === 6 ? 'ipv6' : 'ipv4')) return undefined;
     return blocked.check(checked, type) ? 'a private, loopback, link-local or reserved address' : undefined;
   };
   return {
-    isAllowedHost: (hostname) => allowedHosts.has(hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '')),
+    isAllowedHost: (hostname) =>
+      allowedHosts.has(
+        hostname
+          .toLowerCase()
+          .replace(/^\[|\]$/g, '')
+          .replace(/\.$/, ''),
+      ),
     refusal,
   };
 };
 
 export const refused = (url: string, reason: string): PromptyardError =>
-  new PromptyardError('INVALID_ARGUMENT', `Refused to fetch ${url}: it points to ${reason}. Only public http(s) addresses are fetched; allow a host or CIDR with [resources.url] allow or PROMPTYARD_URL_ALLOW.`, {
-    data: { url },
-  });
+  new PromptyardError(
+    'INVALID_ARGUMENT',
+    `Refused to fetch ${url}: it points to ${reason}. Only public http(s) addresses are fetched; allow a host or CIDR with [resources.url] allow or PROMPTYARD_URL_ALLOW.`,
+    {
+      data: { url },
+    },
+  );
 
 /** Checks a URL before connecting: scheme, credentials, denied names and literal IPs. */
 export const checkUrl = (raw: string, check: AddressCheck): URL => {
@@ -80,7 +113,8 @@ export const checkUrl = (raw: string, check: AddressCheck): URL => {
   } catch {
     throw new PromptyardError('INVALID_ARGUMENT', `"${raw}" is not a URL: write url:https://example.com/page.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(raw, `the ${url.protocol} scheme (only http and https are fetched)`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refused(raw, `the ${url.protocol} scheme (only http and https are fetched)`);
   if (url.username !== '' || url.password !== '') throw refused(raw, 'a URL with credentials');
   if (check.isAllowedHost(url.hostname)) return url;
   if (deniedNames.test(url.hostname)) throw refused(raw, 'a local or metadata host name');

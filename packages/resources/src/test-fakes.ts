@@ -40,7 +40,8 @@ export const startFakeDocsSite = async (options: { readonly hugeBytes?: number }
       const body = path === '/llms.txt' ? llmsText(version) : `${llmsText(version)}\n---\n\n# Quick start\n\nEverything, concatenated.\n`;
       return answer(200, { 'content-type': 'text/plain; charset=utf-8', etag, 'cache-control': 'max-age=0' }, body);
     }
-    if (path === '/soft-404/llms.txt') return answer(200, { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html><body><div id="app"></div></body></html>');
+    if (path === '/soft-404/llms.txt')
+      return answer(200, { 'content-type': 'text/html; charset=utf-8' }, '<!DOCTYPE html><html><body><div id="app"></div></body></html>');
     if (path === '/down/llms.txt') return answer(503, { 'content-type': 'text/plain' }, 'Service Unavailable');
     if (path === '/hang/llms.txt') return void requests.push({ path, headers: req.headers, status: 0 });
     if (path === '/huge/llms.txt') {

@@ -46,15 +46,27 @@ const failure = async (promise: Promise<unknown>): Promise<{ code: string; messa
 };
 
 describe('url: through Jina Reader', () => {
-  it('returns the reader\'s plain text as is, with the bearer key and configured headers', async () => {
-    const text = await read('url:https://example.com/docs?page=2', { readerHeaders: { 'X-Return-Format': 'markdown', 'X-Timeout': '20', 'X-No-Cache': 'true' } });
-    expect(text).toBe('Title: example.com\n\nURL Source: https://example.com/docs?page=2\n\nMarkdown Content:\n# example.com\n\nThe page at https://example.com/docs?page=2 (markdown, timeout 20s, no cache).\n');
-    expect(reader.requests.at(-1)?.headers).toMatchObject({ authorization: `Bearer ${key}`, 'x-return-format': 'markdown', 'x-no-cache': 'true' });
+  it("returns the reader's plain text as is, with the bearer key and configured headers", async () => {
+    const text = await read('url:https://example.com/docs?page=2', {
+      readerHeaders: { 'X-Return-Format': 'markdown', 'X-Timeout': '20', 'X-No-Cache': 'true' },
+    });
+    expect(text).toBe(
+      'Title: example.com\n\nURL Source: https://example.com/docs?page=2\n\nMarkdown Content:\n# example.com\n\nThe page at https://example.com/docs?page=2 (markdown, timeout 20s, no cache).\n',
+    );
+    expect(reader.requests.at(-1)?.headers).toMatchObject({
+      authorization: `Bearer ${key}`,
+      'x-return-format': 'markdown',
+      'x-no-cache': 'true',
+    });
   });
 
-  it('turns the reader\'s JSON errors and 429 retryAfter into readable content', async () => {
-    expect(await read('url:https://ratelimited.test/')).toMatch(/HTTP 429, RateLimitTriggeredError\): Per IP rate limit exceeded.*retry after 7 s/s);
-    expect(await read('url:https://nocontent.test/')).toMatch(/HTTP 422, AssertionFailureError\): AssertionFailureError: No content available/);
+  it("turns the reader's JSON errors and 429 retryAfter into readable content", async () => {
+    expect(await read('url:https://ratelimited.test/')).toMatch(
+      /HTTP 429, RateLimitTriggeredError\): Per IP rate limit exceeded.*retry after 7 s/s,
+    );
+    expect(await read('url:https://nocontent.test/')).toMatch(
+      /HTTP 422, AssertionFailureError\): AssertionFailureError: No content available/,
+    );
     expect(await read('url:https://example.com/', { apiKey: 'wrong' })).toMatch(/HTTP 401.*Check JINA_API_KEY/s);
   });
 
@@ -131,9 +143,13 @@ describe('the SSRF guard (local mode)', () => {
   });
 
   it('re-checks every redirect hop: an allowed page redirecting to a private address is refused', async () => {
-    const { message } = await failure(provider({ mode: 'local', allow: ['127.0.0.1'] }).read(`url:${site.url}/redirect?to=http://169.254.169.254/latest/meta-data/`));
+    const { message } = await failure(
+      provider({ mode: 'local', allow: ['127.0.0.1'] }).read(`url:${site.url}/redirect?to=http://169.254.169.254/latest/meta-data/`),
+    );
     expect(message).toMatch(/Refused to fetch http:\/\/169\.254\.169\.254/);
-    expect((await failure(provider({ mode: 'local', allow: ['127.0.0.1'] }).read(`url:${site.url}/redirect?to=http://localhost:1/`))).message).toMatch(/local or metadata host name/);
+    expect(
+      (await failure(provider({ mode: 'local', allow: ['127.0.0.1'] }).read(`url:${site.url}/redirect?to=http://localhost:1/`))).message,
+    ).toMatch(/local or metadata host name/);
   });
 
   it('lets the allow-list (hosts or CIDRs) through', async () => {

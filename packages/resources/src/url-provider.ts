@@ -68,10 +68,18 @@ export const createUrlProvider = (options: UrlOptions): ResourceProvider => {
     if (options.apiKey !== undefined) headers['authorization'] = `Bearer ${options.apiKey}`;
     let response: Response;
     try {
-      response = await fetch(`${options.readerUrl.replace(/\/+$/, '')}/${target}`, { headers, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
+      response = await fetch(`${options.readerUrl.replace(/\/+$/, '')}/${target}`, {
+        headers,
+        signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]),
+      });
     } catch (error) {
-      if (timeout.aborted) throw new PromptyardError('TIMEOUT', `Jina Reader did not answer within ${options.timeoutMs} ms for ${target}.`, { cause: error });
-      throw new PromptyardError('SOURCE_ERROR', `Could not reach Jina Reader at ${options.readerUrl}: ${error instanceof Error ? error.message : String(error)}. Check JINA_READER_URL, or set mode = "local".`, { cause: error });
+      if (timeout.aborted)
+        throw new PromptyardError('TIMEOUT', `Jina Reader did not answer within ${options.timeoutMs} ms for ${target}.`, { cause: error });
+      throw new PromptyardError(
+        'SOURCE_ERROR',
+        `Could not reach Jina Reader at ${options.readerUrl}: ${error instanceof Error ? error.message : String(error)}. Check JINA_READER_URL, or set mode = "local".`,
+        { cause: error },
+      );
     }
     const body = await response.text();
     if (Buffer.byteLength(body) > options.maxBytes) {
@@ -87,13 +95,28 @@ export const createUrlProvider = (options: UrlOptions): ResourceProvider => {
   };
 
   const viaLocal = async (target: string, signal: AbortSignal | undefined): Promise<string> => {
-    const page = await guardedFetch(target, { check, timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, maxRedirects: options.maxRedirects ?? 5, ...(signal === undefined ? {} : { signal }) });
+    const page = await guardedFetch(target, {
+      check,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      maxRedirects: options.maxRedirects ?? 5,
+      ...(signal === undefined ? {} : { signal }),
+    });
     // A page that is not there is a resource that is not there: the client hears "not found", not "failed".
-    if (page.status === 404 || page.status === 410) throw new PromptyardError('RESOURCE_NOT_FOUND', `${page.url} answered HTTP ${page.status}: there is no page at that address.`, { data: { url: page.url, status: page.status } });
-    if (page.status >= 400) throw new PromptyardError('SOURCE_ERROR', `${page.url} answered HTTP ${page.status}.`, { data: { url: page.url, status: page.status } });
+    if (page.status === 404 || page.status === 410)
+      throw new PromptyardError('RESOURCE_NOT_FOUND', `${page.url} answered HTTP ${page.status}: there is no page at that address.`, {
+        data: { url: page.url, status: page.status },
+      });
+    if (page.status >= 400)
+      throw new PromptyardError('SOURCE_ERROR', `${page.url} answered HTTP ${page.status}.`, {
+        data: { url: page.url, status: page.status },
+      });
     const type = page.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
     if (!options.contentTypes.some((allowed) => type.startsWith(allowed))) {
-      throw new PromptyardError('SOURCE_ERROR', `${page.url} is ${type || 'of no declared type'}, which is not converted (allowed: ${options.contentTypes.join(', ')}; [resources.url] content_types).`);
+      throw new PromptyardError(
+        'SOURCE_ERROR',
+        `${page.url} is ${type || 'of no declared type'}, which is not converted (allowed: ${options.contentTypes.join(', ')}; [resources.url] content_types).`,
+      );
     }
     const text = page.body.toString('utf8');
     if (type === 'text/html' || type === 'application/xhtml+xml') {
@@ -109,7 +132,15 @@ export const createUrlProvider = (options: UrlOptions): ResourceProvider => {
   return {
     scheme,
     list: () => [],
-    templates: () => [{ uriTemplate: `${scheme}:{+url}`, name: 'url', title: 'A web page as Markdown', description: 'url:https://example.com/page', mimeType: 'text/markdown' }],
+    templates: () => [
+      {
+        uriTemplate: `${scheme}:{+url}`,
+        name: 'url',
+        title: 'A web page as Markdown',
+        description: 'url:https://example.com/page',
+        mimeType: 'text/markdown',
+      },
+    ],
     read: async (uri, signal): Promise<ResourceContents[]> => {
       const target = uri.slice(scheme.length + 1);
       // Both modes refuse non-http(s) targets up front; local mode checks addresses on every hop too.

@@ -13,13 +13,24 @@ export const connectUpstreamLazily = async (...args: Parameters<typeof ConnectUp
 /** How to reach a configured server: the command to start, or the URL with its headers and OAuth token store. */
 export const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>
   config.transport === 'stdio'
-    ? { kind: 'stdio', command: config.command ?? '', args: config.args, env: config.env, inheritEnv: config.inheritEnv, cwd: config.cwd, protocol: config.protocol }
+    ? {
+        kind: 'stdio',
+        command: config.command ?? '',
+        args: config.args,
+        env: config.env,
+        inheritEnv: config.inheritEnv,
+        cwd: config.cwd,
+        protocol: config.protocol,
+      }
     : {
         kind: config.transport,
         url: config.url ?? '',
         headers: config.headers,
         protocol: config.protocol,
-        oauth: config.oauth === undefined ? undefined : { server: config.id, settings: config.oauth, store: new OAuthStore(config.id, config.url ?? '') },
+        oauth:
+          config.oauth === undefined
+            ? undefined
+            : { server: config.id, settings: config.oauth, store: new OAuthStore(config.id, config.url ?? '') },
       };
 
 /**

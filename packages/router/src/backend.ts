@@ -4,7 +4,17 @@ import type { BackendConfig } from './config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from './oauth-store.js';
-import type { Era, ListName, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, UpstreamConnection, UpstreamPeer } from './sdk/upstream.js';
+import type {
+  Era,
+  ListName,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+  UpstreamConnection,
+  UpstreamPeer,
+} from './sdk/upstream.js';
 import type { Skill } from './sdk/upstream-skills.js';
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
@@ -93,7 +103,13 @@ export class Backend {
   private readonly logger: Logger;
   private readonly clientInfo: { readonly name: string; readonly version: string };
 
-  constructor(config: BackendConfig, timings: BackendTimings, events: BackendEvents, logger: Logger, clientInfo: { readonly name: string; readonly version: string }) {
+  constructor(
+    config: BackendConfig,
+    timings: BackendTimings,
+    events: BackendEvents,
+    logger: Logger,
+    clientInfo: { readonly name: string; readonly version: string },
+  ) {
     this.config = config;
     this.timings = timings;
     this.events = events;
@@ -165,7 +181,13 @@ export class Backend {
     this.lists = emptyLists;
     this.setState(this.config.enabled ? 'stopped' : 'disabled');
     // An attempt that connected just as it was stopped is closed here too (closing twice is harmless).
-    await Promise.all([connection?.close(), connecting?.attempt.then((late) => late.close(), () => {})]);
+    await Promise.all([
+      connection?.close(),
+      connecting?.attempt.then(
+        (late) => late.close(),
+        () => {},
+      ),
+    ]);
   }
 
   /** Stops and starts again now, with a fresh backoff (the TUI's and config reload's restart). */
@@ -188,7 +210,8 @@ export class Backend {
       uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
       restarts: this.restarts,
       lastError: this.lastError,
-      nextRetrySeconds: this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
+      nextRetrySeconds:
+        this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
       counts: {
         tools: this.lists.tools.length,
         prompts: this.lists.prompts.length,
@@ -242,7 +265,11 @@ export class Backend {
     let loginError: Error | undefined;
     let connection: UpstreamConnection;
     const abort = new AbortController();
-    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal: abort.signal });
+    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, {
+      ...this.clientInfo,
+      connectTimeoutMs: this.timings.connectMs,
+      signal: abort.signal,
+    });
     this.connecting = { abort, attempt };
     try {
       connection = await attempt;
@@ -253,7 +280,10 @@ export class Backend {
         return;
       }
       // A restart would start the same refusing gateway again: give up at once.
-      if (startsThisGateway) this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', { permanent: true });
+      if (startsThisGateway)
+        this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', {
+          permanent: true,
+        });
       else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
       return;
     } finally {
@@ -265,7 +295,10 @@ export class Backend {
     }
     this.connection = connection;
     if (connection.fallbackReason !== undefined) {
-      this.logger.warn(`server "${this.id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason}; set protocol = "2025-11-25" for it to skip the attempt`, { server: this.id });
+      this.logger.warn(
+        `server "${this.id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason}; set protocol = "2025-11-25" for it to skip the attempt`,
+        { server: this.id },
+      );
     }
     try {
       this.lists = await this.fetchLists(connection, ['tools', 'prompts', 'resources']);
@@ -375,11 +408,13 @@ export class Backend {
       lists.includes('tools') ? connection.listTools(timeout).then((tools) => (next.tools = tools)) : undefined,
       lists.includes('prompts') ? connection.listPrompts(timeout).then((prompts) => (next.prompts = prompts)) : undefined,
       lists.includes('resources')
-        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout), this.fetchSkills(connection)]).then(([resources, templates, skills]) => {
-            next.resources = resources;
-            next.resourceTemplates = templates;
-            next.skills = skills;
-          })
+        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout), this.fetchSkills(connection)]).then(
+            ([resources, templates, skills]) => {
+              next.resources = resources;
+              next.resourceTemplates = templates;
+              next.skills = skills;
+            },
+          )
         : undefined,
     ]);
     return next;
@@ -390,7 +425,7 @@ export class Backend {
     try {
       return (await connection.skills?.list(this.timings.requestMs)) ?? [];
     } catch (error) {
-      this.logger.warn('could not list the server\'s skills', { server: this.id, reason: describeError(error) });
+      this.logger.warn("could not list the server's skills", { server: this.id, reason: describeError(error) });
       return [];
     }
   }
@@ -411,7 +446,11 @@ export class Backend {
           this.lists = lists;
           this.events.changed(this);
         } catch (error) {
-          this.logger.warn('could not refresh a list after list_changed', { server: this.id, lists: wanted.join(','), reason: describeError(error) });
+          this.logger.warn('could not refresh a list after list_changed', {
+            server: this.id,
+            lists: wanted.join(','),
+            reason: describeError(error),
+          });
         }
       }
     };

@@ -34,7 +34,10 @@ export const createCardIndex = (): CardIndex => {
     replace: (cards) => index.replace(cards),
     search: (query, options = {}) => {
       const { limit, server } = options;
-      const hits = index.search(query, { ...(limit === undefined ? {} : { limit }), ...(server === undefined ? {} : { filter: (card: ToolCard) => card.server === server }) });
+      const hits = index.search(query, {
+        ...(limit === undefined ? {} : { limit }),
+        ...(server === undefined ? {} : { filter: (card: ToolCard) => card.server === server }),
+      });
       return hits.map((hit) => ({ ...hit.item, score: hit.score }));
     },
   };
@@ -56,12 +59,20 @@ export interface CatalogSearch {
   prompts(query: string, options?: CardSearchOptions): readonly Hit<PromptCard>[];
 }
 
-export const argumentNames = (tool: Tool): string[] => Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
+export const argumentNames = (tool: Tool): string[] =>
+  Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {});
 
 /** A prompt's arguments as cards show them: `name`, or `name?` when the argument is optional. */
-export const promptArgumentLabels = (prompt: Prompt): string[] => (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required === true ? '' : '?'}`);
+export const promptArgumentLabels = (prompt: Prompt): string[] =>
+  (prompt.arguments ?? []).map((argument) => `${argument.name}${argument.required === true ? '' : '?'}`);
 
-const card = (name: string, server: string, title: string | undefined, description: string | undefined, args: readonly string[]): ToolCard => ({
+const card = (
+  name: string,
+  server: string,
+  title: string | undefined,
+  description: string | undefined,
+  args: readonly string[],
+): ToolCard => ({
   name,
   server,
   ...(title === undefined ? {} : { title }),
@@ -76,9 +87,17 @@ export const createCatalogSearch = (view: CatalogView): CatalogSearch => {
   const refresh = (): void => {
     if (indexedVersion === view.version) return;
     indexedVersion = view.version;
-    toolIndex.replace(view.allTools().map((tool) => card(tool.name, view.toolOwner(tool.name)?.server ?? '', tool.title, tool.description, argumentNames(tool))));
+    toolIndex.replace(
+      view
+        .allTools()
+        .map((tool) => card(tool.name, view.toolOwner(tool.name)?.server ?? '', tool.title, tool.description, argumentNames(tool))),
+    );
     promptIndex.replace(
-      view.listPrompts().map((prompt) => card(prompt.name, view.promptOwner(prompt.name)?.server ?? '', prompt.title, prompt.description, promptArgumentLabels(prompt))),
+      view
+        .listPrompts()
+        .map((prompt) =>
+          card(prompt.name, view.promptOwner(prompt.name)?.server ?? '', prompt.title, prompt.description, promptArgumentLabels(prompt)),
+        ),
     );
   };
   return {

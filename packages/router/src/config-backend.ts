@@ -53,13 +53,20 @@ export interface DefaultTimeouts {
   readonly toolMs: number;
 }
 
-export const toolTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number => backend.toolTimeoutMs ?? backend.timeoutMs ?? defaults.toolMs;
+export const toolTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number =>
+  backend.toolTimeoutMs ?? backend.timeoutMs ?? defaults.toolMs;
 
 export const requestTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number => backend.timeoutMs ?? defaults.requestMs;
 
 /** `*` any run, `?` one character, anchored; everything else literal. */
 const globToRegExp = (glob: string): RegExp =>
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 's');
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    's',
+  );
 
 /** A name passes when some allow glob matches (or allow is empty) and no deny glob does. */
 export const compileNameFilter = (filter: NameFilter): ((name: string) => boolean) => {
@@ -71,7 +78,13 @@ export const compileNameFilter = (filter: NameFilter): ((name: string) => boolea
 
 const stableJson = (value: unknown): string =>
   JSON.stringify(value, (_key, item: unknown) =>
-    isTable(item) ? Object.fromEntries(Object.keys(item).sort().map((key) => [key, item[key]])) : item,
+    isTable(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
   );
 
 /** Stable JSON of everything that needs the backend restarted when it changes (how it is launched or reached). */

@@ -22,12 +22,20 @@ describe('auth = "oauth"', () => {
       '[servers.linear]\nurl = "https://mcp.linear.app/mcp"\nauth = "oauth"\n\n[servers.ci]\nurl = "https://ci.example.com/mcp"\nauth = "oauth"\n[servers.ci.oauth]\ngrant = "client_credentials"\nclient_id = "ci"\nclient_secret = "${LINEAR_SECRET}"\nscopes = ["deploy"]\nredirect_port = 33418\n',
     );
     expect(config.servers[0]?.oauth).toEqual({ grant: 'authorization_code', scopes: [] });
-    expect(config.servers[1]?.oauth).toEqual({ grant: 'client_credentials', clientId: 'ci', clientSecret: 's3cret', scopes: ['deploy'], redirectPort: 33418 });
+    expect(config.servers[1]?.oauth).toEqual({
+      grant: 'client_credentials',
+      clientId: 'ci',
+      clientSecret: 's3cret',
+      scopes: ['deploy'],
+      redirectPort: 33418,
+    });
     expect(parse('[servers.a]\nurl = "https://a.example.com/mcp"\n').servers[0]?.oauth).toBeUndefined();
   });
 
   it('restarts a server whose OAuth settings change', () => {
-    const [plain, oauth] = parse('[servers.a]\nurl = "https://a.example.com/mcp"\n[servers.b]\nurl = "https://a.example.com/mcp"\nauth = "oauth"\n').servers;
+    const [plain, oauth] = parse(
+      '[servers.a]\nurl = "https://a.example.com/mcp"\n[servers.b]\nurl = "https://a.example.com/mcp"\nauth = "oauth"\n',
+    ).servers;
     expect(backendFingerprint(plain as never)).not.toBe(backendFingerprint({ ...(oauth as object), id: 'a' } as never));
   });
 

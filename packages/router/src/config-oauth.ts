@@ -34,19 +34,29 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
   const auth = fields['auth'];
   const table = fields['oauth'];
   if (auth === undefined || auth === 'none') {
-    if (table !== undefined) problem(['oauth'], 'has an [oauth] table but no auth = "oauth": add auth = "oauth" to use it, or remove the table');
+    if (table !== undefined)
+      problem(['oauth'], 'has an [oauth] table but no auth = "oauth": add auth = "oauth" to use it, or remove the table');
     return undefined;
   }
   if (auth !== 'oauth') {
-    problem(['auth'], `auth must be "oauth" (the gateway logs in to the server) or "none", got ${JSON.stringify(auth)}; a static token goes in headers instead`);
+    problem(
+      ['auth'],
+      `auth must be "oauth" (the gateway logs in to the server) or "none", got ${JSON.stringify(auth)}; a static token goes in headers instead`,
+    );
     return undefined;
   }
   if (transport === 'stdio') {
-    problem(['auth'], 'auth = "oauth" needs a url: a command (stdio) server is not reached over HTTP, so remove auth or replace command with url');
+    problem(
+      ['auth'],
+      'auth = "oauth" needs a url: a command (stdio) server is not reached over HTTP, so remove auth or replace command with url',
+    );
     return undefined;
   }
   if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) {
-    problem(['headers'], 'has both auth = "oauth" and an Authorization header: remove the header (the gateway sends the token it got by OAuth)');
+    problem(
+      ['headers'],
+      'has both auth = "oauth" and an Authorization header: remove the header (the gateway sends the token it got by OAuth)',
+    );
   }
   if (table !== undefined && !isTable(table)) {
     problem(['oauth'], 'oauth must be a table ([servers.<id>.oauth]) with grant, client_id, client_secret, scopes or redirect_port');
@@ -56,7 +66,10 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
   for (const key of Object.keys(values)) {
     if ((OAUTH_KEYS as readonly string[]).includes(key)) continue;
     const hints = closestNames(key, OAUTH_KEYS);
-    problem(['oauth', key], `unknown key "${key}" in oauth${hints.length > 0 ? ` (did you mean "${hints[0] as string}"?)` : ''}; allowed keys: ${OAUTH_KEYS.join(', ')}`);
+    problem(
+      ['oauth', key],
+      `unknown key "${key}" in oauth${hints.length > 0 ? ` (did you mean "${hints[0] as string}"?)` : ''}; allowed keys: ${OAUTH_KEYS.join(', ')}`,
+    );
   }
   const text = (key: string): string | undefined => {
     const value = values[key];
@@ -69,20 +82,38 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
   };
   const grantValue = values['grant'] ?? 'authorization_code';
   const grant = OAUTH_GRANTS.find((item) => item === grantValue);
-  if (grant === undefined) problem(['oauth', 'grant'], `oauth.grant must be "authorization_code" (a person logs in) or "client_credentials" (a machine account), got ${JSON.stringify(grantValue)}`);
+  if (grant === undefined)
+    problem(
+      ['oauth', 'grant'],
+      `oauth.grant must be "authorization_code" (a person logs in) or "client_credentials" (a machine account), got ${JSON.stringify(grantValue)}`,
+    );
   const clientId = text('client_id');
   const clientSecret = text('client_secret');
   const scopesValue = values['scopes'] ?? [];
-  const scopes = Array.isArray(scopesValue) && scopesValue.every((item) => typeof item === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(item)) ? (scopesValue as string[]) : undefined;
-  if (scopes === undefined) problem(['oauth', 'scopes'], `oauth.scopes must be a list of scope names such as ["read", "write"], got ${JSON.stringify(scopesValue)}`);
+  const scopes =
+    Array.isArray(scopesValue) && scopesValue.every((item) => typeof item === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(item))
+      ? (scopesValue as string[])
+      : undefined;
+  if (scopes === undefined)
+    problem(
+      ['oauth', 'scopes'],
+      `oauth.scopes must be a list of scope names such as ["read", "write"], got ${JSON.stringify(scopesValue)}`,
+    );
   const port = typeof values['redirect_port'] === 'bigint' ? Number(values['redirect_port']) : values['redirect_port'];
   if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)) {
     problem(['oauth', 'redirect_port'], `oauth.redirect_port must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
   }
   if (grant === 'client_credentials' && (clientId === undefined || clientSecret === undefined)) {
-    problem(['oauth'], 'oauth.grant = "client_credentials" needs oauth.client_id and oauth.client_secret (the machine account\'s credentials; put the secret in an environment variable: client_secret = "${MY_SECRET}")');
+    problem(
+      ['oauth'],
+      'oauth.grant = "client_credentials" needs oauth.client_id and oauth.client_secret (the machine account\'s credentials; put the secret in an environment variable: client_secret = "${MY_SECRET}")',
+    );
   }
-  if (clientSecret !== undefined && clientId === undefined) problem(['oauth', 'client_secret'], 'oauth.client_secret needs oauth.client_id: set both, or neither to register the gateway dynamically');
+  if (clientSecret !== undefined && clientId === undefined)
+    problem(
+      ['oauth', 'client_secret'],
+      'oauth.client_secret needs oauth.client_id: set both, or neither to register the gateway dynamically',
+    );
   return {
     grant: grant ?? 'authorization_code',
     ...(clientId === undefined ? {} : { clientId }),

@@ -4,7 +4,7 @@ import { closestNames, formatList } from '@promptyard/core';
 import { PROTOCOL_CHOICES } from './config-backend.js';
 import type { BackendConfig, BackendTransport, NameFilter, ProtocolChoice } from './config-backend.js';
 import { readOAuth } from './config-oauth.js';
-import type { FILTER_KINDS} from './config-values.js';
+import type { FILTER_KINDS } from './config-values.js';
 import { MAX_TIMEOUT_MS, isTable } from './config-values.js';
 import { NAME_CHARACTERS, uriScheme } from './names.js';
 import { substituteVariables } from './substitute.js';
@@ -79,7 +79,11 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
   const enabledValue = fields['enabled'];
   if (enabledValue !== undefined && typeof enabledValue !== 'boolean') problem(['enabled'], `${label('enabled')} must be true or false`);
   const enabled = typeof enabledValue === 'boolean' ? enabledValue : true;
-  const substitution: SubstitutionContext = { env: context.env, lenient: !enabled, ...(context.builtins ? { builtins: context.builtins } : {}) };
+  const substitution: SubstitutionContext = {
+    env: context.env,
+    lenient: !enabled,
+    ...(context.builtins ? { builtins: context.builtins } : {}),
+  };
   const substitute = (path: readonly string[], value: string): string => {
     const result = substituteVariables(value, substitution);
     const [key = '', index] = path;
@@ -139,14 +143,20 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
     for (const key of Object.keys(value)) {
       if (key !== 'allow' && key !== 'deny') {
         const hints = closestNames(key, ['allow', 'deny']);
-        problem([kind, key], `unknown key "${key}" in ${kind}${hints.length > 0 ? ` (did you mean "${hints[0] as string}"?)` : ''}; allowed keys: allow, deny`);
+        problem(
+          [kind, key],
+          `unknown key "${key}" in ${kind}${hints.length > 0 ? ` (did you mean "${hints[0] as string}"?)` : ''}; allowed keys: allow, deny`,
+        );
       }
     }
     const globs = (key: 'allow' | 'deny'): string[] => {
       const list = value[key];
       if (list === undefined) return [];
       if (!Array.isArray(list) || !list.every((item) => typeof item === 'string' && item !== '')) {
-        problem([kind, key], `${kind}.${key} must be a list of non-empty name globs such as ["create_*", "list_?"], got ${JSON.stringify(list)}`);
+        problem(
+          [kind, key],
+          `${kind}.${key} must be a list of non-empty name globs such as ["create_*", "list_?"], got ${JSON.stringify(list)}`,
+        );
         return [];
       }
       return list as string[];
@@ -167,7 +177,10 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
     try {
       env = { ...parseDotenv(readFileSync(path, 'utf8')), ...env };
     } catch (error) {
-      problem(['envFile'], `envFile ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): create it, or move the variables into env`);
+      problem(
+        ['envFile'],
+        `envFile ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): create it, or move the variables into env`,
+      );
     }
   }
 
@@ -176,23 +189,38 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
   if (transportName !== undefined) {
     declared = TRANSPORT_ALIASES[transportName];
     if (declared === undefined) {
-      problem(['transport'], `${label('transport')} must be ${formatList(['stdio', 'streamable-http', 'sse'])} ("http" also means streamable-http), got ${JSON.stringify(transportName)}`);
+      problem(
+        ['transport'],
+        `${label('transport')} must be ${formatList(['stdio', 'streamable-http', 'sse'])} ("http" also means streamable-http), got ${JSON.stringify(transportName)}`,
+      );
     }
   }
   let transport: BackendTransport = declared ?? 'streamable-http';
   const hasCommand = fields['command'] !== undefined;
   const hasUrl = fields['url'] !== undefined;
   if (hasCommand && hasUrl) {
-    problem(['url'], `has both ${label('command')} and ${label('url')}: keep command to launch a local server (stdio), or url to connect to a remote one`);
+    problem(
+      ['url'],
+      `has both ${label('command')} and ${label('url')}: keep command to launch a local server (stdio), or url to connect to a remote one`,
+    );
   } else if (!hasCommand && !hasUrl) {
-    problem([], `has neither ${label('command')} nor ${label('url')}: set command (and args) to launch a local server, or url to connect to a remote one`);
+    problem(
+      [],
+      `has neither ${label('command')} nor ${label('url')}: set command (and args) to launch a local server, or url to connect to a remote one`,
+    );
   } else if (hasCommand) {
     if (declared !== undefined && declared !== 'stdio') {
-      problem(['transport'], `${label('transport')} "${transportName ?? ''}" needs a url, but the server has a command: drop ${label('transport')} (a command speaks stdio) or replace command with url`);
+      problem(
+        ['transport'],
+        `${label('transport')} "${transportName ?? ''}" needs a url, but the server has a command: drop ${label('transport')} (a command speaks stdio) or replace command with url`,
+      );
     }
     transport = 'stdio';
   } else if (declared === 'stdio') {
-    problem(['transport'], `${label('transport')} "stdio" needs a command, but the server has a url: drop ${label('transport')} or replace url with command`);
+    problem(
+      ['transport'],
+      `${label('transport')} "stdio" needs a command, but the server has a url: drop ${label('transport')} or replace url with command`,
+    );
   }
   if (url !== undefined && enabled) {
     let parsed: URL | undefined;
@@ -211,7 +239,11 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
   if (prefixValue === false) prefix = false;
   else if (typeof prefixValue === 'string') {
     if (NAME_CHARACTERS.test(prefixValue)) prefix = prefixValue;
-    else problem(['prefix'], `prefix ${JSON.stringify(prefixValue)} must be letters, digits, "_", "-" or "." (or true for the id, false for none)`);
+    else
+      problem(
+        ['prefix'],
+        `prefix ${JSON.stringify(prefixValue)} must be letters, digits, "_", "-" or "." (or true for the id, false for none)`,
+      );
   } else if (prefixValue !== undefined && prefixValue !== true) {
     problem(['prefix'], `prefix must be true (the id), false (no prefix) or a string, got ${JSON.stringify(prefixValue)}`);
   }
@@ -230,9 +262,15 @@ export const buildBackend = (raw: RawServer, context: BuildContext, id: string):
   if (protocolValue !== undefined) {
     const choice = PROTOCOL_CHOICES.find((item) => item === protocolValue);
     if (choice === undefined) {
-      problem(['protocol'], `${label('protocol')} must be ${formatList(PROTOCOL_CHOICES)} ("auto" when absent), got ${JSON.stringify(protocolValue)}`);
+      problem(
+        ['protocol'],
+        `${label('protocol')} must be ${formatList(PROTOCOL_CHOICES)} ("auto" when absent), got ${JSON.stringify(protocolValue)}`,
+      );
     } else if (choice === '2026-07-28' && transport === 'sse') {
-      problem(['protocol'], `${label('protocol')} "2026-07-28" needs a streamable-http url or a command: an sse server speaks only the 2025 protocol, so drop ${label('protocol')} or change ${label('transport')}`);
+      problem(
+        ['protocol'],
+        `${label('protocol')} "2026-07-28" needs a streamable-http url or a command: an sse server speaks only the 2025 protocol, so drop ${label('protocol')} or change ${label('transport')}`,
+      );
     } else protocol = choice;
   }
 
@@ -274,7 +312,10 @@ export const checkPrefixes = (servers: readonly BackendConfig[], at: (id: string
     if (!server.enabled || server.prefix === false) continue;
     const other = byPrefix.get(server.prefix);
     if (other !== undefined) {
-      problems.push({ line: at(server.id), message: `servers "${other}" and "${server.id}" both use the prefix "${server.prefix}": give one another prefix (prefix = "…")` });
+      problems.push({
+        line: at(server.id),
+        message: `servers "${other}" and "${server.id}" both use the prefix "${server.prefix}": give one another prefix (prefix = "…")`,
+      });
       continue;
     }
     byPrefix.set(server.prefix, server.id);

@@ -8,7 +8,12 @@ import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
 // Reads server entries out of gateway.toml or a Claude / Cursor / VS Code JSON file, with their lines.
 
 /** Keys people bring from other formats, and what they mean here. */
-const SERVER_KEY_HINTS: Readonly<Record<string, string>> = { type: 'transport', disabled: 'enabled', timeout_ms: 'timeout', envFile: 'env' };
+const SERVER_KEY_HINTS: Readonly<Record<string, string>> = {
+  type: 'transport',
+  disabled: 'enabled',
+  timeout_ms: 'timeout',
+  envFile: 'env',
+};
 
 export const detectFormat = (text: string, file: string | undefined): 'toml' | 'json' => {
   const extension = file === undefined ? '' : extname(file).toLowerCase();
@@ -44,7 +49,11 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
     document = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${file}:${error.line}:${error.column}: ${error.message.split('\n')[0] ?? error.message}`, { cause: error });
+      throw new PromptyardError(
+        'CONFIG_INVALID',
+        `Invalid configuration:\n  ${file}:${error.line}:${error.column}: ${error.message.split('\n')[0] ?? error.message}`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -68,7 +77,10 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
       const line = (path: readonly string[] = []): number => {
         const [first, ...more] = path;
         if (first !== undefined && more.length > 0) {
-          const nested = locateKey(text, `${section}.${first}`, more.join('.')) || locateKey(text, section, path.join('.')) || locateKey(text, `${section}.${first}`);
+          const nested =
+            locateKey(text, `${section}.${first}`, more.join('.')) ||
+            locateKey(text, section, path.join('.')) ||
+            locateKey(text, `${section}.${first}`);
           if (nested > 0) return nested;
         }
         return (first === undefined ? 0 : locateKey(text, section, first)) || locateKey(text, section) || locateKey(text, 'servers', key);
@@ -98,7 +110,11 @@ export const readJson = (text: string, file: string): ServerSource => {
     document = JSON.parse(stripped);
   } catch (error) {
     const line = jsonErrorLine(stripped, error as Error);
-    throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${line > 0 ? `${file}:${line}` : file}: ${(error as Error).message}`, { cause: error });
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `Invalid configuration:\n  ${line > 0 ? `${file}:${line}` : file}: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   const missing = `expected an object with "mcpServers" (Claude Desktop, Cursor, Claude Code) or "servers" (VS Code mcp.json): add one, or write a gateway.toml`;
   if (!isTable(document)) throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${file}: ${missing}`);
@@ -112,7 +128,10 @@ export const readJson = (text: string, file: string): ServerSource => {
   for (const key of root) table = isTable(table) ? table[key] : undefined;
   if (!isTable(table)) {
     const line = locateJsonPath(text, root);
-    throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${line > 0 ? `${file}:${line}` : file}: "${root.join('.')}" must be an object of server names to settings`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `Invalid configuration:\n  ${line > 0 ? `${file}:${line}` : file}: "${root.join('.')}" must be an object of server names to settings`,
+    );
   }
   const servers: RawServer[] = [];
   for (const [key, entry] of Object.entries(table)) {
@@ -132,7 +151,9 @@ export const readJson = (text: string, file: string): ServerSource => {
       protocol: raw['protocol'],
       auth: raw['auth'],
       oauth: raw['oauth'],
-      ...(format === 'claude' && raw['disabled'] !== undefined ? { enabled: typeof raw['disabled'] === 'boolean' ? !raw['disabled'] : raw['disabled'] } : {}),
+      ...(format === 'claude' && raw['disabled'] !== undefined
+        ? { enabled: typeof raw['disabled'] === 'boolean' ? !raw['disabled'] : raw['disabled'] }
+        : {}),
       ...(format === 'vscode' ? { envFile: raw['envFile'] } : {}),
     };
     const names: Readonly<Record<string, string>> = { transport: transportKey, enabled: 'disabled' };
@@ -146,4 +167,3 @@ export const readJson = (text: string, file: string): ServerSource => {
   }
   return { format, document: {}, servers };
 };
-

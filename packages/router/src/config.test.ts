@@ -8,7 +8,8 @@ import { backendFingerprint, compileNameFilter, diffBackends } from './config-ba
 import type { BackendConfig } from './config-backend.js';
 
 const env = { HOME: '/home/me', GITHUB_TOKEN: 'ghp_secret', EMPTY: '' };
-const parse = (text: string, file = '/etc/gw/gateway.toml', extra: Record<string, string> = {}) => parseGatewayConfig(text, { file, env: { ...env, ...extra } });
+const parse = (text: string, file = '/etc/gw/gateway.toml', extra: Record<string, string> = {}) =>
+  parseGatewayConfig(text, { file, env: { ...env, ...extra } });
 
 /** The message of the CONFIG_INVALID error `run` throws. */
 const problems = (run: () => unknown): string => {
@@ -122,7 +123,12 @@ enabled = false
       prompts: { allow: [], deny: [] },
       resources: { allow: [], deny: [] },
     });
-    expect(config.servers[1]).toMatchObject({ transport: 'streamable-http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ghp_secret' }, prefix: false });
+    expect(config.servers[1]).toMatchObject({
+      transport: 'streamable-http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer ghp_secret' },
+      prefix: false,
+    });
     expect(config.servers[2]).toMatchObject({ transport: 'sse', enabled: false, prefix: 'legacy' });
   });
 
@@ -169,9 +175,14 @@ protocol = "2026-07-28"
 `),
     );
     expect(message).toMatch(/gateway\.toml:4: server "a": inherit_env must be true \(.*\) or false \(.*\), got "no"/);
-    expect(message).toMatch(/gateway\.toml:5: server "a": protocol must be "auto", "2025-11-25" or "2026-07-28" \("auto" when absent\), got "2026"/);
+    expect(message).toMatch(
+      /gateway\.toml:5: server "a": protocol must be "auto", "2025-11-25" or "2026-07-28" \("auto" when absent\), got "2026"/,
+    );
     expect(message).toMatch(/gateway\.toml:9: server "b": protocol "2026-07-28" needs a streamable-http url or a command/);
-    const json = parse(JSON.stringify({ mcpServers: { a: { command: 'a', inherit_env: false, protocol: '2025-11-25' } } }), '/home/me/claude_desktop_config.json');
+    const json = parse(
+      JSON.stringify({ mcpServers: { a: { command: 'a', inherit_env: false, protocol: '2025-11-25' } } }),
+      '/home/me/claude_desktop_config.json',
+    );
     expect(json.servers[0]).toMatchObject({ inheritEnv: false, protocol: '2025-11-25' });
   });
 
@@ -250,7 +261,9 @@ block = ["x"]
     );
     const lines = message.split('\n').slice(1);
     expect(lines.length).toBeGreaterThanOrEqual(12);
-    expect(message).toContain('gateway.toml:1: server "none": has neither command nor url: set command (and args) to launch a local server, or url to connect to a remote one');
+    expect(message).toContain(
+      'gateway.toml:1: server "none": has neither command nor url: set command (and args) to launch a local server, or url to connect to a remote one',
+    );
     expect(message).toContain('gateway.toml:6: server "both": has both command and url');
     expect(message).toContain('gateway.toml:10: server "sse": transport "sse" needs a url, but the server has a command');
     expect(message).toContain('gateway.toml:13: server "ftp": url must be an http:// or https:// URL, got "ftp://x.test"');
@@ -276,16 +289,26 @@ block = ["x"]
     expect(problems(() => parse('[servers.a]\ncommand = "x"\nprefix = "p"\n[servers.b]\ncommand = "y"\nprefix = "p"\n'))).toContain(
       'gateway.toml:6: servers "a" and "b" both use the prefix "p"',
     );
-    expect(problems(() => parse('[servers.My_Db]\ncommand = "x"\n[servers.my-db]\ncommand = "y"\n'))).toContain('resource URI scheme "my-db"');
-    expect(parse('[servers.a]\ncommand = "x"\nprefix = "p"\n[servers.b]\ncommand = "y"\nprefix = "p"\nenabled = false\n').servers).toHaveLength(2);
+    expect(problems(() => parse('[servers.My_Db]\ncommand = "x"\n[servers.my-db]\ncommand = "y"\n'))).toContain(
+      'resource URI scheme "my-db"',
+    );
+    expect(
+      parse('[servers.a]\ncommand = "x"\nprefix = "p"\n[servers.b]\ncommand = "y"\nprefix = "p"\nenabled = false\n').servers,
+    ).toHaveLength(2);
     expect(parse('[servers.a]\ncommand = "x"\nprefix = false\n[servers.b]\ncommand = "y"\nprefix = false\n').servers).toHaveLength(2);
   });
 
   it('checks the gateway sections', () => {
-    const message = problems(() => parse('[gateway]\nseparator = "/"\nlog_level = "loud"\n[restart]\ninitial_ms = 5000\nmax_ms = 100\n[transport]\npath = "mcp"\n[timeouts]\ntool_ms = 0\n'));
+    const message = problems(() =>
+      parse(
+        '[gateway]\nseparator = "/"\nlog_level = "loud"\n[restart]\ninitial_ms = 5000\nmax_ms = 100\n[transport]\npath = "mcp"\n[timeouts]\ntool_ms = 0\n',
+      ),
+    );
     expect(message).toContain('gateway.toml:3: [gateway] log_level must be one of "debug", "info", "notice", "warning" or "error"');
     expect(message).toContain('gateway.toml:10: [timeouts] tool_ms must be an integer from 1 to');
-    const second = problems(() => parse('[gateway]\nseparator = "/"\n[restart]\ninitial_ms = 5000\nmax_ms = 100\n[transport]\npath = "mcp"\n'));
+    const second = problems(() =>
+      parse('[gateway]\nseparator = "/"\n[restart]\ninitial_ms = 5000\nmax_ms = 100\n[transport]\npath = "mcp"\n'),
+    );
     expect(second).toContain('gateway.toml:2: [gateway] separator "/" must be letters, digits');
     expect(second).toContain('gateway.toml:4: [restart] initial_ms (5000) must not exceed max_ms (100)');
     expect(second).toContain('gateway.toml:7: [transport] path must start with "/"');
@@ -306,21 +329,31 @@ block = ["x"]
     expect(config.transport.port).toBe(4000);
     expect(config.transport.authToken).toBe('from-env');
     expect(config.logLevel).toBe('warning');
-    expect(problems(() => parse('', '/g.toml', { PROMPTYARD_TRANSPORT_PORT: 'eighty' }))).toContain('environment variable PROMPTYARD_TRANSPORT_PORT: must be an integer from 0 to 65535');
+    expect(problems(() => parse('', '/g.toml', { PROMPTYARD_TRANSPORT_PORT: 'eighty' }))).toContain(
+      'environment variable PROMPTYARD_TRANSPORT_PORT: must be an integer from 0 to 65535',
+    );
   });
 });
 
 describe('variable substitution', () => {
-  const server = (body: string, extra: Record<string, string> = {}) => parse(`[servers.s]\n${body}\n`, '/etc/gw/gateway.toml', extra).servers[0] as BackendConfig;
+  const server = (body: string, extra: Record<string, string> = {}) =>
+    parse(`[servers.s]\n${body}\n`, '/etc/gw/gateway.toml', extra).servers[0] as BackendConfig;
 
   it('substitutes ${VAR}, ${env:VAR} and ${VAR:-default} in command, args, env, cwd, url and headers', () => {
-    expect(server('command = "${HOME}/bin/x"\nargs = ["${env:GITHUB_TOKEN}", "${MISSING:-fallback}", "${EMPTY:-was-empty}", "${EMPTY}"]\ncwd = "${HOME}/w"\nenv = { T = "${GITHUB_TOKEN}" }')).toMatchObject({
+    expect(
+      server(
+        'command = "${HOME}/bin/x"\nargs = ["${env:GITHUB_TOKEN}", "${MISSING:-fallback}", "${EMPTY:-was-empty}", "${EMPTY}"]\ncwd = "${HOME}/w"\nenv = { T = "${GITHUB_TOKEN}" }',
+      ),
+    ).toMatchObject({
       command: '/home/me/bin/x',
       args: ['ghp_secret', 'fallback', 'was-empty', ''],
       cwd: resolve('/home/me/w'),
       env: { T: 'ghp_secret' },
     });
-    expect(server('url = "https://${HOST:-x.test}/mcp"\nheaders = { A = "Bearer ${GITHUB_TOKEN}" }')).toMatchObject({ url: 'https://x.test/mcp', headers: { A: 'Bearer ghp_secret' } });
+    expect(server('url = "https://${HOST:-x.test}/mcp"\nheaders = { A = "Bearer ${GITHUB_TOKEN}" }')).toMatchObject({
+      url: 'https://x.test/mcp',
+      headers: { A: 'Bearer ghp_secret' },
+    });
   });
 
   it('keeps $${ as a literal ${ and a lone $ untouched', () => {
@@ -329,7 +362,9 @@ describe('variable substitution', () => {
 
   it('names the server, key and variable when a variable is not set', () => {
     const message = problems(() => server('command = "x"\nenv = { TOKEN = "${NOPE}" }\nargs = ["${ALSO_NOPE}"]'));
-    expect(message).toContain('gateway.toml:3: server "s": env.TOKEN uses ${NOPE}, but NOPE is not set: set NOPE in the gateway\'s environment, or give a default as ${NOPE:-value}');
+    expect(message).toContain(
+      'gateway.toml:3: server "s": env.TOKEN uses ${NOPE}, but NOPE is not set: set NOPE in the gateway\'s environment, or give a default as ${NOPE:-value}',
+    );
     expect(message).toContain('gateway.toml:4: server "s": args[0] uses ${ALSO_NOPE}, but ALSO_NOPE is not set');
     expect(problems(() => server('command = "${not a var}"'))).toContain('command has ${not a var}, which is not a variable');
   });
@@ -389,7 +424,9 @@ describe('parseGatewayConfig: Claude Desktop / Cursor JSON', () => {
   });
 
   it('explains a JSON file without servers, and JSON syntax errors', () => {
-    expect(problems(() => parse('{"other": 1}', file))).toContain('expected an object with "mcpServers" (Claude Desktop, Cursor, Claude Code) or "servers" (VS Code mcp.json)');
+    expect(problems(() => parse('{"other": 1}', file))).toContain(
+      'expected an object with "mcpServers" (Claude Desktop, Cursor, Claude Code) or "servers" (VS Code mcp.json)',
+    );
     expect(problems(() => parse('{\n  "mcpServers": {\n    "a": {,}\n  }\n}', file))).toMatch(/mcp\.json:3: /);
     expect(problems(() => parse('{"mcpServers": []}', file))).toContain('"mcpServers" must be an object of server names to settings');
   });
@@ -423,7 +460,10 @@ describe('parseGatewayConfig: VS Code mcp.json', () => {
   });
 
   it('reads settings.json with mcp.servers', () => {
-    const config = parse('{ "editor.fontSize": 14, "mcp": { "servers": { "x": { "command": "x" } } } }', '/home/me/.config/Code/User/settings.json');
+    const config = parse(
+      '{ "editor.fontSize": 14, "mcp": { "servers": { "x": { "command": "x" } } } }',
+      '/home/me/.config/Code/User/settings.json',
+    );
     expect(config.format).toBe('vscode');
     expect(config.servers.map((server) => server.id)).toEqual(['x']);
   });
@@ -444,7 +484,9 @@ describe('parseGatewayConfig: VS Code mcp.json', () => {
     const config = await loadGatewayConfig(file, { env: {} });
     expect(config.servers[0]?.env).toEqual({ A: 'from-file', B: 'quoted value', C: 'from-env' });
     await writeFile(file, JSON.stringify({ servers: { s: { command: 'x', envFile: 'missing.env' } } }));
-    await expect(loadGatewayConfig(file, { env: {} })).rejects.toThrow(/envFile .*missing\.env cannot be read \(ENOENT\): create it, or move the variables into env/);
+    await expect(loadGatewayConfig(file, { env: {} })).rejects.toThrow(
+      /envFile .*missing\.env cannot be read \(ENOENT\): create it, or move the variables into env/,
+    );
   });
 });
 
@@ -530,33 +572,84 @@ command = "e"
 
 describe('gatewayConfigSchema', () => {
   it('documents every section and server key', () => {
-    expect(Object.keys(gatewayConfigSchema)).toEqual(['gateway', 'timeouts', 'restart', 'transport', 'auth', 'policy[]', 'telemetry', 'cluster', 'servers.<id>', 'servers.<id>.tools', 'servers.<id>.prompts', 'servers.<id>.resources', 'servers.<id>.oauth']);
+    expect(Object.keys(gatewayConfigSchema)).toEqual([
+      'gateway',
+      'timeouts',
+      'restart',
+      'transport',
+      'auth',
+      'policy[]',
+      'telemetry',
+      'cluster',
+      'servers.<id>',
+      'servers.<id>.tools',
+      'servers.<id>.prompts',
+      'servers.<id>.resources',
+      'servers.<id>.oauth',
+    ]);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
     }
     expect(gatewayConfigSchema.timeouts.tool_ms.default).toBe(300_000);
-    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual(['command', 'args', 'env', 'inherit_env', 'cwd', 'url', 'headers', 'transport', 'enabled', 'prefix', 'timeout', 'tool_timeout', 'protocol', 'auth']);
+    expect(Object.keys(gatewayConfigSchema['servers.<id>'])).toEqual([
+      'command',
+      'args',
+      'env',
+      'inherit_env',
+      'cwd',
+      'url',
+      'headers',
+      'transport',
+      'enabled',
+      'prefix',
+      'timeout',
+      'tool_timeout',
+      'protocol',
+      'auth',
+    ]);
   });
 });
 
 describe('parseGatewayConfig: [auth]', () => {
   it('reads the OAuth resource-server settings, from the file or PROMPTYARD_AUTH_*', () => {
-    const config = parse('[transport]\npublic_url = "https://mcp.example.com/mcp"\n[auth]\nissuer = "https://login.example.com/realms/team"\nrequired_scopes = ["mcp"]\n');
+    const config = parse(
+      '[transport]\npublic_url = "https://mcp.example.com/mcp"\n[auth]\nissuer = "https://login.example.com/realms/team"\nrequired_scopes = ["mcp"]\n',
+    );
     expect(config.transport.publicUrl).toBe('https://mcp.example.com/mcp');
-    expect(config.auth).toMatchObject({ issuer: 'https://login.example.com/realms/team', requiredScopes: ['mcp'], groupsClaim: 'groups', audience: undefined });
+    expect(config.auth).toMatchObject({
+      issuer: 'https://login.example.com/realms/team',
+      requiredScopes: ['mcp'],
+      groupsClaim: 'groups',
+      audience: undefined,
+    });
     expect(parse('', undefined, { PROMPTYARD_AUTH_ISSUER: 'http://127.0.0.1:8080' }).auth?.issuer).toBe('http://127.0.0.1:8080');
     expect(parse('').auth).toBeUndefined();
   });
 
   it('reads [telemetry], from the file or PROMPTYARD_TELEMETRY_*', () => {
-    expect(parse('[telemetry]\nmetrics = false\nmetrics_bind = "127.0.0.1:9464"\n').telemetry).toEqual({ metrics: false, metricsBind: '127.0.0.1:9464' });
-    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' }).telemetry).toEqual({ metrics: true, metricsBind: '127.0.0.1:0' });
-    expect(parse('[telemetry]\notlp_endpoint = "http://127.0.0.1:4318"\nservice_name = "edge"\n').telemetry).toEqual({ metrics: true, otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'edge' });
-    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry).toEqual({ metrics: true, otlpEndpoint: 'http://collector:4318' });
+    expect(parse('[telemetry]\nmetrics = false\nmetrics_bind = "127.0.0.1:9464"\n').telemetry).toEqual({
+      metrics: false,
+      metricsBind: '127.0.0.1:9464',
+    });
+    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_METRICS_BIND: '127.0.0.1:0' }).telemetry).toEqual({
+      metrics: true,
+      metricsBind: '127.0.0.1:0',
+    });
+    expect(parse('[telemetry]\notlp_endpoint = "http://127.0.0.1:4318"\nservice_name = "edge"\n').telemetry).toEqual({
+      metrics: true,
+      otlpEndpoint: 'http://127.0.0.1:4318',
+      serviceName: 'edge',
+    });
+    expect(parse('', undefined, { PROMPTYARD_TELEMETRY_OTLP_ENDPOINT: 'http://collector:4318' }).telemetry).toEqual({
+      metrics: true,
+      otlpEndpoint: 'http://collector:4318',
+    });
   });
 
   it('names the file and line of an [auth] mistake', () => {
-    const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[auth]\nissuer = "http://login.example.com"\nalgorithms = ["HS256"]\n'));
+    const message = problems(() =>
+      parse('[servers.a]\ncommand = "x"\n\n[auth]\nissuer = "http://login.example.com"\nalgorithms = ["HS256"]\n'),
+    );
     expect(message).toContain('/etc/gw/gateway.toml:4: [auth] issuer must use https (http is allowed only on a loopback host)');
     expect(message).toContain('/etc/gw/gateway.toml:4: [auth] algorithms must not include HS256');
   });
@@ -564,7 +657,9 @@ describe('parseGatewayConfig: [auth]', () => {
 
 describe('parseGatewayConfig: [[policy]]', () => {
   it('reads the rules in file order', () => {
-    const config = parse('[[policy]]\nname = "design"\ngroups = ["design"]\nservers = ["figma"]\n\n[[policy]]\neffect = "deny"\ntools = ["*_delete_*"]\n');
+    const config = parse(
+      '[[policy]]\nname = "design"\ngroups = ["design"]\nservers = ["figma"]\n\n[[policy]]\neffect = "deny"\ntools = ["*_delete_*"]\n',
+    );
     expect(config.policy).toEqual([
       { label: '[[policy]] #1 "design"', effect: 'allow', when: { groups: ['design'] }, covers: { servers: ['figma'] } },
       { label: '[[policy]] #2', effect: 'deny', when: {}, covers: { tools: ['*_delete_*'] } },
@@ -573,6 +668,8 @@ describe('parseGatewayConfig: [[policy]]', () => {
 
   it('names the file and line of a [[policy]] mistake', () => {
     const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[[policy]]\ngroups = ["design"]\n'));
-    expect(message).toContain('/etc/gw/gateway.toml:4: [[policy]] #1 names nothing to allow: add servers, tools, prompts, resources or skills');
+    expect(message).toContain(
+      '/etc/gw/gateway.toml:4: [[policy]] #1 names nothing to allow: add servers, tools, prompts, resources or skills',
+    );
   });
 });

@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
-import { PromptyardError, clusterSection, isPromptyardError, locateKey, logLevels, resolveConfig, telemetrySection } from '@promptyard/core';
+import {
+  PromptyardError,
+  clusterSection,
+  isPromptyardError,
+  locateKey,
+  logLevels,
+  resolveConfig,
+  telemetrySection,
+} from '@promptyard/core';
 import { authSection, checkAuthSection, checkPolicies, policySection } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
@@ -48,7 +56,12 @@ export interface GatewayConfig {
   /** `[[policy]]`: who may use what over HTTP; empty: every caller may use everything. */
   readonly policy: readonly PolicyRule[];
   /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own; traces to an OTLP/HTTP receiver. */
-  readonly telemetry: { readonly metrics: boolean; readonly metricsBind?: string; readonly otlpEndpoint?: string; readonly serviceName?: string };
+  readonly telemetry: {
+    readonly metrics: boolean;
+    readonly metricsBind?: string;
+    readonly otlpEndpoint?: string;
+    readonly serviceName?: string;
+  };
   /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
   readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
   /** In file order, disabled ones included. */
@@ -69,9 +82,17 @@ export interface ParseGatewayConfigOptions {
 const sectionsSchema = {
   gateway: {
     name: { type: 'string', default: 'promptyard-gateway', doc: 'Server name reported to clients.' },
-    separator: { type: 'string', default: '_', doc: 'Between a server prefix and a name (github_create_issue); letters, digits, "_", "-" and "." only.' },
-    lazy: { type: 'boolean', default: false, doc: 'List only the meta tools in tools/list (clients find, describe and call the rest through them, paying for a schema only when they need it); every tool stays callable by name.' },
-    meta_tools: { type: 'boolean', default: true, doc: 'Serve catalog, describe, search and call tools alongside the backends\' tools.' },
+    separator: {
+      type: 'string',
+      default: '_',
+      doc: 'Between a server prefix and a name (github_create_issue); letters, digits, "_", "-" and "." only.',
+    },
+    lazy: {
+      type: 'boolean',
+      default: false,
+      doc: 'List only the meta tools in tools/list (clients find, describe and call the rest through them, paying for a schema only when they need it); every tool stays callable by name.',
+    },
+    meta_tools: { type: 'boolean', default: true, doc: "Serve catalog, describe, search and call tools alongside the backends' tools." },
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr (PROMPTYARD_LOG_LEVEL).' },
     startup_wait_ms: {
       type: 'integer',
@@ -82,12 +103,36 @@ const sectionsSchema = {
     },
   },
   timeouts: {
-    connect_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest a backend may take to start and initialize.' },
-    request_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 60_000, doc: 'Longest a request to a backend may take (a server\'s `timeout` overrides it).' },
-    tool_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 300_000, doc: 'Longest a tools/call may take (a server\'s `tool_timeout` overrides it).' },
+    connect_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 30_000,
+      doc: 'Longest a backend may take to start and initialize.',
+    },
+    request_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 60_000,
+      doc: "Longest a request to a backend may take (a server's `timeout` overrides it).",
+    },
+    tool_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 300_000,
+      doc: "Longest a tools/call may take (a server's `tool_timeout` overrides it).",
+    },
   },
   restart: {
-    initial_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 500, doc: 'First delay before restarting a backend that exited; doubles on each failure.' },
+    initial_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 500,
+      doc: 'First delay before restarting a backend that exited; doubles on each failure.',
+    },
     max_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest delay between restarts.' },
     max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
   },
@@ -111,16 +156,31 @@ const filterDocs = (what: string) =>
 export const gatewayConfigSchema = {
   ...sectionsSchema,
   'servers.<id>': {
-    command: { type: 'string', doc: 'Program to launch (found on PATH); the server then speaks stdio. ${VAR}, ${env:VAR} and ${VAR:-default} are substituted here and in args, env, cwd, url and headers; $${ is a literal ${.' },
+    command: {
+      type: 'string',
+      doc: 'Program to launch (found on PATH); the server then speaks stdio. ${VAR}, ${env:VAR} and ${VAR:-default} are substituted here and in args, env, cwd, url and headers; $${ is a literal ${.',
+    },
     args: { type: 'string[]', default: [], doc: 'Arguments of command.' },
     env: { type: 'record', default: {}, doc: 'Environment variables for command, added to those it inherits (they win).' },
-    inherit_env: { type: 'boolean', default: true, doc: 'true: command inherits the gateway\'s environment except PROMPTYARD_* variables (the gateway\'s own settings and secrets); false: only PATH, HOME, USER, SHELL, TERM, LANG, LC_ALL, LOGNAME, TMPDIR, NODE_OPTIONS and NODE_EXTRA_CA_CERTS. env is added either way.' },
-    cwd: { type: 'string', doc: 'Working folder of command, relative to the config file (default: the gateway\'s).' },
+    inherit_env: {
+      type: 'boolean',
+      default: true,
+      doc: "true: command inherits the gateway's environment except PROMPTYARD_* variables (the gateway's own settings and secrets); false: only PATH, HOME, USER, SHELL, TERM, LANG, LC_ALL, LOGNAME, TMPDIR, NODE_OPTIONS and NODE_EXTRA_CA_CERTS. env is added either way.",
+    },
+    cwd: { type: 'string', doc: "Working folder of command, relative to the config file (default: the gateway's)." },
     url: { type: 'string', doc: 'http(s) URL of a remote server (instead of command).' },
     headers: { type: 'record', default: {}, doc: 'HTTP headers sent to url, e.g. Authorization = "Bearer ${TOKEN}".' },
-    transport: { type: 'string', enum: ['streamable-http', 'sse', 'stdio'], doc: 'streamable-http (default with url; "http" also accepted), sse for legacy servers, or stdio (implied by command).' },
+    transport: {
+      type: 'string',
+      enum: ['streamable-http', 'sse', 'stdio'],
+      doc: 'streamable-http (default with url; "http" also accepted), sse for legacy servers, or stdio (implied by command).',
+    },
     enabled: { type: 'boolean', default: true, doc: 'false keeps the server configured but not started.' },
-    prefix: { type: 'boolean | string', default: true, doc: 'Name prefix of its tools and prompts: true = the id, false = none (names pass through), or a string.' },
+    prefix: {
+      type: 'boolean | string',
+      default: true,
+      doc: 'Name prefix of its tools and prompts: true = the id, false = none (names pass through), or a string.',
+    },
     timeout: { type: 'integer', min: 1, doc: 'Request timeout for this server, ms (default [timeouts] request_ms).' },
     tool_timeout: { type: 'integer', min: 1, doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).' },
     protocol: {
@@ -129,17 +189,35 @@ export const gatewayConfigSchema = {
       default: 'auto',
       doc: 'MCP revision: auto tries 2026-07-28 over streamable-http and falls back to 2025-11-25 (with a warning) when its handshake or listen stream fails, and speaks 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
     },
-    auth: { type: 'string', enum: ['none', 'oauth'], default: 'none', doc: 'oauth: the gateway is an OAuth client of this url server (discovery from its 401, dynamic registration or [servers.<id>.oauth] client_id, tokens stored under the user\'s config folder and refreshed); see [servers.<id>.oauth].' },
+    auth: {
+      type: 'string',
+      enum: ['none', 'oauth'],
+      default: 'none',
+      doc: "oauth: the gateway is an OAuth client of this url server (discovery from its 401, dynamic registration or [servers.<id>.oauth] client_id, tokens stored under the user's config folder and refreshed); see [servers.<id>.oauth].",
+    },
   },
   'servers.<id>.tools': filterDocs('tool'),
   'servers.<id>.prompts': filterDocs('prompt'),
   'servers.<id>.resources': filterDocs('resource'),
   'servers.<id>.oauth': {
-    grant: { type: 'string', enum: OAUTH_GRANTS, default: 'authorization_code', doc: 'authorization_code: a person logs in once with promptyard-gateway login <id>; client_credentials: a machine account (needs client_id and client_secret).' },
-    client_id: { type: 'string', doc: 'The gateway\'s client id at the server\'s authorization server (default: registered dynamically, RFC 7591).' },
+    grant: {
+      type: 'string',
+      enum: OAUTH_GRANTS,
+      default: 'authorization_code',
+      doc: 'authorization_code: a person logs in once with promptyard-gateway login <id>; client_credentials: a machine account (needs client_id and client_secret).',
+    },
+    client_id: {
+      type: 'string',
+      doc: "The gateway's client id at the server's authorization server (default: registered dynamically, RFC 7591).",
+    },
     client_secret: { type: 'string', doc: 'Its secret, for a confidential client (use ${VAR}).' },
-    scopes: { type: 'string[]', default: [], doc: 'Scopes to ask for (default: what the server\'s 401 challenge or metadata names).' },
-    redirect_port: { type: 'integer', min: 1, max: 65_535, doc: 'Loopback port login catches the redirect on, when the client\'s redirect URI is registered with a fixed port (default: any free port).' },
+    scopes: { type: 'string[]', default: [], doc: "Scopes to ask for (default: what the server's 401 challenge or metadata names)." },
+    redirect_port: {
+      type: 'integer',
+      min: 1,
+      max: 65_535,
+      doc: "Loopback port login catches the redirect on, when the client's redirect URI is registered with a fixed port (default: any free port).",
+    },
   },
 } as const;
 
@@ -158,7 +236,13 @@ const envAliases: Readonly<Record<string, string>> = {
 };
 
 /** Core reports its own problems as one error; take its lines so all problems are reported together. */
-const resolveSections = (document: Record<string, unknown>, file: string, source: string, env: Readonly<Record<string, string | undefined>>, lines: string[]): Sections | undefined => {
+const resolveSections = (
+  document: Record<string, unknown>,
+  file: string,
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+  lines: string[],
+): Sections | undefined => {
   const aliased: Record<string, string | undefined> = { ...env };
   for (const [alias, canonical] of Object.entries(envAliases)) {
     if (aliased[alias] !== undefined && aliased[canonical] === undefined) aliased[canonical] = aliased[alias];
@@ -167,7 +251,12 @@ const resolveSections = (document: Record<string, unknown>, file: string, source
     return resolveConfig(sectionsSchema, document, { file, source, env: aliased });
   } catch (error) {
     if (!isPromptyardError(error) || error.code !== 'CONFIG_INVALID') throw error;
-    lines.push(...error.message.split('\n').slice(1).map((line) => line.trim()));
+    lines.push(
+      ...error.message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim()),
+    );
     return undefined;
   }
 };
@@ -185,14 +274,22 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   const absoluteFile = options.file === undefined ? undefined : resolve(cwd, options.file);
   const base = absoluteFile === undefined ? cwd : dirname(absoluteFile);
   const problems: Problem[] = [];
-  const source = detectFormat(text, options.file) === 'json' ? readJson(text, label) : readToml(text, label, problems, { sections: Object.keys(sectionsSchema).map((section) => section.replace(/\[\]$/, '')), serverKeys: SERVER_KEYS });
+  const source =
+    detectFormat(text, options.file) === 'json'
+      ? readJson(text, label)
+      : readToml(text, label, problems, {
+          sections: Object.keys(sectionsSchema).map((section) => section.replace(/\[\]$/, '')),
+          serverKeys: SERVER_KEYS,
+        });
 
   const sectionLines: string[] = [];
   const sections = resolveSections(source.document, label, source.format === 'toml' ? text : '', env, sectionLines);
 
   // VS Code resolves ${workspaceFolder} to the folder holding .vscode.
-  const workspace = absoluteFile !== undefined && basename(dirname(absoluteFile)) === '.vscode' ? dirname(dirname(absoluteFile)) : options.cwd ?? base;
-  const builtins = source.format === 'vscode' ? { workspaceFolder: workspace, userHome: env['HOME'] ?? env['USERPROFILE'] ?? homedir() } : undefined;
+  const workspace =
+    absoluteFile !== undefined && basename(dirname(absoluteFile)) === '.vscode' ? dirname(dirname(absoluteFile)) : (options.cwd ?? base);
+  const builtins =
+    source.format === 'vscode' ? { workspaceFolder: workspace, userHome: env['HOME'] ?? env['USERPROFILE'] ?? homedir() } : undefined;
   const context: BuildContext = { format: source.format, env, base, problems, ...(builtins ? { builtins } : {}) };
 
   const servers: BackendConfig[] = [];
@@ -229,13 +326,22 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   if (sections !== undefined) {
     const { separator } = sections.gateway;
     if (!NAME_CHARACTERS.test(separator)) {
-      problems.push({ line: locateKey(text, 'gateway', 'separator'), message: `[gateway] separator ${JSON.stringify(separator)} must be letters, digits, "_", "-" or "." (tool names allow no others)` });
+      problems.push({
+        line: locateKey(text, 'gateway', 'separator'),
+        message: `[gateway] separator ${JSON.stringify(separator)} must be letters, digits, "_", "-" or "." (tool names allow no others)`,
+      });
     }
     if (sections.restart.initial_ms > sections.restart.max_ms) {
-      problems.push({ line: locateKey(text, 'restart', 'initial_ms'), message: `[restart] initial_ms (${sections.restart.initial_ms}) must not exceed max_ms (${sections.restart.max_ms})` });
+      problems.push({
+        line: locateKey(text, 'restart', 'initial_ms'),
+        message: `[restart] initial_ms (${sections.restart.initial_ms}) must not exceed max_ms (${sections.restart.max_ms})`,
+      });
     }
     if (!sections.transport.path.startsWith('/')) {
-      problems.push({ line: locateKey(text, 'transport', 'path'), message: `[transport] path must start with "/", got ${JSON.stringify(sections.transport.path)}` });
+      problems.push({
+        line: locateKey(text, 'transport', 'path'),
+        message: `[transport] path must start with "/", got ${JSON.stringify(sections.transport.path)}`,
+      });
     }
   }
   const auth = sections === undefined ? undefined : checkAuthSection(sections.auth);
@@ -243,7 +349,10 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   const policy = sections === undefined ? undefined : checkPolicies(sections['policy[]'], { gateway: true });
   for (const message of policy?.problems ?? []) problems.push({ line: locateKey(text, 'policy'), message });
   if (problems.length > 0 || sectionLines.length > 0 || sections === undefined) {
-    const lines = [...sectionLines, ...problems.map((problem) => `${problem.line > 0 ? `${label}:${problem.line}` : label}: ${problem.message}`)];
+    const lines = [
+      ...sectionLines,
+      ...problems.map((problem) => `${problem.line > 0 ? `${label}:${problem.line}` : label}: ${problem.message}`),
+    ];
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
 
@@ -284,7 +393,10 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
 };
 
 /** Reads and parses a gateway config file; see {@link parseGatewayConfig}. */
-export const loadGatewayConfig = async (file: string, options: { env?: Record<string, string | undefined> } = {}): Promise<GatewayConfig> => {
+export const loadGatewayConfig = async (
+  file: string,
+  options: { env?: Record<string, string | undefined> } = {},
+): Promise<GatewayConfig> => {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -6,7 +6,8 @@ import type { Backend } from './backend.js';
 export const timeoutMessage = (server: string, what: string, timeoutMs: number): string =>
   `Server "${server}" did not answer ${what} within ${timeoutMs} ms (raise "timeout"/"tool_timeout" for this server, or [timeouts] in the gateway config).`;
 
-export const stoppedMessage = (server: string, what: string, reason: string): string => `Server "${server}" stopped while handling ${what}: ${reason}. The gateway restarts it; retry shortly.`;
+export const stoppedMessage = (server: string, what: string, reason: string): string =>
+  `Server "${server}" stopped while handling ${what}: ${reason}. The gateway restarts it; retry shortly.`;
 
 /**
  * A failed call to `backend` as the client sees it: the SDK's timeout → TIMEOUT, a connection that
@@ -19,7 +20,8 @@ export const translateError = (backend: Backend, what: string, timeoutMs: number
   const message = describeError(error);
   // The SDK's own timeout (SdkErrorCode.RequestTimeout); a backend's error that merely mentions a
   // timeout is the backend's, and keeps its code.
-  if (code === 'REQUEST_TIMEOUT') return new PromptyardError('TIMEOUT', timeoutMessage(backend.id, what, timeoutMs), { data: { server: backend.id } });
+  if (code === 'REQUEST_TIMEOUT')
+    return new PromptyardError('TIMEOUT', timeoutMessage(backend.id, what, timeoutMs), { data: { server: backend.id } });
   if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
     return new PromptyardError('BACKEND_UNAVAILABLE', stoppedMessage(backend.id, what, message), { data: { server: backend.id } });
   }
@@ -28,7 +30,13 @@ export const translateError = (backend: Backend, what: string, timeoutMs: number
 };
 
 /** An unknown tool or prompt name: the closest known names, and which servers are down (they may own it). */
-export const notFound = (kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>, backends: readonly Backend[], separator: string): PromptyardError => {
+export const notFound = (
+  kind: 'Tool' | 'Prompt',
+  name: string,
+  known: Iterable<string>,
+  backends: readonly Backend[],
+  separator: string,
+): PromptyardError => {
   const code = kind === 'Tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND';
   const suggestions = closestNames(name, [...known]);
   const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : '';
@@ -36,7 +44,9 @@ export const notFound = (kind: 'Tool' | 'Prompt', name: string, known: Iterable<
   for (const backend of backends) {
     const prefix = backend.config.prefix;
     if (backend.state === 'ready' || prefix === false || !name.startsWith(`${prefix}${separator}`)) continue;
-    return new PromptyardError(code, `${kind} "${name}" not found: ${backend.unavailableMessage()}`, { data: { name, server: backend.id, state: backend.state } });
+    return new PromptyardError(code, `${kind} "${name}" not found: ${backend.unavailableMessage()}`, {
+      data: { name, server: backend.id, state: backend.state },
+    });
   }
   const down = backends.filter((backend) => backend.state !== 'ready' && backend.state !== 'disabled').map((backend) => backend.id);
   const downHint = down.length > 0 ? ` (not available right now: ${down.join(', ')})` : '';

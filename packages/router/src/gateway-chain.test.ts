@@ -22,7 +22,11 @@ describe('checkGatewayChain', () => {
     if (second.refused) throw new Error('a gateway with another config was refused');
     const again = checkGatewayChain(join(dir, 'link.toml'), { [GATEWAY_CHAIN_VARIABLE]: second.chain }, 300);
     expect(again).toMatchObject({ refused: true });
-    expect(again.refused && again.line).toMatch(new RegExp(`^${GATEWAY_LOOP_MARK} not starting: the gateway with pid 100 above this one already serves .*link\\.toml.* remove the server entry`));
+    expect(again.refused && again.line).toMatch(
+      new RegExp(
+        `^${GATEWAY_LOOP_MARK} not starting: the gateway with pid 100 above this one already serves .*link\\.toml.* remove the server entry`,
+      ),
+    );
   });
 
   it(`refuses a gateway with ${MAX_GATEWAY_DEPTH} gateways above it`, () => {

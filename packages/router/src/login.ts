@@ -20,14 +20,27 @@ export const loginToServer = async (
   const server = config.servers.find((candidate) => candidate.id === id);
   if (server === undefined) {
     const names = config.servers.filter((candidate) => candidate.oauth !== undefined).map((candidate) => candidate.id);
-    throw new PromptyardError('CONFIG_INVALID', `No server "${id}" in the gateway config${names.length > 0 ? `; servers with auth = "oauth": ${names.join(', ')}` : ''}.`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `No server "${id}" in the gateway config${names.length > 0 ? `; servers with auth = "oauth": ${names.join(', ')}` : ''}.`,
+    );
   }
   if (server.oauth === undefined || server.url === undefined) {
-    throw new PromptyardError('CONFIG_INVALID', `Server "${id}" does not use OAuth: add auth = "oauth" to [servers.${id}] (a url server) to log in to it.`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `Server "${id}" does not use OAuth: add auth = "oauth" to [servers.${id}] (a url server) to log in to it.`,
+    );
   }
   const store = new OAuthStore(server.id, server.url);
   // The MCP client loads only for this command.
   const { loginUpstream } = await import('./sdk/oauth-login.js');
-  await loginUpstream({ server: server.id, url: server.url, settings: server.oauth, store, announce: options.announce, timeoutMs: options.timeoutMs ?? 300_000 });
+  await loginUpstream({
+    server: server.id,
+    url: server.url,
+    settings: server.oauth,
+    store,
+    announce: options.announce,
+    timeoutMs: options.timeoutMs ?? 300_000,
+  });
   return { grant: server.oauth.grant, file: store.path };
 };

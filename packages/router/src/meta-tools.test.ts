@@ -8,11 +8,7 @@ const prompts: Prompt[] = [
   {
     name: 'git_review',
     description: 'Reviews a change before it is merged. Then more.',
-    arguments: [
-      { name: 'diff', required: true },
-      { name: 'style', required: false },
-      { name: 'focus' },
-    ],
+    arguments: [{ name: 'diff', required: true }, { name: 'style', required: false }, { name: 'focus' }],
   },
 ];
 
@@ -36,7 +32,9 @@ const call = async (name: string, args: Record<string, unknown>): Promise<string
 
 describe('prompt cards', () => {
   it('mark optional arguments with `?` in search_prompts as in catalog_prompts', async () => {
-    expect(await call('search_prompts', { query: 'review' })).toBe('1 prompts for "review":\ngit_review(diff, style?, focus?) [git] — Reviews a change before it is merged.');
+    expect(await call('search_prompts', { query: 'review' })).toBe(
+      '1 prompts for "review":\ngit_review(diff, style?, focus?) [git] — Reviews a change before it is merged.',
+    );
     expect(await call('catalog_prompts', {})).toContain('git_review(diff, style?, focus?) — Reviews a change before it is merged.');
   });
 

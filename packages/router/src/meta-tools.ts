@@ -22,10 +22,21 @@ export interface MetaTool {
   call(args: Record<string, unknown>, context: CallContext): Promise<CallToolResult>;
 }
 
-const metaToolNames: ReadonlySet<string> = new Set(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+const metaToolNames: ReadonlySet<string> = new Set([
+  'catalog_tools',
+  'describe_tool',
+  'search_tools',
+  'call_tool',
+  'catalog_prompts',
+  'describe_prompt',
+  'search_prompts',
+]);
 
 const pageSize = 100;
-const text = (value: string, isError = false): CallToolResult => ({ content: [{ type: 'text', text: value }], ...(isError ? { isError: true } : {}) });
+const text = (value: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: value }],
+  ...(isError ? { isError: true } : {}),
+});
 
 /** The first sentence (or 120 characters) of a description: enough to choose, cheap to list. */
 export const summarize = (description: string | undefined): string => {
@@ -73,11 +84,18 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
   const unknownServer = (server: string, context: CallContext): CallToolResult => {
     const ids = serverIds(context);
     const close = closestNames(server, ids);
-    return text(`Unknown server "${server}". Servers: ${ids.join(', ') || 'none'}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`, true);
+    return text(
+      `Unknown server "${server}". Servers: ${ids.join(', ') || 'none'}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`,
+      true,
+    );
   };
   const serverFilter = (args: Record<string, unknown>): string | undefined => stringArg(args, 'server');
   /** What the caller's `[[policy]]` lets it see: the meta tools show, describe and call nothing else. */
-  const allowedOf = <T extends { readonly name: string }>(kind: 'tools' | 'prompts', items: readonly T[], context: CallContext): readonly T[] => {
+  const allowedOf = <T extends { readonly name: string }>(
+    kind: 'tools' | 'prompts',
+    items: readonly T[],
+    context: CallContext,
+  ): readonly T[] => {
     const { access } = context;
     return access === undefined ? items : items.filter((item) => access.allows(kind === 'tools' ? 'tool' : 'prompt', item.name));
   };
@@ -86,7 +104,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
   const visiblePrompt = (name: string, context: CallContext): Prompt | undefined =>
     context.access !== undefined && !context.access.allows('prompt', name) ? undefined : host.getPromptDefinition(name);
 
-  const catalog = <T extends { name: string }>(kind: 'tools' | 'prompts', items: readonly T[], owner: (name: string) => string | undefined, line: (item: T) => string, args: Record<string, unknown>, context: CallContext): CallToolResult => {
+  const catalog = <T extends { name: string }>(
+    kind: 'tools' | 'prompts',
+    items: readonly T[],
+    owner: (name: string) => string | undefined,
+    line: (item: T) => string,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): CallToolResult => {
     const server = serverFilter(args);
     if (server !== undefined && !serverIds(context).includes(server)) return unknownServer(server, context);
     const visible = allowedOf(kind, items, context);
@@ -122,18 +147,27 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     const found = kind === 'tools' ? catalogSearch.tools(query, options) : catalogSearch.prompts(query, options);
     const hits = allowedOf(kind, found, context);
     if (hits.length === 0) return text(`No ${kind} match "${query}". catalog_${kind} lists them all.`);
-    const lines = hits.map((hit) => `${hit.name}${hit.arguments.length > 0 ? `(${hit.arguments.join(', ')})` : ''} [${hit.server}]${hit.description === undefined ? '' : ` — ${summarize(hit.description)}`}`);
+    const lines = hits.map(
+      (hit) =>
+        `${hit.name}${hit.arguments.length > 0 ? `(${hit.arguments.join(', ')})` : ''} [${hit.server}]${hit.description === undefined ? '' : ` — ${summarize(hit.description)}`}`,
+    );
     return text(`${hits.length} ${kind} for "${query}":\n${lines.join('\n')}`);
   };
 
-  const schema = (properties: Record<string, unknown>, required: string[] = []): Tool['inputSchema'] => ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}) }) as Tool['inputSchema'];
+  const schema = (properties: Record<string, unknown>, required: string[] = []): Tool['inputSchema'] =>
+    ({ type: 'object', properties, ...(required.length > 0 ? { required } : {}) }) as Tool['inputSchema'];
   const serverProperty = { type: 'string', description: 'Only this server (its id in the gateway config).' };
   const cursorProperty = { type: 'string', description: 'From a previous page\'s "More:" line.' };
   const readOnly = { readOnlyHint: true, openWorldHint: false };
 
   return [
     {
-      definition: { name: 'catalog_tools', description: 'List every tool behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
+      definition: {
+        name: 'catalog_tools',
+        description: 'List every tool behind this gateway, one line each (name, arguments, first sentence), grouped by server.',
+        inputSchema: schema({ server: serverProperty, cursor: cursorProperty }),
+        annotations: readOnly,
+      },
       call: async (args, context) => catalog('tools', host.allTools(), (name) => host.toolOwner(name)?.server, toolLine, args, context),
     },
     {
@@ -148,8 +182,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         if (name === undefined) return text('Give the tool name: describe_tool {"name": "<server>_<tool>"}.', true);
         const tool = visibleTool(name, context);
         if (tool === undefined) {
-          const close = closestNames(name, allowedOf('tools', host.allTools(), context).map((candidate) => candidate.name));
-          return text(`Tool "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''} search_tools finds tools by words.`, true);
+          const close = closestNames(
+            name,
+            allowedOf('tools', host.allTools(), context).map((candidate) => candidate.name),
+          );
+          return text(
+            `Tool "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''} search_tools finds tools by words.`,
+            true,
+          );
         }
         return text(JSON.stringify({ ...tool, server: host.toolOwner(name)?.server }, null, 2));
       },
@@ -157,8 +197,16 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     {
       definition: {
         name: 'search_tools',
-        description: 'Find tools by words (BM25 ranking, prefix and typo tolerant) in names, descriptions and argument names. Returns compact cards.',
-        inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "create github issue".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
+        description:
+          'Find tools by words (BM25 ranking, prefix and typo tolerant) in names, descriptions and argument names. Returns compact cards.',
+        inputSchema: schema(
+          {
+            query: { type: 'string', description: 'Words, e.g. "create github issue".' },
+            limit: { type: 'number', description: 'Most results (default 10, at most 50).' },
+            server: serverProperty,
+          },
+          ['query'],
+        ),
         annotations: readOnly,
       },
       call: async (args, context) => search('tools', args, context),
@@ -166,15 +214,21 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     {
       definition: {
         name: 'call_tool',
-        description: 'Call any tool behind this gateway by name with its arguments (see describe_tool for the schema). Returns that tool\'s result unchanged.',
-        inputSchema: schema({ name: { type: 'string', description: 'Tool name.' }, arguments: { type: 'object', description: 'The tool\'s arguments.' } }, ['name']),
+        description:
+          "Call any tool behind this gateway by name with its arguments (see describe_tool for the schema). Returns that tool's result unchanged.",
+        inputSchema: schema(
+          { name: { type: 'string', description: 'Tool name.' }, arguments: { type: 'object', description: "The tool's arguments." } },
+          ['name'],
+        ),
       },
       call: async (args, context) => {
         const name = stringArg(args, 'name');
         if (name === undefined) return text('Give the tool name: call_tool {"name": "<server>_<tool>", "arguments": {…}}.', true);
-        if (metaToolNames.has(name)) return text(`call_tool calls the servers' tools, not the gateway's own "${name}": call it directly.`, true);
+        if (metaToolNames.has(name))
+          return text(`call_tool calls the servers' tools, not the gateway's own "${name}": call it directly.`, true);
         const value = args['arguments'];
-        if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value))) return text('"arguments" must be an object of the tool\'s arguments.', true);
+        if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value)))
+          return text('"arguments" must be an object of the tool\'s arguments.', true);
         // The target is checked (and audited) as if the caller had called it directly; a refusal is
         // this tool's error, in the words of a direct call's.
         try {
@@ -187,8 +241,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
       },
     },
     {
-      definition: { name: 'catalog_prompts', description: 'List every prompt behind this gateway, one line each (name, arguments, first sentence), grouped by server.', inputSchema: schema({ server: serverProperty, cursor: cursorProperty }), annotations: readOnly },
-      call: async (args, context) => catalog('prompts', host.listPrompts(), (name) => host.promptOwner(name)?.server, promptLine, args, context),
+      definition: {
+        name: 'catalog_prompts',
+        description: 'List every prompt behind this gateway, one line each (name, arguments, first sentence), grouped by server.',
+        inputSchema: schema({ server: serverProperty, cursor: cursorProperty }),
+        annotations: readOnly,
+      },
+      call: async (args, context) =>
+        catalog('prompts', host.listPrompts(), (name) => host.promptOwner(name)?.server, promptLine, args, context),
     },
     {
       definition: {
@@ -202,8 +262,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
         if (name === undefined) return text('Give the prompt name: describe_prompt {"name": "<server>_<prompt>"}.', true);
         const prompt = visiblePrompt(name, context);
         if (prompt === undefined) {
-          const close = closestNames(name, allowedOf('prompts', host.listPrompts(), context).map((candidate) => candidate.name));
-          return text(`Prompt "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`, true);
+          const close = closestNames(
+            name,
+            allowedOf('prompts', host.listPrompts(), context).map((candidate) => candidate.name),
+          );
+          return text(
+            `Prompt "${name}" not found.${close.length > 0 ? ` Did you mean ${close.map((c) => `"${c}"`).join(' or ')}?` : ''}`,
+            true,
+          );
         }
         return text(JSON.stringify({ ...prompt, server: host.promptOwner(name)?.server }, null, 2));
       },
@@ -212,7 +278,14 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
       definition: {
         name: 'search_prompts',
         description: 'Find prompts by words (BM25 ranking, prefix and typo tolerant) in names, descriptions and argument names.',
-        inputSchema: schema({ query: { type: 'string', description: 'Words, e.g. "code review".' }, limit: { type: 'number', description: 'Most results (default 10, at most 50).' }, server: serverProperty }, ['query']),
+        inputSchema: schema(
+          {
+            query: { type: 'string', description: 'Words, e.g. "code review".' },
+            limit: { type: 'number', description: 'Most results (default 10, at most 50).' },
+            server: serverProperty,
+          },
+          ['query'],
+        ),
         annotations: readOnly,
       },
       call: async (args, context) => search('prompts', args, context),

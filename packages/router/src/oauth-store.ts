@@ -51,7 +51,11 @@ export class OAuthStore {
       text = readFileSync(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { server: this.server, url: this.url };
-      throw new PromptyardError('BACKEND_ERROR', `cannot read the stored OAuth tokens of server "${this.server}" (${this.path}): ${describeError(error)}`, { cause: error });
+      throw new PromptyardError(
+        'BACKEND_ERROR',
+        `cannot read the stored OAuth tokens of server "${this.server}" (${this.path}): ${describeError(error)}`,
+        { cause: error },
+      );
     }
     try {
       const record = JSON.parse(text) as OAuthRecord;

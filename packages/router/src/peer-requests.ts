@@ -7,9 +7,16 @@ import type { CallContext } from './call-context.js';
 import { translateError } from './errors.js';
 import type { UpstreamRequestOptions } from './sdk/upstream.js';
 
-const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ timeoutMs, signal: context.signal, onProgress: context.onProgress });
+const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
+  timeoutMs,
+  signal: context.signal,
+  onProgress: context.onProgress,
+});
 /** A 2026-07-28 client's rounds with a 2026-07-28 backend pass through as they are (the backend's `input_required`, the client's answers). */
-const passThroughOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({ ...requestOptions(timeoutMs, context), multiRound: context.multiRound });
+const passThroughOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
+  ...requestOptions(timeoutMs, context),
+  multiRound: context.multiRound,
+});
 
 /** Options that carry the call's trace context to the backend, with traces on. */
 const traced = (options: UpstreamRequestOptions, span: BackendCallSpan | undefined): UpstreamRequestOptions =>
@@ -37,7 +44,11 @@ export class PeerRequests {
   tracing: McpTracing | undefined;
 
   /** Which downstream client answers a backend's request: the caller, else the latest caller, else the latest client. */
-  async ask(backend: Backend, what: string, ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
+  async ask(
+    backend: Backend,
+    what: string,
+    ask: (peer: ClientPeer) => Promise<Record<string, unknown>> | undefined,
+  ): Promise<Record<string, unknown>> {
     // The caller whose request is in progress answers (even if it cannot: then the backend is told so);
     // a request outside any call goes to the client seen most recently.
     let caller = this.context.getStore()?.peer;
@@ -101,14 +112,28 @@ export class PeerRequests {
   }
 
   /** Runs `call` against `backend` inside the caller's context, tracked, with failures translated for the client. */
-  forward<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+  forward<T>(
+    backend: Backend,
+    what: string,
+    timeoutMs: number,
+    context: CallContext,
+    call: (options: UpstreamRequestOptions) => Promise<T>,
+  ): Promise<T> {
     // Not async itself: without traces a call takes no extra turn for this check.
-    if (this.tracing !== undefined && context.trace !== undefined) return this.forwardTraced(this.tracing, backend, what, timeoutMs, context, call);
+    if (this.tracing !== undefined && context.trace !== undefined)
+      return this.forwardTraced(this.tracing, backend, what, timeoutMs, context, call);
     return this.forwardAs(backend, what, timeoutMs, context, call, undefined);
   }
 
   /** A call in a CLIENT span, child of the request's: `what` is `method "target"` (a tool, prompt or resource). */
-  private async forwardTraced<T>(tracing: McpTracing, backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+  private async forwardTraced<T>(
+    tracing: McpTracing,
+    backend: Backend,
+    what: string,
+    timeoutMs: number,
+    context: CallContext,
+    call: (options: UpstreamRequestOptions) => Promise<T>,
+  ): Promise<T> {
     const space = what.indexOf(' ');
     const method = space === -1 ? what : what.slice(0, space);
     const target = space === -1 ? undefined : what.slice(space + 2, -1);
@@ -124,7 +149,14 @@ export class PeerRequests {
     }
   }
 
-  private async forwardAs<T>(backend: Backend, what: string, timeoutMs: number, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>, span: BackendCallSpan | undefined): Promise<T> {
+  private async forwardAs<T>(
+    backend: Backend,
+    what: string,
+    timeoutMs: number,
+    context: CallContext,
+    call: (options: UpstreamRequestOptions) => Promise<T>,
+    span: BackendCallSpan | undefined,
+  ): Promise<T> {
     const upstream = backend.upstream;
     const release = this.track(backend, context.peer);
     try {

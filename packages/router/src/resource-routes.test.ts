@@ -15,7 +15,15 @@ const backend = (outcomes: ('ok' | 'fail')[]) => {
     },
     unsubscribe: async (uri: string) => void calls.push(`unsubscribe ${uri}`),
   };
-  const stub = { id: 'alpha', state: 'ready', era: 'legacy', inFlight: 0, capabilities: { resources: { subscribe: true } }, upstream, upstreamOrUndefined: () => upstream };
+  const stub = {
+    id: 'alpha',
+    state: 'ready',
+    era: 'legacy',
+    inFlight: 0,
+    capabilities: { resources: { subscribe: true } },
+    upstream,
+    upstreamOrUndefined: () => upstream,
+  };
   return { backend: stub as unknown as Backend, calls };
 };
 
@@ -45,12 +53,31 @@ describe('ResourceSubscriptions', () => {
 });
 
 describe('resolveUri', () => {
-  const config = parseGatewayConfig('[servers.App_1]\ncommand = "app"\n\n[servers.plain]\ncommand = "plain"\nprefix = false\n', { file: '/srv/gateway.toml', env: {} });
+  const config = parseGatewayConfig('[servers.App_1]\ncommand = "app"\n\n[servers.plain]\ncommand = "plain"\nprefix = false\n', {
+    file: '/srv/gateway.toml',
+    env: {},
+  });
   /** What routing reads of a backend: ready, one listed resource, resources capability, an upstream that echoes the URI it reads. */
   const backends = config.servers.map((server) => {
     const upstream = { readResource: async (uri: string) => ({ contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }) };
-    const lists = { tools: [], prompts: [], resources: [{ uri: `${server.id.toLowerCase().replace('_', '')}://listed`, name: 'listed' }], resourceTemplates: [], skills: [] };
-    const stub = { id: server.id, config: server, state: 'ready', era: 'legacy', inFlight: 0, lists, capabilities: { resources: {} }, upstream, upstreamOrUndefined: () => upstream };
+    const lists = {
+      tools: [],
+      prompts: [],
+      resources: [{ uri: `${server.id.toLowerCase().replace('_', '')}://listed`, name: 'listed' }],
+      resourceTemplates: [],
+      skills: [],
+    };
+    const stub = {
+      id: server.id,
+      config: server,
+      state: 'ready',
+      era: 'legacy',
+      inFlight: 0,
+      lists,
+      capabilities: { resources: {} },
+      upstream,
+      upstreamOrUndefined: () => upstream,
+    };
     return stub as unknown as Backend;
   });
   const table = buildRouteTable(backends, { namers: createNamers(config.separator), metaTools: [], lazy: false });
@@ -72,11 +99,13 @@ describe('resolveUri', () => {
     expect(() => resolveUri(table, backends.slice(0, 1), 'ui://elsewhere/app.html')).toThrow(/does not belong to any server/);
   });
 
-  it('reads with the contents\' URIs namespaced for a prefixed server and as they are for a pass-through one', async () => {
+  it("reads with the contents' URIs namespaced for a prefixed server and as they are for a pass-through one", async () => {
     const [app, plain] = backends as [Backend, Backend];
     expect(await readResource({ backend: app, uri: 'ui://get-time/mcp-app.html' }, new PeerRequests(), 1000, {})).toEqual({
       contents: [{ uri: 'app-1+ui://get-time/mcp-app.html', mimeType: 'text/html', text: '<p>' }],
     });
-    expect(await readResource({ backend: plain, uri: 'ui://x' }, new PeerRequests(), 1000, {})).toEqual({ contents: [{ uri: 'ui://x', mimeType: 'text/html', text: '<p>' }] });
+    expect(await readResource({ backend: plain, uri: 'ui://x' }, new PeerRequests(), 1000, {})).toEqual({
+      contents: [{ uri: 'ui://x', mimeType: 'text/html', text: '<p>' }],
+    });
   });
 });

@@ -34,7 +34,11 @@ export const resolveUri = (routes: RouteTable, backends: Iterable<Backend>, uri:
   }
   const only = passthrough[0];
   if (passthrough.length === 1 && only !== undefined && hasScheme.test(uri)) return { backend: only, uri };
-  throw new PromptyardError('RESOURCE_NOT_FOUND', `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`, { data: { uri } });
+  throw new PromptyardError(
+    'RESOURCE_NOT_FOUND',
+    `Resource "${uri}" does not belong to any server: use a URI from resources/list or a resource template.`,
+    { data: { uri } },
+  );
 };
 
 /** The backend of a listed URI template (for completions), else of a URI; undefined when none owns it. */
@@ -48,8 +52,15 @@ export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>,
   }
 };
 
-export const readResource = async (target: ResourceTarget, peers: PeerRequests, timeoutMs: number, context: CallContext): Promise<ReadResourceResult> => {
-  const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) => target.backend.upstream.readResource(target.uri, options));
+export const readResource = async (
+  target: ResourceTarget,
+  peers: PeerRequests,
+  timeoutMs: number,
+  context: CallContext,
+): Promise<ReadResourceResult> => {
+  const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) =>
+    target.backend.upstream.readResource(target.uri, options),
+  );
   // Contents carry the URI the client asked for, so links between them stay resolvable.
   return rewriteReadResult(result, uriMapFor(target.backend.config.prefix));
 };
@@ -89,8 +100,11 @@ export class ResourceSubscriptions {
   }
 
   private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
-    if (target.backend.capabilities.resources?.subscribe !== true) throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-    await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) => target.backend.upstream.subscribe(target.uri, options.timeoutMs));
+    if (target.backend.capabilities.resources?.subscribe !== true)
+      throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
+    await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) =>
+      target.backend.upstream.subscribe(target.uri, options.timeoutMs),
+    );
   }
 
   /** One client less; returns how many were counted before. */
@@ -103,7 +117,8 @@ export class ResourceSubscriptions {
 
   async unsubscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
     const key = `${target.backend.id}\n${target.uri}`;
-    if (this.release(key) === 1 && target.backend.state === 'ready') await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
+    if (this.release(key) === 1 && target.backend.state === 'ready')
+      await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
   }
 }
 

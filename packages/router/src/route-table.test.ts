@@ -6,10 +6,13 @@ import { parseGatewayConfig } from './config.js';
 import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Tool } from './sdk/upstream.js';
 
-const config = parseGatewayConfig('[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n', {
-  file: '/srv/gateway.toml',
-  env: {},
-});
+const config = parseGatewayConfig(
+  '[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n',
+  {
+    file: '/srv/gateway.toml',
+    env: {},
+  },
+);
 const namers = createNamers(config.separator);
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 const metaTools = [tool('search_tools')];
@@ -18,7 +21,13 @@ const metaTools = [tool('search_tools')];
 const backends = (tools: Partial<Record<'alpha' | 'beta', string[]>>): Backend[] =>
   config.servers.map((server) => {
     // Never started, so nothing reports events.
-    const backend = new Backend(server, { connectMs: 1, requestMs: 1, restartInitialMs: 1, restartMaxMs: 1, maxRestarts: 0 }, {} as BackendEvents, silentLogger(), { name: 'test', version: '0' });
+    const backend = new Backend(
+      server,
+      { connectMs: 1, requestMs: 1, restartInitialMs: 1, restartMaxMs: 1, maxRestarts: 0 },
+      {} as BackendEvents,
+      silentLogger(),
+      { name: 'test', version: '0' },
+    );
     const names = tools[server.id as 'alpha' | 'beta'];
     if (names !== undefined) {
       backend.state = 'ready';
@@ -31,7 +40,11 @@ const names = (list: readonly Tool[]): string[] => list.map((item) => item.name)
 
 describe('buildRouteTable', () => {
   it('namespaces and filters, lists the meta tools first and lets them keep their names', () => {
-    const table = buildRouteTable(backends({ alpha: ['echo'], beta: ['echo', 'secret', 'search_tools'] }), { namers, metaTools, lazy: false });
+    const table = buildRouteTable(backends({ alpha: ['echo'], beta: ['echo', 'secret', 'search_tools'] }), {
+      namers,
+      metaTools,
+      lazy: false,
+    });
     expect(names(table.lists.tools)).toEqual(['search_tools', 'alpha_echo', 'echo']);
     expect(table.tools.get('alpha_echo')).toMatchObject({ original: 'echo', backend: { id: 'alpha' } });
     expect(table.collisions).toEqual([{ kind: 'tool', name: 'search_tools', kept: 'gateway meta tool', dropped: 'beta/search_tools' }]);
@@ -43,8 +56,11 @@ describe('buildRouteTable', () => {
     expect(table.tools.has('alpha_echo')).toBe(true);
   });
 
-  it('namespaces an MCP App tool\'s UI resource for a prefixed server and passes it through for a pass-through one', () => {
-    const app = (): Tool => ({ ...tool('get-time'), _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' } });
+  it("namespaces an MCP App tool's UI resource for a prefixed server and passes it through for a pass-through one", () => {
+    const app = (): Tool => ({
+      ...tool('get-time'),
+      _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' },
+    });
     const servers = backends({ alpha: [], beta: [] });
     for (const backend of servers) backend.lists = { ...backend.lists, tools: [app()] };
     const table = buildRouteTable(servers, { namers, metaTools: [], lazy: false });
@@ -54,7 +70,7 @@ describe('buildRouteTable', () => {
     ]);
   });
 
-  it('keeps a down server\'s URI prefix but none of its names', () => {
+  it("keeps a down server's URI prefix but none of its names", () => {
     const table = buildRouteTable(backends({ beta: ['echo'] }), { namers, metaTools: [], lazy: false });
     expect([...table.tools.keys()]).toEqual(['echo']);
     expect([...table.uriPrefixes.keys()]).toEqual(['alpha']);
@@ -63,7 +79,8 @@ describe('buildRouteTable', () => {
 
 describe('compareRouteTables', () => {
   it('announces nothing for the first table, then only the lists that changed, and each collision once', () => {
-    const build = (tools: Partial<Record<'alpha' | 'beta', string[]>>) => buildRouteTable(backends(tools), { namers, metaTools, lazy: false });
+    const build = (tools: Partial<Record<'alpha' | 'beta', string[]>>) =>
+      buildRouteTable(backends(tools), { namers, metaTools, lazy: false });
     const first = build({ alpha: ['echo'], beta: ['search_tools'] });
     expect(compareRouteTables(emptyRouteTable, first)).toEqual({ changed: [], newCollisions: first.collisions });
     const same = build({ alpha: ['echo'], beta: ['search_tools'] });

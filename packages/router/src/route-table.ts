@@ -31,7 +31,12 @@ export interface RouteTable {
   /** Every prefixed backend by its prefix, ready or not: their URIs stay resolvable while they are down. */
   readonly uriPrefixes: ReadonlyMap<string, Backend>;
   /** As served: tools/list holds the meta tools first, and in lazy mode only them. */
-  readonly lists: { readonly tools: readonly Tool[]; readonly prompts: readonly Prompt[]; readonly resources: readonly Resource[]; readonly templates: readonly ResourceTemplate[] };
+  readonly lists: {
+    readonly tools: readonly Tool[];
+    readonly prompts: readonly Prompt[];
+    readonly resources: readonly Resource[];
+    readonly templates: readonly ResourceTemplate[];
+  };
   readonly collisions: readonly Collision[];
   /** What clients were shown, to tell a real list change from a rebuild that changed nothing; '' before the first build. */
   readonly signatures: Readonly<Record<RoutedList, string>>;
@@ -54,7 +59,10 @@ export interface Namers {
 }
 
 /** Tool names are kept to the spec's characters; prompt names keep theirs (`git/commit`). */
-export const createNamers = (separator: string): Namers => ({ tool: createNamer({ separator }), prompt: createNamer({ separator, sanitize: false }) });
+export const createNamers = (separator: string): Namers => ({
+  tool: createNamer({ separator }),
+  prompt: createNamer({ separator, sanitize: false }),
+});
 
 export interface RouteTableOptions {
   readonly namers: Namers;
@@ -90,7 +98,12 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
       const name = namers.tool.encode(prefix, tool.name);
       const taken = tools.get(name);
       if (taken !== undefined || reserved.has(name)) {
-        collisions.push({ kind: 'tool', name, kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${tool.name}` });
+        collisions.push({
+          kind: 'tool',
+          name,
+          kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`,
+          dropped: `${backend.id}/${tool.name}`,
+        });
         continue;
       }
       // An MCP App's UI resource (`_meta.ui.resourceUri`) must be readable through the gateway.
@@ -127,14 +140,21 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     resources: [...resources.values()].map((route) => route.item),
     templates: templates.map((route) => route.item),
   };
-  const signatures = { tools: JSON.stringify(lists.tools), prompts: JSON.stringify(lists.prompts), resources: JSON.stringify([lists.resources, lists.templates, skills]) };
+  const signatures = {
+    tools: JSON.stringify(lists.tools),
+    prompts: JSON.stringify(lists.prompts),
+    resources: JSON.stringify([lists.resources, lists.templates, skills]),
+  };
   return { tools, prompts, resources, templates, uriPrefixes, lists, collisions, signatures };
 };
 
 const collisionKey = (collision: Collision): string => `${collision.kind}:${collision.name}:${collision.dropped}`;
 
 /** What replacing `previous` by `next` changes for clients: lists to announce (none on the first build) and collisions not reported yet. */
-export const compareRouteTables = (previous: RouteTable, next: RouteTable): { readonly changed: readonly RoutedList[]; readonly newCollisions: readonly Collision[] } => {
+export const compareRouteTables = (
+  previous: RouteTable,
+  next: RouteTable,
+): { readonly changed: readonly RoutedList[]; readonly newCollisions: readonly Collision[] } => {
   const reported = new Set(previous.collisions.map(collisionKey));
   return {
     changed: routedLists.filter((list) => previous.signatures[list] !== '' && previous.signatures[list] !== next.signatures[list]),

@@ -82,22 +82,38 @@ afterAll(async () => {
 describe('Router', () => {
   it('namespaces, filters and passes names through, reporting collisions instead of shadowing', () => {
     const names = router.listTools().map((tool) => tool.name);
-    expect(names.slice(0, 7)).toEqual(['catalog_tools', 'describe_tool', 'search_tools', 'call_tool', 'catalog_prompts', 'describe_prompt', 'search_prompts']);
+    expect(names.slice(0, 7)).toEqual([
+      'catalog_tools',
+      'describe_tool',
+      'search_tools',
+      'call_tool',
+      'catalog_prompts',
+      'describe_prompt',
+      'search_prompts',
+    ]);
     expect(names).toEqual(expect.arrayContaining(['alpha_echo', 'alpha_shared', 'echo', 'shared', 'secret_admin']));
     expect(names).not.toContain('alpha_secret_admin');
     // beta and gamma both pass `echo` through: beta (first in the config) keeps it, gamma's is reported.
     expect(router.toolOwner('echo')).toEqual({ server: 'beta', original: 'echo' });
-    expect(router.status().collisions).toEqual(expect.arrayContaining([{ kind: 'tool', name: 'echo', kept: 'beta/echo', dropped: 'gamma/echo' }]));
+    expect(router.status().collisions).toEqual(
+      expect.arrayContaining([{ kind: 'tool', name: 'echo', kept: 'beta/echo', dropped: 'gamma/echo' }]),
+    );
   });
 
   it('routes calls to the owning server and suggests names for unknown ones', async () => {
     expect((await router.callTool('alpha_echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'alpha:echo:hi' }]);
     expect((await router.callTool('shared', {})).content).toEqual([{ type: 'text', text: 'beta:shared:' }]);
-    await expect(router.callTool('alpha_ech', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND', message: expect.stringContaining('Did you mean "alpha_echo"') });
+    await expect(router.callTool('alpha_ech', {})).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: expect.stringContaining('Did you mean "alpha_echo"'),
+    });
   });
 
-  it('tells the gateway\'s own timeout from a backend error that mentions one', async () => {
-    await expect(router.callTool('alpha_hang', {})).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('within 400 ms') });
+  it("tells the gateway's own timeout from a backend error that mentions one", async () => {
+    await expect(router.callTool('alpha_hang', {})).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringContaining('within 400 ms'),
+    });
     const backendError = await router.callTool('alpha_slowdb', {}).catch((error: unknown) => error);
     expect(backendError).toBeInstanceOf(RpcError);
     expect(backendError).toMatchObject({ message: expect.stringMatching(/^alpha: .*the database timed out/) });
@@ -107,13 +123,21 @@ describe('Router', () => {
     const found = await router.callTool('search_tools', { query: 'shared alpha' });
     expect(found.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('alpha_shared') });
     const described = await router.callTool('describe_tool', { name: 'alpha_echo' });
-    expect(JSON.parse((described.content[0] as { text: string }).text)).toMatchObject({ name: 'alpha_echo', server: 'alpha', inputSchema: { type: 'object' } });
-    expect((await router.callTool('call_tool', { name: 'alpha_echo', arguments: { text: 'via meta' } })).content).toEqual([{ type: 'text', text: 'alpha:echo:via meta' }]);
+    expect(JSON.parse((described.content[0] as { text: string }).text)).toMatchObject({
+      name: 'alpha_echo',
+      server: 'alpha',
+      inputSchema: { type: 'object' },
+    });
+    expect((await router.callTool('call_tool', { name: 'alpha_echo', arguments: { text: 'via meta' } })).content).toEqual([
+      { type: 'text', text: 'alpha:echo:via meta' },
+    ]);
   });
 
   it('asks the calling client for sampling, and refuses to guess between two clients', async () => {
     const one = {};
-    expect((await router.callTool('alpha_ask', {}, { peer: peer(one, 'from one') })).content).toEqual([{ type: 'text', text: 'answer: from one' }]);
+    expect((await router.callTool('alpha_ask', {}, { peer: peer(one, 'from one') })).content).toEqual([
+      { type: 'text', text: 'answer: from one' },
+    ]);
 
     // Two clients with calls in flight on the same 2025-era server: the request names neither.
     let release = (): void => {};
@@ -129,37 +153,63 @@ describe('Router', () => {
   describe('relayToolCall (the stdio hot path)', () => {
     const relay = (name: string, args: Record<string, unknown> = {}, peerObject?: ClientPeer) =>
       new Promise<Record<string, unknown>>((resolve) => {
-        const handle = router.relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) => resolve({ ...message }));
+        const handle = router.relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) =>
+          resolve({ ...message }),
+        );
         if (handle === undefined) resolve({ notRelayed: true });
       });
 
-    it('relays a call with the original name and gives the answer back under the client\'s id', async () => {
-      expect(await relay('alpha_echo', { text: 'fast' })).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { content: [{ type: 'text', text: 'alpha:echo:fast' }] } });
+    it("relays a call with the original name and gives the answer back under the client's id", async () => {
+      expect(await relay('alpha_echo', { text: 'fast' })).toEqual({
+        jsonrpc: '2.0',
+        id: 'down-7',
+        result: { content: [{ type: 'text', text: 'alpha:echo:fast' }] },
+      });
     });
 
     it('leaves unknown names, meta tools and calls that want progress to the full path', () => {
       expect(router.relayToolCall({ id: 1, params: { name: 'nope' } }, undefined, () => {})).toBeUndefined();
-      expect(router.relayToolCall({ id: 1, params: { name: 'search_tools', arguments: { query: 'x' } } }, undefined, () => {})).toBeUndefined();
-      expect(router.relayToolCall({ id: 1, params: { name: 'alpha_echo', _meta: { progressToken: 5 } } }, undefined, () => {})).toBeUndefined();
+      expect(
+        router.relayToolCall({ id: 1, params: { name: 'search_tools', arguments: { query: 'x' } } }, undefined, () => {}),
+      ).toBeUndefined();
+      expect(
+        router.relayToolCall({ id: 1, params: { name: 'alpha_echo', _meta: { progressToken: 5 } } }, undefined, () => {}),
+      ).toBeUndefined();
     });
 
-    it('passes a backend\'s error through and answers a hung call at the server\'s timeout', async () => {
+    it("passes a backend's error through and answers a hung call at the server's timeout", async () => {
       const failed = await relay('alpha_fail');
       // A handler that throws is a JSON-RPC error from the low-level server: passed on, naming the server.
       expect(failed).toMatchObject({ id: 'down-7', error: { message: expect.stringMatching(/^alpha: .*it failed on purpose/) } });
       const started = Date.now();
       const hung = await relay('alpha_hang');
       expect(Date.now() - started).toBeGreaterThanOrEqual(350);
-      expect(hung).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" did not answer tools\/call "hang" within 400 ms/) }] } });
+      expect(hung).toEqual({
+        jsonrpc: '2.0',
+        id: 'down-7',
+        result: {
+          isError: true,
+          content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" did not answer tools\/call "hang" within 400 ms/) }],
+        },
+      });
     });
 
-    it('attributes the backend\'s sampling request to the relayed caller', async () => {
-      expect(await relay('alpha_ask', {}, peer({}, 'relayed'))).toMatchObject({ result: { content: [{ type: 'text', text: 'answer: relayed' }] } });
+    it("attributes the backend's sampling request to the relayed caller", async () => {
+      expect(await relay('alpha_ask', {}, peer({}, 'relayed'))).toMatchObject({
+        result: { content: [{ type: 'text', text: 'answer: relayed' }] },
+      });
     });
 
     it('fails a call in flight when the server exits, naming it', async () => {
       const crashed = await relay('alpha_crash');
-      expect(crashed).toEqual({ jsonrpc: '2.0', id: 'down-7', result: { isError: true, content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" stopped while handling tools\/call "crash"/) }] } });
+      expect(crashed).toEqual({
+        jsonrpc: '2.0',
+        id: 'down-7',
+        result: {
+          isError: true,
+          content: [{ type: 'text', text: expect.stringMatching(/^Server "alpha" stopped while handling tools\/call "crash"/) }],
+        },
+      });
       expect(router.backend('alpha')?.state).not.toBe('ready');
     });
   });

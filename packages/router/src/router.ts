@@ -23,7 +23,17 @@ import { endEarlyChildren } from './sdk/early-spawn.js';
 import type { Listener, RouterEvents } from './router-events.js';
 import { StartupWait } from './startup-wait.js';
 import { logStderrLine } from './stderr-level.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
+import type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from './sdk/upstream.js';
 import { relayToolCall } from './tool-relay.js';
 import type { RelayRequest } from './tool-relay.js';
 import { rewritePromptResult, rewriteToolResult, uriMapFor } from './uri-rewrite.js';
@@ -149,7 +159,11 @@ export class Router implements MetaToolHost, CatalogView {
 
   private requireBackend(id: string): Backend {
     const backend = this.backends.get(id);
-    if (backend === undefined) throw new PromptyardError('INVALID_REQUEST', `No server "${id}" in the gateway config; servers: ${this.backendIds().join(', ') || 'none'}.`);
+    if (backend === undefined)
+      throw new PromptyardError(
+        'INVALID_REQUEST',
+        `No server "${id}" in the gateway config; servers: ${this.backendIds().join(', ') || 'none'}.`,
+      );
     return backend;
   }
 
@@ -157,7 +171,12 @@ export class Router implements MetaToolHost, CatalogView {
     return {
       backends: [...this.backends.values()].map((backend) => backend.status()),
       collisions: this.routes.collisions,
-      counts: { tools: this.routes.tools.size, prompts: this.routes.prompts.size, resources: this.routes.resources.size, resourceTemplates: this.routes.templates.length },
+      counts: {
+        tools: this.routes.tools.size,
+        prompts: this.routes.prompts.size,
+        resources: this.routes.resources.size,
+        resourceTemplates: this.routes.templates.length,
+      },
       lazy: this.config.lazy,
     };
   }
@@ -210,7 +229,8 @@ export class Router implements MetaToolHost, CatalogView {
         changed: () => this.scheduleRebuild(),
         status: (changed) => {
           this.events.emit('status', changed.status());
-          if (changed.state === 'ready' && this.logLevel !== undefined) void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
+          if (changed.state === 'ready' && this.logLevel !== undefined)
+            void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
         },
         stderr: (owner, line) => this.events.emit('stderr', { server: owner.id, line, level: logStderrLine(logger, owner.id, line) }),
         log: (params) => this.events.emit('log', { server: config.id, ...params }),
@@ -303,7 +323,9 @@ export class Router implements MetaToolHost, CatalogView {
 
   /** Ready servers with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
   skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[] {
-    return [...this.backends.values()].filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0).map((backend) => ({ backend, timeoutMs: this.requestTimeout(backend) }));
+    return [...this.backends.values()]
+      .filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0)
+      .map((backend) => ({ backend, timeoutMs: this.requestTimeout(backend) }));
   }
 
   getPromptDefinition(name: string): Prompt | undefined {
@@ -329,9 +351,16 @@ export class Router implements MetaToolHost, CatalogView {
     return requestTimeoutMs(backend.config, this.config.timeouts);
   }
 
-  async callTool(name: string, args: Record<string, unknown> | undefined, context: CallContext = {}, meta?: Record<string, unknown>): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: CallContext = {},
+    meta?: Record<string, unknown>,
+  ): Promise<CallToolResult> {
     const served = this.metaToolsServed();
-    const route = this.routes.tools.get(name) ?? (served && this.meta.has(name) ? undefined : await this.startupWait.lookUp(() => this.routes.tools.get(name)));
+    const route =
+      this.routes.tools.get(name) ??
+      (served && this.meta.has(name) ? undefined : await this.startupWait.lookUp(() => this.routes.tools.get(name)));
     if (route === undefined) {
       const metaTool = this.meta.get(name);
       if (metaTool !== undefined && served) {
@@ -343,7 +372,9 @@ export class Router implements MetaToolHost, CatalogView {
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
-    const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) => backend.upstream.callTool(original, args, meta, options));
+    const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) =>
+      backend.upstream.callTool(original, args, meta, options),
+    );
     return rewriteToolResult(result, uriMapFor(backend.config.prefix));
   }
 
@@ -361,7 +392,9 @@ export class Router implements MetaToolHost, CatalogView {
     const route = this.routes.prompts.get(name) ?? (await this.startupWait.lookUp(() => this.routes.prompts.get(name)));
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
-    const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) => backend.upstream.getPrompt(original, args, options));
+    const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) =>
+      backend.upstream.getPrompt(original, args, options),
+    );
     return rewritePromptResult(result, uriMapFor(backend.config.prefix));
   }
 
@@ -401,7 +434,10 @@ export class Router implements MetaToolHost, CatalogView {
     await this.subscriptions.unsubscribe(target, this.requestTimeout(target.backend));
   }
 
-  async complete(params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown }, context: CallContext = {}): Promise<CompleteResult> {
+  async complete(
+    params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown },
+    context: CallContext = {},
+  ): Promise<CompleteResult> {
     const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
     if (params.ref.type === 'ref/prompt') {
       const route = this.routes.prompts.get(params.ref.name ?? '');
@@ -427,12 +463,20 @@ export class Router implements MetaToolHost, CatalogView {
     await Promise.all(
       [...this.backends.values()]
         .filter((backend) => backend.state === 'ready')
-        .map((backend) => backend.upstream.setLoggingLevel(level, this.requestTimeout(backend)).catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: describeError(error) }))),
+        .map((backend) =>
+          backend.upstream
+            .setLoggingLevel(level, this.requestTimeout(backend))
+            .catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: describeError(error) })),
+        ),
     );
   }
 
   /** A downstream client's roots changed: every backend is told. */
   async rootsChanged(): Promise<void> {
-    await Promise.all([...this.backends.values()].filter((backend) => backend.state === 'ready').map((backend) => backend.upstream.rootsChanged().catch(() => {})));
+    await Promise.all(
+      [...this.backends.values()]
+        .filter((backend) => backend.state === 'ready')
+        .map((backend) => backend.upstream.rootsChanged().catch(() => {})),
+    );
   }
 }

@@ -88,11 +88,18 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     logger: options.logger,
     tools: {
       list: () => listed(() => router.listTools()),
-      call: async (name, args, context) => (await router.callTool(name, args as Record<string, unknown> | undefined, callContext(context), context.meta as Record<string, unknown> | undefined)) as JsonObject,
+      call: async (name, args, context) =>
+        (await router.callTool(
+          name,
+          args as Record<string, unknown> | undefined,
+          callContext(context),
+          context.meta as Record<string, unknown> | undefined,
+        )) as JsonObject,
     },
     prompts: {
       list: () => listed(() => router.listPrompts()),
-      get: async (name, args, context) => (await router.getPrompt(name, args as Record<string, string> | undefined, callContext(context))) as JsonObject,
+      get: async (name, args, context) =>
+        (await router.getPrompt(name, args as Record<string, string> | undefined, callContext(context))) as JsonObject,
     },
     resources: {
       listChanged: true,
@@ -108,7 +115,13 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     complete: async (params, context) => (await router.complete(params as never, callContext(context))) as JsonObject,
     logs: {
       subscribe: (listener) =>
-        router.on('log', (record) => listener({ level: record.level, logger: record.logger === undefined ? record.server : `${record.server}/${record.logger}`, data: record.data })),
+        router.on('log', (record) =>
+          listener({
+            level: record.level,
+            logger: record.logger === undefined ? record.server : `${record.server}/${record.logger}`,
+            data: record.data,
+          }),
+        ),
     },
     setLogLevel: (level) => router.setLogLevel(level),
     rootsChanged: () => void router.rootsChanged(),

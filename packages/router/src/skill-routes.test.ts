@@ -7,7 +7,11 @@ import { createGatewaySkills } from './skill-routes.js';
 const entry = (name: string, files: readonly string[] = []): Skill => ({
   uri: `skill://${name}/SKILL.md`,
   frontmatter: { name, description: `The ${name} skill` },
-  resources: ['SKILL.md', ...files].map((file, index) => ({ uri: `skill://${name}/${file}`, digest: `sha256:${String(index).repeat(64)}`, size: 10 })),
+  resources: ['SKILL.md', ...files].map((file, index) => ({
+    uri: `skill://${name}/${file}`,
+    digest: `sha256:${String(index).repeat(64)}`,
+    size: 10,
+  })),
 });
 
 /** A ready server with skills; its reads answer with the URI asked, so routing shows. */
@@ -43,7 +47,11 @@ describe('createGatewaySkills', () => {
   });
 
   it("serves each server's skills under its prefix, the first keeping a URI two share", async () => {
-    const source = sourceOf([server('docs', 'docs', [entry('review', ['refs/GUIDE.md'])]), server('plain', false, [entry('lint')]), server('again', false, [entry('lint')])]);
+    const source = sourceOf([
+      server('docs', 'docs', [entry('review', ['refs/GUIDE.md'])]),
+      server('plain', false, [entry('lint')]),
+      server('again', false, [entry('lint')]),
+    ]);
     const { skills } = await source.list(undefined);
     expect(skills.map((skill) => skill['uri'])).toEqual(['skill://docs/review/SKILL.md', 'skill://lint/SKILL.md']);
     expect((await source.get('skill://docs/review/SKILL.md'))?.['resources']).toEqual([
@@ -59,8 +67,13 @@ describe('createGatewaySkills', () => {
 
   it('reads files and folders through their server, only inside a listed skill', async () => {
     const source = sourceOf([server('docs', 'docs', [entry('review', ['refs/GUIDE.md'])])]);
-    expect(await source.read('skill://docs/review/refs/GUIDE.md')).toEqual({ text: 'docs skill://review/refs/GUIDE.md', mimeType: 'text/markdown' });
-    expect(await source.readDirectory('skill://docs/review/refs', undefined)).toEqual({ resources: [{ uri: 'skill://docs/review/refs/GUIDE.md', name: 'GUIDE.md' }] });
+    expect(await source.read('skill://docs/review/refs/GUIDE.md')).toEqual({
+      text: 'docs skill://review/refs/GUIDE.md',
+      mimeType: 'text/markdown',
+    });
+    expect(await source.readDirectory('skill://docs/review/refs', undefined)).toEqual({
+      resources: [{ uri: 'skill://docs/review/refs/GUIDE.md', name: 'GUIDE.md' }],
+    });
     expect(await source.read('skill://docs/other/SKILL.md')).toBeUndefined();
     expect(await source.read('skill://elsewhere/review/SKILL.md')).toBeUndefined();
     expect(await source.get('skill://review/SKILL.md')).toBeUndefined();

@@ -34,7 +34,9 @@ const rewrite = (prefix: string | false, skill: Skill): Skill | undefined => {
   if (uri === undefined) return undefined;
   if (skill.resources === 'dynamic') return { ...skill, uri };
   const resources = skill.resources.map((resource) => ({ ...resource, uri: toGateway(prefix, resource.uri) }));
-  return resources.every((resource) => resource.uri !== undefined) ? { ...skill, uri, resources: resources as Skill['resources'] } : undefined;
+  return resources.every((resource) => resource.uri !== undefined)
+    ? { ...skill, uri, resources: resources as Skill['resources'] }
+    : undefined;
 };
 
 const routesOf = (router: Router): SkillRoute[] => {
@@ -106,14 +108,24 @@ export const createGatewaySkills = (router: Router): McpSkills => ({
     readDirectory: async (uri) => {
       await router.startup();
       const found = locate(router, uri);
-      const children = found === undefined ? undefined : await found.route.backend.upstream.skills?.readDirectory(found.original, found.route.timeoutMs);
+      const children =
+        found === undefined ? undefined : await found.route.backend.upstream.skills?.readDirectory(found.original, found.route.timeoutMs);
       if (found === undefined || children === undefined) return undefined;
       const prefix = found.route.backend.config.prefix;
-      return { resources: children.flatMap((child) => ((uri) => (uri === undefined ? [] : [{ ...child, uri } as JsonObject]))(toGateway(prefix, child.uri))) };
+      return {
+        resources: children.flatMap((child) =>
+          ((uri) => (uri === undefined ? [] : [{ ...child, uri } as JsonObject]))(toGateway(prefix, child.uri)),
+        ),
+      };
     },
     listResources: async () => {
       await router.startup();
-      return routesOf(router).map(({ skill }) => ({ uri: skill.uri, name: skill.frontmatter.name, description: skill.frontmatter.description, mimeType: 'text/markdown' }));
+      return routesOf(router).map(({ skill }) => ({
+        uri: skill.uri,
+        name: skill.frontmatter.name,
+        description: skill.frontmatter.description,
+        mimeType: 'text/markdown',
+      }));
     },
   },
   // Announced as a resources list change by the router already.

@@ -32,7 +32,9 @@ export const substituteVariables = (text: string, context: SubstitutionContext):
     }
     const match = INNER.exec(inner);
     if (match === null) {
-      problems.push(`has ${whole}, which is not a variable: write \${NAME}, \${env:NAME} or \${NAME:-default} (and $\${ for a literal \${)`);
+      problems.push(
+        `has ${whole}, which is not a variable: write \${NAME}, \${env:NAME} or \${NAME:-default} (and $\${ for a literal \${)`,
+      );
       return whole;
     }
     const [, envOnly, name = '', fallback] = match;
@@ -42,7 +44,9 @@ export const substituteVariables = (text: string, context: SubstitutionContext):
     if (found !== undefined && (found !== '' || fallback === undefined)) return found;
     if (fallback !== undefined) return fallback;
     if (!context.lenient) {
-      problems.push(`uses ${whole}, but ${name} is not set: set ${name} in the gateway's environment, or give a default as \${${name}:-value}`);
+      problems.push(
+        `uses ${whole}, but ${name} is not set: set ${name} in the gateway's environment, or give a default as \${${name}:-value}`,
+      );
     }
     return whole;
   });

@@ -15,8 +15,19 @@ const relayed = (prefix: string | false, result: Record<string, unknown>, tracin
       return { cancel: () => {} };
     },
   };
-  const backend = { id: 'everything', config: { prefix }, state: 'ready', inFlight: 0, upstreamOrUndefined: () => ({ relay }) } as unknown as Backend;
-  const tools: RouteTable['tools'] = new Map([['everything_get-resource-links', { backend, original: 'get-resource-links', item: { name: 'everything_get-resource-links', inputSchema: { type: 'object' } } }]]);
+  const backend = {
+    id: 'everything',
+    config: { prefix },
+    state: 'ready',
+    inFlight: 0,
+    upstreamOrUndefined: () => ({ relay }),
+  } as unknown as Backend;
+  const tools: RouteTable['tools'] = new Map([
+    [
+      'everything_get-resource-links',
+      { backend, original: 'get-resource-links', item: { name: 'everything_get-resource-links', inputSchema: { type: 'object' } } },
+    ],
+  ]);
   const call = () =>
     new Promise<Readonly<Record<string, unknown>>>((resolve) => {
       const peers = new PeerRequests();
@@ -33,14 +44,26 @@ const relayed = (prefix: string | false, result: Record<string, unknown>, tracin
 };
 
 describe('relayToolCall', () => {
-  const links = { content: [{ type: 'text', text: 'links:' }, { type: 'resource_link', uri: 'demo://resource/dynamic/text/2', name: 'Text Resource 2' }], _meta: { ui: { resourceUri: 'ui://a/b.html' } } };
+  const links = {
+    content: [
+      { type: 'text', text: 'links:' },
+      { type: 'resource_link', uri: 'demo://resource/dynamic/text/2', name: 'Text Resource 2' },
+    ],
+    _meta: { ui: { resourceUri: 'ui://a/b.html' } },
+  };
 
   it('namespaces the resource URIs of the relayed result and restores the client’s id and the tool’s name', async () => {
     const { call, sent } = relayed('everything', links);
     expect(await call()).toEqual({
       jsonrpc: '2.0',
       id: 7,
-      result: { content: [{ type: 'text', text: 'links:' }, { type: 'resource_link', uri: 'everything+demo://resource/dynamic/text/2', name: 'Text Resource 2' }], _meta: { ui: { resourceUri: 'everything+ui://a/b.html' } } },
+      result: {
+        content: [
+          { type: 'text', text: 'links:' },
+          { type: 'resource_link', uri: 'everything+demo://resource/dynamic/text/2', name: 'Text Resource 2' },
+        ],
+        _meta: { ui: { resourceUri: 'everything+ui://a/b.html' } },
+      },
     });
     // Without traces, _meta goes on as the client sent it.
     expect(sent).toEqual([{ name: 'get-resource-links', arguments: {}, _meta: { traceparent: 'the client’s', other: 1 } }]);
@@ -61,13 +84,23 @@ describe('relayToolCall', () => {
       backendCall: (parent, call) => {
         const record = { parent, call, ended: [] as unknown[] };
         calls.push(record);
-        return { context: {} as never, end: (error) => void record.ended.push(error), meta: (meta) => ({ ...meta, traceparent: 'the gateway’s' }) };
+        return {
+          context: {} as never,
+          end: (error) => void record.ended.push(error),
+          meta: (meta) => ({ ...meta, traceparent: 'the gateway’s' }),
+        };
       },
     };
     const served = { span: 'served' };
     const { call, sent } = relayed('everything', { content: [], isError: true }, tracing, () => served as never);
     await call();
-    expect(calls).toEqual([{ parent: served, call: { method: 'tools/call', params: { name: 'get-resource-links' }, backend: 'everything' }, ended: ['tool_error'] }]);
+    expect(calls).toEqual([
+      {
+        parent: served,
+        call: { method: 'tools/call', params: { name: 'get-resource-links' }, backend: 'everything' },
+        ended: ['tool_error'],
+      },
+    ]);
     expect(sent).toEqual([{ name: 'get-resource-links', arguments: {}, _meta: { traceparent: 'the gateway’s', other: 1 } }]);
   });
 });

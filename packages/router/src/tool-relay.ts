@@ -51,11 +51,18 @@ export const relayToolCall = (
   if (relay === undefined) return undefined;
   const timeoutMs = toolTimeoutMs(backend.config, routing.timeouts);
   const what = `tools/call "${original}"`;
-  const failure = (text: string): Record<string, unknown> => ({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }], isError: true } });
+  const failure = (text: string): Record<string, unknown> => ({
+    jsonrpc: '2.0',
+    id,
+    result: { content: [{ type: 'text', text }], isError: true },
+  });
   const release = routing.peers.track(backend, peer);
   // With traces on, the call is a CLIENT span (child of the relayed request's), its context sent in `_meta`.
   const tracing = routing.peers.tracing;
-  const span: BackendCallSpan | undefined = tracing === undefined ? undefined : tracing.backendCall(trace?.(), { method: 'tools/call', params: { name: original }, backend: backend.id });
+  const span: BackendCallSpan | undefined =
+    tracing === undefined
+      ? undefined
+      : tracing.backendCall(trace?.(), { method: 'tools/call', params: { name: original }, backend: backend.id });
   let finished = false;
   const finish = (error?: string): void => {
     finished = true;
@@ -63,19 +70,23 @@ export const relayToolCall = (
     release();
     span?.end(error);
   };
-  const call = relay.call(span === undefined ? { ...params, name: original } : { ...params, name: original, _meta: span.meta(meta) }, (response) => {
-    if (finished) return;
-    if (response === undefined) {
-      finish('connection_closed');
-      reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
-      return;
-    }
-    finish(span === undefined ? undefined : responseErrorType(response));
-    const error = response['error'] as { message?: unknown } | undefined;
-    if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
-    else if (response['result'] === undefined) reply({ ...response, id });
-    else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });
-  });
+  const call = relay.call(
+    span === undefined ? { ...params, name: original } : { ...params, name: original, _meta: span.meta(meta) },
+    (response) => {
+      if (finished) return;
+      if (response === undefined) {
+        finish('connection_closed');
+        reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
+        return;
+      }
+      finish(span === undefined ? undefined : responseErrorType(response));
+      const error = response['error'] as { message?: unknown } | undefined;
+      if (error !== undefined)
+        reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
+      else if (response['result'] === undefined) reply({ ...response, id });
+      else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });
+    },
+  );
   const timer = setTimeout(() => {
     if (finished) return;
     finish('timeout');

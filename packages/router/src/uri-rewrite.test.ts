@@ -26,7 +26,11 @@ describe('rewriteToolResult', () => {
       content: [
         { type: 'text', text: 'see demo://resource/dynamic/text/2' },
         { type: 'resource_link', uri: 'demo://resource/dynamic/text/2', name: 'Text Resource 2', mimeType: 'text/plain' },
-        { type: 'resource', resource: { uri: 'demo://resource/dynamic/blob/1', mimeType: 'application/octet-stream', blob: 'AAE=' }, annotations: { priority: 1 } },
+        {
+          type: 'resource',
+          resource: { uri: 'demo://resource/dynamic/blob/1', mimeType: 'application/octet-stream', blob: 'AAE=' },
+          annotations: { priority: 1 },
+        },
         { type: 'image', data: 'iVBO', mimeType: 'image/png' },
       ],
       structuredContent: { uri: 'demo://untouched' },
@@ -36,7 +40,11 @@ describe('rewriteToolResult', () => {
       content: [
         { type: 'text', text: 'see demo://resource/dynamic/text/2' },
         { type: 'resource_link', uri: 'everything+demo://resource/dynamic/text/2', name: 'Text Resource 2', mimeType: 'text/plain' },
-        { type: 'resource', resource: { uri: 'everything+demo://resource/dynamic/blob/1', mimeType: 'application/octet-stream', blob: 'AAE=' }, annotations: { priority: 1 } },
+        {
+          type: 'resource',
+          resource: { uri: 'everything+demo://resource/dynamic/blob/1', mimeType: 'application/octet-stream', blob: 'AAE=' },
+          annotations: { priority: 1 },
+        },
         { type: 'image', data: 'iVBO', mimeType: 'image/png' },
       ],
       structuredContent: { uri: 'demo://untouched' },
@@ -53,7 +61,10 @@ describe('rewriteToolResult', () => {
   });
 
   it('maps the MCP Apps UI resource of a result in both spellings', () => {
-    const result = { content: [], _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html', visibility: ['app'] }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' } };
+    const result = {
+      content: [],
+      _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html', visibility: ['app'] }, 'ui/resourceUri': 'ui://get-time/mcp-app.html' },
+    };
     expect(rewriteToolResult(result, map)._meta).toEqual({
       ui: { resourceUri: 'everything+ui://get-time/mcp-app.html', visibility: ['app'] },
       'ui/resourceUri': 'everything+ui://get-time/mcp-app.html',
@@ -61,7 +72,13 @@ describe('rewriteToolResult', () => {
   });
 
   it('leaves malformed results as they came (the client validates them)', () => {
-    for (const odd of [null, 'text', { content: 'x' }, { content: [null, 3, { type: 'resource' }, { type: 'resource_link', uri: 7 }] }, { _meta: [] }]) {
+    for (const odd of [
+      null,
+      'text',
+      { content: 'x' },
+      { content: [null, 3, { type: 'resource' }, { type: 'resource_link', uri: 7 }] },
+      { _meta: [] },
+    ]) {
       expect(rewriteToolResult(odd, map)).toEqual(odd);
     }
   });
@@ -69,7 +86,11 @@ describe('rewriteToolResult', () => {
 
 describe('rewriteTool', () => {
   it('maps `_meta.ui.resourceUri` and the older `_meta["ui/resourceUri"]`, alone or together', () => {
-    const nested = { name: 'basic_get-time', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' } } };
+    const nested = {
+      name: 'basic_get-time',
+      inputSchema: { type: 'object' },
+      _meta: { ui: { resourceUri: 'ui://get-time/mcp-app.html' } },
+    };
     expect(rewriteTool(nested, map)._meta).toEqual({ ui: { resourceUri: 'everything+ui://get-time/mcp-app.html' } });
     expect(rewriteMeta({ 'ui/resourceUri': 'ui://a' }, map)).toEqual({ 'ui/resourceUri': 'everything+ui://a' });
     const plain = { name: 'echo', inputSchema: { type: 'object' } };
@@ -101,7 +122,12 @@ describe('rewritePromptResult', () => {
 
 describe('rewriteReadResult', () => {
   it('maps each content’s URI', () => {
-    const result = { contents: [{ uri: 'ui://get-time/mcp-app.html', mimeType: 'text/html;profile=mcp-app', text: '<html>' }, { uri: 'notes/a', blob: 'AA==' }] };
+    const result = {
+      contents: [
+        { uri: 'ui://get-time/mcp-app.html', mimeType: 'text/html;profile=mcp-app', text: '<html>' },
+        { uri: 'notes/a', blob: 'AA==' },
+      ],
+    };
     expect(rewriteReadResult(result, map)).toEqual({
       contents: [
         { uri: 'everything+ui://get-time/mcp-app.html', mimeType: 'text/html;profile=mcp-app', text: '<html>' },

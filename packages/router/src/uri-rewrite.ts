@@ -42,7 +42,9 @@ const rewriteBlock = (block: unknown, map: UriMap): unknown => {
   if (block['type'] === 'resource_link') return typeof block['uri'] === 'string' ? { ...block, uri: map(block['uri']) } : block;
   if (block['type'] === 'resource') {
     const resource = block['resource'];
-    return isObject(resource) && typeof resource['uri'] === 'string' ? { ...block, resource: { ...resource, uri: map(resource['uri']) } } : block;
+    return isObject(resource) && typeof resource['uri'] === 'string'
+      ? { ...block, resource: { ...resource, uri: map(resource['uri']) } }
+      : block;
   }
   return block;
 };
@@ -78,7 +80,8 @@ const withRewritten = <T>(value: T, key: string, rewrite: (item: unknown) => unk
 };
 
 /** A tool definition (tools/list) with its UI resource mapped. */
-export const rewriteTool = <T>(tool: T, map: UriMap | undefined): T => (map === undefined ? tool : withRewritten(tool, '_meta', (meta) => rewriteMeta(meta, map)));
+export const rewriteTool = <T>(tool: T, map: UriMap | undefined): T =>
+  map === undefined ? tool : withRewritten(tool, '_meta', (meta) => rewriteMeta(meta, map));
 
 /**
  * A tools/call result: resource links and embedded resources in `content`, and the UI resource in
@@ -105,6 +108,8 @@ export const rewritePromptResult = <T>(result: T, map: UriMap | undefined): T =>
 export const rewriteReadResult = <T>(result: T, map: UriMap | undefined): T => {
   if (map === undefined) return result;
   return withRewritten(result, 'contents', (contents) =>
-    Array.isArray(contents) ? contents.map((item: unknown) => (isObject(item) && typeof item['uri'] === 'string' ? { ...item, uri: map(item['uri']) } : item)) : contents,
+    Array.isArray(contents)
+      ? contents.map((item: unknown) => (isObject(item) && typeof item['uri'] === 'string' ? { ...item, uri: map(item['uri']) } : item))
+      : contents,
   );
 };

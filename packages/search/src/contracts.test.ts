@@ -15,10 +15,20 @@ afterAll(() => Promise.all([serper.close(), perplexity.close()]));
 
 describe('web_search and perplexity_summary_search meet the tool provider contract', () => {
   const checks = toolProviderContract({
-    create: () => ({ tools: [createWebSearchTool({ apiKey, baseUrl: serper.url }), createPerplexitySearchTool({ apiKey, baseUrl: perplexity.url })] }),
+    create: () => ({
+      tools: [createWebSearchTool({ apiKey, baseUrl: serper.url }), createPerplexitySearchTool({ apiKey, baseUrl: perplexity.url })],
+    }),
     calls: [
-      { name: 'web_search', arguments: { query: 'typescript', num: 1 }, text: /^1\. Result 1 for typescript\n {3}https:\/\/example\.com\/1/ },
-      { name: 'perplexity_summary_search', arguments: { query: 'what is mcp' }, text: /^An answer about what is mcp \[1\]\[2\]\.\n\nSources:\n\[1\] Source 1/ },
+      {
+        name: 'web_search',
+        arguments: { query: 'typescript', num: 1 },
+        text: /^1\. Result 1 for typescript\n {3}https:\/\/example\.com\/1/,
+      },
+      {
+        name: 'perplexity_summary_search',
+        arguments: { query: 'what is mcp' },
+        text: /^An answer about what is mcp \[1\]\[2\]\.\n\nSources:\n\[1\] Source 1/,
+      },
     ],
     invalid: [
       { name: 'web_search', arguments: {}, text: 'Invalid arguments for tool "web_search": "query" is required.' },

@@ -15,7 +15,11 @@ beforeEach(async () => {
 });
 afterEach(() => fake.close());
 
-const run = (args: Record<string, unknown>, options: Partial<Parameters<typeof createPerplexitySearchTool>[0]> = {}, signal = new AbortController().signal): Promise<ToolResult> => {
+const run = (
+  args: Record<string, unknown>,
+  options: Partial<Parameters<typeof createPerplexitySearchTool>[0]> = {},
+  signal = new AbortController().signal,
+): Promise<ToolResult> => {
   const tool = createPerplexitySearchTool({ apiKey, baseUrl: fake.url, ...options });
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   return tool.execute(args, { signal, logger });
@@ -50,7 +54,11 @@ describe('perplexity_summary_search', () => {
 
   it('streams deep research and assembles the chunks and the final sources', async () => {
     const result = await run({ query: 'long question', model: 'sonar-deep-research' });
-    expect(fake.requests[0]?.body).toEqual({ model: 'sonar-deep-research', messages: [{ role: 'user', content: 'long question' }], stream: true });
+    expect(fake.requests[0]?.body).toEqual({
+      model: 'sonar-deep-research',
+      messages: [{ role: 'user', content: 'long question' }],
+      stream: true,
+    });
     expect(fake.requests[0]?.headers.accept).toBe('text/event-stream');
     expect(text(result)).toBe(
       'An answer about long question [1][2].\n\nSources:\n[1] Source 1 — https://example.com/source-1 (2026-01-02)\n[2] Source 2 — https://example.com/source-2 (2026-01-02)',
@@ -58,7 +66,9 @@ describe('perplexity_summary_search', () => {
   });
 
   it('assembles a stream that ends without sources, and rejects a broken one', () => {
-    expect(assembleStream('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n')).toEqual({
+    expect(
+      assembleStream('data: {"choices":[{"delta":{"content":"a"}}]}\n\ndata: {"choices":[{"delta":{"content":"b"}}]}\n\ndata: [DONE]\n\n'),
+    ).toEqual({
       choices: [{ message: { content: 'ab' } }],
     });
     expect(() => assembleStream('data: {"choices":')).toThrow();
@@ -92,13 +102,19 @@ describe('perplexity_summary_search', () => {
   it('cuts the sources at a line with a note', async () => {
     const output = text(await run({ query: 'fake:many' }, { maxOutputBytes: 2000 }));
     expect(Buffer.byteLength(output)).toBeLessThanOrEqual(2000);
-    expect(output).toMatch(/\n\[\d+\] Source \d+ — https:\/\/example\.com\/source-\d+ \(2026-01-02\)\n\n\[output cut at 2000 bytes: \d+ of 40 sources shown\]$/);
+    expect(output).toMatch(
+      /\n\[\d+\] Source \d+ — https:\/\/example\.com\/source-\d+ \(2026-01-02\)\n\n\[output cut at 2000 bytes: \d+ of 40 sources shown\]$/,
+    );
   });
 
   it('explains the missing key and never leaks a key', async () => {
     const missing = await run({ query: 'x' }, { apiKey: '' });
     expect(text(missing)).toMatch(/set PERPLEXITY_API_KEY/);
-    const outputs = [text(await run({ query: 'ok' })), text(await run({ query: 'fake:unauthorized' })), text(await run({ query: 'fake:error' }))];
+    const outputs = [
+      text(await run({ query: 'ok' })),
+      text(await run({ query: 'fake:unauthorized' })),
+      text(await run({ query: 'fake:error' })),
+    ];
     expect([...outputs, ...logs].join('\n')).not.toContain(apiKey);
   });
 });

@@ -64,7 +64,10 @@ export const formatPerplexity = (response: PerplexityResponse, maxBytes: number)
   if (answer === '') return '';
   const sources =
     response.search_results !== undefined && response.search_results.length > 0
-      ? response.search_results.map((result, index) => `[${index + 1}] ${result.title ?? result.url ?? ''}${result.title === undefined || result.url === undefined ? '' : ` — ${result.url}`}${result.date === undefined ? '' : ` (${result.date})`}`)
+      ? response.search_results.map(
+          (result, index) =>
+            `[${index + 1}] ${result.title ?? result.url ?? ''}${result.title === undefined || result.url === undefined ? '' : ` — ${result.url}`}${result.date === undefined ? '' : ` (${result.date})`}`,
+        )
       : (response.citations ?? []).map((url, index) => `[${index + 1}] ${url}`);
   const blocks: Block[] = [{ text: answer }];
   if (sources.length > 0) {
@@ -102,7 +105,13 @@ export const createPerplexitySearchTool: ToolFactory<PerplexitySearchOptions> = 
       required: ['query'],
       additionalProperties: false,
     },
-    annotations: { title: 'Perplexity search summary', readOnlyHint: true, openWorldHint: true, idempotentHint: false, destructiveHint: false },
+    annotations: {
+      title: 'Perplexity search summary',
+      readOnlyHint: true,
+      openWorldHint: true,
+      idempotentHint: false,
+      destructiveHint: false,
+    },
     timeoutMs: Math.max(timeoutMs, deepResearchTimeoutMs),
     execute: async (args, { signal, logger }) => {
       if (options.apiKey === undefined || options.apiKey === '') {
@@ -115,7 +124,11 @@ export const createPerplexitySearchTool: ToolFactory<PerplexitySearchOptions> = 
       // Deep research runs for minutes: streamed, the connection is never idle long enough for a
       // proxy to cut it (a non-streamed request can be dropped after ~5 idle minutes).
       const stream = model === 'sonar-deep-research';
-      const body: Record<string, unknown> = { model, messages: [{ role: 'user', content: args['query'] }], ...(stream ? { stream: true } : {}) };
+      const body: Record<string, unknown> = {
+        model,
+        messages: [{ role: 'user', content: args['query'] }],
+        ...(stream ? { stream: true } : {}),
+      };
       if (typeof args['recency'] === 'string') body['search_recency_filter'] = args['recency'];
       if (Array.isArray(args['domains']) && args['domains'].length > 0) body['search_domain_filter'] = args['domains'];
       const outcome = await postJson({
@@ -125,14 +138,20 @@ export const createPerplexitySearchTool: ToolFactory<PerplexitySearchOptions> = 
         url: `${baseUrl}/chat/completions`,
         headers: { authorization: `Bearer ${options.apiKey}`, ...(stream ? { accept: 'text/event-stream' } : {}) },
         body,
-        ...(stream ? { decode: (text: string, type: string) => (type.startsWith('text/event-stream') ? assembleStream(text) : (JSON.parse(text) as unknown)) } : {}),
+        ...(stream
+          ? {
+              decode: (text: string, type: string) =>
+                type.startsWith('text/event-stream') ? assembleStream(text) : (JSON.parse(text) as unknown),
+            }
+          : {}),
         timeoutMs: stream ? deepResearchTimeoutMs : timeoutMs,
         signal,
         logger,
         fetch: doFetch,
       });
       if (!outcome.ok) return textResult(outcome.message, true);
-      if (typeof outcome.data !== 'object' || outcome.data === null) return textResult('Perplexity answered with JSON that is not a chat completion: try again later.', true);
+      if (typeof outcome.data !== 'object' || outcome.data === null)
+        return textResult('Perplexity answered with JSON that is not a chat completion: try again later.', true);
       return textResult(formatPerplexity(outcome.data as PerplexityResponse, maxOutputBytes));
     },
   };

@@ -50,7 +50,8 @@ const describeStatus = (request: ServiceRequest, status: number, detail: string,
   const { service, keyVariable } = request;
   const quoted = detail === '' ? '' : `: "${detail}"`;
   if (status === 401 || status === 403) return `${service} rejected the API key (HTTP ${status}${quoted}): check ${keyVariable}.`;
-  if (status === 402 || /credits/i.test(detail)) return `${service} says the account is out of credits (HTTP ${status}${quoted}): top it up or set another key in ${keyVariable}.`;
+  if (status === 402 || /credits/i.test(detail))
+    return `${service} says the account is out of credits (HTTP ${status}${quoted}): top it up or set another key in ${keyVariable}.`;
   if (status === 429) {
     const wait = retryAfterMs === undefined ? '' : ` Retry after ${Math.ceil(retryAfterMs / 1000)} s.`;
     return `${service} is rate limiting requests (HTTP 429${quoted}): retry later.${wait}`;
@@ -106,13 +107,20 @@ export const postJson = async (request: ServiceRequest): Promise<ServiceOutcome>
         const cause = error instanceof Error && error.cause !== undefined ? ` (${describeError(error.cause)})` : '';
         return fail(`Could not reach ${service} at ${new URL(request.url).origin}: ${describeError(error)}${cause}.`);
       }
-      logger.debug(`${service} answered`, { status: response.status, attempt, ms: Math.round(performance.now() - started), bytes: text.length });
+      logger.debug(`${service} answered`, {
+        status: response.status,
+        attempt,
+        ms: Math.round(performance.now() - started),
+        bytes: text.length,
+      });
       if (response.ok) {
         const type = response.headers.get('content-type') ?? 'no content type';
         try {
           return { ok: true, data: request.decode === undefined ? (JSON.parse(text) as unknown) : request.decode(text, type) };
         } catch {
-          return fail(`${service} answered with something that is not JSON (HTTP ${response.status}, ${type}): it may be down or behind a proxy; try again later.`);
+          return fail(
+            `${service} answered with something that is not JSON (HTTP ${response.status}, ${type}): it may be down or behind a proxy; try again later.`,
+          );
         }
       }
       const retryAfter = parseRetryAfter(response.headers.get('retry-after'));

@@ -103,7 +103,12 @@ const startFake = async (handler: Handler): Promise<FakeService> => {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Shared magic behaviours; returns true when it answered. */
-const magic = (query: string, res: ServerResponse, state: { hits: Map<string, number> }, errors: { credits: () => void; status: (status: number, message: string) => void }): boolean => {
+const magic = (
+  query: string,
+  res: ServerResponse,
+  state: { hits: Map<string, number> },
+  errors: { credits: () => void; status: (status: number, message: string) => void },
+): boolean => {
   switch (query) {
     case 'fake:credits':
       errors.credits();
@@ -163,13 +168,25 @@ export const startSerperFake = (options: { readonly apiKey: string }): Promise<F
     const page = body['page'] ?? 1;
     if (typeof num !== 'number' || !Number.isInteger(num) || num < 1 || num > 100) return fail(400, 'num must be an integer from 1 to 100');
     if (typeof page !== 'number' || !Number.isInteger(page) || page < 1) return fail(400, 'page must be a positive integer');
-    for (const key of ['gl', 'hl'] as const) if (body[key] !== undefined && (typeof body[key] !== 'string' || body[key] !== (body[key] as string).toLowerCase())) return fail(400, `${key} must be a lower-case code`);
+    for (const key of ['gl', 'hl'] as const)
+      if (body[key] !== undefined && (typeof body[key] !== 'string' || body[key] !== (body[key] as string).toLowerCase()))
+        return fail(400, `${key} must be a lower-case code`);
     if (body['tbs'] !== undefined && !/^qdr:[hdwmy]$/.test(String(body['tbs']))) return fail(400, 'tbs is invalid');
     const q = body['q'];
     if (magic(q, res, state, { credits: () => fail(400, 'Not enough credits'), status: fail })) return;
-    const searchParameters = { q, gl: body['gl'] ?? 'us', hl: body['hl'] ?? 'en', type: 'search', num, page, ...(body['tbs'] === undefined ? {} : { tbs: body['tbs'] }), engine: 'google' };
+    const searchParameters = {
+      q,
+      gl: body['gl'] ?? 'us',
+      hl: body['hl'] ?? 'en',
+      type: 'search',
+      num,
+      page,
+      ...(body['tbs'] === undefined ? {} : { tbs: body['tbs'] }),
+      engine: 'google',
+    };
     if (q === 'fake:empty') return send(res, 200, { searchParameters, organic: [], credits: 1 });
-    const snippet = q === 'fake:many' ? 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(20).trim() : `A result about ${q}.`;
+    const snippet =
+      q === 'fake:many' ? 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(20).trim() : `A result about ${q}.`;
     const organic = Array.from({ length: num }, (_, index) => {
       const position = (page - 1) * num + index + 1;
       return {
@@ -193,7 +210,14 @@ export const startSerperFake = (options: { readonly apiKey: string }): Promise<F
               descriptionSource: 'Wikipedia',
               attributes: { CEO: 'Tim Cook (Aug 24, 2011–)', Headquarters: 'Cupertino, CA' },
             },
-            peopleAlsoAsk: [{ question: 'Who owns Apple?', snippet: 'Apple is publicly traded.', title: 'Apple ownership', link: 'https://example.com/paa' }],
+            peopleAlsoAsk: [
+              {
+                question: 'Who owns Apple?',
+                snippet: 'Apple is publicly traded.',
+                title: 'Apple ownership',
+                link: 'https://example.com/paa',
+              },
+            ],
             relatedSearches: [{ query: 'apple inc stock' }],
           }
         : {};
@@ -231,20 +255,34 @@ export const startPerplexityFake = (options: { readonly apiKey: string }): Promi
     const unknown = Object.keys(body).filter((key) => !perplexityFields.has(key));
     if (unknown.length > 0) return fail(400, `Unrecognized request argument supplied: ${unknown[0] as string}`);
     const model = body['model'];
-    if (typeof model !== 'string' || !perplexityModels.has(model)) return fail(400, `Invalid model '${String(model)}'. Permitted models can be found in the documentation.`, 'invalid_model');
+    if (typeof model !== 'string' || !perplexityModels.has(model))
+      return fail(400, `Invalid model '${String(model)}'. Permitted models can be found in the documentation.`, 'invalid_model');
     const messages = body['messages'];
     if (!Array.isArray(messages) || messages.length === 0) return fail(400, 'messages must be a non-empty array');
     const last = messages.at(-1) as unknown;
-    if (!isRecord(last) || last['role'] !== 'user' || typeof last['content'] !== 'string') return fail(400, 'The last message must have role "user" and string content');
-    if (body['search_recency_filter'] !== undefined && !['hour', 'day', 'week', 'month', 'year'].includes(String(body['search_recency_filter']))) {
+    if (!isRecord(last) || last['role'] !== 'user' || typeof last['content'] !== 'string')
+      return fail(400, 'The last message must have role "user" and string content');
+    if (
+      body['search_recency_filter'] !== undefined &&
+      !['hour', 'day', 'week', 'month', 'year'].includes(String(body['search_recency_filter']))
+    ) {
       return fail(400, 'search_recency_filter must be one of hour, day, week, month, year');
     }
     const domains = body['search_domain_filter'];
-    if (domains !== undefined && (!Array.isArray(domains) || domains.length > 20 || !domains.every((domain) => typeof domain === 'string'))) {
+    if (
+      domains !== undefined &&
+      (!Array.isArray(domains) || domains.length > 20 || !domains.every((domain) => typeof domain === 'string'))
+    ) {
       return fail(400, 'search_domain_filter must be a list of at most 20 domains');
     }
     const query = last['content'];
-    if (magic(query, res, state, { credits: () => fail(400, 'Not enough credits', 'insufficient_quota'), status: (status, message) => fail(status, message) })) return;
+    if (
+      magic(query, res, state, {
+        credits: () => fail(400, 'Not enough credits', 'insufficient_quota'),
+        status: (status, message) => fail(status, message),
+      })
+    )
+      return;
     const count = query === 'fake:many' ? 40 : query === 'fake:empty' ? 0 : 2;
     const urls = Array.from({ length: count }, (_, index) => `https://example.com/source-${index + 1}`);
     const answer =
@@ -255,7 +293,15 @@ export const startPerplexityFake = (options: { readonly apiKey: string }): Promi
       citations: urls,
       ...(query === 'fake:citations-only'
         ? {}
-        : { search_results: urls.map((url, index) => ({ title: `Source ${index + 1}`, url, date: '2026-01-02', last_updated: '2026-01-03', snippet: `Snippet ${index + 1}` })) }),
+        : {
+            search_results: urls.map((url, index) => ({
+              title: `Source ${index + 1}`,
+              url,
+              date: '2026-01-02',
+              last_updated: '2026-01-03',
+              snippet: `Snippet ${index + 1}`,
+            })),
+          }),
     };
     const usage = { prompt_tokens: 14, completion_tokens: 70, total_tokens: 84, search_context_size: 'low' };
     const envelope = { id: 'fake-completion', model, created: 1_724_369_245 };
@@ -265,8 +311,23 @@ export const startPerplexityFake = (options: { readonly apiKey: string }): Promi
       const parts = [answer.slice(0, third), answer.slice(third, 2 * third), answer.slice(2 * third)];
       const chunk = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      for (const part of parts) res.write(chunk({ ...envelope, object: 'chat.completion.chunk', choices: [{ index: 0, finish_reason: null, delta: { role: 'assistant', content: part } }] }));
-      res.write(chunk({ ...envelope, object: 'chat.completion.chunk', choices: [{ index: 0, finish_reason: 'stop', delta: { content: '' } }], ...sources, usage }));
+      for (const part of parts)
+        res.write(
+          chunk({
+            ...envelope,
+            object: 'chat.completion.chunk',
+            choices: [{ index: 0, finish_reason: null, delta: { role: 'assistant', content: part } }],
+          }),
+        );
+      res.write(
+        chunk({
+          ...envelope,
+          object: 'chat.completion.chunk',
+          choices: [{ index: 0, finish_reason: 'stop', delta: { content: '' } }],
+          ...sources,
+          usage,
+        }),
+      );
       res.end('data: [DONE]\n\n');
       return;
     }

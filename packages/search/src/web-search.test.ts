@@ -15,7 +15,11 @@ beforeEach(async () => {
 });
 afterEach(() => fake.close());
 
-const run = (args: Record<string, unknown>, options: Partial<Parameters<typeof createWebSearchTool>[0]> = {}, signal = new AbortController().signal): Promise<ToolResult> => {
+const run = (
+  args: Record<string, unknown>,
+  options: Partial<Parameters<typeof createWebSearchTool>[0]> = {},
+  signal = new AbortController().signal,
+): Promise<ToolResult> => {
   const tool = createWebSearchTool({ apiKey, baseUrl: fake.url, ...options });
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   return tool.execute(args, { signal, logger });
@@ -42,9 +46,13 @@ describe('web_search', () => {
 
   it('puts the answer box and knowledge graph first and people also ask last', async () => {
     const output = text(await run({ query: 'fake:rich', num: 1 }));
-    expect(output).toMatch(/^Answer: Tim Cook\nApple Inc\.\nhttps:\/\/example\.com\/answer\n\nKnowledge graph: Apple \(Technology company\)\n/);
+    expect(output).toMatch(
+      /^Answer: Tim Cook\nApple Inc\.\nhttps:\/\/example\.com\/answer\n\nKnowledge graph: Apple \(Technology company\)\n/,
+    );
     expect(output).toContain('CEO: Tim Cook (Aug 24, 2011–)');
-    expect(output).toMatch(/1\. Result 1 for fake:rich[\s\S]*\n\nPeople also ask:\n- Who owns Apple\?\n {2}Apple is publicly traded\.\n {2}https:\/\/example\.com\/paa$/);
+    expect(output).toMatch(
+      /1\. Result 1 for fake:rich[\s\S]*\n\nPeople also ask:\n- Who owns Apple\?\n {2}Apple is publicly traded\.\n {2}https:\/\/example\.com\/paa$/,
+    );
   });
 
   it('answers the empty string when there are no results', async () => {
@@ -120,7 +128,9 @@ describe('web_search', () => {
     const shown = Number(match?.[1]);
     expect(output).toContain(`${shown}. Result ${shown} for fake:many`);
     expect(output).not.toContain(`${shown + 1}. Result`);
-    expect(output.split('\n\n').slice(-2)[0]).toMatch(/^\d+\. Result \d+ for fake:many\n {3}https:\S+\n {3}Lorem ipsum[^\n]*\.(\n {3}Mar 4, 2026)?$/);
+    expect(output.split('\n\n').slice(-2)[0]).toMatch(
+      /^\d+\. Result \d+ for fake:many\n {3}https:\S+\n {3}Lorem ipsum[^\n]*\.(\n {3}Mar 4, 2026)?$/,
+    );
   });
 
   it('explains which variable to set when the key is missing, without calling Serper', async () => {
@@ -132,7 +142,8 @@ describe('web_search', () => {
 
   it('never writes the key into logs or messages', async () => {
     const outputs: string[] = [];
-    for (const query of ['ok', 'fake:forbidden', 'fake:error', 'fake:not-json', 'fake:rate-limit']) outputs.push(text(await run({ query })));
+    for (const query of ['ok', 'fake:forbidden', 'fake:error', 'fake:not-json', 'fake:rate-limit'])
+      outputs.push(text(await run({ query })));
     outputs.push(text(await run({ query: 'fake:hang' }, { timeoutMs: 50 })));
     expect(logs.length).toBeGreaterThan(0);
     expect([...outputs, ...logs].join('\n')).not.toContain(apiKey);

@@ -27,7 +27,13 @@ interface SerperOrganic {
 }
 
 interface SerperResponse {
-  readonly answerBox?: { readonly title?: string; readonly answer?: string; readonly snippet?: string; readonly snippetHighlighted?: readonly string[]; readonly link?: string };
+  readonly answerBox?: {
+    readonly title?: string;
+    readonly answer?: string;
+    readonly snippet?: string;
+    readonly snippetHighlighted?: readonly string[];
+    readonly link?: string;
+  };
   readonly knowledgeGraph?: {
     readonly title?: string;
     readonly type?: string;
@@ -52,19 +58,36 @@ export const formatSerper = (response: SerperResponse, maxBytes: number): string
   const graph = response.knowledgeGraph;
   if (graph?.title !== undefined) {
     const attributes = Object.entries(graph.attributes ?? {}).map(([key, value]) => `${key}: ${value}`);
-    blocks.push({ text: lines(`Knowledge graph: ${graph.title}${graph.type === undefined ? '' : ` (${graph.type})`}`, graph.description, ...attributes, graph.website) });
+    blocks.push({
+      text: lines(
+        `Knowledge graph: ${graph.title}${graph.type === undefined ? '' : ` (${graph.type})`}`,
+        graph.description,
+        ...attributes,
+        graph.website,
+      ),
+    });
   }
   const organic = response.organic ?? [];
   organic.forEach((result, index) => {
     blocks.push({
-      text: lines(`${index + 1}. ${result.title ?? '(untitled)'}`, result.link && `   ${result.link}`, result.snippet && `   ${result.snippet}`, result.date && `   ${result.date}`),
+      text: lines(
+        `${index + 1}. ${result.title ?? '(untitled)'}`,
+        result.link && `   ${result.link}`,
+        result.snippet && `   ${result.snippet}`,
+        result.date && `   ${result.date}`,
+      ),
       result: true,
     });
   });
   const questions = (response.peopleAlsoAsk ?? []).filter((item) => item.question !== undefined);
   if (questions.length > 0) {
     blocks.push({
-      text: lines('People also ask:', ...questions.map((item) => lines(`- ${item.question as string}`, item.snippet && `  ${item.snippet}`, item.link && `  ${item.link}`))),
+      text: lines(
+        'People also ask:',
+        ...questions.map((item) =>
+          lines(`- ${item.question as string}`, item.snippet && `  ${item.snippet}`, item.link && `  ${item.link}`),
+        ),
+      ),
     });
   }
   return joinWithin(blocks, maxBytes);
@@ -85,9 +108,18 @@ export const createWebSearchTool: ToolFactory<WebSearchOptions> = (options): Too
       properties: {
         query: { type: 'string', minLength: 1, maxLength: 2048, description: 'What to search for.' },
         num: { type: 'integer', minimum: 1, maximum: 100, description: `How many results (default ${options.defaultResults ?? 10}).` },
-        country: { type: 'string', minLength: 2, maxLength: 2, description: 'Two-letter country code results are localised for, e.g. "us", "de" (Google gl).' },
+        country: {
+          type: 'string',
+          minLength: 2,
+          maxLength: 2,
+          description: 'Two-letter country code results are localised for, e.g. "us", "de" (Google gl).',
+        },
         language: { type: 'string', minLength: 2, maxLength: 8, description: 'Interface language code, e.g. "en", "pt-br" (Google hl).' },
-        freshness: { type: 'string', enum: Object.keys(freshness), description: 'Only results from the past hour, day, week, month or year.' },
+        freshness: {
+          type: 'string',
+          enum: Object.keys(freshness),
+          description: 'Only results from the past hour, day, week, month or year.',
+        },
         page: { type: 'integer', minimum: 1, maximum: 100, description: 'Result page, from 1.' },
       },
       required: ['query'],
@@ -97,7 +129,10 @@ export const createWebSearchTool: ToolFactory<WebSearchOptions> = (options): Too
     timeoutMs,
     execute: async (args, { signal, logger }) => {
       if (options.apiKey === undefined || options.apiKey === '') {
-        return textResult('web_search needs a Serper API key: set SERPER_API_KEY in the environment of promptyard-server (get a key at https://serper.dev) and restart it.', true);
+        return textResult(
+          'web_search needs a Serper API key: set SERPER_API_KEY in the environment of promptyard-server (get a key at https://serper.dev) and restart it.',
+          true,
+        );
       }
       const body: Record<string, unknown> = { q: args['query'], num: args['num'] ?? options.defaultResults ?? 10 };
       if (typeof args['country'] === 'string') body['gl'] = args['country'].toLowerCase();
@@ -117,7 +152,8 @@ export const createWebSearchTool: ToolFactory<WebSearchOptions> = (options): Too
         fetch: doFetch,
       });
       if (!outcome.ok) return textResult(outcome.message, true);
-      if (typeof outcome.data !== 'object' || outcome.data === null) return textResult('Serper answered with JSON that is not a search result: try again later.', true);
+      if (typeof outcome.data !== 'object' || outcome.data === null)
+        return textResult('Serper answered with JSON that is not a search result: try again later.', true);
       return textResult(formatSerper(outcome.data as SerperResponse, maxOutputBytes));
     },
   };

@@ -41,7 +41,8 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
     // timer cost a stdio prompts/get ~9 µs at the median (p50 ~150 µs), the coarser one leaves 1–6 µs in all.
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 1000 });
     // Gauges named like counters, which `promtool check metrics` rejects; the per-type series remain.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+      registry.removeSingleMetric(name);
   }
 
   const requests = new Histogram({
@@ -68,7 +69,11 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
   /** Registered with the catalog, so that both counters are exported at 0 before the first reload. */
   const reloadCounters = (): { readonly batches: PromClient.Counter; readonly failures: PromClient.Counter } =>
     (reloads ??= {
-      batches: new Counter({ name: 'promptyard_catalog_reloads_total', help: 'Batches of prompt file changes applied by hot reload.', registers }),
+      batches: new Counter({
+        name: 'promptyard_catalog_reloads_total',
+        help: 'Batches of prompt file changes applied by hot reload.',
+        registers,
+      }),
       failures: new Counter({
         name: 'promptyard_catalog_reload_errors_total',
         help: 'Prompt files that failed to load on hot reload (each logged; a served prompt keeps its last good version).',

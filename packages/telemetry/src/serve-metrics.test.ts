@@ -40,9 +40,9 @@ describe('serveMetrics', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      await expect(serveMetrics(createPrometheusMetrics({ processMetrics: false }), { bind: `127.0.0.1:${port}`, logger: silentLogger() })).rejects.toThrow(
-        `[telemetry] metrics_bind 127.0.0.1:${port} cannot be bound (EADDRINUSE): choose another address or port`,
-      );
+      await expect(
+        serveMetrics(createPrometheusMetrics({ processMetrics: false }), { bind: `127.0.0.1:${port}`, logger: silentLogger() }),
+      ).rejects.toThrow(`[telemetry] metrics_bind 127.0.0.1:${port} cannot be bound (EADDRINUSE): choose another address or port`);
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }

@@ -14,13 +14,19 @@ export const parseMetricsBind = (bind: string): { readonly host: string; readonl
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(bind.trim());
   const port = match === null ? Number.NaN : Number(match[3]);
   if (match === null || port > 65535) {
-    throw new PromptyardError('CONFIG_INVALID', `[telemetry] metrics_bind must be host:port (for example 127.0.0.1:9464), got ${JSON.stringify(bind)}`);
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `[telemetry] metrics_bind must be host:port (for example 127.0.0.1:9464), got ${JSON.stringify(bind)}`,
+    );
   }
   return { host: (match[1] ?? match[2]) as string, port };
 };
 
 /** Serves `metrics` at `GET /metrics` on a listener of its own, without auth: bind it where only the scraper reaches. */
-export const serveMetrics = async (metrics: Metrics, options: { readonly bind: string; readonly logger: Logger }): Promise<MetricsListener> => {
+export const serveMetrics = async (
+  metrics: Metrics,
+  options: { readonly bind: string; readonly logger: Logger },
+): Promise<MetricsListener> => {
   const { host, port } = parseMetricsBind(options.bind);
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -33,7 +39,8 @@ export const serveMetrics = async (metrics: Metrics, options: { readonly bind: s
       return;
     }
     metrics.scrape().then(
-      ({ contentType, body }) => res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
+      ({ contentType, body }) =>
+        res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
       (error: unknown) => {
         options.logger.error('metrics scrape failed', { reason: describeError(error) });
         res.writeHead(500, { 'content-type': 'text/plain' }).end('Metrics failed; see the server log.');
@@ -44,7 +51,11 @@ export const serveMetrics = async (metrics: Metrics, options: { readonly bind: s
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL'
-          ? new PromptyardError('CONFIG_INVALID', `[telemetry] metrics_bind ${options.bind} cannot be bound (${error.code}): choose another address or port`, { cause: error })
+          ? new PromptyardError(
+              'CONFIG_INVALID',
+              `[telemetry] metrics_bind ${options.bind} cannot be bound (${error.code}): choose another address or port`,
+              { cause: error },
+            )
           : error,
       ),
     );

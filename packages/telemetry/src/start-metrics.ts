@@ -23,7 +23,10 @@ export interface StartedMetrics {
  * (`metrics`, the default) or `metrics_bind` on any transport. A stdio server without `metrics_bind`
  * gets none, and its requests take no timing at all.
  */
-export const startMetrics = async (settings: TelemetrySettings, options: { readonly http: boolean; readonly logger: Logger }): Promise<StartedMetrics> => {
+export const startMetrics = async (
+  settings: TelemetrySettings,
+  options: { readonly http: boolean; readonly logger: Logger },
+): Promise<StartedMetrics> => {
   const bind = settings.metricsBind?.trim();
   if (bind !== undefined && bind !== '') {
     const metrics = createPrometheusMetrics();

@@ -13,10 +13,13 @@ afterEach(() => {
 const recordingLogger = (): { logger: Logger; lines: string[]; next: (pattern: RegExp) => Promise<string> } => {
   const lines: string[] = [];
   const waiting = new Set<(line: string) => void>();
-  const logger = createLogger({ level: 'debug', write: (line) => {
-    lines.push(line);
-    for (const wake of waiting) wake(line);
-  } });
+  const logger = createLogger({
+    level: 'debug',
+    write: (line) => {
+      lines.push(line);
+      for (const wake of waiting) wake(line);
+    },
+  });
   const next = (pattern: RegExp): Promise<string> =>
     new Promise((resolve) => {
       const found = lines.find((line) => pattern.test(line));
@@ -45,7 +48,11 @@ const fakeCollector = () => {
       return {
         export: (spans, done) => {
           batches.push(spans);
-          done(collector.failing ? { code: ExportResultCode.FAILED, error: new Error('refused by the collector') } : { code: ExportResultCode.SUCCESS });
+          done(
+            collector.failing
+              ? { code: ExportResultCode.FAILED, error: new Error('refused by the collector') }
+              : { code: ExportResultCode.SUCCESS },
+          );
           for (const wake of arrived) wake();
         },
         shutdown: async () => {},
@@ -77,7 +84,9 @@ describe('tracesUrl', () => {
 
   it('says what it wants otherwise', () => {
     for (const bad of ['127.0.0.1:4318', 'localhost', 'grpc://127.0.0.1:4317', 'http://h/x?y=1', '']) {
-      expect(() => tracesUrl(bad)).toThrow(/^\[telemetry\] otlp_endpoint must be the http:\/\/ or https:\/\/ base URL of an OTLP\/HTTP receiver, for example http:\/\/127\.0\.0\.1:4318/);
+      expect(() => tracesUrl(bad)).toThrow(
+        /^\[telemetry\] otlp_endpoint must be the http:\/\/ or https:\/\/ base URL of an OTLP\/HTTP receiver, for example http:\/\/127\.0\.0\.1:4318/,
+      );
     }
   });
 });
@@ -85,7 +94,9 @@ describe('tracesUrl', () => {
 describe('startTracing', () => {
   it('loads nothing without an endpoint', async () => {
     expect(await startTracing({ serviceName: 'promptyard-server' }, { logger: createLogger({ write: () => {} }) })).toBeUndefined();
-    expect(await startTracing({ otlpEndpoint: ' ', serviceName: 'promptyard-server' }, { logger: createLogger({ write: () => {} }) })).toBeUndefined();
+    expect(
+      await startTracing({ otlpEndpoint: ' ', serviceName: 'promptyard-server' }, { logger: createLogger({ write: () => {} }) }),
+    ).toBeUndefined();
   });
 
   it('exports spans with the service name and version, and flushes them at shutdown', async () => {
@@ -108,7 +119,10 @@ describe('startTracing', () => {
     const collector = fakeCollector();
     collector.failing = true;
     const { logger, lines, next } = recordingLogger();
-    const traces = await startTracing({ otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'promptyard-test' }, { logger, exporter: collector.exporter });
+    const traces = await startTracing(
+      { otlpEndpoint: 'http://127.0.0.1:4318', serviceName: 'promptyard-test' },
+      { logger, exporter: collector.exporter },
+    );
     traces?.tracer.startSpan('one').end();
     await collector.exports(1);
     await next(/traces could not be exported/);

@@ -65,7 +65,8 @@ export const tracesUrl = (endpoint: string): string => {
 const loadSdk = () => {
   const require = createRequire(import.meta.url);
   return {
-    exporter: (url: string): SpanExporter => new (require('@opentelemetry/exporter-trace-otlp-http') as typeof Exporter).OTLPTraceExporter({ url }),
+    exporter: (url: string): SpanExporter =>
+      new (require('@opentelemetry/exporter-trace-otlp-http') as typeof Exporter).OTLPTraceExporter({ url }),
     api: require('@opentelemetry/api') as typeof Api,
     core: require('@opentelemetry/core') as typeof Core,
     sdk: require('@opentelemetry/sdk-trace-base') as typeof Sdk,

@@ -33,7 +33,18 @@ const expectSameAsLiquid = async (source: string, argSets: readonly Args[]): Pro
 };
 
 /** The values that matter to Liquid: absent, empty (truthy), words Liquid spells as literals, markup, `$` patterns. */
-const values: readonly (string | undefined)[] = [undefined, '', 'false', 'nil', '0', ' ', 'x', '{{ a }}{% if a %}', "$& $1 $' $$", 'é 🎉\r\n'];
+const values: readonly (string | undefined)[] = [
+  undefined,
+  '',
+  'false',
+  'nil',
+  '0',
+  ' ',
+  'x',
+  '{{ a }}{% if a %}',
+  "$& $1 $' $$",
+  'é 🎉\r\n',
+];
 const names = ['a', 'b', 'c', 'my-var', 'a-', '_x', 'constructor', '__proto__'];
 
 /** Every name absent, every name empty, and `count` random combinations. */
@@ -72,7 +83,7 @@ const corpus = [
   '{{ a | default: "none" }} {{ b | default: \'single\' }} {{ c | default: 0 }} {{ c | default: 42 }} {{ c | default: 007 }}',
   '{{a|default:"x"}}{{ a |default :  "y"  }}{{- b|default:7 -}}|{{ b | default: 7 -}}|{{ b | default: 12345678901234567890 }}',
   '{{ a | default: "" }}|{{ a | default: \'\' }}|{{ a | default: "}}" }}|{{ b | default: "{{ a }}" }}|{{ a | default: "%}" }}',
-  "{{ a | default: \"$& $1\" }} {{ b | default: '$`' }} {{ c | default: \"multi\nline\" }} {{ c | default: 'é 🎉 {%' }}",
+  '{{ a | default: "$& $1" }} {{ b | default: \'$`\' }} {{ c | default: "multi\nline" }} {{ c | default: \'é 🎉 {%\' }}',
   // if/unless/else, nested.
   '{% if a %}A{% endif %}{% unless a %}not A{% endunless %}{% if a %}A{% else %}no A{% endif %}{% unless a %}no{% else %}yes{% endunless %}',
   '{% if a %}{% if b %}ab{% else %}a!b{% endif %}{% else %}{% unless b %}!a!b{% else %}{% if c %}!abc{% endif %}{% endunless %}{% endif %}',
@@ -104,7 +115,28 @@ describe('the direct renderer', () => {
   it('agrees with liquidjs on generated templates of the subset', async () => {
     const random = seeded(20_240_611);
     const pick = <T>(items: readonly T[]): T => items[random(items.length)] as T;
-    const texts = ['a', ' ', '\n', '\r\n', '\t', ' x ', '$&', "$'", 'é', '🎉', '日本', '\u00a0', '{ ', '}', '%}', '}}', '-', "'", '"', ' \n \n '];
+    const texts = [
+      'a',
+      ' ',
+      '\n',
+      '\r\n',
+      '\t',
+      ' x ',
+      '$&',
+      "$'",
+      'é',
+      '🎉',
+      '日本',
+      '\u00a0',
+      '{ ',
+      '}',
+      '%}',
+      '}}',
+      '-',
+      "'",
+      '"',
+      ' \n \n ',
+    ];
     const blanks = ['', ' ', '  ', '\n', '\t', '\r\n '];
     const some = ['', ...blanks.slice(1)];
     const dash = (): string => (random(3) === 0 ? '-' : '');
@@ -167,7 +199,11 @@ describe('the direct renderer', () => {
     const source = '[{{ a }}][{{ b | default: "d" }}][{% if b %}b{% endif %}]';
     const { template, texts } = direct(source);
     const compiled = engine.compile(source);
-    for (const args of [{ a: 5, b: false }, { a: ['x', 'y'], b: 0 }, { a: null, b: undefined }] as const) {
+    for (const args of [
+      { a: 5, b: false },
+      { a: ['x', 'y'], b: 0 },
+      { a: null, b: undefined },
+    ] as const) {
       const expected = await liquid.parseAndRender(source, { ...args });
       const asStrings = args as unknown as Args;
       if (args.a !== null) expect(renderDirect(template, texts, asStrings)).toBeUndefined();
@@ -176,9 +212,30 @@ describe('the direct renderer', () => {
   });
 
   it('leaves names that liquidjs does not read as plain lookups to liquidjs', () => {
-    const special = ['nil', 'null', 'true', 'false', 'empty', 'blank', 'and', 'or', 'not', 'contains', 'forloop', 'tablerowloop', 'size', 'first', 'last'];
+    const special = [
+      'nil',
+      'null',
+      'true',
+      'false',
+      'empty',
+      'blank',
+      'and',
+      'or',
+      'not',
+      'contains',
+      'forloop',
+      'tablerowloop',
+      'size',
+      'first',
+      'last',
+    ];
     for (const name of special) {
-      for (const source of [`{{ ${name} }}`, `{{ ${name} | default: 1 }}`, `{% if ${name} %}x{% endif %}`, `{% unless ${name} %}x{% endunless %}`]) {
+      for (const source of [
+        `{{ ${name} }}`,
+        `{{ ${name} | default: 1 }}`,
+        `{% if ${name} %}x{% endif %}`,
+        `{% unless ${name} %}x{% endunless %}`,
+      ]) {
         expect(compileDirect(buildSkeleton(source)?.sequence ?? []), source).toBeUndefined();
       }
     }
@@ -229,7 +286,9 @@ describe('the direct renderer', () => {
       const compiled = own.compile(source);
       for (const values of args) {
         renderSync.mockClear();
-        expect(await compiled.render(values), `${source} with ${JSON.stringify(values)}`).toBe(await liquid.parseAndRender(source, { ...values }));
+        expect(await compiled.render(values), `${source} with ${JSON.stringify(values)}`).toBe(
+          await liquid.parseAndRender(source, { ...values }),
+        );
         expect(renderSync, source).toHaveBeenCalledOnce();
       }
     }

@@ -212,7 +212,11 @@ const renderNodes = (nodes: readonly DirectNode[], texts: readonly string[], arg
  * What liquidjs prints for the template with text runs `texts` and scope `{ ...args }`, or
  * `undefined` if the template reads an argument that is not a string (liquidjs then renders it).
  */
-export const renderDirect = (template: DirectTemplate, texts: readonly string[], args: Readonly<Record<string, unknown>>): string | undefined => {
+export const renderDirect = (
+  template: DirectTemplate,
+  texts: readonly string[],
+  args: Readonly<Record<string, unknown>>,
+): string | undefined => {
   try {
     return renderNodes(template, texts, args);
   } catch (error) {

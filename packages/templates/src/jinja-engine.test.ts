@@ -28,7 +28,8 @@ describe('createJinjaEngine', () => {
   });
 
   it('treats an argument not given as Jinja2 does: filters of it are empty, a loop over it runs its else block', async () => {
-    const source = '[{{ m }}|{{ m.attr }}|{{ m | lower }}|{{ m | trim | upper }}|{{ m | length }}|{{ m | join(",") }}|{{ m | default("d") }}]{% for x in m %}{{ x }}{% else %}none{% endfor %}';
+    const source =
+      '[{{ m }}|{{ m.attr }}|{{ m | lower }}|{{ m | trim | upper }}|{{ m | length }}|{{ m | join(",") }}|{{ m | default("d") }}]{% for x in m %}{{ x }}{% else %}none{% endfor %}';
     expect(await engine.render(source, {})).toBe('[||||0||d]none');
   });
 
@@ -72,7 +73,8 @@ describe('createJinjaEngine', () => {
   });
 
   it('gives templates no way to JavaScript objects: constructor, __proto__ and prototype are nothing', async () => {
-    const source = "[{{ ''.constructor }}|{{ name.constructor }}|{{ name.__proto__ }}|{{ namespace.constructor }}|{{ range.prototype }}|{{ loop.__proto__ }}]";
+    const source =
+      "[{{ ''.constructor }}|{{ name.constructor }}|{{ name.__proto__ }}|{{ namespace.constructor }}|{{ range.prototype }}|{{ loop.__proto__ }}]";
     expect(await engine.render(source, { name: 'x' })).toBe('[|||||]');
     const call = await templateErrorOf(() => engine.render("{{ ''.constructor.constructor('return process')() }}", {}));
     expect(call.message).toMatch(/not a function/);
@@ -80,7 +82,9 @@ describe('createJinjaEngine', () => {
 
   it('ends a huge range() at once with a clear error instead of hanging or exhausting memory', async () => {
     const started = Date.now();
-    const error = await templateErrorOf(() => engine.render('{% for i in range(100000000) %}{{ i }}{% endfor %}', {}, { file: 'big.prompty' }));
+    const error = await templateErrorOf(() =>
+      engine.render('{% for i in range(100000000) %}{{ i }}{% endfor %}', {}, { file: 'big.prompty' }),
+    );
     expect(error.message).toBe('big.prompty:1: range() of 100000000 numbers is over the limit of 100000 items: loop over fewer');
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -101,7 +105,9 @@ describe('createJinjaEngine', () => {
     expect((await templateErrorOf(() => small.render(doubling, {}))).message).toMatch(/the text grows past 1000 characters/);
     expect((await templateErrorOf(() => small.render("{{ 'a' | indent(100000000) }}", {}))).message).toMatch(/a width of 100000000/);
     expect((await templateErrorOf(() => small.render('{{ range(51) | length }}', {}))).message).toMatch(/range\(\) of 51 numbers/);
-    expect((await templateErrorOf(() => small.render('{{ (range(40) + range(40)) | length }}', {}))).message).toMatch(/a list grows past 50 items/);
+    expect((await templateErrorOf(() => small.render('{{ (range(40) + range(40)) | length }}', {}))).message).toMatch(
+      /a list grows past 50 items/,
+    );
     const parse = await templateErrorOf(() => createJinjaEngine({ parseLimit: 10 }).compile('x'.repeat(20)));
     expect(parse.message).toBe('the template has 20 characters, over the limit of 10');
   });

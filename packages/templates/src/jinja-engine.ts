@@ -57,7 +57,22 @@ const clockEvery = 256;
 const knownFilters: ReadonlySet<string> = new Set(
   [
     ['abs', 'bool', 'capitalize', 'default', 'dictsort', 'first', 'float', 'indent', 'int', 'items', 'join', 'last', 'length', 'list'],
-    ['lower', 'map', 'rejectattr', 'replace', 'reverse', 'safe', 'selectattr', 'sort', 'string', 'title', 'tojson', 'trim', 'unique', 'upper'],
+    [
+      'lower',
+      'map',
+      'rejectattr',
+      'replace',
+      'reverse',
+      'safe',
+      'selectattr',
+      'sort',
+      'string',
+      'title',
+      'tojson',
+      'trim',
+      'unique',
+      'upper',
+    ],
     ['endswith', 'lstrip', 'rstrip', 'split', 'startswith', 'strip'],
   ].flat(),
 );
@@ -207,7 +222,8 @@ export const createJinjaEngine = (options: JinjaEngineOptions = {}): TemplateEng
     }
     const { variables, sizes, filters } = readTree(program);
     for (const name of filters) {
-      if (!knownFilters.has(name)) throw fail(`unknown filter "${name}"; known filters: ${[...knownFilters].sort().join(', ')}`, filterLine(source, name));
+      if (!knownFilters.has(name))
+        throw fail(`unknown filter "${name}"; known filters: ${[...knownFilters].sort().join(', ')}`, filterLine(source, name));
     }
     const lines = statementLines(program.body, source);
     const json = new Set(compileOptions.jsonArguments);

@@ -34,7 +34,9 @@ describe('the Prompty corpus through the Jinja engine', () => {
     expect(await template.render({ customer: '{"firstName":"Sally"}', documentation, question: 'Which?' })).toBe(
       'system:\nYou are a helpful support assistant for Sally.\n\n# Documentation\n\n1. Alpine Tent: Two people.\n\n2. Stove: Light\n\n\nuser:\nWhich?',
     );
-    expect(await template.render({ documentation: '[]', question: 'Which?' })).toContain('for our customer.\n\n# Documentation\n\nNo documentation was found.\n');
+    expect(await template.render({ documentation: '[]', question: 'Which?' })).toContain(
+      'for our customer.\n\n# Documentation\n\nNo documentation was found.\n',
+    );
   });
 
   it('chat.prompty: a loop that writes role lines for the conversation so far', async () => {
@@ -43,7 +45,9 @@ describe('the Prompty corpus through the Jinja engine', () => {
       { role: 'user', content: 'Hi' },
       { role: 'assistant', content: 'Hello!' },
     ]);
-    expect(await template.render({ history, question: 'Next?' })).toBe('system:\nYou are a concise assistant.\n\n\nuser:\nHi\n\nassistant:\nHello!\n\n\nuser:\nNext?');
+    expect(await template.render({ history, question: 'Next?' })).toBe(
+      'system:\nYou are a concise assistant.\n\n\nuser:\nHi\n\nassistant:\nHello!\n\n\nuser:\nNext?',
+    );
   });
 
   it('study-plan.prompty: lower, upper, replace, range(), loop.last, set, macro, whitespace control and comments', async () => {
@@ -52,7 +56,9 @@ describe('the Prompty corpus through the Jinja engine', () => {
     expect(await template.render({ topic: 'Rust Lifetimes', sessions: '3', level: 'beginner', keywords: 'a,b' })).toBe(
       '\n\n\nsystem:\nYou are a tutor for beginner learners.\n\nuser:\nPlan 3 sessions on rust lifetimes (RUST_LIFETIMES).\n- Session 1 of 3\n- Session 2 of 3\n- Session 3 of 3 (review)\nKeywords: a, b',
     );
-    expect(await template.render({ topic: 'Go', sessions: '1' })).toContain('tutor for curious learners.\n\nuser:\nPlan 1 sessions on go (GO).\n- Session 1 of 1 (review)\nKeywords: none');
+    expect(await template.render({ topic: 'Go', sessions: '1' })).toContain(
+      'tutor for curious learners.\n\nuser:\nPlan 1 sessions on go (GO).\n- Session 1 of 1 (review)\nKeywords: none',
+    );
   });
 
   it('a text argument stays text where a JSON argument is parsed', async () => {

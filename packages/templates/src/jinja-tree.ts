@@ -82,7 +82,8 @@ export const readTree = (program: JinjaNode): TreeFacts => {
       if (callee?.type === 'Identifier' && sizingFilters.has(String(field(callee, 'value')))) {
         for (const [index, arg] of args.entries()) {
           if (arg.type === 'KeywordArgumentExpression') {
-            if (String(field(nodes(field(arg, 'key'))[0] ?? arg, 'value')) === 'width') for (const value of nodes(field(arg, 'value'))) sizes.add(value);
+            if (String(field(nodes(field(arg, 'key'))[0] ?? arg, 'value')) === 'width')
+              for (const value of nodes(field(arg, 'value'))) sizes.add(value);
           } else if (index === 0) {
             sizes.add(arg);
           }

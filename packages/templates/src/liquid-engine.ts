@@ -85,7 +85,10 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
     };
     liquid.registerTag(name, root === undefined ? refusedPartialTag : literalPartialTag(tag, root, onPartial));
   }
-  liquid.registerTag(textsName, textTag(() => parsingSkeleton));
+  liquid.registerTag(
+    textsName,
+    textTag(() => parsingSkeleton),
+  );
 
   const parse = (source: string, file: string | undefined, skeleton: boolean): { templates: Template[]; partials: boolean } => {
     sawPartial = false;
@@ -273,4 +276,3 @@ const isFileInside = (root: string, name: string): boolean => {
     return false;
   }
 };
-

@@ -55,7 +55,13 @@ export class LiquidTemplate implements CompiledTemplate {
   readonly #file: string | undefined;
   readonly #lineOffset: number;
 
-  constructor(renderer: Renderer, shape: TemplateShape, texts: readonly string[] | undefined, file: string | undefined, lineOffset: number) {
+  constructor(
+    renderer: Renderer,
+    shape: TemplateShape,
+    texts: readonly string[] | undefined,
+    file: string | undefined,
+    lineOffset: number,
+  ) {
     this.variables = shape.variables;
     this.#renderer = renderer;
     this.#direct = shape.direct;

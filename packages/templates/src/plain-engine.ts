@@ -10,8 +10,7 @@ const placeholder = /\{\{[ \t]*([A-Za-z_][\w.-]*)[ \t]*\}\}/;
  * as a whole (`{{ a.b }}` reads the argument `a.b`); an unknown name renders empty.
  */
 export const createPlainEngine = (): TemplateEngine => {
-  const compile = (source: string, _options?: CompileOptions): CompiledTemplate =>
-    substitutionTemplate(source, source.split(placeholder));
+  const compile = (source: string, _options?: CompileOptions): CompiledTemplate => substitutionTemplate(source, source.split(placeholder));
 
   return templateEngine('plain', compile);
 };

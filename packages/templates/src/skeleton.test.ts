@@ -86,9 +86,7 @@ describe('the skeleton', () => {
   it('keeps markup verbatim and every line where it was', () => {
     const source = 'Hello\r\n  {{- a }}\n\n{% if a %}\n{% raw %}\n{{ x }}{% endraw %}{% endif %}';
     const skeleton = buildSkeleton(source);
-    expect(skeleton?.source).toBe(
-      `{%${textsName} 0\n%}{{- a }}{%${textsName} 1\n\n%}{% if a %}{%${textsName} 2\n\n%}{% endif %}`,
-    );
+    expect(skeleton?.source).toBe(`{%${textsName} 0\n%}{{- a }}{%${textsName} 1\n\n%}{% if a %}{%${textsName} 2\n\n%}{% endif %}`);
     expect(skeleton?.texts).toEqual(['Hello', '\n\n', '\n\n{{ x }}']);
   });
 
@@ -101,9 +99,21 @@ describe('the skeleton', () => {
     const pick = (items: readonly string[]): string => items[random(items.length)] ?? '';
     const texts = ['a', ' ', '\n', '\r\n', '\t', ' x ', '$&', 'é', '\u00a0', '{', '}', '%}', '}}', '-', "'", '"', ' \n \n '];
     const leaves = [
-      '{{ a }}', '{{- a }}', '{{ a -}}', '{{- b -}}', '{{"}}"}}', '{%# note %}', '{%- # note -%}', '{% assign b = "B" %}',
-      '{%-raw-%} {{ raw }} {%-endraw-%}', '{% raw %}{%- endraw x %}{% endraw %}', '{%- raw %}\n x \n{% endraw -%}',
-      '{%- comment -%} a \n {{ b }} {%- endcomment -%}', '{% liquid\n echo a %}', '{{ a | nope }}', '{% bogus %}',
+      '{{ a }}',
+      '{{- a }}',
+      '{{ a -}}',
+      '{{- b -}}',
+      '{{"}}"}}',
+      '{%# note %}',
+      '{%- # note -%}',
+      '{% assign b = "B" %}',
+      '{%-raw-%} {{ raw }} {%-endraw-%}',
+      '{% raw %}{%- endraw x %}{% endraw %}',
+      '{%- raw %}\n x \n{% endraw -%}',
+      '{%- comment -%} a \n {{ b }} {%- endcomment -%}',
+      '{% liquid\n echo a %}',
+      '{{ a | nope }}',
+      '{% bogus %}',
     ];
     const blocks: readonly (readonly [string, string])[] = [
       ['{% if a %}', '{% endif %}'],

@@ -54,7 +54,12 @@ describe('App', () => {
   it('redraws when the model reports a change', async () => {
     const model = sampleModel();
     const ui = await renderUi(<App model={model} />);
-    model.update({ servers: [...model.servers().map((s) => (s.id === 'beta' ? { ...s, state: 'ready' as const, lastError: undefined } : s)), server('delta', { state: 'starting' })] });
+    model.update({
+      servers: [
+        ...model.servers().map((s) => (s.id === 'beta' ? { ...s, state: 'ready' as const, lastError: undefined } : s)),
+        server('delta', { state: 'starting' }),
+      ],
+    });
     await ui.until((frame) => expect(lines(frame)[0]).toBe('promptyard-gateway · 4 servers (2 ready) · 3 tools · 2 prompts · 1 resources'));
     expect(ui.frame()).toMatch(/delta\s+starting/);
     ui.unmount();

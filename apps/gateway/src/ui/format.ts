@@ -13,7 +13,8 @@ export const clip = (text: string, width: number): string => {
  * terminal's width, so a wider terminal shows longer names instead of cutting them where an
  * 80-column one must.
  */
-export const columnWidth = (values: readonly string[], max: number, min = 2): number => Math.max(min, Math.min(max, Math.max(0, ...values.map((value) => value.length))));
+export const columnWidth = (values: readonly string[], max: number, min = 2): number =>
+  Math.max(min, Math.min(max, Math.max(0, ...values.map((value) => value.length))));
 
 /** `share` of `width`, and never less than `floor` (what an 80-column terminal gets). */
 export const widthShare = (width: number, share: number, floor: number): number => Math.max(floor, Math.floor(width * share));
@@ -78,7 +79,8 @@ export const windowStart = (length: number, selected: number, height: number): n
 
 export const clamp = (value: number, length: number): number => Math.max(0, Math.min(value, length - 1));
 
-export const clockTime = (time: Date): string => [time.getHours(), time.getMinutes(), time.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+export const clockTime = (time: Date): string =>
+  [time.getHours(), time.getMinutes(), time.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 
 /** Cycles `current` through undefined (all) and each of `values`. */
 export const cycle = (values: readonly string[], current: string | undefined): string | undefined => {
@@ -89,7 +91,11 @@ export const cycle = (values: readonly string[], current: string | undefined): s
 };
 
 /** How a typed key changes a one-line input: the new value, or undefined when the key is not an edit. */
-export const editLine = (value: string, input: string, key: { readonly backspace: boolean; readonly delete: boolean; readonly ctrl: boolean; readonly meta: boolean }): string | undefined => {
+export const editLine = (
+  value: string,
+  input: string,
+  key: { readonly backspace: boolean; readonly delete: boolean; readonly ctrl: boolean; readonly meta: boolean },
+): string | undefined => {
   if (key.backspace || key.delete) return value.slice(0, -1);
   if (key.ctrl || key.meta || input === '') return undefined;
   // eslint-disable-next-line no-control-regex

@@ -17,7 +17,15 @@ const ranks: readonly Level[] = ['debug', 'info', 'notice', 'warning', 'error', 
 const atLeast = (level: Level, threshold: Level): boolean => ranks.indexOf(level) >= ranks.indexOf(threshold);
 
 const levelColor = (level: Level): { readonly color?: string } =>
-  atLeast(level, 'error') ? { color: 'red' } : level === 'warning' ? { color: 'yellow' } : level === 'notice' ? { color: 'cyan' } : level === 'debug' ? { color: 'gray' } : {};
+  atLeast(level, 'error')
+    ? { color: 'red' }
+    : level === 'warning'
+      ? { color: 'yellow' }
+      : level === 'notice'
+        ? { color: 'cyan' }
+        : level === 'debug'
+          ? { color: 'gray' }
+          : {};
 
 /** The gateway's and every server's log lines, newest at the bottom, filtered by server and level. */
 export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
@@ -58,17 +66,25 @@ export const LogsPanel = ({ model, active, width, height }: PanelProps): ReactNo
   );
 
   const shown = lines.slice(Math.max(0, end - rows), end);
-  const serverWidth = columnWidth(shown.map((line) => line.server), widthShare(width, 0.2, 16), 7);
+  const serverWidth = columnWidth(
+    shown.map((line) => line.server),
+    widthShare(width, 0.2, 16),
+    7,
+  );
   return (
     <PanelFrame height={height} help={logsHelp} width={width}>
-      <Row text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${newer > 0 ? `  (${newer} newer below)` : ''}`} width={width} dim />
+      <Row
+        text={`server: ${server ?? 'all'}  level: ${level}+  ${lines.length} lines${newer > 0 ? `  (${newer} newer below)` : ''}`}
+        width={width}
+        dim
+      />
       <Box flexDirection="column">
         {shown.length === 0 ? <Row text="(no log lines yet)" width={width} dim /> : null}
         {shown.map((line: LogLine) => (
           <Text key={line.seq} wrap="truncate-end">
             <Text dimColor>{clockTime(line.time)} </Text>
-            {pad(clip(line.server, serverWidth), serverWidth)}{' '}
-            <Text {...levelColor(line.level)}>{pad(line.level, 7)}</Text> {clip(line.text, Math.max(1, width - 9 - serverWidth - 1 - 8 - 1))}
+            {pad(clip(line.server, serverWidth), serverWidth)} <Text {...levelColor(line.level)}>{pad(line.level, 7)}</Text>{' '}
+            {clip(line.text, Math.max(1, width - 9 - serverWidth - 1 - 8 - 1))}
           </Text>
         ))}
       </Box>

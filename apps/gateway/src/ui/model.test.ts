@@ -30,7 +30,8 @@ describe('createUiModel', () => {
   it('shows each backend stderr line at the level it states, info when none', async () => {
     const logger = createLogger({ level: 'error', write: () => {} });
     // A "server" that writes three lines to stderr and exits (not restarted within the test).
-    const script = "console.error('WARNING:root:disk almost full'); console.error('[error] boom'); console.error('just talking'); process.exit(1);";
+    const script =
+      "console.error('WARNING:root:disk almost full'); console.error('[error] boom'); console.error('just talking'); process.exit(1);";
     const config = `[restart]\ninitial_ms = 60000\nmax_ms = 60000\n[servers.noisy]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(script)}]\n`;
     const router = new Router(parseGatewayConfig(config, { file: 'gateway.toml' }), { logger, version: '0.0.0' });
     const model = createUiModel(router, { logger });

@@ -25,7 +25,11 @@ export interface PromptInfo {
   readonly server: string;
   readonly title?: string | undefined;
   readonly description?: string | undefined;
-  readonly arguments: readonly { readonly name: string; readonly description?: string | undefined; readonly required?: boolean | undefined }[];
+  readonly arguments: readonly {
+    readonly name: string;
+    readonly description?: string | undefined;
+    readonly required?: boolean | undefined;
+  }[];
 }
 
 export interface ResourceInfo {
@@ -68,7 +72,14 @@ const maxLogLines = 1000;
 const contentText = (content: readonly unknown[]): string =>
   content
     .map((item) => {
-      const block = item as { type?: string; text?: string; mimeType?: string; data?: string; uri?: string; resource?: { uri?: string; text?: string } };
+      const block = item as {
+        type?: string;
+        text?: string;
+        mimeType?: string;
+        data?: string;
+        uri?: string;
+        resource?: { uri?: string; text?: string };
+      };
       switch (block.type) {
         case 'text':
           return block.text ?? '';
@@ -140,26 +151,57 @@ export const createUiModel = (router: Router, options: UiModelOptions = {}): UiM
       }),
     );
   }
-  const owner = (name: string, kind: 'tool' | 'prompt'): string => (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
+  const owner = (name: string, kind: 'tool' | 'prompt'): string =>
+    (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
   return {
     servers: () => router.status().backends,
-    tools: () => router.allTools().map((tool) => ({ name: tool.name, server: owner(tool.name, 'tool'), title: tool.title, description: tool.description, inputSchema: tool.inputSchema })),
+    tools: () =>
+      router
+        .allTools()
+        .map((tool) => ({
+          name: tool.name,
+          server: owner(tool.name, 'tool'),
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+        })),
     prompts: () =>
       router.listPrompts().map((prompt) => ({
         name: prompt.name,
         server: owner(prompt.name, 'prompt'),
         title: prompt.title,
         description: prompt.description,
-        arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, description: argument.description, required: argument.required })),
+        arguments: (prompt.arguments ?? []).map((argument) => ({
+          name: argument.name,
+          description: argument.description,
+          required: argument.required,
+        })),
       })),
     resources: () =>
-      router.listResources().map((resource) => ({ uri: resource.uri, name: resource.name, server: safeOwner(router, resource.uri), mimeType: resource.mimeType, description: resource.description })),
-    templates: () => router.listResourceTemplates().map((template) => ({ uriTemplate: template.uriTemplate, name: template.name, server: safeOwner(router, template.uriTemplate), description: template.description })),
+      router
+        .listResources()
+        .map((resource) => ({
+          uri: resource.uri,
+          name: resource.name,
+          server: safeOwner(router, resource.uri),
+          mimeType: resource.mimeType,
+          description: resource.description,
+        })),
+    templates: () =>
+      router
+        .listResourceTemplates()
+        .map((template) => ({
+          uriTemplate: template.uriTemplate,
+          name: template.name,
+          server: safeOwner(router, template.uriTemplate),
+          description: template.description,
+        })),
     searchTools: (query, server) => router.search.tools(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
     searchPrompts: (query, server) => router.search.prompts(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
     callTool: async (name, args) => {
       const result = await router.callTool(name, args);
-      const structured = result.structuredContent === undefined ? '' : `\nstructuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`;
+      const structured =
+        result.structuredContent === undefined ? '' : `\nstructuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`;
       return { text: `${contentText(result.content)}${structured}`, isError: result.isError === true };
     },
     renderPrompt: async (name, args) => {
@@ -168,7 +210,9 @@ export const createUiModel = (router: Router, options: UiModelOptions = {}): UiM
     },
     readResource: async (uri) => {
       const result = await router.readResource(uri);
-      return result.contents.map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`)).join('\n');
+      return result.contents
+        .map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`))
+        .join('\n');
     },
     restart: (server) => router.restartServer(server),
     setEnabled: (server, enabled) => router.setEnabled(server, enabled),

@@ -18,7 +18,13 @@ const resultHelp = '↑↓ scroll  r render again  esc back  q quit';
 type Mode =
   | { readonly kind: 'list' }
   | { readonly kind: 'details'; readonly prompt: PromptInfo }
-  | { readonly kind: 'form'; readonly prompt: PromptInfo; readonly values: readonly string[]; readonly focus: number; readonly error?: string }
+  | {
+      readonly kind: 'form';
+      readonly prompt: PromptInfo;
+      readonly values: readonly string[];
+      readonly focus: number;
+      readonly error?: string;
+    }
   | { readonly kind: 'result'; readonly prompt: PromptInfo; readonly running: boolean; readonly text: string; readonly isError: boolean };
 
 const promptDetails = (prompt: PromptInfo, width: number): string[] => [
@@ -28,14 +34,21 @@ const promptDetails = (prompt: PromptInfo, width: number): string[] => [
   ...wrapText(prompt.description ?? '(no description)', width),
   '',
   prompt.arguments.length === 0 ? 'no arguments' : 'arguments (* required):',
-  ...prompt.arguments.map((argument) => `  ${argument.name}${argument.required === true ? '*' : ''}${argument.description === undefined ? '' : `  ${argument.description}`}`),
+  ...prompt.arguments.map(
+    (argument) =>
+      `  ${argument.name}${argument.required === true ? '*' : ''}${argument.description === undefined ? '' : `  ${argument.description}`}`,
+  ),
 ];
 
 /** Every prompt: live search, server filter, details with arguments, and a form that renders it. */
 export const PromptsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   useLiveModel(model);
   const all = model.prompts();
-  const list = useSearchList({ all, search: (query, server) => model.searchPrompts(query, server), servers: model.servers().map((s) => s.id) });
+  const list = useSearchList({
+    all,
+    search: (query, server) => model.searchPrompts(query, server),
+    servers: model.servers().map((s) => s.id),
+  });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const scroll = useScroll();
   const bodyHeight = Math.max(1, height - 2);
@@ -98,16 +111,32 @@ export const PromptsPanel = ({ model, active, width, height }: PanelProps): Reac
     { isActive: active, typing: mode.kind === 'form' || (mode.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list') return <CatalogListPanel list={list} noun="prompts" help={promptsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
+  if (mode.kind === 'list')
+    return <CatalogListPanel list={list} noun="prompts" help={promptsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'form' ? formHelp : resultHelp;
-  const suffix = mode.kind === 'result' ? (mode.running ? ' — rendering…' : mode.isError ? ' — error' : ' — rendered') : mode.kind === 'form' ? ' — arguments' : '';
+  const suffix =
+    mode.kind === 'result'
+      ? mode.running
+        ? ' — rendering…'
+        : mode.isError
+          ? ' — error'
+          : ' — rendered'
+      : mode.kind === 'form'
+        ? ' — arguments'
+        : '';
   return (
     <PanelFrame height={height} help={help} width={width}>
       <Row text={`${mode.prompt.name}${suffix}`} width={width} bold color="cyan" />
       {mode.kind === 'form' ? (
         <PromptForm prompt={mode.prompt} values={mode.values} focus={mode.focus} error={mode.error} width={width} height={bodyHeight} />
       ) : (
-        <ScrollView lines={text} offset={scroll.offset} height={bodyHeight} width={width} color={mode.kind === 'result' && mode.isError ? 'red' : undefined} />
+        <ScrollView
+          lines={text}
+          offset={scroll.offset}
+          height={bodyHeight}
+          width={width}
+          color={mode.kind === 'result' && mode.isError ? 'red' : undefined}
+        />
       )}
     </PanelFrame>
   );
@@ -125,7 +154,12 @@ interface PromptFormProps {
 /** One input per argument (required ones marked *), the focused one's description below. */
 const PromptForm = ({ prompt, values, focus, error, width, height }: PromptFormProps): ReactNode => {
   if (prompt.arguments.length === 0) return <Row text="no arguments — enter renders the prompt" width={width} />;
-  const labelWidth = columnWidth(prompt.arguments.map((argument) => `${argument.name}${argument.required === true ? '*' : ''}`), widthShare(width, 0.3, 24), 0) + 2;
+  const labelWidth =
+    columnWidth(
+      prompt.arguments.map((argument) => `${argument.name}${argument.required === true ? '*' : ''}`),
+      widthShare(width, 0.3, 24),
+      0,
+    ) + 2;
   const rows = Math.max(1, height - 3);
   const start = Math.max(0, Math.min(focus - Math.floor(rows / 2), prompt.arguments.length - rows));
   const described = prompt.arguments[focus]?.description;

@@ -13,7 +13,9 @@ const readHelp = '↑↓ scroll  esc back  q quit';
 
 type Entry = { readonly kind: 'resource'; readonly item: ResourceInfo } | { readonly kind: 'template'; readonly item: TemplateInfo };
 
-type Mode = { readonly kind: 'list' } | { readonly kind: 'read'; readonly entry: Entry; readonly running: boolean; readonly text: string; readonly isError: boolean };
+type Mode =
+  | { readonly kind: 'list' }
+  | { readonly kind: 'read'; readonly entry: Entry; readonly running: boolean; readonly text: string; readonly isError: boolean };
 
 /** The most of a resource the panel shows: enough to read, not enough to stall the terminal. */
 const maxChars = 100_000;
@@ -40,7 +42,14 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
     scroll.reset();
     if (entry.kind === 'template') {
       const { item } = entry;
-      const text = [`template ${item.uriTemplate}`, `server: ${item.server}`, '', item.description ?? '(no description)', '', 'A template is read through a client with its variables filled in.'].join('\n');
+      const text = [
+        `template ${item.uriTemplate}`,
+        `server: ${item.server}`,
+        '',
+        item.description ?? '(no description)',
+        '',
+        'A template is read through a client with its variables filled in.',
+      ].join('\n');
       setMode({ kind: 'read', entry, running: false, text, isError: false });
       return;
     }
@@ -67,7 +76,12 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
       else if (key.pageUp) setSelected(clamp(current - 10, entries.length));
       else if (key.pageDown) setSelected(clamp(current + 10, entries.length));
       else if (input === 's') {
-        setServer(cycle(model.servers().map((s) => s.id), server));
+        setServer(
+          cycle(
+            model.servers().map((s) => s.id),
+            server,
+          ),
+        );
         setSelected(0);
       } else if (key.escape) setServer(undefined);
       else if (key.return) {
@@ -88,8 +102,16 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
     );
   }
   const resources = entries.filter((entry) => entry.kind === 'resource').length;
-  const nameWidth = columnWidth(entries.map((entry) => entry.item.name), widthShare(width, 0.3, 24), 4);
-  const serverWidth = columnWidth(entries.map((entry) => entry.item.server), widthShare(width, 0.2, 16)) + 2;
+  const nameWidth = columnWidth(
+    entries.map((entry) => entry.item.name),
+    widthShare(width, 0.3, 24),
+    4,
+  );
+  const serverWidth =
+    columnWidth(
+      entries.map((entry) => entry.item.server),
+      widthShare(width, 0.2, 16),
+    ) + 2;
   return (
     <PanelFrame height={height} help={resourcesHelp} width={width}>
       <Row text={`server: ${server ?? 'all'}  ${resources} resources  ${entries.length - resources} templates`} width={width} dim />

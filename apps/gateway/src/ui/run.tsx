@@ -57,10 +57,13 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
     const status = router.status();
     logger.notice(`${status.backends.filter((backend) => backend.state === 'ready').length} of ${status.backends.length} servers ready`);
   });
-  const watching = overrides.watch === false ? undefined : watchConfig(file, overrides, router, logger).catch((error: unknown) => {
-    logger.error(`config changes will not be reloaded: ${describeError(error)}`);
-    return undefined;
-  });
+  const watching =
+    overrides.watch === false
+      ? undefined
+      : watchConfig(file, overrides, router, logger).catch((error: unknown) => {
+          logger.error(`config changes will not be reloaded: ${describeError(error)}`);
+          return undefined;
+        });
 
   await quitting.catch(() => {});
   closing = true;

@@ -80,7 +80,15 @@ export const useSearchList = <T extends Named>({ all, search, servers }: SearchL
 };
 
 /** The row above a list: the search input and the server filter, with the count. */
-const FilterBar = ({ list, noun, width }: { readonly list: SearchList<Named>; readonly noun: string; readonly width: number }): ReactNode => {
+const FilterBar = ({
+  list,
+  noun,
+  width,
+}: {
+  readonly list: SearchList<Named>;
+  readonly noun: string;
+  readonly width: number;
+}): ReactNode => {
   const right = `server: ${list.server ?? 'all'}  ${list.items.length} ${noun}`;
   return (
     <Box>
@@ -114,10 +122,25 @@ export interface CatalogListPanelProps<T extends Named & { readonly description?
 }
 
 /** The Tools and Prompts lists: filter bar, then `name  [server]  first sentence` rows. */
-export const CatalogListPanel = <T extends Named & { readonly description?: string | undefined }>({ list, noun, help, height, bodyHeight, width }: CatalogListPanelProps<T>): ReactNode => {
+export const CatalogListPanel = <T extends Named & { readonly description?: string | undefined }>({
+  list,
+  noun,
+  help,
+  height,
+  bodyHeight,
+  width,
+}: CatalogListPanelProps<T>): ReactNode => {
   // 32 and 16 characters at 80 columns; a wider terminal gives names all it adds (64, the longest a name gets, at 120).
-  const nameWidth = columnWidth(list.items.map((item) => item.name), Math.max(32, width - 56), 4);
-  const serverWidth = columnWidth(list.items.map((item) => item.server), widthShare(width, 0.2, 16)) + 2;
+  const nameWidth = columnWidth(
+    list.items.map((item) => item.name),
+    Math.max(32, width - 56),
+    4,
+  );
+  const serverWidth =
+    columnWidth(
+      list.items.map((item) => item.server),
+      widthShare(width, 0.2, 16),
+    ) + 2;
   const singular = noun.replace(/s$/, '');
   return (
     <PanelFrame height={height} help={list.searching ? searchHelp : help} width={width}>
@@ -128,7 +151,13 @@ export const CatalogListPanel = <T extends Named & { readonly description?: stri
         height={bodyHeight}
         width={width}
         empty={list.query === '' ? `(no ${noun})` : `(no ${singular} matches "${list.query}")`}
-        row={(item, room, isSelected) => <Row text={`${pad(clip(item.name, nameWidth), nameWidth)}  ${pad(`[${item.server}]`, serverWidth)}  ${summarize(item.description)}`} width={room} inverse={isSelected} />}
+        row={(item, room, isSelected) => (
+          <Row
+            text={`${pad(clip(item.name, nameWidth), nameWidth)}  ${pad(`[${item.server}]`, serverWidth)}  ${summarize(item.description)}`}
+            width={room}
+            inverse={isSelected}
+          />
+        )}
       />
     </PanelFrame>
   );

@@ -28,7 +28,15 @@ describe('ServersPanel', () => {
   });
 
   it('shows a server that waits for a login, with the command that fixes it', async () => {
-    const waiting = server('linear', { state: 'needs-login', transport: 'streamable-http', era: undefined, protocolVersion: undefined, pid: undefined, uptimeSeconds: undefined, lastError: 'server "linear" needs a login: run promptyard-gateway login linear (no stored token)' });
+    const waiting = server('linear', {
+      state: 'needs-login',
+      transport: 'streamable-http',
+      era: undefined,
+      protocolVersion: undefined,
+      pid: undefined,
+      uptimeSeconds: undefined,
+      lastError: 'server "linear" needs a login: run promptyard-gateway login linear (no stored token)',
+    });
     const ui = await renderPanel(ServersPanel, sampleModel({ servers: [waiting] }));
     expect(ui.frame()).toMatch(/› linear\s+needs-login\s+streamable-http/);
     expect(ui.frame()).toContain('last error: server "linear" needs a login: run promptyard-gateway login linear');
@@ -70,7 +78,10 @@ describe('ServersPanel', () => {
 
   it('windows a long list around the selection and never wraps a row', async () => {
     const model = sampleModel();
-    const many = Array.from({ length: 40 }, (_, index) => ({ ...model.servers()[0]!, id: `server-${String(index).padStart(2, '0')}-with-a-rather-long-name-indeed` }));
+    const many = Array.from({ length: 40 }, (_, index) => ({
+      ...model.servers()[0]!,
+      id: `server-${String(index).padStart(2, '0')}-with-a-rather-long-name-indeed`,
+    }));
     model.update({ servers: many });
     const ui = await renderPanel(ServersPanel, model);
     for (let index = 0; index < 30; index++) await ui.press(keys.down);

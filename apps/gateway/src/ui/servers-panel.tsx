@@ -52,7 +52,10 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
     { isActive: active },
   );
 
-  const idWidth = columnWidth(servers.map((s) => s.id), Math.max(24, width - 64));
+  const idWidth = columnWidth(
+    servers.map((s) => s.id),
+    Math.max(24, width - 64),
+  );
   const transportWidth = Math.max(5, ...servers.map((s) => s.transport.length));
   // The revision in use (2025-11-25, 2026-07-28); the era while there is none yet.
   const revision = (s: BackendStatus): string => s.protocolVersion ?? s.era ?? '-';
@@ -80,7 +83,17 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
         }}
       />
       <Box flexDirection="column" marginTop={1}>
-        {server === undefined ? null : details(server).map((line, index) => <Row key={index} text={line} width={width} bold={index === 0} color={index === 1 && server.lastError !== undefined ? 'red' : undefined} />)}
+        {server === undefined
+          ? null
+          : details(server).map((line, index) => (
+              <Row
+                key={index}
+                text={line}
+                width={width}
+                bold={index === 0}
+                color={index === 1 && server.lastError !== undefined ? 'red' : undefined}
+              />
+            ))}
         {message === undefined ? null : <Row text={message.text} width={width} color={message.error ? 'red' : 'cyan'} />}
       </Box>
     </PanelFrame>

@@ -44,12 +44,28 @@ export const server = (id: string, overrides: Partial<BackendStatus> = {}): Back
   ...overrides,
 });
 
-export const tool = (name: string, serverId: string, description?: string, inputSchema: unknown = { type: 'object', properties: {} }): ToolInfo => ({ name, server: serverId, description, inputSchema });
+export const tool = (
+  name: string,
+  serverId: string,
+  description?: string,
+  inputSchema: unknown = { type: 'object', properties: {} },
+): ToolInfo => ({ name, server: serverId, description, inputSchema });
 
 /** The gateway's own search (MiniSearch over cards), over the test data. */
-const searchCards = <T extends { readonly name: string; readonly server: string; readonly description?: string | undefined }>(items: readonly T[], query: string, serverId: string | undefined): Hit<ToolCard>[] => {
+const searchCards = <T extends { readonly name: string; readonly server: string; readonly description?: string | undefined }>(
+  items: readonly T[],
+  query: string,
+  serverId: string | undefined,
+): Hit<ToolCard>[] => {
   const index = createCardIndex();
-  index.replace(items.map((item) => ({ name: item.name, server: item.server, ...(item.description === undefined ? {} : { description: item.description }), arguments: [] })));
+  index.replace(
+    items.map((item) => ({
+      name: item.name,
+      server: item.server,
+      ...(item.description === undefined ? {} : { description: item.description }),
+      arguments: [],
+    })),
+  );
   return index.search(query, { limit: 50, ...(serverId === undefined ? {} : { server: serverId }) });
 };
 
@@ -127,22 +143,58 @@ export const sampleModel = (overrides: Partial<TestData> = {}): TestModel =>
   createTestModel({
     servers: [
       server('alpha', { counts: { tools: 2, prompts: 1, resources: 1, resourceTemplates: 1 } }),
-      server('beta', { state: 'failed', era: undefined, protocolVersion: undefined, pid: undefined, uptimeSeconds: undefined, restarts: 3, lastError: 'spawn ENOENT', nextRetrySeconds: 8, counts: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 } }),
-      server('gamma', { state: 'disabled', transport: 'streamable-http', era: undefined, pid: undefined, uptimeSeconds: undefined, counts: { tools: 1, prompts: 1, resources: 0, resourceTemplates: 0 } }),
+      server('beta', {
+        state: 'failed',
+        era: undefined,
+        protocolVersion: undefined,
+        pid: undefined,
+        uptimeSeconds: undefined,
+        restarts: 3,
+        lastError: 'spawn ENOENT',
+        nextRetrySeconds: 8,
+        counts: { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 },
+      }),
+      server('gamma', {
+        state: 'disabled',
+        transport: 'streamable-http',
+        era: undefined,
+        pid: undefined,
+        uptimeSeconds: undefined,
+        counts: { tools: 1, prompts: 1, resources: 0, resourceTemplates: 0 },
+      }),
     ],
     tools: [
-      tool('alpha_echo', 'alpha', 'Returns its text. Handy for checking the wiring.', { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }),
+      tool('alpha_echo', 'alpha', 'Returns its text. Handy for checking the wiring.', {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      }),
       tool('alpha_add', 'alpha', 'Adds two numbers.'),
       tool('gamma_search', 'gamma', 'Searches the web for a query.'),
     ],
     prompts: [
-      { name: 'alpha_greet', server: 'alpha', description: 'Greets someone.', arguments: [{ name: 'name', description: 'Who to greet', required: true }, { name: 'style', description: 'formal or casual' }] },
+      {
+        name: 'alpha_greet',
+        server: 'alpha',
+        description: 'Greets someone.',
+        arguments: [
+          { name: 'name', description: 'Who to greet', required: true },
+          { name: 'style', description: 'formal or casual' },
+        ],
+      },
       { name: 'gamma_summary', server: 'gamma', description: 'Summarises a page.', arguments: [] },
     ],
     resources: [{ uri: 'alpha+test://alpha/info', name: 'info', server: 'alpha', mimeType: 'text/plain' }],
     templates: [{ uriTemplate: 'alpha+test://alpha/items/{id}', name: 'item', server: 'alpha' }],
     logs: [
-      { seq: 1, time: new Date(2025, 0, 2, 3, 4, 5), server: 'gateway', level: 'notice', source: 'notification', text: '1 of 3 servers ready' },
+      {
+        seq: 1,
+        time: new Date(2025, 0, 2, 3, 4, 5),
+        server: 'gateway',
+        level: 'notice',
+        source: 'notification',
+        text: '1 of 3 servers ready',
+      },
       { seq: 2, time: new Date(2025, 0, 2, 3, 4, 6), server: 'alpha', level: 'info', source: 'stderr', text: 'listening on stdio' },
       { seq: 3, time: new Date(2025, 0, 2, 3, 4, 7), server: 'beta', level: 'error', source: 'notification', text: 'cannot open database' },
       { seq: 4, time: new Date(2025, 0, 2, 3, 4, 8), server: 'alpha', level: 'debug', source: 'notification', text: 'tick' },

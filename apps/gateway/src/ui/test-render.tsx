@@ -5,7 +5,16 @@ import { KeyRoot } from './keys.js';
 import type { UiModel } from './model.js';
 import type { PanelProps } from './panel.js';
 
-export const keys = { up: '\u001B[A', down: '\u001B[B', enter: '\r', escape: '\u001B', tab: '\t', shiftTab: '\u001B[Z', backspace: '\u007F', ctrlS: '\u0013' } as const;
+export const keys = {
+  up: '\u001B[A',
+  down: '\u001B[B',
+  enter: '\r',
+  escape: '\u001B',
+  tab: '\t',
+  shiftTab: '\u001B[Z',
+  backspace: '\u007F',
+  ctrlS: '\u0013',
+} as const;
 
 export interface Rendered {
   /** The last frame, colors stripped by ink-testing-library's plain stdout. */

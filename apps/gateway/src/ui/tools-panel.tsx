@@ -37,7 +37,11 @@ const toolDetails = (tool: ToolInfo, width: number): string[] => [
 export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   useLiveModel(model);
   const all = model.tools();
-  const list = useSearchList({ all, search: (query, server) => model.searchTools(query, server), servers: model.servers().map((s) => s.id) });
+  const list = useSearchList({
+    all,
+    search: (query, server) => model.searchTools(query, server),
+    servers: model.servers().map((s) => s.id),
+  });
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
   const scroll = useScroll();
   const bodyHeight = Math.max(1, height - 2);
@@ -96,22 +100,39 @@ export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactN
     { isActive: active, typing: mode.kind === 'call' || (mode.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list') return <CatalogListPanel list={list} noun="tools" help={toolsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
+  if (mode.kind === 'list')
+    return <CatalogListPanel list={list} noun="tools" help={toolsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'call' ? callHelp : resultHelp;
   return (
     <PanelFrame height={height} help={help} width={width}>
-      <Row text={`${mode.tool.name}${mode.kind === 'result' ? (mode.running ? ' — calling…' : mode.isError ? ' — error' : ' — result') : ''}`} width={width} bold color="cyan" />
+      <Row
+        text={`${mode.tool.name}${mode.kind === 'result' ? (mode.running ? ' — calling…' : mode.isError ? ' — error' : ' — result') : ''}`}
+        width={width}
+        bold
+        color="cyan"
+      />
       {mode.kind === 'call' ? (
         <Box flexDirection="column">
           <Row text={`call ${mode.tool.name} with JSON arguments:`} width={width} />
           <InputLine label="> " value={mode.json} width={width} focused />
           {mode.error === undefined ? null : <Row text={mode.error} width={width} color="red" />}
           <Box marginTop={1} flexDirection="column">
-            <ScrollView lines={toolDetails(mode.tool, width).slice(0, Math.max(0, bodyHeight - 4))} offset={0} height={Math.max(1, bodyHeight - 4)} width={width} />
+            <ScrollView
+              lines={toolDetails(mode.tool, width).slice(0, Math.max(0, bodyHeight - 4))}
+              offset={0}
+              height={Math.max(1, bodyHeight - 4)}
+              width={width}
+            />
           </Box>
         </Box>
       ) : (
-        <ScrollView lines={text} offset={scroll.offset} height={bodyHeight} width={width} color={mode.kind === 'result' && mode.isError ? 'red' : undefined} />
+        <ScrollView
+          lines={text}
+          offset={scroll.offset}
+          height={bodyHeight}
+          width={width}
+          color={mode.kind === 'result' && mode.isError ? 'red' : undefined}
+        />
       )}
     </PanelFrame>
   );

@@ -60,7 +60,11 @@ const makeClient = (era: Era, extra: ClientOptions = {}): Client => {
   return client;
 };
 
-const connectStdio = async (name: string, era: Era, extra: ClientOptions = {}): Promise<{ client: Client; pid: number; stderr: () => string }> => {
+const connectStdio = async (
+  name: string,
+  era: Era,
+  extra: ClientOptions = {},
+): Promise<{ client: Client; pid: number; stderr: () => string }> => {
   const { command, args } = stdioBackendCommand({ name });
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
   let stderr = '';
@@ -88,11 +92,15 @@ const httpBackend = async (name: string, era: 'both' | 'legacy' = 'both'): Promi
 };
 
 const textOf = (result: { content?: unknown }): string =>
-  ((result.content ?? []) as { type: string; text?: string }[]).map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+  ((result.content ?? []) as { type: string; text?: string }[])
+    .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+    .join('\n');
 
 /** A promise for the next notification of `method`, resolving with its params. */
-const nextNotification = (client: Client, method: 'notifications/tools/list_changed' | 'notifications/resources/updated'): Promise<unknown> =>
-  new Promise((resolve) => client.setNotificationHandler(method, (notification) => resolve(notification.params)));
+const nextNotification = (
+  client: Client,
+  method: 'notifications/tools/list_changed' | 'notifications/resources/updated',
+): Promise<unknown> => new Promise((resolve) => client.setNotificationHandler(method, (notification) => resolve(notification.params)));
 
 interface Setup {
   readonly label: string;
@@ -103,9 +111,21 @@ interface Setup {
 const setups: Setup[] = [
   { label: 'stdio, 2025-11-25', era: 'legacy', connect: async (name, extra) => (await connectStdio(name, 'legacy', extra)).client },
   { label: 'stdio, 2026-07-28', era: 'modern', connect: async (name, extra) => (await connectStdio(name, 'modern', extra)).client },
-  { label: 'http --era both, 2025-11-25', era: 'legacy', connect: async (name, extra) => connectHttp((await httpBackend(name)).url, 'legacy', extra) },
-  { label: 'http --era both, 2026-07-28', era: 'modern', connect: async (name, extra) => connectHttp((await httpBackend(name)).url, 'modern', extra) },
-  { label: 'http --era legacy, 2025-11-25', era: 'legacy', connect: async (name, extra) => connectHttp((await httpBackend(name, 'legacy')).url, 'legacy', extra) },
+  {
+    label: 'http --era both, 2025-11-25',
+    era: 'legacy',
+    connect: async (name, extra) => connectHttp((await httpBackend(name)).url, 'legacy', extra),
+  },
+  {
+    label: 'http --era both, 2026-07-28',
+    era: 'modern',
+    connect: async (name, extra) => connectHttp((await httpBackend(name)).url, 'modern', extra),
+  },
+  {
+    label: 'http --era legacy, 2025-11-25',
+    era: 'legacy',
+    connect: async (name, extra) => connectHttp((await httpBackend(name, 'legacy')).url, 'legacy', extra),
+  },
 ];
 
 describe.each(setups)('test-server over $label', ({ era, connect }) => {
@@ -113,7 +133,24 @@ describe.each(setups)('test-server over $label', ({ era, connect }) => {
     const client = await connect('alpha');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(
-      expect.arrayContaining(['echo', 'add', 'content_kinds', 'progress', 'slow', 'hang', 'was_cancelled', 'sample', 'elicit', 'roots', 'log', 'add_tool', 'remove_tool', 'crash', 'touch_resource', 'whoami']),
+      expect.arrayContaining([
+        'echo',
+        'add',
+        'content_kinds',
+        'progress',
+        'slow',
+        'hang',
+        'was_cancelled',
+        'sample',
+        'elicit',
+        'roots',
+        'log',
+        'add_tool',
+        'remove_tool',
+        'crash',
+        'touch_resource',
+        'whoami',
+      ]),
     );
     expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi there' } }))).toBe('hi there');
 
@@ -122,7 +159,13 @@ describe.each(setups)('test-server over $label', ({ era, connect }) => {
     expect(textOf(added)).toBe('42');
 
     const kinds = await client.callTool({ name: 'content_kinds', arguments: {} });
-    expect((kinds.content as { type: string }[]).map((block) => block.type)).toEqual(['text', 'image', 'audio', 'resource', 'resource_link']);
+    expect((kinds.content as { type: string }[]).map((block) => block.type)).toEqual([
+      'text',
+      'image',
+      'audio',
+      'resource',
+      'resource_link',
+    ]);
 
     expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toMatch(new RegExp(`^name=alpha pid=\\d+ era=${era}$`));
 
@@ -134,7 +177,10 @@ describe.each(setups)('test-server over $label', ({ era, connect }) => {
   it('reports progress and honours cancellation', async () => {
     const client = await connect('alpha');
     const steps: number[] = [];
-    const done = await client.callTool({ name: 'progress', arguments: { steps: 3, delayMs: 5 } }, { onprogress: (progress) => steps.push(progress.progress) });
+    const done = await client.callTool(
+      { name: 'progress', arguments: { steps: 3, delayMs: 5 } },
+      { onprogress: (progress) => steps.push(progress.progress) },
+    );
     expect(textOf(done)).toBe('done 3');
     // The SDK client alone may settle the call before it dispatches the last progress notification;
     // with the router's deliverNotificationsFirst on its transport it sees every one, in order.
@@ -185,16 +231,27 @@ describe.each(setups)('test-server over $label', ({ era, connect }) => {
     expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['greet', 'pid_prompt']);
     const greeting = await client.getPrompt({ name: 'greet', arguments: { name: 'Ada', style: 'formal' } });
     expect(greeting.messages[0]?.content).toEqual({ type: 'text', text: 'Hello Ada (formal)' });
-    expect((await client.getPrompt({ name: 'pid_prompt' })).messages[0]?.content).toMatchObject({ text: expect.stringMatching(/^pid \d+ name beta$/) });
+    expect((await client.getPrompt({ name: 'pid_prompt' })).messages[0]?.content).toMatchObject({
+      text: expect.stringMatching(/^pid \d+ name beta$/),
+    });
     const styles = await client.complete({ ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'style', value: 'f' } });
     expect(styles.completion.values).toEqual(['formal']);
 
     expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['test://beta/info']);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['test://beta/items/{id}']);
-    expect((await client.readResource({ uri: 'test://beta/items/2' })).contents).toEqual([{ uri: 'test://beta/items/2', mimeType: 'text/plain', text: 'item 2' }]);
-    expect((await client.readResource({ uri: 'test://beta/info' })).contents[0]).toMatchObject({ text: expect.stringContaining('info for beta') });
+    expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'test://beta/items/{id}',
+    ]);
+    expect((await client.readResource({ uri: 'test://beta/items/2' })).contents).toEqual([
+      { uri: 'test://beta/items/2', mimeType: 'text/plain', text: 'item 2' },
+    ]);
+    expect((await client.readResource({ uri: 'test://beta/info' })).contents[0]).toMatchObject({
+      text: expect.stringContaining('info for beta'),
+    });
     await expect(client.readResource({ uri: 'test://beta/missing' })).rejects.toThrow(/not found/i);
-    const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'test://beta/items/{id}' }, argument: { name: 'id', value: '' } });
+    const ids = await client.complete({
+      ref: { type: 'ref/resource', uri: 'test://beta/items/{id}' },
+      argument: { name: 'id', value: '' },
+    });
     expect(ids.completion.values).toEqual(['1', '2', '3']);
 
     const subscription = era === 'modern' ? await client.listen({ resourceSubscriptions: ['test://beta/info'] }) : undefined;
@@ -215,7 +272,9 @@ describe.each(setups)('test-server over $label', ({ era, connect }) => {
     // 2025: a session-wide logging/setLevel; 2026-07-28: a per-request envelope key (absent = no logs).
     if (era === 'legacy') await client.setLoggingLevel('warning');
     const _meta = era === 'modern' ? { [LOG_LEVEL_META_KEY]: 'warning' } : undefined;
-    expect(textOf(await client.callTool({ name: 'log', arguments: { level: 'info', message: 'quiet' }, ...(_meta && { _meta }) }))).toBe('logged');
+    expect(textOf(await client.callTool({ name: 'log', arguments: { level: 'info', message: 'quiet' }, ...(_meta && { _meta }) }))).toBe(
+      'logged',
+    );
     await client.callTool({ name: 'log', arguments: { level: 'error', message: 'loud' }, ...(_meta && { _meta }) });
     // A notification sent before the call's response arrives first on every transport here.
     expect(received).toEqual([{ level: 'error', data: 'loud', logger: 'alpha' }]);
@@ -264,7 +323,11 @@ describe('test-server processes', () => {
       }),
     );
     const send = (message: object): boolean => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     send({ method: 'notifications/initialized' });
     send({ id: 2, method: 'tools/call', params: { name: 'progress', arguments: { steps: 3 }, _meta: { progressToken: 'p' } } });
     await answered;

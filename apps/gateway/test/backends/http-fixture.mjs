@@ -10,7 +10,10 @@ import { isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTr
 import { toNodeHandler } from '@modelcontextprotocol/node';
 
 export const jsonRpcError = (status, code, message, id = null) =>
-  new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
+  new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 
 /**
  * @param {object} options
@@ -31,7 +34,13 @@ export const serveBothEras = async ({ port, log, sessionInstance, modern, outsid
       if (transport === undefined) return jsonRpcError(404, -32001, 'Session not found');
       return transport.handleRequest(request);
     }
-    const body = request.method === 'POST' ? await request.clone().json().catch(() => undefined) : undefined;
+    const body =
+      request.method === 'POST'
+        ? await request
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : undefined;
     if (!isInitializeRequest(body)) return outsideSession(body, request);
     const server = sessionInstance();
     const transport = new WebStandardStreamableHTTPServerTransport({

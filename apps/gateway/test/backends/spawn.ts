@@ -41,12 +41,16 @@ export const stdioBackendCommand = ({ name }: { name: string }): StdioCommand =>
 
 const waitForLine = (child: ChildProcess, pattern: RegExp, output: { text: string }, timeoutMs: number): Promise<RegExpMatchArray> =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}; stderr:\n${output.text}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${pattern}; stderr:\n${output.text}`)),
+      timeoutMs,
+    );
     const check = (): void => {
       const match = output.text.match(pattern);
       if (match) finish(undefined, match);
     };
-    const onExit = (code: number | null): void => finish(new Error(`process exited with ${code} before printing ${pattern}; stderr:\n${output.text}`));
+    const onExit = (code: number | null): void =>
+      finish(new Error(`process exited with ${code} before printing ${pattern}; stderr:\n${output.text}`));
     const finish = (error?: Error, match?: RegExpMatchArray): void => {
       clearTimeout(timer);
       child.stderr?.off('data', check);
@@ -115,7 +119,20 @@ export const startHttpBackend = ({ name, era = 'both', listen = 'ok', silentDisc
   startProcess(
     {
       command: process.execPath,
-      args: [testServerPath, '--name', name, '--transport', 'http', '--era', era, '--port', '0', '--listen', listen, ...(silentDiscover ? ['--silent-discover'] : [])],
+      args: [
+        testServerPath,
+        '--name',
+        name,
+        '--transport',
+        'http',
+        '--era',
+        era,
+        '--port',
+        '0',
+        '--listen',
+        listen,
+        ...(silentDiscover ? ['--silent-discover'] : []),
+      ],
     },
     /listening on (http:\/\/\S+)/,
     (match) => match[1] as string,
@@ -124,7 +141,8 @@ export const startHttpBackend = ({ name, era = 'both', listen = 'ok', silentDisc
 const require = createRequire(fileURLToPath(new URL('../../package.json', import.meta.url)));
 
 /** `dist/index.js` of @modelcontextprotocol/server-everything, resolved from apps/gateway. */
-export const everythingEntry = (): string => join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+export const everythingEntry = (): string =>
+  join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
 
 export type EverythingMode = 'stdio' | 'sse' | 'streamableHttp';
 
@@ -212,4 +230,3 @@ export const rssMb = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 };
-

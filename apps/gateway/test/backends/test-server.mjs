@@ -30,14 +30,7 @@
  * so it holds across the per-request instances of the modern HTTP entry. Logs go to stderr only.
  */
 import { parseArgs } from 'node:util';
-import {
-  createMcpHandler,
-  inputRequired,
-  inputResponse,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { jsonRpcError, serveBothEras } from './http-fixture.mjs';
 
@@ -57,7 +50,8 @@ const { values: options } = parseArgs({
 const name = options.name;
 if (!['stdio', 'http'].includes(options.transport)) throw new Error(`--transport must be stdio or http, not ${options.transport}`);
 if (!['both', 'legacy'].includes(options.era)) throw new Error(`--era must be both or legacy, not ${options.era}`);
-if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen)) throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
+if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen))
+  throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
 const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
@@ -134,14 +128,25 @@ const staticTools = [
   { name: 'sample', description: 'Asks the client model and returns "sampled: <text>".', inputSchema: object({ prompt: str }) },
   { name: 'elicit', description: 'Asks the user for a name.', inputSchema: object({ message: str }) },
   { name: 'roots', description: "Lists the client's roots, one URI a line.", inputSchema: object({}) },
-  { name: 'log', description: 'Sends a log notification at `level`.', inputSchema: object({ level: { type: 'string', enum: levels }, message: str }) },
+  {
+    name: 'log',
+    description: 'Sends a log notification at `level`.',
+    inputSchema: object({ level: { type: 'string', enum: levels }, message: str }),
+  },
   { name: 'add_tool', description: 'Registers an echo-like tool at run time.', inputSchema: object({ name: str }) },
   { name: 'remove_tool', description: 'Removes a tool added with add_tool.', inputSchema: object({ name: str }) },
   { name: 'crash', description: 'Exits the process (code 3) mid-call.', inputSchema: object({}) },
   { name: 'touch_resource', description: 'Sends notifications/resources/updated for `uri`.', inputSchema: object({ uri: str }) },
   { name: 'whoami', description: 'Name, pid and protocol era of this call.', inputSchema: object({}) },
   ...(options['env-tool']
-    ? [{ name: 'env', description: 'The value of each named environment variable, one `NAME=value` (or `NAME unset`) a line, then how many variables there are.', inputSchema: object({ names: { type: 'array', items: str } }) }]
+    ? [
+        {
+          name: 'env',
+          description:
+            'The value of each named environment variable, one `NAME=value` (or `NAME unset`) a line, then how many variables there are.',
+          inputSchema: object({ names: { type: 'array', items: str } }),
+        },
+      ]
     : []),
 ];
 const staticNames = new Set(staticTools.map((tool) => tool.name));
@@ -160,10 +165,13 @@ const wait = (ms, signal) =>
       log(`call cancelled (${cancelledCalls} so far)`);
       reject(signal.reason ?? new Error('cancelled'));
     };
-    const timer = ms === Infinity ? undefined : setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
+    const timer =
+      ms === Infinity
+        ? undefined
+        : setTimeout(() => {
+            signal.removeEventListener('abort', onAbort);
+            resolve();
+          }, ms);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
@@ -208,7 +216,10 @@ const tools = {
     for (let step = 1; step <= steps; step++) {
       if (delayMs > 0) await wait(delayMs, ctx.mcpReq.signal);
       if (progressToken !== undefined) {
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, total: steps, message: `step ${step}` } });
+        await ctx.mcpReq.notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress: step, total: steps, message: `step ${step}` },
+        });
       }
     }
     return text(`done ${steps}`);
@@ -254,7 +265,10 @@ const tools = {
     if (answer.kind !== 'elicit') {
       return inputRequired({
         inputRequests: {
-          name: inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+          name: inputRequired.elicit({
+            message,
+            requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          }),
         },
       });
     }
@@ -279,14 +293,20 @@ const tools = {
     const toolName = needString(args, 'name');
     if (staticNames.has(toolName)) return toolError(`"${toolName}" is a built-in tool`);
     runtimeTools.set(toolName, `Runtime tool ${toolName}: returns its text.`);
-    broadcast((instance) => instance.sendToolListChanged().catch(() => {}), (notify) => notify.toolsChanged());
+    broadcast(
+      (instance) => instance.sendToolListChanged().catch(() => {}),
+      (notify) => notify.toolsChanged(),
+    );
     return text(`added ${toolName}`);
   },
 
   remove_tool: (args) => {
     const toolName = needString(args, 'name');
     if (!runtimeTools.delete(toolName)) return toolError(`"${toolName}" was not added with add_tool`);
-    broadcast((instance) => instance.sendToolListChanged().catch(() => {}), (notify) => notify.toolsChanged());
+    broadcast(
+      (instance) => instance.sendToolListChanged().catch(() => {}),
+      (notify) => notify.toolsChanged(),
+    );
     return text(`removed ${toolName}`);
   },
 
@@ -359,7 +379,8 @@ const createInstance = (era, live) => {
   server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name: toolName, arguments: args } = request.params;
-    const handler = tools[toolName] ?? (runtimeTools.has(toolName) ? (toolArgs) => text(`${toolName}: ${toolArgs?.text ?? ''}`) : undefined);
+    const handler =
+      tools[toolName] ?? (runtimeTools.has(toolName) ? (toolArgs) => text(`${toolName}: ${toolArgs?.text ?? ''}`) : undefined);
     if (handler === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
     try {
       return await handler(args ?? {}, ctx, era);
@@ -388,7 +409,8 @@ const createInstance = (era, live) => {
       if (typeof args.name !== 'string') throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'prompt "greet" needs argument "name"');
       return { messages: [{ role: 'user', content: { type: 'text', text: `Hello ${args.name} (${args.style ?? 'casual'})` } }] };
     }
-    if (promptName === 'pid_prompt') return { messages: [{ role: 'user', content: { type: 'text', text: `pid ${process.pid} name ${name}` } }] };
+    if (promptName === 'pid_prompt')
+      return { messages: [{ role: 'user', content: { type: 'text', text: `pid ${process.pid} name ${name}` } }] };
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${promptName}`);
   });
 
@@ -434,7 +456,10 @@ const createInstance = (era, live) => {
 const serveHttp = async () => {
   const modern =
     options.era === 'both'
-      ? createMcpHandler(({ era }) => createInstance(era, false), { legacy: 'reject', onerror: (error) => log(`modern request failed: ${error.message}`) })
+      ? createMcpHandler(({ era }) => createInstance(era, false), {
+          legacy: 'reject',
+          onerror: (error) => log(`modern request failed: ${error.message}`),
+        })
       : undefined;
   modernNotify = modern?.notify;
 
@@ -442,10 +467,14 @@ const serveHttp = async () => {
   /** The misbehaving listen stream of `--listen`, or undefined to serve the request as usual. */
   const breakListen = async (request) => {
     if (request.method !== 'POST') return undefined;
-    const body = await request.clone().json().catch(() => undefined);
+    const body = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
     if (body?.method === 'server/discover') {
       log('server/discover received');
-      if (options['silent-discover']) return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'application/json' } });
+      if (options['silent-discover'])
+        return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'application/json' } });
     }
     if (body?.method !== 'subscriptions/listen') return undefined;
     listens += 1;
@@ -482,7 +511,12 @@ const serveHttp = async () => {
     // `server/discover` probe, and the client reads the 400 as "legacy".
     outsideSession: (body, request) => {
       const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : null;
-      return jsonRpcError(400, -32601, `Method not found: ${body?.method ?? request.method} (this server speaks 2025-11-25; send initialize)`, id);
+      return jsonRpcError(
+        400,
+        -32601,
+        `Method not found: ${body?.method ?? request.method} (this server speaks 2025-11-25; send initialize)`,
+        id,
+      );
     },
     before: breakListen,
   });
@@ -494,7 +528,9 @@ if (options['never-answer']) {
   log('never answering');
 } else if (options.transport === 'stdio') {
   const serve = () => {
-    const handle = serveStdio(({ era }) => createInstance(era, true), { onerror: (error) => log(`stdio transport error: ${error.message}`) });
+    const handle = serveStdio(({ era }) => createInstance(era, true), {
+      onerror: (error) => log(`stdio transport error: ${error.message}`),
+    });
     process.stdin.once('end', () => {
       handle.close().finally(() => process.exit(0));
     });

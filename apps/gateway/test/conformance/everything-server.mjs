@@ -34,12 +34,14 @@ const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const state = createRequestStateCodec({ key: randomBytes(32), ttlSeconds: 600 });
 
-const form = (message, properties, required = Object.keys(properties)) => inputRequired.elicit({ message, requestedSchema: { type: 'object', properties, required } });
+const form = (message, properties, required = Object.keys(properties)) =>
+  inputRequired.elicit({ message, requestedSchema: { type: 'object', properties, required } });
 const answer = (ctx, key) => {
   const value = ctx.mcpReq.inputResponses?.[key];
   return typeof value === 'object' && value !== null ? value : undefined;
 };
-const samplingText = (result) => result?.content?.text ?? (Array.isArray(result?.content) ? result.content.find((block) => block.type === 'text')?.text : undefined);
+const samplingText = (result) =>
+  result?.content?.text ?? (Array.isArray(result?.content) ? result.content.find((block) => block.type === 'text')?.text : undefined);
 
 const emptyInput = { type: 'object', properties: {} };
 const tools = [
@@ -48,7 +50,14 @@ const tools = [
   { name: 'test_audio_content', run: () => ({ content: [{ type: 'audio', data: audio, mimeType: 'audio/wav' }] }) },
   {
     name: 'test_embedded_resource',
-    run: () => ({ content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }] }),
+    run: () => ({
+      content: [
+        {
+          type: 'resource',
+          resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+        },
+      ],
+    }),
   },
   {
     name: 'test_multiple_content_types',
@@ -56,7 +65,14 @@ const tools = [
       content: [
         { type: 'text', text: 'Multiple content types test:' },
         { type: 'image', data: image, mimeType: 'image/png' },
-        { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+        {
+          type: 'resource',
+          resource: {
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: JSON.stringify({ test: 'data', value: 123 }),
+          },
+        },
       ],
     }),
   },
@@ -75,7 +91,12 @@ const tools = [
     run: async (_args, ctx) => {
       const progressToken = ctx.mcpReq._meta?.progressToken ?? 0;
       for (const progress of [0, 50, 100]) {
-        await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` } }).catch(() => {});
+        await ctx.mcpReq
+          .notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, total: 100, message: `Completed step ${progress} of 100` },
+          })
+          .catch(() => {});
         await sleep(20);
       }
       return text(String(progressToken));
@@ -92,7 +113,15 @@ const tools = [
     inputSchema: { type: 'object', properties: { prompt: { type: 'string' } }, required: ['prompt'] },
     run: (args, ctx) => {
       const result = answer(ctx, 'sample');
-      if (result === undefined) return inputRequired({ inputRequests: { sample: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: String(args.prompt) } }], maxTokens: 100 }) } });
+      if (result === undefined)
+        return inputRequired({
+          inputRequests: {
+            sample: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: String(args.prompt) } }],
+              maxTokens: 100,
+            }),
+          },
+        });
       return text(`LLM response: ${samplingText(result) ?? 'No response'}`);
     },
   },
@@ -102,7 +131,10 @@ const tools = [
     run: (args, ctx) => {
       const result = answer(ctx, 'response');
       if (result === undefined) {
-        const properties = { username: { type: 'string', description: "User's response" }, email: { type: 'string', description: "User's email address" } };
+        const properties = {
+          username: { type: 'string', description: "User's response" },
+          email: { type: 'string', description: "User's email address" },
+        };
         return inputRequired({ inputRequests: { response: form(String(args.message), properties) } });
       }
       return text(`User response: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
@@ -120,7 +152,9 @@ const tools = [
           status: { type: 'string', description: 'User status', enum: ['active', 'inactive', 'pending'], default: 'active' },
           verified: { type: 'boolean', description: 'Verification status', default: true },
         };
-        return inputRequired({ inputRequests: { defaults: form('Please review and update the form fields with defaults', properties, []) } });
+        return inputRequired({
+          inputRequests: { defaults: form('Please review and update the form fields with defaults', properties, []) },
+        });
       }
       return text(`Elicitation completed: action=${result.action}, content=${JSON.stringify(result.content ?? {})}`);
     },
@@ -132,10 +166,26 @@ const tools = [
       if (result === undefined) {
         const properties = {
           untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
-          titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+          titledSingle: {
+            type: 'string',
+            oneOf: [
+              { const: 'value1', title: 'First Option' },
+              { const: 'value2', title: 'Second Option' },
+              { const: 'value3', title: 'Third Option' },
+            ],
+          },
           legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
           untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
-          titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+          titledMulti: {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'value1', title: 'First Choice' },
+                { const: 'value2', title: 'Second Choice' },
+                { const: 'value3', title: 'Third Choice' },
+              ],
+            },
+          },
         };
         return inputRequired({ inputRequests: { enums: form('Please select options from the enum fields', properties, []) } });
       }
@@ -161,9 +211,20 @@ const tools = [
   // Diagnostics of the server-stateless scenario (2026-07-28).
   {
     name: 'test_missing_capability',
-    run: () => inputRequired({ inputRequests: { ask: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Needs sampling' } }], maxTokens: 10 }) } }),
+    run: () =>
+      inputRequired({
+        inputRequests: {
+          ask: inputRequired.createMessage({
+            messages: [{ role: 'user', content: { type: 'text', text: 'Needs sampling' } }],
+            maxTokens: 10,
+          }),
+        },
+      }),
   },
-  { name: 'test_streaming_elicitation', run: () => inputRequired({ inputRequests: { ask: form('Streamed?', { ok: { type: 'boolean' } }) } }) },
+  {
+    name: 'test_streaming_elicitation',
+    run: () => inputRequired({ inputRequests: { ask: form('Streamed?', { ok: { type: 'boolean' } }) } }),
+  },
   {
     name: 'test_logging_tool',
     run: async (_args, ctx) => {
@@ -175,7 +236,8 @@ const tools = [
     name: 'test_input_required_result_elicitation',
     run: (_args, ctx) => {
       const result = answer(ctx, 'user_name');
-      if (result === undefined) return inputRequired({ inputRequests: { user_name: form('What is your name?', { name: { type: 'string' } }) } });
+      if (result === undefined)
+        return inputRequired({ inputRequests: { user_name: form('What is your name?', { name: { type: 'string' } }) } });
       return text(`Hello, ${result.content?.name ?? 'stranger'}!`);
     },
   },
@@ -184,7 +246,14 @@ const tools = [
     run: (_args, ctx) => {
       const result = answer(ctx, 'capital_question');
       if (result === undefined) {
-        return inputRequired({ inputRequests: { capital_question: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 }) } });
+        return inputRequired({
+          inputRequests: {
+            capital_question: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }],
+              maxTokens: 100,
+            }),
+          },
+        });
       }
       return text(`Sampling response: ${samplingText(result) ?? ''}`);
     },
@@ -203,7 +272,10 @@ const tools = [
       const result = answer(ctx, 'confirm');
       const held = ctx.mcpReq.requestState();
       if (result === undefined || held?.step !== 'confirm') {
-        return inputRequired({ inputRequests: { confirm: form('Please confirm', { ok: { type: 'boolean' } }) }, requestState: await state.mint({ step: 'confirm' }) });
+        return inputRequired({
+          inputRequests: { confirm: form('Please confirm', { ok: { type: 'boolean' } }) },
+          requestState: await state.mint({ step: 'confirm' }),
+        });
       }
       return text(`state-ok: confirmed=${result.content?.ok === true}`);
     },
@@ -218,7 +290,10 @@ const tools = [
         return inputRequired({
           inputRequests: {
             user_name: form('What is your name?', { name: { type: 'string' } }),
-            greeting: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 }),
+            greeting: inputRequired.createMessage({
+              messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }],
+              maxTokens: 50,
+            }),
             client_roots: inputRequired.listRoots(),
           },
           requestState: await state.mint({ step: 'multiple' }),
@@ -236,9 +311,15 @@ const tools = [
       if (held?.name !== undefined && step2 !== undefined) return text(`${held.name} likes ${step2.content?.color ?? 'no colour'}`);
       if (held?.name !== undefined || step1 !== undefined) {
         const name = held?.name ?? step1.content?.name ?? 'stranger';
-        return inputRequired({ inputRequests: { step2: form('Step 2: What is your favorite color?', { color: { type: 'string' } }) }, requestState: await state.mint({ name }) });
+        return inputRequired({
+          inputRequests: { step2: form('Step 2: What is your favorite color?', { color: { type: 'string' } }) },
+          requestState: await state.mint({ name }),
+        });
       }
-      return inputRequired({ inputRequests: { step1: form('Step 1: What is your name?', { name: { type: 'string' } }) }, requestState: await state.mint({ step: 1 }) });
+      return inputRequired({
+        inputRequests: { step1: form('Step 1: What is your name?', { name: { type: 'string' } }) },
+        requestState: await state.mint({ step: 1 }),
+      });
     },
   },
   {
@@ -246,7 +327,10 @@ const tools = [
     run: async (_args, ctx) => {
       const held = ctx.mcpReq.requestState();
       if (held?.step === 'tamper' && answer(ctx, 'confirm') !== undefined) return text('state verified');
-      return inputRequired({ inputRequests: { confirm: form('Please confirm', { ok: { type: 'boolean' } }) }, requestState: await state.mint({ step: 'tamper' }) });
+      return inputRequired({
+        inputRequests: { confirm: form('Please confirm', { ok: { type: 'boolean' } }) },
+        requestState: await state.mint({ step: 'tamper' }),
+      });
     },
   },
   {
@@ -255,7 +339,14 @@ const tools = [
       const capabilities = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'] ?? {};
       const requests = {
         ...(capabilities.elicitation === undefined ? {} : { ask: form('What is your name?', { name: { type: 'string' } }) }),
-        ...(capabilities.sampling === undefined ? {} : { sample: inputRequired.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 20 }) }),
+        ...(capabilities.sampling === undefined
+          ? {}
+          : {
+              sample: inputRequired.createMessage({
+                messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }],
+                maxTokens: 20,
+              }),
+            }),
       };
       if (Object.keys(requests).some((key) => answer(ctx, key) === undefined)) return inputRequired({ inputRequests: requests });
       return text('capabilities respected');
@@ -265,7 +356,10 @@ const tools = [
 const toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
 
 const prompts = {
-  test_simple_prompt: { arguments: [], get: () => [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] },
+  test_simple_prompt: {
+    arguments: [],
+    get: () => [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
+  },
   test_prompt_with_arguments: {
     arguments: [
       { name: 'arg1', description: 'First test argument', required: true },
@@ -276,7 +370,13 @@ const prompts = {
   test_prompt_with_embedded_resource: {
     arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
     get: (args) => [
-      { role: 'user', content: { type: 'resource', resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ],
   },
@@ -290,21 +390,46 @@ const prompts = {
 };
 
 const resources = [
-  { uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', read: (uri) => ({ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }) },
-  { uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', read: (uri) => ({ uri, mimeType: 'image/png', blob: image }) },
-  { uri: 'test://watched-resource', name: 'watched-resource', mimeType: 'text/plain', read: (uri) => ({ uri, mimeType: 'text/plain', text: 'Watched resource content' }) },
+  {
+    uri: 'test://static-text',
+    name: 'static-text',
+    mimeType: 'text/plain',
+    read: (uri) => ({ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }),
+  },
+  {
+    uri: 'test://static-binary',
+    name: 'static-binary',
+    mimeType: 'image/png',
+    read: (uri) => ({ uri, mimeType: 'image/png', blob: image }),
+  },
+  {
+    uri: 'test://watched-resource',
+    name: 'watched-resource',
+    mimeType: 'text/plain',
+    read: (uri) => ({ uri, mimeType: 'text/plain', text: 'Watched resource content' }),
+  },
 ];
 
 const createInstance = () => {
   const server = new Server(
     { name: 'promptyard-conformance-everything', version: '1.0.0' },
     {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, completions: {}, logging: {} },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+        logging: {},
+      },
       requestState: { verify: state.verify },
     },
   );
   server.setRequestHandler('tools/list', () => ({
-    tools: tools.map(({ name, description, inputSchema }) => ({ name, description: description ?? `Conformance fixture ${name}`, inputSchema: inputSchema ?? emptyInput })),
+    tools: tools.map(({ name, description, inputSchema }) => ({
+      name,
+      description: description ?? `Conformance fixture ${name}`,
+      inputSchema: inputSchema ?? emptyInput,
+    })),
   }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = toolsByName.get(request.params.name);
@@ -317,7 +442,11 @@ const createInstance = () => {
   });
   server.setRequestHandler('prompts/list', () => ({
     prompts: [
-      ...Object.entries(prompts).map(([name, prompt]) => ({ name, description: `Conformance fixture ${name}`, arguments: prompt.arguments })),
+      ...Object.entries(prompts).map(([name, prompt]) => ({
+        name,
+        description: `Conformance fixture ${name}`,
+        arguments: prompt.arguments,
+      })),
       { name: 'test_input_required_result_prompt', description: 'Asks for context first' },
     ],
   }));
@@ -325,7 +454,10 @@ const createInstance = () => {
     const { name, arguments: args = {} } = request.params;
     if (name === 'test_input_required_result_prompt') {
       const result = answer(ctx, 'user_context');
-      if (result === undefined) return inputRequired({ inputRequests: { user_context: form('What context should the prompt use?', { context: { type: 'string' } }) } });
+      if (result === undefined)
+        return inputRequired({
+          inputRequests: { user_context: form('What context should the prompt use?', { context: { type: 'string' } }) },
+        });
       return { messages: [{ role: 'user', content: { type: 'text', text: `Context: ${result.content?.context ?? ''}` } }] };
     }
     const prompt = prompts[name];
@@ -333,25 +465,42 @@ const createInstance = () => {
     return { messages: prompt.get(args) };
   });
   server.setRequestHandler('resources/list', () => ({ resources: resources.map(({ uri, name, mimeType }) => ({ uri, name, mimeType })) }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'template', mimeType: 'application/json' }] }));
+  server.setRequestHandler('resources/templates/list', () => ({
+    resourceTemplates: [{ uriTemplate: 'test://template/{id}/data', name: 'template', mimeType: 'application/json' }],
+  }));
   server.setRequestHandler('resources/read', (request) => {
     const { uri } = request.params;
     const fixed = resources.find((resource) => resource.uri === uri);
     if (fixed !== undefined) return { contents: [fixed.read(uri)] };
     const templated = /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
-    if (templated !== null) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id: templated[1], templateTest: true, data: `Data for ID: ${templated[1]}` }) }] };
+    if (templated !== null)
+      return {
+        contents: [
+          {
+            uri,
+            mimeType: 'application/json',
+            text: JSON.stringify({ id: templated[1], templateTest: true, data: `Data for ID: ${templated[1]}` }),
+          },
+        ],
+      };
     throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
   });
   server.setRequestHandler('resources/subscribe', () => ({}));
   server.setRequestHandler('resources/unsubscribe', () => ({}));
   server.setRequestHandler('completion/complete', (request) => {
-    const values = request.params.argument.name === 'arg1' ? ['paris', 'park', 'party'].filter((value) => value.startsWith(request.params.argument.value)) : [];
+    const values =
+      request.params.argument.name === 'arg1'
+        ? ['paris', 'park', 'party'].filter((value) => value.startsWith(request.params.argument.value))
+        : [];
     return { completion: { values, total: values.length, hasMore: false } };
   });
   return server;
 };
 
-const modern = createMcpHandler(() => createInstance(), { legacy: 'reject', onerror: (error) => log(`modern request failed: ${error.message}`) });
+const modern = createMcpHandler(() => createInstance(), {
+  legacy: 'reject',
+  onerror: (error) => log(`modern request failed: ${error.message}`),
+});
 const allowedHosts = localhostAllowedHostnames();
 await serveBothEras({
   port: Number(options.port),

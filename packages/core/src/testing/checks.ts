@@ -28,7 +28,9 @@ export interface TestContext extends ProviderContext {
  * and no template engines unless given (a prompt source that renders templates gets the real ones
  * from `@promptyard/templates`, as the server gives them).
  */
-export const createTestContext = (options: { readonly baseDir?: string; readonly engines?: Readonly<Record<string, TemplateEngine>> } = {}): TestContext => {
+export const createTestContext = (
+  options: { readonly baseDir?: string; readonly engines?: Readonly<Record<string, TemplateEngine>> } = {},
+): TestContext => {
   const records: LogRecord[] = [];
   const logger = createLogger({ level: 'debug', scope: 'provider', write: () => {} });
   logger.subscribe((record) => records.push(record));
@@ -52,9 +54,15 @@ export const thrownBy = async (work: () => Promise<unknown>, what: string): Prom
 
 /** A `PromptyardError` of `code` (of any copy of @promptyard/core), with a message a user can act on. */
 export const expectPromptyardError = (error: unknown, code: PromptyardErrorCode, what: string): void => {
-  assert.ok(isPromptyardError(error), `${what} should throw a PromptyardError (so clients get the right JSON-RPC error), got: ${String(error)}`);
+  assert.ok(
+    isPromptyardError(error),
+    `${what} should throw a PromptyardError (so clients get the right JSON-RPC error), got: ${String(error)}`,
+  );
   assert.equal(error.code, code, `${what} should fail with code ${code}, got ${error.code}: ${error.message}`);
-  assert.ok(error.message.trim().length >= 10, `${what}: the error message should tell the user what happened and what to do, got "${error.message}"`);
+  assert.ok(
+    error.message.trim().length >= 10,
+    `${what}: the error message should tell the user what happened and what to do, got "${error.message}"`,
+  );
 };
 
 /** Fails when `work` has not settled within `ms` (it is left running). */
@@ -63,7 +71,13 @@ export const settlesWithin = async (work: Promise<unknown>, ms: number, what: st
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
   });
-  const outcome = await Promise.race([work.then(() => 'settled' as const, () => 'settled' as const), late]);
+  const outcome = await Promise.race([
+    work.then(
+      () => 'settled' as const,
+      () => 'settled' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   assert.equal(outcome, 'settled', `${what} did not stop within ${ms} ms of being cancelled: pass the signal on to the I/O it starts`);
 };

@@ -13,7 +13,8 @@ import { toolProviderContract } from './tools.js';
 /** Runs every check; resolves with the names of those that failed, and why. */
 const failures = async (checks: readonly ContractCheck[]): Promise<Record<string, string>> => {
   const failed: Record<string, string> = {};
-  for (const check of checks) await check.run().catch((error: unknown) => (failed[check.name] = error instanceof Error ? error.message : String(error)));
+  for (const check of checks)
+    await check.run().catch((error: unknown) => (failed[check.name] = error instanceof Error ? error.message : String(error)));
   return failed;
 };
 
@@ -50,31 +51,52 @@ const entry = (name: string): PromptEntry => ({
 
 describe('the contract checks', () => {
   it('pass a provider that keeps the resource contract, and catch each way of breaking it', async () => {
-    const options = { readable: [{ uri: 'note://a', text: 'A' }], missing: ['note://zzz'], completions: [{ uriTemplate: 'note://{name}', variable: 'name', value: 'a', expected: ['a'] }] };
+    const options = {
+      readable: [{ uri: 'note://a', text: 'A' }],
+      missing: ['note://zzz'],
+      completions: [{ uriTemplate: 'note://{name}', variable: 'name', value: 'a', expected: ['a'] }],
+    };
     expect(await failures(resourceProviderContract({ ...options, create: () => notes() }))).toEqual({});
 
-    const plainError = await failures(resourceProviderContract({ ...options, create: () => notes({ read: async () => Promise.reject(new Error('nope')) }) }));
-    expect(plainError['answers a missing resource with RESOURCE_NOT_FOUND (invalid params for the client)']).toMatch(/should throw a PromptyardError/);
+    const plainError = await failures(
+      resourceProviderContract({ ...options, create: () => notes({ read: async () => Promise.reject(new Error('nope')) }) }),
+    );
+    expect(plainError['answers a missing resource with RESOURCE_NOT_FOUND (invalid params for the client)']).toMatch(
+      /should throw a PromptyardError/,
+    );
 
     const wrongScheme = await failures(resourceProviderContract({ ...options, create: () => notes({ scheme: 'note://' }) }));
     expect(wrongScheme['declares a scheme, and lists resources and templates of that scheme']).toMatch(/scheme/);
 
     // A read that ignores its signal never stops.
     const deaf = await failures(
-      resourceProviderContract({ ...options, slow: 'note://slow', cancelWithinMs: 50, create: () => notes({ read: (uri) => new Promise((resolve) => setTimeout(() => resolve([{ uri, text: 'late' }]), 500)) }) }),
+      resourceProviderContract({
+        ...options,
+        slow: 'note://slow',
+        cancelWithinMs: 50,
+        create: () => notes({ read: (uri) => new Promise((resolve) => setTimeout(() => resolve([{ uri, text: 'late' }]), 500)) }),
+      }),
     );
     expect(deaf['stops reading when the request is cancelled']).toMatch(/did not stop within 50 ms/);
   });
 
   it('pass a tool provider that keeps the tool contract, and catch each way of breaking it', async () => {
-    const options = { calls: [{ name: 'echo', arguments: { text: 'hi' }, text: 'hi' }], invalid: [{ name: 'echo', arguments: {}, text: /"text" is required/ }], slow: { name: 'echo', arguments: { text: 'wait' } } };
+    const options = {
+      calls: [{ name: 'echo', arguments: { text: 'hi' }, text: 'hi' }],
+      invalid: [{ name: 'echo', arguments: {}, text: /"text" is required/ }],
+      slow: { name: 'echo', arguments: { text: 'wait' } },
+    };
     expect(await failures(toolProviderContract({ ...options, create: () => ({ tools: [echo()] }) }))).toEqual({});
 
     const badName = await failures(toolProviderContract({ ...options, create: () => ({ tools: [echo({ name: 'say it' })] }) }));
     expect(badName['defines tools with valid names, descriptions and input schemas']).toMatch(/tool name "say it"/);
 
     const deaf = await failures(
-      toolProviderContract({ ...options, cancelWithinMs: 50, create: () => ({ tools: [echo({ execute: () => new Promise((resolve) => setTimeout(() => resolve(textResult('late')), 500)) })] }) }),
+      toolProviderContract({
+        ...options,
+        cancelWithinMs: 50,
+        create: () => ({ tools: [echo({ execute: () => new Promise((resolve) => setTimeout(() => resolve(textResult('late')), 500)) })] }),
+      }),
     );
     expect(deaf['stops a call when the client cancels it']).toMatch(/did not stop within 50 ms/);
   });
@@ -87,7 +109,9 @@ describe('the contract checks', () => {
     const twice = await failures(promptSourceContract({ ...options, create: () => source([entry('greet'), entry('greet')]) }));
     expect(twice['loads prompts with unique names, descriptions and well-formed arguments']).toMatch(/loaded twice/);
 
-    const optional = await failures(promptSourceContract({ ...options, create: () => source([{ ...entry('greet'), arguments: [{ name: 'who', required: false }] }]) }));
+    const optional = await failures(
+      promptSourceContract({ ...options, create: () => source([{ ...entry('greet'), arguments: [{ name: 'who', required: false }] }]) }),
+    );
     expect(optional['refuses to render a prompt without its required arguments']).toMatch(/should have failed/);
   });
 });

@@ -14,25 +14,49 @@ export interface PromptSourceContractOptions {
   create(context: ProviderContext): PromptSource | Promise<PromptSource>;
   readonly context?: ProviderContext;
   /** Prompts that must load and render to the given text (all messages' text, joined by blank lines). */
-  readonly renders: readonly { readonly name: string; readonly arguments?: Readonly<Record<string, string>>; readonly text: TextExpectation }[];
+  readonly renders: readonly {
+    readonly name: string;
+    readonly arguments?: Readonly<Record<string, string>>;
+    readonly text: TextExpectation;
+  }[];
   /** Prompts with a required argument: rendering them without arguments must fail with MISSING_ARGUMENTS. */
   readonly requireArguments?: readonly string[];
   /** Argument completions through the server's prompt service (enum, default, values seen before). */
-  readonly completions?: readonly { readonly name: string; readonly argument: string; readonly value: string; readonly expected: readonly string[] }[];
+  readonly completions?: readonly {
+    readonly name: string;
+    readonly argument: string;
+    readonly value: string;
+    readonly expected: readonly string[];
+  }[];
 }
 
 const namePattern = /^[^\s\p{Cc}]{1,200}$/u;
 
 const textOf = (messages: RenderedPrompt['messages']): string =>
-  messages.map((message) => (message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? message.content.resource.text : '')).join('\n\n');
+  messages
+    .map((message) =>
+      message.content.type === 'text'
+        ? message.content.text
+        : message.content.type === 'resource' && 'text' in message.content.resource
+          ? message.content.resource.text
+          : '',
+    )
+    .join('\n\n');
 
 /** The source's prompts behind the same service promptyard-server renders them through. */
-const serve = async (options: PromptSourceContractOptions): Promise<{ readonly source: PromptSource; readonly entries: readonly PromptEntry[]; readonly service: PromptService }> => {
+const serve = async (
+  options: PromptSourceContractOptions,
+): Promise<{ readonly source: PromptSource; readonly entries: readonly PromptEntry[]; readonly service: PromptService }> => {
   const source = await options.create(options.context ?? createTestContext());
   const entries = await source.load();
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt' });
   catalog.owner(source.id).replace(entries);
-  const service = createPromptService({ catalog, logger: createLogger({ level: 'error', write: () => {} }), limits: { maxArgumentChars: 10_000, maxResponseBytes: 1_048_576 }, timeoutMs: 5000 });
+  const service = createPromptService({
+    catalog,
+    logger: createLogger({ level: 'error', write: () => {} }),
+    limits: { maxArgumentChars: 10_000, maxResponseBytes: 1_048_576 },
+    timeoutMs: 5000,
+  });
   return { source, entries, service };
 };
 
@@ -50,16 +74,27 @@ export const promptSourceContract = (options: PromptSourceContractOptions): Cont
         assert.ok(entries.length > 0, 'the source loaded no prompts');
         const names = new Set<string>();
         for (const entry of entries) {
-          assert.match(entry.name, namePattern, `prompt name ${JSON.stringify(entry.name)}: no spaces or control characters, at most 200 characters`);
+          assert.match(
+            entry.name,
+            namePattern,
+            `prompt name ${JSON.stringify(entry.name)}: no spaces or control characters, at most 200 characters`,
+          );
           assert.ok(!names.has(entry.name), `prompt "${entry.name}" is loaded twice`);
           names.add(entry.name);
           assert.equal(typeof entry.description, 'string', `prompt "${entry.name}" needs a description (may be derived from its text)`);
           assert.equal(typeof entry.origin.file, 'string', `prompt "${entry.name}" needs an origin for error messages`);
           const argumentNames = new Set<string>();
           for (const argument of entry.arguments) {
-            assert.ok(argument.name !== '' && !argumentNames.has(argument.name), `prompt "${entry.name}": argument names must be unique and non-empty`);
+            assert.ok(
+              argument.name !== '' && !argumentNames.has(argument.name),
+              `prompt "${entry.name}": argument names must be unique and non-empty`,
+            );
             argumentNames.add(argument.name);
-            assert.equal(typeof argument.required, 'boolean', `prompt "${entry.name}" argument "${argument.name}": required must be true or false`);
+            assert.equal(
+              typeof argument.required,
+              'boolean',
+              `prompt "${entry.name}" argument "${argument.name}": required must be true or false`,
+            );
           }
         }
         const again = await source.load();
@@ -77,7 +112,11 @@ export const promptSourceContract = (options: PromptSourceContractOptions): Cont
           assert.ok(rendered.messages.length > 0, `prompt "${render.name}" rendered no messages`);
           expectText(textOf(rendered.messages), render.text, `prompt "${render.name}"`);
         }
-        expectPromptyardError(await thrownBy(() => service.get('no-such-prompt-here', {}), 'an unknown prompt'), 'PROMPT_NOT_FOUND', 'an unknown prompt');
+        expectPromptyardError(
+          await thrownBy(() => service.get('no-such-prompt-here', {}), 'an unknown prompt'),
+          'PROMPT_NOT_FOUND',
+          'an unknown prompt',
+        );
         await source.close?.();
       },
     },
@@ -97,7 +136,12 @@ export const promptSourceContract = (options: PromptSourceContractOptions): Cont
       name: 'refuses to render a prompt without its required arguments',
       run: async () => {
         const { source, service } = await serve(options);
-        for (const name of requireArguments) expectPromptyardError(await thrownBy(() => service.get(name, {}), `prompt "${name}" without arguments`), 'MISSING_ARGUMENTS', `prompt "${name}" without arguments`);
+        for (const name of requireArguments)
+          expectPromptyardError(
+            await thrownBy(() => service.get(name, {}), `prompt "${name}" without arguments`),
+            'MISSING_ARGUMENTS',
+            `prompt "${name}" without arguments`,
+          );
         await source.close?.();
       },
     });
@@ -108,7 +152,11 @@ export const promptSourceContract = (options: PromptSourceContractOptions): Cont
       run: async () => {
         const { source, service } = await serve(options);
         for (const completion of completions) {
-          assert.deepEqual([...service.complete(completion.name, completion.argument, completion.value).values], [...completion.expected], `completion of ${completion.name} ${completion.argument}="${completion.value}"`);
+          assert.deepEqual(
+            [...service.complete(completion.name, completion.argument, completion.value).values],
+            [...completion.expected],
+            `completion of ${completion.name} ${completion.argument}="${completion.value}"`,
+          );
         }
         await source.close?.();
       },

@@ -16,7 +16,12 @@ export interface ResourceProviderContractOptions {
   /** A URI whose read takes long enough to cancel in flight (a fake that answers slowly). */
   readonly slow?: string;
   /** Template completions: `complete(uriTemplate, variable, value)` must return `expected`. */
-  readonly completions?: readonly { readonly uriTemplate: string; readonly variable: string; readonly value: string; readonly expected: readonly string[] }[];
+  readonly completions?: readonly {
+    readonly uriTemplate: string;
+    readonly variable: string;
+    readonly value: string;
+    readonly expected: readonly string[];
+  }[];
   /** How soon a cancelled read must settle; 1000 ms by default. */
   readonly cancelWithinMs?: number;
 }
@@ -47,14 +52,21 @@ export const resourceProviderContract = (options: ResourceProviderContractOption
         const provider = await make();
         assert.match(provider.scheme, schemePattern, 'scheme: lowercase letters, digits, "+", "-" or "." (RFC 3986), without "://"');
         for (const resource of provider.list()) {
-          assert.ok(resource.uri.startsWith(`${provider.scheme}:`), `listed resource ${resource.uri} is not of the scheme ${provider.scheme}:`);
+          assert.ok(
+            resource.uri.startsWith(`${provider.scheme}:`),
+            `listed resource ${resource.uri} is not of the scheme ${provider.scheme}:`,
+          );
           assert.ok(typeof resource.name === 'string' && resource.name !== '', `listed resource ${resource.uri} needs a name`);
         }
         for (const template of provider.templates()) {
-          assert.ok(template.uriTemplate.startsWith(`${provider.scheme}:`), `template ${template.uriTemplate} is not of the scheme ${provider.scheme}:`);
+          assert.ok(
+            template.uriTemplate.startsWith(`${provider.scheme}:`),
+            `template ${template.uriTemplate} is not of the scheme ${provider.scheme}:`,
+          );
           assert.ok(typeof template.name === 'string' && template.name !== '', `template ${template.uriTemplate} needs a name`);
         }
-        for (const { uri } of fixtures) assert.ok(uri.startsWith(`${provider.scheme}:`), `fixture ${uri} is not of the scheme ${provider.scheme}:`);
+        for (const { uri } of fixtures)
+          assert.ok(uri.startsWith(`${provider.scheme}:`), `fixture ${uri} is not of the scheme ${provider.scheme}:`);
       },
     },
     {
@@ -69,8 +81,10 @@ export const resourceProviderContract = (options: ResourceProviderContractOption
           const contents = await provider.read(fixture.uri, new AbortController().signal);
           checkContents(contents, fixture.uri);
           const [first] = contents;
-          if ('text' in fixture && fixture.text !== undefined) expectText(first !== undefined && 'text' in first ? first.text : '', fixture.text, `read("${fixture.uri}")`);
-          if ('mimeType' in fixture && fixture.mimeType !== undefined) assert.equal(first?.mimeType, fixture.mimeType, `read("${fixture.uri}"): mimeType`);
+          if ('text' in fixture && fixture.text !== undefined)
+            expectText(first !== undefined && 'text' in first ? first.text : '', fixture.text, `read("${fixture.uri}")`);
+          if ('mimeType' in fixture && fixture.mimeType !== undefined)
+            assert.equal(first?.mimeType, fixture.mimeType, `read("${fixture.uri}"): mimeType`);
         }
       },
     },
@@ -79,7 +93,12 @@ export const resourceProviderContract = (options: ResourceProviderContractOption
       run: async () => {
         assert.ok(options.missing.length > 0, 'give at least one missing URI');
         const provider = await make();
-        for (const uri of options.missing) expectPromptyardError(await thrownBy(() => provider.read(uri, new AbortController().signal), `read("${uri}")`), 'RESOURCE_NOT_FOUND', `read("${uri}")`);
+        for (const uri of options.missing)
+          expectPromptyardError(
+            await thrownBy(() => provider.read(uri, new AbortController().signal), `read("${uri}")`),
+            'RESOURCE_NOT_FOUND',
+            `read("${uri}")`,
+          );
       },
     },
     {
@@ -105,7 +124,11 @@ export const resourceProviderContract = (options: ResourceProviderContractOption
         assert.ok(provider.complete !== undefined, 'completion fixtures given, but the provider has no complete()');
         for (const completion of completions) {
           const values = await provider.complete(completion.uriTemplate, completion.variable, completion.value);
-          assert.deepEqual([...values], [...completion.expected], `complete("${completion.uriTemplate}", "${completion.variable}", "${completion.value}")`);
+          assert.deepEqual(
+            [...values],
+            [...completion.expected],
+            `complete("${completion.uriTemplate}", "${completion.variable}", "${completion.value}")`,
+          );
         }
       },
     });

@@ -29,15 +29,21 @@ export interface ToolProviderContractOptions {
   readonly timeoutMs?: number;
 }
 
-const textOf = (result: { readonly content: readonly { readonly text: string }[] }): string => result.content.map((item) => item.text).join('\n');
+const textOf = (result: { readonly content: readonly { readonly text: string }[] }): string =>
+  result.content.map((item) => item.text).join('\n');
 
 /** The tools behind the same service promptyard-server calls them through: validation, deadline, size cap. */
-const serve = async (options: ToolProviderContractOptions): Promise<{ readonly tools: readonly ToolDefinition[]; readonly service: ToolService }> => {
+const serve = async (
+  options: ToolProviderContractOptions,
+): Promise<{ readonly tools: readonly ToolDefinition[]; readonly service: ToolService }> => {
   const context = options.context ?? createTestContext();
   const provider = await options.create(context);
   const catalog = createCatalog<ToolDefinition>({ kind: 'tool' });
   catalog.owner('provider').replace(provider.tools);
-  return { tools: provider.tools, service: createToolService({ catalog, logger: context.logger, timeoutMs: options.timeoutMs ?? 30_000, maxResponseBytes: 1_048_576 }) };
+  return {
+    tools: provider.tools,
+    service: createToolService({ catalog, logger: context.logger, timeoutMs: options.timeoutMs ?? 30_000, maxResponseBytes: 1_048_576 }),
+  };
 };
 
 /**
@@ -59,7 +65,8 @@ export const toolProviderContract = (options: ToolProviderContractOptions): Cont
         assert.ok(tool.description.trim() !== '', `tool "${tool.name}" needs a description: it is how a model chooses it`);
         assert.equal(tool.inputSchema.type, 'object', `tool "${tool.name}": inputSchema.type must be "object"`);
         assert.equal(tool.inputSchema.additionalProperties, false, `tool "${tool.name}": inputSchema.additionalProperties must be false`);
-        for (const required of tool.inputSchema.required ?? []) assert.ok(required in tool.inputSchema.properties, `tool "${tool.name}": required "${required}" is not a property`);
+        for (const required of tool.inputSchema.required ?? [])
+          assert.ok(required in tool.inputSchema.properties, `tool "${tool.name}": required "${required}" is not a property`);
       }
     },
   },
@@ -83,7 +90,11 @@ export const toolProviderContract = (options: ToolProviderContractOptions): Cont
       const { service } = await serve(options);
       for (const call of options.invalid) {
         const result = await service.call(call.name, call.arguments, new AbortController().signal);
-        assert.equal(result.isError, true, `${call.name}(${JSON.stringify(call.arguments)}) should be an isError result, got: ${textOf(result)}`);
+        assert.equal(
+          result.isError,
+          true,
+          `${call.name}(${JSON.stringify(call.arguments)}) should be an isError result, got: ${textOf(result)}`,
+        );
         assert.ok(textOf(result).trim().length >= 10, `${call.name}: the error text should tell the model what to change`);
         if (call.text !== undefined) expectText(textOf(result), call.text, call.name);
       }
@@ -93,7 +104,11 @@ export const toolProviderContract = (options: ToolProviderContractOptions): Cont
     name: 'answers an unknown tool name with TOOL_NOT_FOUND',
     run: async () => {
       const { service } = await serve(options);
-      expectPromptyardError(await thrownBy(() => service.call('no_such_tool_here', {}), 'calling an unknown tool'), 'TOOL_NOT_FOUND', 'calling an unknown tool');
+      expectPromptyardError(
+        await thrownBy(() => service.call('no_such_tool_here', {}), 'calling an unknown tool'),
+        'TOOL_NOT_FOUND',
+        'calling an unknown tool',
+      );
     },
   },
   {

@@ -1,7 +1,14 @@
 import { parseFrontmatter } from '../frontmatter.js';
 import { freeTextName } from './dialect.js';
 import { compileFreeTextDialect, continueInput } from './free-text-dialect.js';
-import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput, type NativeSection } from './native-definition.js';
+import {
+  extraFields,
+  stringField,
+  stripExtension,
+  type NativeDefinition,
+  type NativeFileInput,
+  type NativeSection,
+} from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
 
 const systemBlock = /<system>([\s\S]*?)<\/system>/;
@@ -45,7 +52,9 @@ export const parseContinueFormat = (input: NativeFileInput): NativeDefinition =>
     id,
     ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
-    arguments: [{ name: freeTextName, description: legacy ? 'Text for {{{ input }}}' : 'Free text, appended to the prompt', required: false }],
+    arguments: [
+      { name: freeTextName, description: legacy ? 'Text for {{{ input }}}' : 'Free text, appended to the prompt', required: false },
+    ],
     declared: [],
     sections,
     body: main,

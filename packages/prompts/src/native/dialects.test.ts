@@ -9,7 +9,9 @@ import { findUnfilled, placeholderLine } from './unfilled.js';
 
 describe('the $ARGUMENTS / $1 dialect', () => {
   it('fills $ARGUMENTS verbatim and $1…$9 / $ARGUMENTS[N] from named arguments or the free text words', () => {
-    const template = compileDollarDialect('Fix #$1 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', { positionalNames: ['issue'] });
+    const template = compileDollarDialect('Fix #$1 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', {
+      positionalNames: ['issue'],
+    });
     expect(template.variables).toEqual(['issue', 'arg2', 'arguments']);
     expect(template.render({ arguments: '42 "very high"' })).toBe('Fix #42 with priority very high. All: 42 "very high". Cost $5, pid $$');
     expect(template.render({ issue: '7', arg2: 'low' })).toBe('Fix #7 with priority low. All: 7 low. Cost $5, pid $$');
@@ -18,7 +20,10 @@ describe('the $ARGUMENTS / $1 dialect', () => {
   it('names unnamed positions arg1…arg9, $ARGUMENTS[N] being the (N+1)th word', () => {
     const template = compileDollarDialect('Third: $ARGUMENTS[2]; first: $1');
     expect(template.variables).toEqual(['arg3', 'arg1', 'arguments']);
-    expect([...template.positions]).toEqual([['arg3', 2], ['arg1', 0]]);
+    expect([...template.positions]).toEqual([
+      ['arg3', 2],
+      ['arg1', 0],
+    ]);
     expect(template.render({ arguments: 'a b c' })).toBe('Third: c; first: a');
     expect(template.render({ arguments: 'a b c', arg3: 'given' })).toBe('Third: given; first: a');
   });
@@ -62,7 +67,9 @@ describe('other dialects', () => {
     expect(template.variables).toEqual(['formName', 'workspaceFolder']);
     expect(template.inputs).toEqual(['formName']);
     expect(template.placeholders.get('formName')).toBe('MyForm');
-    expect(template.render({ formName: 'Login', workspaceFolder: '/src/app' })).toBe('Form Login in /src/app for Login; ${editorThing} stays');
+    expect(template.render({ formName: 'Login', workspaceFolder: '/src/app' })).toBe(
+      'Form Login in /src/app for Login; ${editorThing} stays',
+    );
     expect(template.render({ formName: 'Login' })).toBe('Form Login in  for Login; ${editorThing} stays');
   });
 
@@ -75,10 +82,14 @@ describe('other dialects', () => {
   });
 
   it('Gemini {{args}} is substituted, else the text is appended; Continue {{{ input }}}', () => {
-    expect(compileFreeTextDialect('Review {{args}} now. !{git diff}', geminiArgs).render({ arguments: 'a.ts' })).toBe('Review a.ts now. !{git diff}');
+    expect(compileFreeTextDialect('Review {{args}} now. !{git diff}', geminiArgs).render({ arguments: 'a.ts' })).toBe(
+      'Review a.ts now. !{git diff}',
+    );
     expect(compileFreeTextDialect('Explain this.\n', geminiArgs).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
     expect(compileFreeTextDialect('Explain this.', geminiArgs).render({})).toBe('Explain this.');
-    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }} {{input}}', continueInput).render({ arguments: 'why' })).toBe('Q: why {{ x }} why');
+    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }} {{input}}', continueInput).render({ arguments: 'why' })).toBe(
+      'Q: why {{ x }} why',
+    );
   });
 
   it('splits Prompty role lines outside code fences', () => {
@@ -103,7 +114,10 @@ describe('other dialects', () => {
 
 describe('Claude skill arguments', () => {
   it('names positions with `arguments:` and substitutes $name', () => {
-    const template = compileDollarDialect('Fix $issue at $priority ($1); keep $issues and $HOME', { positionalNames: ['issue', 'priority'], namedTokens: true });
+    const template = compileDollarDialect('Fix $issue at $priority ($1); keep $issues and $HOME', {
+      positionalNames: ['issue', 'priority'],
+      namedTokens: true,
+    });
     expect(template.variables).toEqual(['issue', 'priority', 'arguments']);
     expect(template.render({ arguments: '12 high' })).toBe('Fix 12 at high (12); keep $issues and $HOME');
   });

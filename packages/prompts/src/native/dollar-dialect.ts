@@ -45,11 +45,18 @@ const splitAssignments = (words: readonly string[], keys: ReadonlySet<string>): 
  */
 export const compileDollarDialect = (body: string, options: DollarDialectOptions = {}): DollarTemplate => {
   const names = options.positionalNames ?? [];
-  const named = options.namedTokens === true && names.length > 0
-    ? `|\\$(${[...names].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|')})(?![\\w-])`
-    : '';
+  const named =
+    options.namedTokens === true && names.length > 0
+      ? `|\\$(${[...names]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|')})(?![\\w-])`
+      : '';
   const upper = options.upperCaseNames === true ? '|\\$([A-Z][A-Z0-9_]*)' : '';
-  const pattern = new RegExp(`\\\\\\$${options.doubleDollarEscape === true ? '|\\$\\$' : ''}|\\$ARGUMENTS\\[(\\d+)\\]${upper}|\\$ARGUMENTS|\\$([1-9])${named}`, 'g');
+  const pattern = new RegExp(
+    `\\\\\\$${options.doubleDollarEscape === true ? '|\\$\\$' : ''}|\\$ARGUMENTS\\[(\\d+)\\]${upper}|\\$ARGUMENTS|\\$([1-9])${named}`,
+    'g',
+  );
   const nameOf = (position: number): string => names[position] ?? positionName(position);
   const parts: Part[] = [];
   const variables: string[] = [];
@@ -116,7 +123,11 @@ export const compileDollarDialect = (body: string, options: DollarDialectOptions
 export const hintNames = (hint: string | undefined): string[] => {
   if (hint === undefined || hint.includes('=')) return [];
   const names = [...hint.matchAll(/[[<]([^\]>]+)[\]>]/g)].map((match) =>
-    (match[1] ?? '').trim().toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, ''),
+    (match[1] ?? '')
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, ''),
   );
   return names.every((name) => name !== '' && !/^\d+$/.test(name)) && new Set(names).size === names.length ? names : [];
 };

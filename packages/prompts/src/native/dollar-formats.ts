@@ -25,7 +25,10 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
   const { data, body } = parseNativeFrontmatter(input.text, input.file);
   const hint = stringField(data, 'argument-hint');
   // Claude's `arguments: [issue, priority]` names the positions and enables `$issue`.
-  const listed = Array.isArray(data['arguments']) && data['arguments'].every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item)) ? (data['arguments'] as string[]) : [];
+  const listed =
+    Array.isArray(data['arguments']) && data['arguments'].every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item))
+      ? (data['arguments'] as string[])
+      : [];
   const template = compileDollarDialect(body, {
     positionalNames: listed.length > 0 ? listed : hintNames(hint),
     doubleDollarEscape: format === 'codex',
@@ -34,11 +37,20 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
   });
   const argumentsOf = template.variables.map((name): PromptArgument => {
     if (name === freeTextName) {
-      return { name, description: hint === undefined ? 'Free text, as typed after the command ($ARGUMENTS)' : `Free text, as typed after the command: ${hint}`, required: false };
+      return {
+        name,
+        description:
+          hint === undefined ? 'Free text, as typed after the command ($ARGUMENTS)' : `Free text, as typed after the command: ${hint}`,
+        required: false,
+      };
     }
     const position = template.positions.get(name);
     if (position !== undefined) return { name, ...describePosition(name, position), required: false };
-    return { name, description: `Named placeholder $${name}; also read from ${name}=value in the free text (a value given here wins)`, required: false };
+    return {
+      name,
+      description: `Named placeholder $${name}; also read from ${name}=value in the free text (a value given here wins)`,
+      required: false,
+    };
   });
   const path = stripExtension(input.path, '.md');
   const id = format === 'claude-skills' ? (stringField(data, 'name') ?? path.replace(/\/SKILL$/i, '')) : path;

@@ -13,8 +13,19 @@ const patterns: Record<ReferenceStyle, RegExp> = {
   'at-brace': /@\{([^}\n]+)\}/g,
 };
 
-const imageTypes: Readonly<Record<string, string>> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
-const textTypes: Readonly<Record<string, string>> = { '.md': 'text/markdown', '.json': 'application/json', '.ts': 'text/x-typescript', '.js': 'text/javascript' };
+const imageTypes: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
+const textTypes: Readonly<Record<string, string>> = {
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.ts': 'text/x-typescript',
+  '.js': 'text/javascript',
+};
 
 /** Referenced paths in text, in order, without repeats. */
 export const findReferences = (text: string, style: ReferenceStyle): string[] => [
@@ -40,7 +51,13 @@ export const resolveReference = async (
   options: ReferenceOptions = {},
 ): Promise<PromptContent | undefined> => {
   const path = resolve(root, reference);
-  if (!isPathInside(root, path) || relative(root, path).split(sep).some((segment) => segment.startsWith('.'))) return undefined;
+  if (
+    !isPathInside(root, path) ||
+    relative(root, path)
+      .split(sep)
+      .some((segment) => segment.startsWith('.'))
+  )
+    return undefined;
   const location = await locateReal(root, path);
   if (location === undefined) return undefined;
   if (!location.inside && options.followExternal !== true) {

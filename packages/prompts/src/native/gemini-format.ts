@@ -13,7 +13,7 @@ export const parseGeminiFormat = (input: NativeFileInput): NativeDefinition => {
   try {
     data = parseToml(input.text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] ?? 'invalid TOML' : 'invalid TOML';
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid TOML') : 'invalid TOML';
     throw fileError(input.file, `invalid TOML: ${reason}`, { line: tomlLine(error), cause: error });
   }
   const prompt = Object.hasOwn(data, 'prompt') ? data['prompt'] : undefined;

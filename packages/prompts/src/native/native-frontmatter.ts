@@ -9,6 +9,8 @@ export const parseNativeFrontmatter = (text: string, file: string): Frontmatter 
   // Only inside the frontmatter: the body stays verbatim.
   const end = text.startsWith('---') ? text.indexOf('\n---', 3) : -1;
   if (end === -1) return parseFrontmatter(text, file);
-  const head = text.slice(0, end).replace(/^(argument-hint:[ \t]*)(\[[^\n]*?)[ \t]*$/m, (_whole, key: string, value: string) => `${key}${JSON.stringify(value)}`);
+  const head = text
+    .slice(0, end)
+    .replace(/^(argument-hint:[ \t]*)(\[[^\n]*?)[ \t]*$/m, (_whole, key: string, value: string) => `${key}${JSON.stringify(value)}`);
   return parseFrontmatter(head + text.slice(end), file);
 };

@@ -1,7 +1,14 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createLogger, type Logger, type PromptEntry, type PromptSource, type PromptSourceDelta, type TemplateEngine } from '@promptyard/core';
+import {
+  createLogger,
+  type Logger,
+  type PromptEntry,
+  type PromptSource,
+  type PromptSourceDelta,
+  type TemplateEngine,
+} from '@promptyard/core';
 import { fileErrorDetails } from '../file-error.js';
 import { startFolderWatcher, type FolderWatcher } from '../folder-watcher.js';
 import { isIgnoredName, toPosixRelative } from '../ignore.js';
@@ -168,16 +175,23 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
         const definition = parse({ text, file, path: source, jinja: options.jinja });
         for (const placeholder of definition.unfilled ?? []) {
           const line = placeholderLine(text, placeholder);
-          problems.push({ file, severity: 'warning', message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`, ...(line === undefined ? {} : { line }) });
+          problems.push({
+            file,
+            severity: 'warning',
+            message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`,
+            ...(line === undefined ? {} : { line }),
+          });
         }
         const used = new Set(definition.sections.flatMap((section) => section.variables));
         for (const name of definition.declared) {
-          if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
+          if (!used.has(name))
+            problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
         }
         if (definition.declared.length > 0) {
           const declared = new Set(definition.declared);
           for (const name of used) {
-            if (!declared.has(name) && name !== freeTextName) problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
+            if (!declared.has(name) && name !== freeTextName)
+              problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
           }
         }
         return createNativeEntry({ format: options.format, definition, file, source, prefix, root, maxFileBytes, followExternal });
@@ -201,7 +215,8 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
   const load = async (): Promise<readonly PromptEntry[]> => {
     const { entries, problems } = await inspect();
     for (const problem of problems) {
-      if (problem.severity === 'error') logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
+      if (problem.severity === 'error')
+        logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
       else logger.debug(problem.message, { file: problem.file });
     }
     served = new Map(entries.map((entry) => [entry.name, signature(entry)]));

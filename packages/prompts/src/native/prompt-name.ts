@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 const maxNameLength = 64;
 const allowed = /[^A-Za-z0-9_.:/-]+/g;
 
-export const isValidPromptName = (name: string): boolean => name.length > 0 && name.length <= maxNameLength && !/[^A-Za-z0-9_.:/-]/.test(name);
+export const isValidPromptName = (name: string): boolean =>
+  name.length > 0 && name.length <= maxNameLength && !/[^A-Za-z0-9_.:/-]/.test(name);
 
 /**
  * A deterministic, valid name (a valid one is kept as it is): accents dropped (`résumé` → `resume`), other characters → `-`, and a
@@ -13,7 +14,10 @@ export const isValidPromptName = (name: string): boolean => name.length > 0 && n
 export const normalizePromptName = (raw: string): string => {
   if (isValidPromptName(raw)) return raw;
   const ascii = raw.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  let name = ascii.replace(allowed, '-').replace(/-{2,}/g, '-').replace(/(^|[/:])-+|-+($|[/:])/g, '$1$2');
+  let name = ascii
+    .replace(allowed, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/(^|[/:])-+|-+($|[/:])/g, '$1$2');
   if (name === '') name = `prompt-${createHash('sha256').update(raw).digest('hex').slice(0, 8)}`;
   if (name.length <= maxNameLength) return name;
   const hash = createHash('sha256').update(raw).digest('hex').slice(0, 8);

@@ -3,7 +3,14 @@ import type { PromptArgument } from '@promptyard/core';
 import { fileError } from '../file-error.js';
 import { parseFrontmatter } from '../frontmatter.js';
 import { isRecord } from '../value-shape.js';
-import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput, type NativeSection } from './native-definition.js';
+import {
+  extraFields,
+  stringField,
+  stripExtension,
+  type NativeDefinition,
+  type NativeFileInput,
+  type NativeSection,
+} from './native-definition.js';
 import { splitRoleSections } from './role-sections.js';
 
 const scalar = (value: unknown): string | undefined =>
@@ -53,7 +60,9 @@ const typedInputs = (inputs: unknown): string[] => {
       ? Object.entries(inputs)
       : [];
   return specs.flatMap(([name, spec]) =>
-    typeof name === 'string' && isRecord(spec) && typeof spec['type'] === 'string' && jsonTypes.has(spec['type'].toLowerCase()) ? [name] : [],
+    typeof name === 'string' && isRecord(spec) && typeof spec['type'] === 'string' && jsonTypes.has(spec['type'].toLowerCase())
+      ? [name]
+      : [],
   );
 };
 
@@ -68,7 +77,13 @@ const guardRoleLines = (value: string, marker: string, isJson: boolean): string 
   if (!isJson || !/(system|user|assistant)[ \t]*:/i.test(value)) return mark(value);
   try {
     const walk = (item: unknown): unknown =>
-      typeof item === 'string' ? mark(item) : Array.isArray(item) ? item.map(walk) : isRecord(item) ? Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)])) : item;
+      typeof item === 'string'
+        ? mark(item)
+        : Array.isArray(item)
+          ? item.map(walk)
+          : isRecord(item)
+            ? Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]))
+            : item;
     return JSON.stringify(walk(JSON.parse(value)));
   } catch {
     return mark(value);
@@ -94,7 +109,9 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
       variables: template.variables,
       render: async (args, options) => {
         const marker = `\uE000${randomBytes(6).toString('hex')}\uE000`;
-        const guarded = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]));
+        const guarded = Object.fromEntries(
+          Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]),
+        );
         const text = await template.render(guarded, options);
         return splitRoleSections(text).map((part) => ({ role: part.role, text: part.text.replaceAll(marker, '') }));
       },

@@ -9,7 +9,21 @@ export const GATEWAY_CHAIN_VARIABLE = 'PROMPTYARD_GATEWAY_CHAIN';
 /** `inherit_env = false`: enough to find programs and a home (the SDK's `getDefaultEnvironment()` list). */
 const minimalKeys =
   process.platform === 'win32'
-    ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PATHEXT',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+      ]
     : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS'];
 
 /** The gateway's own settings and secrets (auth token, config path …); names compare case-blind, as on Windows. */

@@ -25,7 +25,11 @@ export const keepListening = (client: Client, subscription: Subscription, watch:
       next = await client.listen(filter);
     } catch (error) {
       if (watch.isOpen()) {
-        watch.lost(new Error(`the server ended its subscriptions/listen stream (${cause}) and did not open it again: ${error instanceof Error ? error.message : String(error)}`));
+        watch.lost(
+          new Error(
+            `the server ended its subscriptions/listen stream (${cause}) and did not open it again: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       }
       return;
     }

@@ -54,7 +54,8 @@ export const loginUpstream = async (options: LoginOptions): Promise<void> => {
   if (settings.grant === 'client_credentials') {
     const provider = createClientProvider(oauth);
     provider.invalidateCredentials?.('tokens');
-    if ((await auth(provider, flowOptions)) !== 'AUTHORIZED') throw new Error('the authorization server did not issue a token for the client credentials');
+    if ((await auth(provider, flowOptions)) !== 'AUTHORIZED')
+      throw new Error('the authorization server did not issue a token for the client credentials');
     return;
   }
 
@@ -70,27 +71,49 @@ export const loginUpstream = async (options: LoginOptions): Promise<void> => {
       return;
     }
     if (query.get('state') !== state) {
-      res.writeHead(400, { 'content-type': 'text/html' }).end(page('Login failed', 'This answer belongs to another login attempt; start promptyard-gateway login again.'));
+      res
+        .writeHead(400, { 'content-type': 'text/html' })
+        .end(page('Login failed', 'This answer belongs to another login attempt; start promptyard-gateway login again.'));
       return;
     }
     const error = query.get('error');
     const code = query.get('code');
     if (error !== null || code === null) {
-      res.writeHead(400, { 'content-type': 'text/html' }).end(page('Login failed', `The authorization server refused: ${error ?? 'no code'} ${query.get('error_description') ?? ''}`));
-      settle?.reject(new Error(`the authorization server refused the login: ${error ?? 'no code in the redirect'}${query.get('error_description') === null ? '' : ` (${query.get('error_description') as string})`}`));
+      res
+        .writeHead(400, { 'content-type': 'text/html' })
+        .end(page('Login failed', `The authorization server refused: ${error ?? 'no code'} ${query.get('error_description') ?? ''}`));
+      settle?.reject(
+        new Error(
+          `the authorization server refused the login: ${error ?? 'no code in the redirect'}${query.get('error_description') === null ? '' : ` (${query.get('error_description') as string})`}`,
+        ),
+      );
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html' }).end(page('Logged in', `promptyard-gateway is logged in to ${options.server}; you can close this tab.`));
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(page('Logged in', `promptyard-gateway is logged in to ${options.server}; you can close this tab.`));
     const iss = query.get('iss');
     settle?.resolve({ code, ...(iss === null ? {} : { iss }) });
   });
   await new Promise<void>((resolve, reject) => {
     listener.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === 'EADDRINUSE' ? `port ${settings.redirectPort ?? 0} is in use: free it, or change oauth.redirect_port` : error.message)),
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${settings.redirectPort ?? 0} is in use: free it, or change oauth.redirect_port`
+            : error.message,
+        ),
+      ),
     );
     listener.listen(settings.redirectPort ?? 0, '127.0.0.1', resolve);
   });
-  const timer = setTimeout(() => settle?.reject(new Error(`no login within ${Math.round(options.timeoutMs / 1000)} s: run promptyard-gateway login ${options.server} again`)), options.timeoutMs);
+  const timer = setTimeout(
+    () =>
+      settle?.reject(
+        new Error(`no login within ${Math.round(options.timeoutMs / 1000)} s: run promptyard-gateway login ${options.server} again`),
+      ),
+    options.timeoutMs,
+  );
   try {
     const redirectUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/callback`;
     const provider = createClientProvider(oauth, { redirectUrl, authorize: (authorizationUrl) => options.announce(authorizationUrl.href) });

@@ -23,9 +23,16 @@ beforeEach(async () => {
     const json = (status: number, body: unknown): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    if (path?.startsWith('/.well-known/oauth-protected-resource')) return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (path?.startsWith('/.well-known/oauth-protected-resource'))
+      return json(200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
     if (path === '/.well-known/oauth-authorization-server') {
-      return json(200, { issuer: origin, authorization_endpoint: `${origin}/auth`, token_endpoint: `${origin}/token`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] });
+      return json(200, {
+        issuer: origin,
+        authorization_endpoint: `${origin}/auth`,
+        token_endpoint: `${origin}/token`,
+        response_types_supported: ['code'],
+        code_challenge_methods_supported: ['S256'],
+      });
     }
     if (path === '/token') {
       tokenRequests++;
@@ -62,10 +69,18 @@ describe('createGatewayAuth', () => {
   it('refreshes once for many 401s at a time: a rotated refresh token is never used twice', async () => {
     const store = loggedIn(3600);
     tokenAnswer = { status: 200, body: { access_token: 'new', token_type: 'Bearer', refresh_token: 'r2', expires_in: 3600 } };
-    const gatewayAuth = createGatewayAuth({ server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store }, `${origin}/mcp`, { needsLogin: () => {}, warn: () => {} });
+    const gatewayAuth = createGatewayAuth(
+      { server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store },
+      `${origin}/mcp`,
+      { needsLogin: () => {}, warn: () => {} },
+    );
     try {
       expect(await gatewayAuth.token()).toBe('old');
-      await Promise.all([gatewayAuth.onUnauthorized?.(unauthorized()), gatewayAuth.onUnauthorized?.(unauthorized()), gatewayAuth.onUnauthorized?.(unauthorized())]);
+      await Promise.all([
+        gatewayAuth.onUnauthorized?.(unauthorized()),
+        gatewayAuth.onUnauthorized?.(unauthorized()),
+        gatewayAuth.onUnauthorized?.(unauthorized()),
+      ]);
       expect(tokenRequests).toBe(1);
       expect(await gatewayAuth.token()).toBe('new');
       expect(store.read().tokens?.['refresh_token']).toBe('r2');
@@ -79,7 +94,11 @@ describe('createGatewayAuth', () => {
     const store = loggedIn(1, 900);
     tokenAnswer = { status: 502, body: {} };
     const reports: string[] = [];
-    const gatewayAuth = createGatewayAuth({ server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store }, `${origin}/mcp`, { needsLogin: (error) => reports.push(error.message), warn: () => {} });
+    const gatewayAuth = createGatewayAuth(
+      { server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store },
+      `${origin}/mcp`,
+      { needsLogin: (error) => reports.push(error.message), warn: () => {} },
+    );
     try {
       // About to expire: the first use tries to refresh; later uses within the back-off do not.
       expect(await gatewayAuth.token()).toBe('old');
@@ -99,9 +118,15 @@ describe('createGatewayAuth', () => {
     const store = loggedIn(3600);
     tokenAnswer = { status: 400, body: { error: 'invalid_grant', error_description: 'grant revoked' } };
     const reports: string[] = [];
-    const gatewayAuth = createGatewayAuth({ server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store }, `${origin}/mcp`, { needsLogin: (error) => reports.push(error.message), warn: () => {} });
+    const gatewayAuth = createGatewayAuth(
+      { server: 'docs', settings: { grant: 'authorization_code', scopes: [] }, store },
+      `${origin}/mcp`,
+      { needsLogin: (error) => reports.push(error.message), warn: () => {} },
+    );
     try {
-      await expect(gatewayAuth.onUnauthorized?.(unauthorized())).rejects.toThrow('server "docs" needs a login: run promptyard-gateway login docs');
+      await expect(gatewayAuth.onUnauthorized?.(unauthorized())).rejects.toThrow(
+        'server "docs" needs a login: run promptyard-gateway login docs',
+      );
       await expect(gatewayAuth.onUnauthorized?.(unauthorized())).rejects.toThrow(/needs a login/);
       expect(reports).toHaveLength(1);
       expect(store.read().tokens).toBeUndefined();

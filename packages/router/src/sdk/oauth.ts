@@ -1,5 +1,12 @@
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import type { AuthProvider, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  AuthProvider,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config-oauth.js';
 import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
 
@@ -16,7 +23,8 @@ const NEEDS_LOGIN = Symbol.for('promptyard.needsLogin');
 const needsLoginError = (server: string, why: string): Error =>
   Object.assign(new Error(`server "${server}" needs a login: run promptyard-gateway login ${server} (${why})`), { [NEEDS_LOGIN]: true });
 
-export const isNeedsLogin = (error: unknown): error is Error => typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[NEEDS_LOGIN] === true;
+export const isNeedsLogin = (error: unknown): error is Error =>
+  typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[NEEDS_LOGIN] === true;
 
 /** `login`: the loopback redirect URL, and where the authorization URL goes (printed for the user). */
 export interface LoginHooks {
@@ -30,14 +38,20 @@ export interface LoginHooks {
  * `login` hooks) a person cannot be sent to the authorization server, so the flow's redirect step
  * throws a needs-login error instead.
  */
-export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): OAuthClientProvider & { reload(): OAuthRecord; current(): OAuthRecord } => {
+export const createClientProvider = (
+  oauth: UpstreamOAuth,
+  login?: LoginHooks,
+): OAuthClientProvider & { reload(): OAuthRecord; current(): OAuthRecord } => {
   const { settings, store, server } = oauth;
   let record: OAuthRecord = store.read();
   let verifier = '';
   const save = (change: (current: OAuthRecord) => OAuthRecord): void => {
     record = store.update(change);
   };
-  const configured = settings.clientId === undefined ? undefined : { client_id: settings.clientId, ...(settings.clientSecret === undefined ? {} : { client_secret: settings.clientSecret }) };
+  const configured =
+    settings.clientId === undefined
+      ? undefined
+      : { client_id: settings.clientId, ...(settings.clientSecret === undefined ? {} : { client_secret: settings.clientSecret }) };
   const machine = settings.grant === 'client_credentials';
   const storedRedirect = (record.client?.['redirect_uris'] as string[] | undefined)?.[0];
   const redirectUrl = machine ? undefined : (login?.redirectUrl ?? storedRedirect ?? 'http://127.0.0.1/callback');
@@ -50,7 +64,12 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
     ...(settings.scopes.length === 0 ? {} : { scope: settings.scopes.join(' ') }),
   } as OAuthClientMetadata;
 
-  const prepare = machine ? { prepareTokenRequest: (scope?: string) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined || scope === '' ? {} : { scope }) }) } : {};
+  const prepare = machine
+    ? {
+        prepareTokenRequest: (scope?: string) =>
+          new URLSearchParams({ grant_type: 'client_credentials', ...(scope === undefined || scope === '' ? {} : { scope }) }),
+      }
+    : {};
   return {
     ...prepare,
     get redirectUrl() {
@@ -63,7 +82,12 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
       if (configured !== undefined) return configured;
       const client = record.client as StoredOAuthClientInformation | undefined;
       // A client registered for another loopback port cannot receive this login's redirect: register again.
-      if (login !== undefined && client !== undefined && !((client as { redirect_uris?: string[] }).redirect_uris ?? []).includes(login.redirectUrl)) return undefined;
+      if (
+        login !== undefined &&
+        client !== undefined &&
+        !((client as { redirect_uris?: string[] }).redirect_uris ?? []).includes(login.redirectUrl)
+      )
+        return undefined;
       return client;
     },
     saveClientInformation: (client) => {
@@ -75,7 +99,11 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
     tokens: () => record.tokens as StoredOAuthTokens | undefined,
     saveTokens: (tokens) => save((current) => ({ ...current, tokens: tokens as Record<string, unknown>, obtainedAt: Date.now() })),
     redirectToAuthorization: (url) => {
-      if (login === undefined) throw needsLoginError(server, record.tokens === undefined ? 'no stored token' : 'its token expired or was revoked and cannot be refreshed');
+      if (login === undefined)
+        throw needsLoginError(
+          server,
+          record.tokens === undefined ? 'no stored token' : 'its token expired or was revoked and cannot be refreshed',
+        );
       login.authorize(url);
     },
     saveCodeVerifier: (value) => {
@@ -90,7 +118,9 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
         return {
           ...rest,
           ...(scope === 'all' || scope === 'client' || client === undefined ? {} : { client }),
-          ...(scope === 'all' || scope === 'tokens' || tokens === undefined ? {} : { tokens, ...(obtainedAt === undefined ? {} : { obtainedAt }) }),
+          ...(scope === 'all' || scope === 'tokens' || tokens === undefined
+            ? {}
+            : { tokens, ...(obtainedAt === undefined ? {} : { obtainedAt }) }),
           ...(scope === 'all' || scope === 'discovery' || discovery === undefined ? {} : { discovery }),
         };
       });
@@ -103,7 +133,8 @@ export const createClientProvider = (oauth: UpstreamOAuth, login?: LoginHooks): 
 };
 
 /** The scope to ask for: the configured one, else what the server's challenge named. */
-export const scopeFor = (settings: OAuthSettings, challenged: string | undefined): string | undefined => (settings.scopes.length > 0 ? settings.scopes.join(' ') : challenged);
+export const scopeFor = (settings: OAuthSettings, challenged: string | undefined): string | undefined =>
+  settings.scopes.length > 0 ? settings.scopes.join(' ') : challenged;
 
 interface GatewayAuthHooks {
   /** The token cannot be had without a person; the backend stops until `login`. */
@@ -145,17 +176,25 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
     clearTimeout(timer);
     const when = expiry();
     if (closed || when === undefined) return;
-    timer = setTimeout(() => {
-      refresh().catch((error: unknown) => {
-        if (!isNeedsLogin(error)) hooks.warn('could not refresh the OAuth token before it expires; trying again when it is used', error instanceof Error ? error.message : String(error));
-      });
-    }, Math.max(failedAt === 0 ? 0 : failedAt + RETRY_MS - Date.now(), when.at - refreshMargin(when.lifetime) - Date.now(), 0));
+    timer = setTimeout(
+      () => {
+        refresh().catch((error: unknown) => {
+          if (!isNeedsLogin(error))
+            hooks.warn(
+              'could not refresh the OAuth token before it expires; trying again when it is used',
+              error instanceof Error ? error.message : String(error),
+            );
+        });
+      },
+      Math.max(failedAt === 0 ? 0 : failedAt + RETRY_MS - Date.now(), when.at - refreshMargin(when.lifetime) - Date.now(), 0),
+    );
     timer.unref();
   };
 
   const flow = async (): Promise<void> => {
     const record = provider.reload();
-    if (oauth.settings.grant === 'authorization_code' && record.tokens === undefined) throw needsLoginError(oauth.server, 'no stored token');
+    if (oauth.settings.grant === 'authorization_code' && record.tokens === undefined)
+      throw needsLoginError(oauth.server, 'no stored token');
     // The SDK answers a refresh that failed for any reason but a refusal with a new authorization
     // request; an authorization server that is down or failing is no reason to ask for a login.
     let trouble: string | undefined;
@@ -178,7 +217,8 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
         ...(scopeFor(oauth.settings, challenge.scope) === undefined ? {} : { scope: scopeFor(oauth.settings, challenge.scope) as string }),
       });
     } catch (error) {
-      if (isNeedsLogin(error) && trouble !== undefined) throw new Error(`could not refresh the OAuth token (${trouble}); the gateway tries again`, { cause: error });
+      if (isNeedsLogin(error) && trouble !== undefined)
+        throw new Error(`could not refresh the OAuth token (${trouble}); the gateway tries again`, { cause: error });
       throw error;
     }
     if (result !== 'AUTHORIZED') throw needsLoginError(oauth.server, 'the authorization server asks for a login');
@@ -210,7 +250,8 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
     token: async () => {
       const when = expiry();
       // About to expire, and not just failed to refresh: refresh first rather than be refused.
-      if (when !== undefined && Date.now() >= when.at - refreshMargin(when.lifetime) && Date.now() >= failedAt + RETRY_MS) await refresh().catch(() => {});
+      if (when !== undefined && Date.now() >= when.at - refreshMargin(when.lifetime) && Date.now() >= failedAt + RETRY_MS)
+        await refresh().catch(() => {});
       else if (running !== undefined) await running.catch(() => {});
       return provider.current().tokens?.['access_token'] as string | undefined;
     },

@@ -27,7 +27,9 @@ const base64 = (bytes: Buffer): string => bytes.toString('base64');
 
 describe('ProcessGroupTransport reading stdout', () => {
   it('reads responses, requests and notifications split anywhere, CRLF and multi-byte characters included', async () => {
-    const response = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'relay-1', result: { content: [{ type: 'text', text: 'héllo ✓' }] } })}\r\n`);
+    const response = Buffer.from(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 'relay-1', result: { content: [{ type: 'text', text: 'héllo ✓' }] } })}\r\n`,
+    );
     const rest = Buffer.from(
       [
         JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'no such method' } }),

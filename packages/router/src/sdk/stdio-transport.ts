@@ -15,10 +15,16 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
  */
 const parseLine = (line: string): JSONRPCMessage => {
   const value: unknown = JSON.parse(line);
-  if (isObject(value) && value['jsonrpc'] === '2.0' && !('method' in value) && (typeof value['id'] === 'string' || Number.isInteger(value['id']))) {
+  if (
+    isObject(value) &&
+    value['jsonrpc'] === '2.0' &&
+    !('method' in value) &&
+    (typeof value['id'] === 'string' || Number.isInteger(value['id']))
+  ) {
     const { result, error } = value;
     if (isObject(result) && error === undefined) return value as unknown as JSONRPCMessage;
-    if (isObject(error) && result === undefined && Number.isInteger(error['code']) && typeof error['message'] === 'string') return value as unknown as JSONRPCMessage;
+    if (isObject(error) && result === undefined && Number.isInteger(error['code']) && typeof error['message'] === 'string')
+      return value as unknown as JSONRPCMessage;
   }
   return parseJSONRPCMessage(value);
 };

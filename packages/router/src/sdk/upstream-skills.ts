@@ -18,6 +18,7 @@ export const upstreamSkills = (client: Client): UpstreamSkills | undefined => {
   if (!skills.supported) return undefined;
   return {
     list: async (timeoutMs) => (await skills.list(undefined, { timeout: timeoutMs })).skills,
-    readDirectory: async (uri, timeoutMs) => (skills.directoryRead ? (await skills.readDirectory(uri, { timeout: timeoutMs })).resources : undefined),
+    readDirectory: async (uri, timeoutMs) =>
+      skills.directoryRead ? (await skills.readDirectory(uri, { timeout: timeoutMs })).resources : undefined,
   };
 };

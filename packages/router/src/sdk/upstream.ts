@@ -27,7 +27,18 @@ import { ProcessGroupTransport } from './stdio-transport.js';
 import { upstreamSkills } from './upstream-skills.js';
 import type { UpstreamSkills } from './upstream-skills.js';
 
-export type { CallToolResult, CompleteResult, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool };
+export type {
+  CallToolResult,
+  CompleteResult,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+};
 export type ListName = 'tools' | 'prompts' | 'resources';
 export type Era = 'legacy' | 'modern';
 
@@ -104,7 +115,12 @@ export interface UpstreamConnection {
   listPrompts(timeoutMs: number): Promise<Prompt[]>;
   listResources(timeoutMs: number): Promise<Resource[]>;
   listResourceTemplates(timeoutMs: number): Promise<ResourceTemplate[]>;
-  callTool(name: string, args: Record<string, unknown> | undefined, meta: Record<string, unknown> | undefined, options: UpstreamRequestOptions): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    meta: Record<string, unknown> | undefined,
+    options: UpstreamRequestOptions,
+  ): Promise<CallToolResult>;
   getPrompt(name: string, args: Record<string, string> | undefined, options: UpstreamRequestOptions): Promise<GetPromptResult>;
   readResource(uri: string, options: UpstreamRequestOptions): Promise<ReadResourceResult>;
   complete(params: Record<string, unknown>, options: UpstreamRequestOptions): Promise<CompleteResult>;
@@ -131,7 +147,9 @@ const forwarded = <T>(what: string): StandardSchemaV1<unknown, T> => ({
     version: 1,
     vendor: 'promptyard',
     validate: (value) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value) ? { value: value as T } : { issues: [{ message: `${what} result must be a JSON object` }] },
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as T }
+        : { issues: [{ message: `${what} result must be a JSON object` }] },
   },
 });
 const callToolResult = forwarded<CallToolResult>('tools/call');
@@ -149,7 +167,9 @@ const requestOptions = (options: UpstreamRequestOptions): RequestOptions => ({
 
 /** A request's params with the call's trace context in `_meta`, when traces are on. */
 const withTrace = (params: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> =>
-  options.meta === undefined ? params : { ...params, _meta: options.meta(params['_meta'] as Readonly<Record<string, unknown>> | undefined) };
+  options.meta === undefined
+    ? params
+    : { ...params, _meta: options.meta(params['_meta'] as Readonly<Record<string, unknown>> | undefined) };
 
 /** A multi-round request's params: the client's answers and the backend's state of the previous round, passed on. */
 const withRound = (request: Record<string, unknown>, options: UpstreamRequestOptions): Record<string, unknown> => {
@@ -157,7 +177,10 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
   const round = options.multiRound;
   if (round === undefined) return params;
   // The backend asks only what the client can answer: its capabilities, not the gateway's, travel along.
-  const meta = round.clientCapabilities === undefined ? params['_meta'] : { ...(params['_meta'] as object | undefined), [CLIENT_CAPABILITIES_META_KEY]: round.clientCapabilities };
+  const meta =
+    round.clientCapabilities === undefined
+      ? params['_meta']
+      : { ...(params['_meta'] as object | undefined), [CLIENT_CAPABILITIES_META_KEY]: round.clientCapabilities };
   return {
     ...params,
     ...(meta === undefined ? {} : { _meta: meta }),
@@ -206,8 +229,7 @@ interface ConnectOptions {
 
 /** How one attempt shakes hands: the plain 2025 `initialize`, a probe that may settle for it, or 2026-07-28 only. */
 type Negotiation =
-  | { readonly mode: 'legacy'; readonly fallbackReason?: string }
-  | { readonly mode: 'auto' | 'pin'; readonly timeoutMs: number };
+  { readonly mode: 'legacy'; readonly fallbackReason?: string } | { readonly mode: 'auto' | 'pin'; readonly timeoutMs: number };
 
 /** A healthy server answers the probe and acknowledges the listen stream at once; `auto` waits this long before settling for 2025-11-25. */
 const MODERN_ATTEMPT_MS = 5000;
@@ -225,13 +247,18 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
     try {
       return await openUpstream(spec, peer, options, { mode: 'pin', timeoutMs: options.connectTimeoutMs });
     } catch (error) {
-      throw new Error(`protocol = "2026-07-28" is set, but ${errorText(error)}; set protocol = "auto" (or "2025-11-25") for this server`, { cause: error });
+      throw new Error(`protocol = "2026-07-28" is set, but ${errorText(error)}; set protocol = "auto" (or "2025-11-25") for this server`, {
+        cause: error,
+      });
     }
   }
   if (spec.protocol === '2025-11-25' || spec.kind !== 'streamable-http') return openUpstream(spec, peer, options, { mode: 'legacy' });
   let reason: string;
   try {
-    return await openUpstream(spec, peer, options, { mode: 'auto', timeoutMs: Math.min(MODERN_ATTEMPT_MS, Math.max(1, Math.floor(options.connectTimeoutMs / 2))) });
+    return await openUpstream(spec, peer, options, {
+      mode: 'auto',
+      timeoutMs: Math.min(MODERN_ATTEMPT_MS, Math.max(1, Math.floor(options.connectTimeoutMs / 2))),
+    });
   } catch (error) {
     // No login, no connection: the 2025 handshake would be refused the same way.
     if (options.signal?.aborted === true || isNeedsLogin(error)) throw error;
@@ -251,15 +278,25 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 
 /** The error that ends a 2026-07-28 attempt whose `subscriptions/listen` stream did not open. */
 const listenFailure = (error: Error | undefined): Error =>
-  new Error(`the server did not open its subscriptions/listen stream${error === undefined ? '' : ` (${error.message})`}, so it could not report list changes`);
+  new Error(
+    `the server did not open its subscriptions/listen stream${error === undefined ? '' : ` (${error.message})`}, so it could not report list changes`,
+  );
 
-const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: ConnectOptions, negotiation: Negotiation): Promise<UpstreamConnection> => {
+const openUpstream = async (
+  spec: UpstreamSpec,
+  peer: UpstreamPeer,
+  options: ConnectOptions,
+  negotiation: Negotiation,
+): Promise<UpstreamConnection> => {
   let transport: Transport;
   let joinRequestSignals = true;
   let pidOf: () => number | undefined = () => undefined;
   let authProvider: GatewayAuth | undefined;
   if (spec.kind !== 'stdio' && spec.oauth !== undefined) {
-    authProvider = createGatewayAuth(spec.oauth, spec.url, { needsLogin: (error) => peer.needsLogin(error), warn: (message, reason) => peer.warn(message, reason) });
+    authProvider = createGatewayAuth(spec.oauth, spec.url, {
+      needsLogin: (error) => peer.needsLogin(error),
+      warn: (message, reason) => peer.warn(message, reason),
+    });
   }
   const auth = authProvider === undefined ? {} : { authProvider };
   if (spec.kind === 'stdio') {
@@ -267,7 +304,11 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     transport = stdio;
     pidOf = () => stdio.pid;
   } else if (spec.kind === 'sse') {
-    transport = new SSEClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) } });
+    transport = new SSEClientTransport(new URL(spec.url), {
+      ...auth,
+      requestInit: { headers: { ...spec.headers } },
+      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) },
+    });
   } else {
     const http = new StreamableHTTPClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } } });
     // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
@@ -289,7 +330,12 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
       capabilities: clientCapabilities,
       ...(negotiation.mode === 'legacy'
         ? {}
-        : { versionNegotiation: { mode: negotiation.mode === 'auto' ? ('auto' as const) : { pin: '2026-07-28' }, probe: { timeoutMs: negotiation.timeoutMs } } }),
+        : {
+            versionNegotiation: {
+              mode: negotiation.mode === 'auto' ? ('auto' as const) : { pin: '2026-07-28' },
+              probe: { timeoutMs: negotiation.timeoutMs },
+            },
+          }),
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('tools') },
         prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('prompts') },
@@ -297,8 +343,14 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
       },
     },
   );
-  client.setRequestHandler('sampling/createMessage', async (request) => (await peer.sampling(request.params as Record<string, unknown>)) as never);
-  client.setRequestHandler('elicitation/create', async (request) => (await peer.elicitation(request.params as Record<string, unknown>)) as never);
+  client.setRequestHandler(
+    'sampling/createMessage',
+    async (request) => (await peer.sampling(request.params as Record<string, unknown>)) as never,
+  );
+  client.setRequestHandler(
+    'elicitation/create',
+    async (request) => (await peer.elicitation(request.params as Record<string, unknown>)) as never,
+  );
   client.setRequestHandler('roots/list', async () => (await peer.roots()) as never);
   client.setNotificationHandler('notifications/message', (notification) => {
     peer.log({ level: notification.params.level, logger: notification.params.logger, data: notification.params.data });
@@ -329,7 +381,11 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
   try {
     await Promise.race([
       client.connect(transport, { timeout: handshakeMs }),
-      new Promise((_, reject) => timer.signal.addEventListener('abort', () => reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)))),
+      new Promise((_, reject) =>
+        timer.signal.addEventListener('abort', () =>
+          reject(new Error(`no answer to the MCP handshake within ${options.connectTimeoutMs} ms`)),
+        ),
+      ),
       // Stopped while connecting (the gateway closing, the server removed): end the attempt now.
       new Promise((_, reject) => {
         const stop = (): void => reject(new Error('stopped while connecting'));
@@ -341,7 +397,10 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     era = client.getProtocolEra() ?? 'legacy';
     // The SDK opens the listen stream for the lists the server announces changes of, and only
     // reports (to onerror) when that fails: without it the gateway would never hear of a change.
-    const listens = capabilities.tools?.listChanged === true || capabilities.prompts?.listChanged === true || capabilities.resources?.listChanged === true;
+    const listens =
+      capabilities.tools?.listChanged === true ||
+      capabilities.prompts?.listChanged === true ||
+      capabilities.resources?.listChanged === true;
     if (era === 'modern' && listens && client.autoOpenedSubscription === undefined) throw listenFailure(lastError?.error);
   } catch (error) {
     open = false;
@@ -384,22 +443,38 @@ const openUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: Con
     serverInfo: client.getServerVersion(),
     instructions: client.getInstructions(),
     skills: upstreamSkills(client),
-    listTools: async (timeoutMs) => (capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools),
-    listPrompts: async (timeoutMs) => (capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts),
-    listResources: async (timeoutMs) => (capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources),
-    listResourceTemplates: async (timeoutMs) => (capabilities.resources === undefined ? [] : (await client.listResourceTemplates(undefined, { timeout: timeoutMs })).resourceTemplates),
+    listTools: async (timeoutMs) =>
+      capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools,
+    listPrompts: async (timeoutMs) =>
+      capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts,
+    listResources: async (timeoutMs) =>
+      capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources,
+    listResourceTemplates: async (timeoutMs) =>
+      capabilities.resources === undefined ? [] : (await client.listResourceTemplates(undefined, { timeout: timeoutMs })).resourceTemplates,
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>
       client.request(
-        { method: 'tools/call', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) }, options) },
+        {
+          method: 'tools/call',
+          params: withRound(
+            { name, ...(args === undefined ? {} : { arguments: args }), ...(meta === undefined ? {} : { _meta: meta }) },
+            options,
+          ),
+        },
         callToolResult,
         requestOptions(options),
       ),
     getPrompt: (name, args, options) =>
-      client.request({ method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) }, getPromptResult, requestOptions(options)),
-    readResource: (uri, options) => client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
-    complete: (params, options) => client.request({ method: 'completion/complete', params: withTrace(params, options) }, completeResult, requestOptions(options)),
+      client.request(
+        { method: 'prompts/get', params: withRound({ name, ...(args === undefined ? {} : { arguments: args }) }, options) },
+        getPromptResult,
+        requestOptions(options),
+      ),
+    readResource: (uri, options) =>
+      client.request({ method: 'resources/read', params: withRound({ uri }, options) }, readResourceResult, requestOptions(options)),
+    complete: (params, options) =>
+      client.request({ method: 'completion/complete', params: withTrace(params, options) }, completeResult, requestOptions(options)),
     // 2026-07-28 has no resources/subscribe: a subscription is a listen stream of its own, whose
     // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
