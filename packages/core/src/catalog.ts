@@ -1,6 +1,6 @@
 import { PromptyardError } from './errors.js';
 import type { PromptyardErrorCode } from './errors.js';
-import { closestNames, formatList } from './suggest.js';
+import { closestNames, didYouMean } from './suggest.js';
 
 export interface Named {
   readonly name: string;
@@ -77,7 +77,10 @@ const encodeCursor = (lastName: string): string => Buffer.from(cursorPrefix + la
 const decodeCursor = (cursor: string, kind: string): string => {
   const decoded = /^[A-Za-z0-9_-]*$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
   if (!decoded.startsWith(cursorPrefix)) {
-    throw new PromptyardError('INVALID_CURSOR', `Invalid cursor for ${kind}s/list: pass the nextCursor of a previous page unchanged, or omit it to start over.`);
+    throw new PromptyardError(
+      'INVALID_CURSOR',
+      `Invalid cursor for ${kind}s/list: pass the nextCursor of a previous page unchanged, or omit it to start over.`,
+    );
   }
   return decoded.slice(cursorPrefix.length);
 };
@@ -221,8 +224,12 @@ export const findOrSuggest = <T extends Named>(catalog: Catalog<T>, name: string
   const entry = catalog.get(name);
   if (entry !== undefined) return entry;
   const suggestions = closestNames(name, catalog.names());
-  const hint = suggestions.length > 0 ? ` Did you mean ${formatList(suggestions)}?` : '';
-  throw new PromptyardError(code, `Unknown ${catalog.kind} "${name}".${hint} Use ${catalog.kind}s/list to see the ${catalog.size} available ${catalog.kind}s.`, {
-    data: { name, suggestions },
-  });
+  const hint = didYouMean(suggestions);
+  throw new PromptyardError(
+    code,
+    `Unknown ${catalog.kind} "${name}".${hint} Use ${catalog.kind}s/list to see the ${catalog.size} available ${catalog.kind}s.`,
+    {
+      data: { name, suggestions },
+    },
+  );
 };

@@ -20,10 +20,21 @@ export type { AccessDecision, AccessKind, AccessPolicy, AuthOutcome, AuthRefusal
 export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logger.js';
 export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logger.js';
 export { createCatalog, findOrSuggest } from './catalog.js';
-export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogListOptions, CatalogOptions, CatalogOwner, CatalogPage, Named } from './catalog.js';
+export type {
+  Catalog,
+  CatalogChange,
+  CatalogConflict,
+  CatalogDelta,
+  CatalogListOptions,
+  CatalogOptions,
+  CatalogOwner,
+  CatalogPage,
+  Named,
+} from './catalog.js';
 export { envName, loadConfig, locateKey, resolveConfig } from './config.js';
 export type { ConfigOf, ConfigSchema, FieldSpec, LoadConfigOptions, LoadedConfig, SectionSpec } from './config.js';
-export { closestNames, formatList } from './suggest.js';
+export { closestNames, didYouMean, formatList } from './suggest.js';
+export type { HintForm } from './suggest.js';
 export { capText, cutNote, truncateUtf8 } from './text.js';
 export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths.js';
 export type { RealLocation } from './paths.js';
@@ -35,12 +46,37 @@ export type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplate
 export { createResourceService } from './resource-service.js';
 export type { ResourceCompletion, ResourceService, ResourceServiceOptions } from './resource-service.js';
 export { isValidToolName, textResult } from './tools.js';
-export type { ToolAnnotations, ToolContext, ToolDefinition, ToolFactory, ToolInputSchema, ToolPropertySchema, ToolProvider, ToolResult } from './tools.js';
+export type {
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+  ToolFactory,
+  ToolInputSchema,
+  ToolPropertySchema,
+  ToolProvider,
+  ToolResult,
+} from './tools.js';
 export { validateToolArguments } from './tool-arguments.js';
 export { createToolService } from './tool-service.js';
 export type { ToolService, ToolServiceOptions } from './tool-service.js';
-export type { PromptSourceFactory, ProviderContext, ProviderModule, ProviderOptions, ResourceProviderFactory, ToolProviderFactory } from './providers.js';
+export type {
+  PromptSourceFactory,
+  ProviderContext,
+  ProviderModule,
+  ProviderOptions,
+  ResourceProviderFactory,
+  ToolProviderFactory,
+} from './providers.js';
 export { clusterSection, standaloneStreamId } from './cluster.js';
-export type { ChangeBus, ChangeEvent, Cluster, ClusterStatus, JsonRpcMessage, SessionEvent, SessionEventStore, SessionRecord } from './cluster.js';
+export type {
+  ChangeBus,
+  ChangeEvent,
+  Cluster,
+  ClusterStatus,
+  JsonRpcMessage,
+  SessionEvent,
+  SessionEventStore,
+  SessionRecord,
+} from './cluster.js';
 export { outcomeOfCode, telemetrySection } from './metrics.js';
 export type { BackendSample, Metrics, MetricsScrape, RequestDone, RequestOutcome } from './metrics.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestNames, formatList } from './suggest.js';
+import { closestNames, didYouMean, formatList } from './suggest.js';
 
 describe('closestNames', () => {
   const names = ['review', 'git/commit', 'git/review-pr', 'plan', 'writing:summarize'];
@@ -15,5 +15,14 @@ describe('formatList', () => {
   it('joins quoted items', () => {
     expect(formatList(['a'])).toBe('"a"');
     expect(formatList(['a', 'b', 'c'], 'and')).toBe('"a", "b" and "c"');
+  });
+});
+
+describe('didYouMean', () => {
+  it('places the hint as a sentence, an aside or a clause, and says nothing when no name is close', () => {
+    expect(didYouMean(['review'])).toBe(' Did you mean "review"?');
+    expect(didYouMean(['a', 'b'], 'aside')).toBe(' (did you mean "a" or "b"?)');
+    expect(didYouMean(['x'], 'clause', (names) => names.map((name) => `[${name}]`).join(' or '))).toBe('; did you mean [x]?');
+    expect(didYouMean([], 'aside')).toBe('');
   });
 });

@@ -9,7 +9,8 @@ const editDistance = (a: string, b: string, limit: number): number => {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (previousPrevious[j - 2] as number) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (previousPrevious[j - 2] as number) + 1);
       current.push(value);
       if (value < rowMin) rowMin = value;
     }
@@ -33,7 +34,8 @@ export const closestNames = (input: string, known: Iterable<string>, max = 3): s
     const candidate = name.toLowerCase();
     let score: number;
     if (candidate === needle) score = 0;
-    else if (candidate.includes(needle) || (leaf.length >= 3 && candidate.endsWith(leaf))) score = 1 + Math.abs(candidate.length - needle.length) / 100;
+    else if (candidate.includes(needle) || (leaf.length >= 3 && candidate.endsWith(leaf)))
+      score = 1 + Math.abs(candidate.length - needle.length) / 100;
     else {
       const distance = editDistance(needle, candidate, limit);
       if (distance > limit) continue;
@@ -52,4 +54,25 @@ export const formatList = (items: readonly string[], conjunction = 'or'): string
   const quoted = items.map((item) => `"${item}"`);
   if (quoted.length <= 1) return quoted.join('');
   return `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted.at(-1) as string}`;
+};
+
+/** Where a hint stands in its message: a sentence of its own, an aside in parentheses, or a clause after `;`. */
+export type HintForm = 'sentence' | 'aside' | 'clause';
+
+/**
+ * The one "did you mean" hint for every message: `" Did you mean "a" or "b"?"` (sentence),
+ * `" (did you mean "a"?)"` (aside) or `"; did you mean "a"?"` (clause), or `''` when nothing is
+ * close. `names` are shown as given to `formatList`; pass them already shaped (`[section]`,
+ * `doc://x`) where the message names them so.
+ */
+export const didYouMean = (
+  close: readonly string[],
+  form: HintForm = 'sentence',
+  show: (names: readonly string[]) => string = formatList,
+): string => {
+  if (close.length === 0) return '';
+  const names = show(close);
+  if (form === 'sentence') return ` Did you mean ${names}?`;
+  if (form === 'aside') return ` (did you mean ${names}?)`;
+  return `; did you mean ${names}?`;
 };
