@@ -11,6 +11,10 @@
  *   save → notify     file write → notifications/prompts/list_changed (p95 and missed, all runs' edits)
  *   RSS               resident memory after loading and the gets
  *   50,000 prompts    promptyard alone (BENCH_LARGE=0 skips): ready, get p50, RSS growth per prompt
+ *
+ * BENCH_BEFORE_SERVER=<cli.js of another build> measures that build too, in the same runs and call by
+ * call in turn with the other two, and prints a second table: this build against it (a before/after
+ * comparison of a change, with the old build kept aside).
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,8 +32,16 @@ const commands = {
     dir,
     ...(watching ? [] : ['--no-watch']),
   ],
+  before: (dir: string, watching: boolean): string[] => [
+    process.env['BENCH_BEFORE_SERVER'] ?? '',
+    '--prompts',
+    dir,
+    ...(watching ? [] : ['--no-watch']),
+  ],
 };
 type Kind = keyof typeof commands;
+/** The other build measured beside this one, when BENCH_BEFORE_SERVER names its cli.js. */
+const withBefore = (process.env['BENCH_BEFORE_SERVER'] ?? '') !== '';
 const dataDir = join(root, 'bench/.data');
 const smallDir = join(dataDir, 'prompts-1');
 const promptCount = Number(process.env['BENCH_PROMPTS'] ?? 10_000);
@@ -285,11 +297,14 @@ const verdict = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 const main = async (): Promise<void> => {
   process.stderr.write(`generating ${promptCount} prompts …\n`);
   const dir = await generate(promptCount);
-  const samples: Record<Kind, Sample> = { naive: emptySample(), promptyard: emptySample() };
-  let listed = { naive: { pages: 0, prompts: 0 }, promptyard: { pages: 0, prompts: 0 } };
+  const samples: Record<Kind, Sample> = { naive: emptySample(), promptyard: emptySample(), before: emptySample() };
+  let listed = { naive: { pages: 0, prompts: 0 }, promptyard: { pages: 0, prompts: 0 }, before: { pages: 0, prompts: 0 } };
+  const kinds: Kind[] = withBefore ? ['naive', 'promptyard', 'before'] : ['naive', 'promptyard'];
   for (let run = 0; run < runs; run++) {
     process.stderr.write(`run ${run + 1}/${runs}\n`);
-    listed = await measureRun(run % 2 === 0 ? ['naive', 'promptyard'] : ['promptyard', 'naive'], dir, promptCount, samples, true);
+    // Each run starts with another kind, so no build is always first (cold caches) or last.
+    const order = kinds.map((_, index) => kinds[(index + run) % kinds.length] as Kind);
+    listed = await measureRun(order, dir, promptCount, samples, true);
   }
   const naive = samples.naive;
   const ours = samples.promptyard;
@@ -347,7 +362,7 @@ const main = async (): Promise<void> => {
   if (largeCount > 0) {
     process.stderr.write(`generating ${largeCount} prompts …\n`);
     const largeDir = await generate(largeCount);
-    const largeSamples = { naive: emptySample(), promptyard: emptySample() };
+    const largeSamples = { naive: emptySample(), promptyard: emptySample(), before: emptySample() };
     const large = largeSamples.promptyard;
     for (let run = 0; run < runs; run++) {
       process.stderr.write(`${largeCount} prompts, run ${run + 1}/${runs}\n`);
@@ -384,8 +399,30 @@ const main = async (): Promise<void> => {
     '|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  process.stdout.write(`${table}\n`);
-  await writeFile(join(dataDir, 'results.md'), `${table}\n`);
+  const comparison = withBefore ? `\n${beforeTable(samples.before, ours)}` : '';
+  process.stdout.write(`${table}\n${comparison}`);
+  await writeFile(join(dataDir, 'results.md'), `${table}\n${comparison}`);
+};
+
+/** This build against BENCH_BEFORE_SERVER's, from the same runs: the ratio is this build's figure over the other's. */
+const beforeTable = (before: Sample, after: Sample): string => {
+  const m = (values: number[]): number => median(values);
+  const row = (label: string, pick: (sample: Sample) => number[], digits = 1, unit = 'ms'): string =>
+    `| ${label} | ${ms(m(pick(before)), digits)} ${unit} | ${ms(m(pick(after)), digits)} ${unit} | ${ratio(m(pick(after)), m(pick(before)))} |`;
+  return [
+    `before (${process.env['BENCH_BEFORE_SERVER'] ?? ''}) vs this build, ${promptCount} prompts, medians of ${runs} runs, same runs`,
+    '',
+    '| measure | before | after | ratio |',
+    '|---|---|---|---|',
+    row('prompts/get p50', (sample) => sample.getP50, 3),
+    row('prompts/get p99', (sample) => sample.getP99, 3),
+    row('ping p50', (sample) => sample.pingP50, 3),
+    row('full paged list', (sample) => sample.fullList),
+    row('spawn → ready', (sample) => sample.ready),
+    row('save → list_changed p50', (sample) => sample.reload),
+    row('RSS after load and gets', (sample) => sample.rss, 1, 'MB'),
+    '',
+  ].join('\n');
 };
 
 main().catch((error: unknown) => {
