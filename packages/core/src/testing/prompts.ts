@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { createCatalog } from '../catalog.js';
-import { createLogger } from '../logger.js';
-import { createPromptService } from '../prompt-service.js';
-import type { PromptService } from '../prompt-service.js';
-import type { PromptSource } from '../prompt-sources.js';
-import type { ProviderContext } from '../providers.js';
-import type { PromptEntry, RenderedPrompt } from '../types.js';
+import { createCatalog } from '../catalog/catalog.js';
+import { createLogger } from '../logging/logger.js';
+import { createPromptService } from '../prompts/prompt-service.js';
+import type { PromptService } from '../prompts/prompt-service.js';
+import type { PromptSource } from '../contracts/prompt-sources.js';
+import type { ProviderContext } from '../contracts/providers.js';
+import type { PromptEntry, RenderedPrompt } from '../contracts/types.js';
 import type { ContractCheck, TextExpectation } from './checks.js';
 import { createTestContext, expectPromptyardError, expectText, thrownBy } from './checks.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { ProviderContext } from '../providers.js';
-import type { ResourceContents, ResourceProvider } from '../resources.js';
+import type { ProviderContext } from '../contracts/providers.js';
+import type { ResourceContents, ResourceProvider } from '../contracts/resources.js';
 import type { ContractCheck, TextExpectation } from './checks.js';
 import { createTestContext, expectPromptyardError, expectText, settlesWithin, thrownBy } from './checks.js';
 
