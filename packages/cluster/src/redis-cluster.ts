@@ -6,6 +6,7 @@ import { createAsks } from './asks.js';
 import { appendToSessions, createEventStore, sessionEventsOf } from './event-store.js';
 import type { BroadcastNotice } from './event-store.js';
 import { createKeys } from './keys.js';
+import type { Keys } from './keys.js';
 import { Listeners } from './listeners.js';
 import { createSessions } from './sessions.js';
 
@@ -36,6 +37,51 @@ const checkUrl = (url: string): void => {
       `[cluster] redis_url must be a redis:// or rediss:// URL (for example redis://127.0.0.1:6379), got ${JSON.stringify(redactUrl(url))}`,
     );
   }
+};
+
+/** Publishes a change to every node; this node hears it directly whenever it cannot hear it through Redis. */
+const publishChange = (connection: Connection, keys: Keys, changes: Listeners<[ChangeEvent]>, event: ChangeEvent): void => {
+  const local = (): void => queueMicrotask(() => changes.emit(event));
+  // No other node can hear it: this one still must.
+  if (!connection.writable) return local();
+  // Published but not subscribed: the others hear it through Redis, this node directly.
+  if (!connection.subscribed) local();
+  connection.redis.publish(keys.channels.changes, JSON.stringify(event)).catch(() => {
+    if (connection.subscribed) local();
+  });
+};
+
+/** Appends a message to one session's stream, or to every live session's (or those reading a URI), and tells the nodes. */
+const broadcast = async (
+  connection: Connection,
+  keys: Keys,
+  streams: { readonly maxLength: number },
+  message: JsonRpcMessage,
+  broadcastOptions: { readonly uri?: string; readonly sessionId?: string } | undefined,
+): Promise<void> => {
+  const target =
+    broadcastOptions?.sessionId !== undefined
+      ? { sessionId: broadcastOptions.sessionId }
+      : { index: broadcastOptions?.uri === undefined ? keys.live : keys.uri(broadcastOptions.uri) };
+  const notice = await appendToSessions(connection, keys, target, message, streams);
+  if (notice !== undefined) await connection.run((redis) => redis.publish(keys.channels.events, JSON.stringify(notice)));
+};
+
+/** A token from `client`'s shared bucket (`burst` at once, refilled at `requestsPerMinute`): 0 when allowed, else the seconds to wait. */
+const takeToken = async (
+  connection: Connection,
+  keys: Keys,
+  client: string,
+  limit: { readonly requestsPerMinute: number; readonly burst: number },
+): Promise<number> => {
+  const { requestsPerMinute, burst } = limit;
+  if (!Number.isFinite(requestsPerMinute) || requestsPerMinute <= 0 || !Number.isFinite(burst) || burst < 1) {
+    throw new PromptyardError(
+      'INVALID_ARGUMENT',
+      `a rate limit needs requests_per_minute > 0 and burst >= 1, got ${requestsPerMinute} and ${burst}`,
+    );
+  }
+  return connection.run((redis) => redis.promptyardTakeToken(keys.rate(client), String(requestsPerMinute / 60_000), burst));
 };
 
 /**
@@ -75,17 +121,6 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
   const sessions = createSessions(connection, keys, logger);
   const questions = createAsks(connection, keys, nodeId, logger);
 
-  const publishChange = (event: ChangeEvent): void => {
-    const local = (): void => queueMicrotask(() => changes.emit(event));
-    // No other node can hear it: this one still must.
-    if (!connection.writable) return local();
-    // Published but not subscribed: the others hear it through Redis, this node directly.
-    if (!connection.subscribed) local();
-    connection.redis.publish(keys.channels.changes, JSON.stringify(event)).catch(() => {
-      if (connection.subscribed) local();
-    });
-  };
-
   return {
     nodeId,
     status: () => connection.status(),
@@ -98,14 +133,7 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     onSessionClosed: (listener) => closedSessions.add(listener),
 
     eventStore: (sessionId) => createEventStore(connection, keys, sessionId, streams),
-    broadcast: async (message, broadcastOptions) => {
-      const target =
-        broadcastOptions?.sessionId !== undefined
-          ? { sessionId: broadcastOptions.sessionId }
-          : { index: broadcastOptions?.uri === undefined ? keys.live : keys.uri(broadcastOptions.uri) };
-      const notice = await appendToSessions(connection, keys, target, message, streams);
-      if (notice !== undefined) await connection.run((redis) => redis.publish(keys.channels.events, JSON.stringify(notice)));
-    },
+    broadcast: (message, broadcastOptions) => broadcast(connection, keys, streams, message, broadcastOptions),
     onSessionEvent: (listener) => sessionEvents.add(listener),
 
     forward: async (sessionId, messages) => {
@@ -122,20 +150,11 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
       return (await connection.run((redis) => redis.set(keys.claim(key), nodeId, 'PX', ttl, 'NX'))) === 'OK';
     },
     bus: {
-      publish: publishChange,
+      publish: (event) => publishChange(connection, keys, changes, event),
       subscribe: (listener) => changes.add(listener),
     },
 
-    takeToken: async (client, limit) => {
-      const { requestsPerMinute, burst } = limit;
-      if (!Number.isFinite(requestsPerMinute) || requestsPerMinute <= 0 || !Number.isFinite(burst) || burst < 1) {
-        throw new PromptyardError(
-          'INVALID_ARGUMENT',
-          `a rate limit needs requests_per_minute > 0 and burst >= 1, got ${requestsPerMinute} and ${burst}`,
-        );
-      }
-      return connection.run((redis) => redis.promptyardTakeToken(keys.rate(client), String(requestsPerMinute / 60_000), burst));
-    },
+    takeToken: (client, limit) => takeToken(connection, keys, client, limit),
 
     close: async () => {
       questions.close();

@@ -13,39 +13,35 @@ export type {
   TemplateAnalysis,
   TemplateEngine,
   TextContent,
-} from './types.js';
-export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors.js';
-export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors.js';
-export type { AccessDecision, AccessKind, AccessPolicy, AuthOutcome, AuthRefusal, Authenticator, Identity } from './identity.js';
-export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logger.js';
-export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logger.js';
-export { createCatalog, findOrSuggest } from './catalog.js';
-export type {
-  Catalog,
-  CatalogChange,
-  CatalogConflict,
-  CatalogDelta,
-  CatalogListOptions,
-  CatalogOptions,
-  CatalogOwner,
-  CatalogPage,
-  Named,
-} from './catalog.js';
-export { envName, loadConfig, locateKey, resolveConfig } from './config.js';
-export type { ConfigOf, ConfigSchema, FieldSpec, LoadConfigOptions, LoadedConfig, SectionSpec } from './config.js';
-export { closestNames, didYouMean, formatList } from './suggest.js';
-export type { HintForm } from './suggest.js';
-export { capText, cutNote, truncateUtf8 } from './text.js';
-export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths.js';
-export type { RealLocation } from './paths.js';
-export { createPromptService } from './prompt-service.js';
-export type { CompletionResult, PromptLimits, PromptService, PromptServiceOptions } from './prompt-service.js';
-export type { PromptSource, PromptSourceDelta } from './prompt-sources.js';
-export type { SkillTree, SkillTreeEntry } from './skills.js';
-export type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
-export { createResourceService } from './resource-service.js';
-export type { ResourceCompletion, ResourceService, ResourceServiceOptions } from './resource-service.js';
-export { isValidToolName, textResult } from './tools.js';
+} from './contracts/types.js';
+export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors/errors.js';
+export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors/errors.js';
+export type { AccessDecision, AccessKind, AccessPolicy, AuthOutcome, AuthRefusal, Authenticator, Identity } from './contracts/identity.js';
+export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logging/logger.js';
+export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logging/logger.js';
+export { createCatalog, findOrSuggest } from './catalog/catalog.js';
+export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogOptions, CatalogOwner, Named } from './catalog/catalog.js';
+export type { CatalogListOptions, CatalogPage } from './catalog/catalog-pages.js';
+export { loadConfig, resolveConfig } from './config/config.js';
+export type { LoadConfigOptions, LoadedConfig } from './config/config.js';
+export { envName } from './config/config-fields.js';
+export type { ConfigOf, ConfigSchema, FieldSpec, SectionSpec } from './config/config-fields.js';
+export { locateKey } from './config/config-sections.js';
+export { closestNames, didYouMean, formatList } from './text/suggest.js';
+export type { HintForm } from './text/suggest.js';
+export { capText, cutNote, truncateUtf8 } from './text/text.js';
+export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths/paths.js';
+export type { RealLocation } from './paths/paths.js';
+export { createPromptService } from './prompts/prompt-service.js';
+export type { PromptService, PromptServiceOptions } from './prompts/prompt-service.js';
+export type { PromptLimits } from './prompts/prompt-arguments.js';
+export type { CompletionResult } from './prompts/prompt-completion.js';
+export type { PromptSource, PromptSourceDelta } from './contracts/prompt-sources.js';
+export type { SkillTree, SkillTreeEntry } from './contracts/skills.js';
+export type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './contracts/resources.js';
+export { createResourceService } from './resources/resource-service.js';
+export type { ResourceCompletion, ResourceService, ResourceServiceOptions } from './resources/resource-service.js';
+export { isValidToolName, textResult } from './contracts/tools.js';
 export type {
   ToolAnnotations,
   ToolContext,
@@ -55,10 +51,10 @@ export type {
   ToolPropertySchema,
   ToolProvider,
   ToolResult,
-} from './tools.js';
-export { validateToolArguments } from './tool-arguments.js';
-export { createToolService } from './tool-service.js';
-export type { ToolService, ToolServiceOptions } from './tool-service.js';
+} from './contracts/tools.js';
+export { validateToolArguments } from './tools/tool-arguments.js';
+export { createToolService } from './tools/tool-service.js';
+export type { ToolService, ToolServiceOptions } from './tools/tool-service.js';
 export type {
   PromptSourceFactory,
   ProviderContext,
@@ -66,8 +62,8 @@ export type {
   ProviderOptions,
   ResourceProviderFactory,
   ToolProviderFactory,
-} from './providers.js';
-export { clusterSection, standaloneStreamId } from './cluster.js';
+} from './contracts/providers.js';
+export { clusterSection, standaloneStreamId } from './contracts/cluster.js';
 export type {
   ChangeBus,
   ChangeEvent,
@@ -77,6 +73,6 @@ export type {
   SessionEvent,
   SessionEventStore,
   SessionRecord,
-} from './cluster.js';
-export { outcomeOfCode, telemetrySection } from './metrics.js';
-export type { BackendSample, Metrics, MetricsScrape, RequestDone, RequestOutcome } from './metrics.js';
+} from './contracts/cluster.js';
+export { outcomeOfCode, telemetrySection } from './contracts/metrics.js';
+export type { BackendSample, Metrics, MetricsScrape, RequestDone, RequestOutcome } from './contracts/metrics.js';

@@ -193,7 +193,7 @@ describe('resources through the catalog handlers', () => {
 
   it('recognises the not-found error of a provider that has its own copy of @promptyard/core', async () => {
     vi.resetModules();
-    const copy = '../../core/src/errors.js?provider-copy';
+    const copy = '../../core/src/errors/errors.js?provider-copy';
     const { PromptyardError: ForeignError } = (await import(copy)) as typeof Core;
     expect(ForeignError).not.toBe(PromptyardError);
     const foreign: ResourceProvider = {

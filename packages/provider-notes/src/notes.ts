@@ -1,4 +1,4 @@
-import { closestNames, formatList, PromptyardError } from '@promptyard/core';
+import { closestNames, didYouMean, PromptyardError } from '@promptyard/core';
 import type { ProviderOptions } from '@promptyard/core';
 
 /** Each option is a note: its key the name, its value the Markdown text. */
@@ -11,13 +11,11 @@ export const noteText = (notes: NotesOptions, name: string, uri: string): string
   const text = Object.hasOwn(notes, name) ? notes[name] : undefined;
   if (text !== undefined) return text;
   const close = closestNames(name, noteNames(notes));
-  throw new PromptyardError(
-    'RESOURCE_NOT_FOUND',
-    `No note "${name}"${close.length > 0 ? `; did you mean ${formatList(close)}?` : '.'} Notes are the options of this provider in promptyard.toml.`,
-    {
-      data: { uri },
-    },
-  );
+  // Without a hint, the sentence still ends.
+  const hint = didYouMean(close, 'clause') || '.';
+  throw new PromptyardError('RESOURCE_NOT_FOUND', `No note "${name}"${hint} Notes are the options of this provider in promptyard.toml.`, {
+    data: { uri },
+  });
 };
 
 /** The first heading or line of a note, for descriptions. */

@@ -36,120 +36,103 @@ const listen = async (server: Server, requests: FakeHost['requests']): Promise<F
   };
 };
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => ({
   status,
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });
+
+/** A civkit error body as Jina Reader sends it: `{data: null, code, name, status, message, …}`. */
+const civkitError = (
+  code: number,
+  name: string,
+  status: number,
+  message: string,
+  rest: Record<string, unknown> = {},
+  headers = {},
+): Answer => json(code, { data: null, code, name, status, message, ...rest }, headers);
+
+/** What the reader refuses before reading: a wrong key, a missing or unsafe URL. */
+const refuseRequest = (raw: string, auth: string | undefined, apiKey: string | undefined): Answer | URL => {
+  if (apiKey !== undefined && auth !== undefined && auth.replace(/^Bearer\s+/i, '') !== apiKey) {
+    return civkitError(401, 'AuthenticationFailedError', 40103, 'Invalid API key, please get a new one from https://jina.ai', {
+      readableMessage: 'AuthenticationFailedError: Invalid API key',
+    });
+  }
+  let target: URL;
+  try {
+    target = new URL(decodeURIComponent(raw));
+  } catch {
+    return civkitError(400, 'ParamValidationError', 40001, 'No URL provided', { readableMessage: 'ParamValidationError: No URL provided' });
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    return civkitError(400, 'ParamValidationError', 40001, `Invalid protocol ${target.protocol}`, {
+      readableMessage: `ParamValidationError: Invalid protocol ${target.protocol}`,
+    });
+  }
+  if (/^(localhost|127\.|10\.|192\.168\.|\[::1\])/.test(target.hostname)) {
+    return civkitError(451, 'SecurityCompromiseError', 45102, `Suspicious action: Request to localhost: ${target.href}`, {
+      readableMessage: `SecurityCompromiseError: Suspicious action: Request to localhost: ${target.href}`,
+    });
+  }
+  return target;
+};
+
+/** The test hosts that fail when read: `ratelimited.test` (429) and `nocontent.test` (422). */
+const failingHost = (target: URL): Answer | undefined => {
+  if (target.hostname === 'ratelimited.test') {
+    return civkitError(
+      429,
+      'RateLimitTriggeredError',
+      42903,
+      'Per IP rate limit exceeded (20 RPM)',
+      { retryAfter: 7, retryAfterDate: new Date(Date.now() + 7000).toUTCString() },
+      { 'retry-after': '7' },
+    );
+  }
+  if (target.hostname === 'nocontent.test') {
+    return civkitError(422, 'AssertionFailureError', 42206, `No content available for URL ${target.href}`, {
+      readableMessage: `AssertionFailureError: No content available for URL ${target.href}`,
+    });
+  }
+  return undefined;
+};
+
+/** The page as the reader renders it: the text framing, or the JSON envelope when asked for JSON. */
+const readerPage = (target: URL, headers: IncomingHttpHeaders): Answer => {
+  const timeout = Math.min(Number(headers['x-timeout'] ?? '0') || 0, 180);
+  const format = String(headers['x-return-format'] ?? headers['x-respond-with'] ?? 'content');
+  const content = `# ${target.hostname}\n\nThe page at ${target.href} (${format}${timeout > 0 ? `, timeout ${timeout}s` : ''}${headers['x-no-cache'] === 'true' ? ', no cache' : ''}).`;
+  if (String(headers.accept ?? '').includes('json')) {
+    return json(200, {
+      code: 200,
+      status: 20000,
+      data: { title: target.hostname, description: '', url: target.href, content, usage: { tokens: 33 } },
+      meta: { usage: { tokens: 33 } },
+    });
+  }
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-usage-tokens': '33' },
+    body: `Title: ${target.hostname}\n\nURL Source: ${target.href}\n\nMarkdown Content:\n${content}\n`,
+  };
+};
 
 export const startFakeReader = async (options: { readonly apiKey?: string } = {}): Promise<FakeHost> => {
   const requests: FakeHost['requests'] = [];
   const server = createServer((req, res) => {
     const raw = (req.url ?? '/').slice(1);
     requests.push({ path: req.url ?? '/', headers: req.headers });
-    const answer = ({ status, headers, body }: { status: number; headers: Record<string, string>; body: string }): void => {
-      res.writeHead(status, headers);
-      res.end(body);
-    };
-    const auth = req.headers.authorization;
-    if (options.apiKey !== undefined && auth !== undefined && auth.replace(/^Bearer\s+/i, '') !== options.apiKey) {
-      return answer(
-        json(401, {
-          data: null,
-          code: 401,
-          name: 'AuthenticationFailedError',
-          status: 40103,
-          message: 'Invalid API key, please get a new one from https://jina.ai',
-          readableMessage: 'AuthenticationFailedError: Invalid API key',
-        }),
-      );
-    }
-    let target: URL;
-    try {
-      target = new URL(decodeURIComponent(raw));
-    } catch {
-      return answer(
-        json(400, {
-          data: null,
-          code: 400,
-          name: 'ParamValidationError',
-          status: 40001,
-          message: 'No URL provided',
-          readableMessage: 'ParamValidationError: No URL provided',
-        }),
-      );
-    }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-      return answer(
-        json(400, {
-          data: null,
-          code: 400,
-          name: 'ParamValidationError',
-          status: 40001,
-          message: `Invalid protocol ${target.protocol}`,
-          readableMessage: `ParamValidationError: Invalid protocol ${target.protocol}`,
-        }),
-      );
-    }
-    if (/^(localhost|127\.|10\.|192\.168\.|\[::1\])/.test(target.hostname)) {
-      return answer(
-        json(451, {
-          data: null,
-          code: 451,
-          name: 'SecurityCompromiseError',
-          status: 45102,
-          message: `Suspicious action: Request to localhost: ${target.href}`,
-          readableMessage: `SecurityCompromiseError: Suspicious action: Request to localhost: ${target.href}`,
-        }),
-      );
-    }
-    if (target.hostname === 'ratelimited.test') {
-      return answer(
-        json(
-          429,
-          {
-            data: null,
-            code: 429,
-            name: 'RateLimitTriggeredError',
-            status: 42903,
-            message: 'Per IP rate limit exceeded (20 RPM)',
-            retryAfter: 7,
-            retryAfterDate: new Date(Date.now() + 7000).toUTCString(),
-          },
-          { 'retry-after': '7' },
-        ),
-      );
-    }
-    if (target.hostname === 'nocontent.test') {
-      return answer(
-        json(422, {
-          data: null,
-          code: 422,
-          name: 'AssertionFailureError',
-          status: 42206,
-          message: `No content available for URL ${target.href}`,
-          readableMessage: `AssertionFailureError: No content available for URL ${target.href}`,
-        }),
-      );
-    }
-    const timeout = Math.min(Number(req.headers['x-timeout'] ?? '0') || 0, 180);
-    const format = String(req.headers['x-return-format'] ?? req.headers['x-respond-with'] ?? 'content');
-    const content = `# ${target.hostname}\n\nThe page at ${target.href} (${format}${timeout > 0 ? `, timeout ${timeout}s` : ''}${req.headers['x-no-cache'] === 'true' ? ', no cache' : ''}).`;
-    if (String(req.headers.accept ?? '').includes('json')) {
-      return answer(
-        json(200, {
-          code: 200,
-          status: 20000,
-          data: { title: target.hostname, description: '', url: target.href, content, usage: { tokens: 33 } },
-          meta: { usage: { tokens: 33 } },
-        }),
-      );
-    }
-    answer({
-      status: 200,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-usage-tokens': '33' },
-      body: `Title: ${target.hostname}\n\nURL Source: ${target.href}\n\nMarkdown Content:\n${content}\n`,
-    });
+    const checked = refuseRequest(raw, req.headers.authorization, options.apiKey);
+    const { status, headers, body } = checked instanceof URL ? (failingHost(checked) ?? readerPage(checked, req.headers)) : checked;
+    res.writeHead(status, headers);
+    res.end(body);
   });
   return listen(server, requests);
 };

@@ -57,7 +57,7 @@ export const tracesUrl = (endpoint: string): string => {
 
 /**
  * The SDK, loaded by the first `startTracing` with an endpoint: a binary that exports no traces never
- * loads it (measured: ~160 ms and ~17 MB of RSS when it does). Required as CommonJS, which is what
+ * loads it, and spends neither the time nor the memory. Required as CommonJS, which is what
  * Node's `import()` gets of these packages too: their ESM builds are offered only under the bundlers'
  * `module` condition and import without file extensions. The exporter is made on demand, so a test
  * can put a collector of its own in its place.

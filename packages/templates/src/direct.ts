@@ -2,8 +2,8 @@
  * The direct renderer: most prompts use only a sliver of Liquid — `{{ name }}`,
  * `{{ name | default: 'x' }}`, `{% if name %}`/`{% unless name %}` with `{% else %}` — and for them
  * a walk over a few pre-built nodes prints exactly what liquidjs prints, without liquidjs's
- * per-render context, generators and emitter (~11 µs warm, ~35 µs in a busy server, for a 2 KB
- * prompt). The template is still parsed by liquidjs when it loads, so parse errors and variables
+ * per-render context, generators and emitter. The template is still parsed by liquidjs when it
+ * loads, so parse errors and variables
  * do not change; only the render step is replaced, and only when every markup token of the
  * skeleton is in the subset. Anything else (other filters and tags, `elsif`, operators, paths,
  * literals, unusual blanks) keeps the liquidjs render.

@@ -56,120 +56,144 @@ const boundNames = (target: unknown, into: Set<string>): void => {
   }
 };
 
+/** What a walk has found so far. */
+interface Walk {
+  readonly read: string[];
+  readonly seen: Set<string>;
+  readonly bound: Set<string>;
+  readonly sizes: Set<JinjaNode>;
+  readonly filters: Set<string>;
+}
+
+const visitAll = (walk: Walk, value: unknown): void => {
+  for (const node of nodes(value)) visit(walk, node);
+};
+
+/** The expressions a sizing filter's call allocates by: its first argument, or `width=`. */
+const addSizes = (walk: Walk, args: readonly JinjaNode[]): void => {
+  for (const [index, arg] of args.entries()) {
+    if (arg.type === 'KeywordArgumentExpression') {
+      if (String(field(nodes(field(arg, 'key'))[0] ?? arg, 'value')) === 'width')
+        for (const value of nodes(field(arg, 'value'))) walk.sizes.add(value);
+    } else if (index === 0) {
+      walk.sizes.add(arg);
+    }
+  }
+};
+
+const visitFilter = (walk: Walk, filter: unknown): void => {
+  // The filter's name is no variable; its call arguments are expressions.
+  for (const node of nodes(filter)) {
+    if (node.type === 'Identifier') walk.filters.add(String(field(node, 'value')));
+    if (node.type !== 'CallExpression') continue;
+    const args = nodes(field(node, 'args'));
+    const callee = nodes(field(node, 'callee'))[0];
+    if (callee?.type === 'Identifier') walk.filters.add(String(field(callee, 'value')));
+    if (callee?.type === 'Identifier' && sizingFilters.has(String(field(callee, 'value')))) addSizes(walk, args);
+    visitAll(walk, args);
+  }
+};
+
+const visitParameters = (walk: Walk, parameters: unknown): void => {
+  boundNames(parameters, walk.bound);
+  // A parameter's default is an expression of the enclosing scope.
+  for (const node of nodes(parameters)) if (node.type === 'KeywordArgumentExpression') visitAll(walk, field(node, 'value'));
+};
+
+const visitIdentifier = (walk: Walk, node: JinjaNode): void => {
+  const name = String(field(node, 'value'));
+  if (!walk.seen.has(name)) {
+    walk.seen.add(name);
+    walk.read.push(name);
+  }
+};
+
+/** Every other node's children are expressions or statements in its own fields. */
+const visitChildren = (walk: Walk, node: JinjaNode): void => {
+  for (const [name, value] of Object.entries(node as unknown as Fields)) {
+    // An operator is a lexer token (`and` is one of type Identifier), not a node.
+    if (name === 'operator') continue;
+    if (Array.isArray(value)) {
+      visitAll(walk, value);
+    } else if (isNode(value)) {
+      visit(walk, value);
+    }
+  }
+};
+
+/** The statements that bind names (a loop, `set`, a macro, a call block); false for any other node. */
+const visitBinding = (walk: Walk, node: JinjaNode): boolean => {
+  switch (node.type) {
+    case 'For':
+      boundNames(field(node, 'loopvar'), walk.bound);
+      visitAll(walk, [field(node, 'iterable'), field(node, 'body'), field(node, 'defaultBlock')]);
+      return true;
+    case 'Set':
+      boundNames(field(node, 'assignee'), walk.bound);
+      // `{% set ns.x = 1 %}` reads `ns`.
+      for (const target of nodes(field(node, 'assignee'))) if (target.type === 'MemberExpression') visit(walk, target);
+      visitAll(walk, [field(node, 'value'), field(node, 'body')]);
+      return true;
+    case 'Macro':
+      boundNames(field(node, 'name'), walk.bound);
+      visitParameters(walk, field(node, 'args'));
+      visitAll(walk, field(node, 'body'));
+      return true;
+    case 'CallStatement':
+      visitParameters(walk, field(node, 'callerArgs'));
+      visitAll(walk, [field(node, 'call'), field(node, 'body')]);
+      return true;
+    default:
+      return false;
+  }
+};
+
+function visit(walk: Walk, node: JinjaNode): void {
+  switch (node.type) {
+    case 'Identifier':
+      return visitIdentifier(walk, node);
+    case 'MemberExpression':
+      visitAll(walk, field(node, 'object'));
+      // `a.b` names an attribute; `a[b]` reads `b`.
+      if (field(node, 'computed') === true) visitAll(walk, field(node, 'property'));
+      return;
+    case 'FilterExpression':
+      visitAll(walk, field(node, 'operand'));
+      visitFilter(walk, field(node, 'filter'));
+      return;
+    case 'FilterStatement':
+      visitFilter(walk, field(node, 'filter'));
+      visitAll(walk, field(node, 'body'));
+      return;
+    case 'TestExpression':
+      visitAll(walk, field(node, 'operand'));
+      return;
+    case 'KeywordArgumentExpression':
+      visitAll(walk, field(node, 'value'));
+      return;
+    case 'ObjectLiteral': {
+      const entries = field(node, 'value');
+      if (entries instanceof Map) for (const [key, value] of entries) visitAll(walk, [key, value]);
+      return;
+    }
+    case 'StringLiteral':
+    case 'IntegerLiteral':
+    case 'FloatLiteral':
+    case 'Comment':
+      return;
+    default:
+      if (!visitBinding(walk, node)) visitChildren(walk, node);
+  }
+}
+
 /**
  * Walks the tree once. A name set anywhere in the template (by `set`, a loop, a macro or its
  * parameters) is a local, not an argument, even where it is read before it is set: simpler than
  * Jinja's scoping and never asks a caller for a name the template supplies itself.
  */
 export const readTree = (program: JinjaNode): TreeFacts => {
-  const read: string[] = [];
-  const seen = new Set<string>();
-  const bound = new Set<string>();
-  const sizes = new Set<JinjaNode>();
-  const filters = new Set<string>();
-
-  const visitAll = (value: unknown): void => {
-    for (const node of nodes(value)) visit(node);
-  };
-  const visitFilter = (filter: unknown): void => {
-    // The filter's name is no variable; its call arguments are expressions.
-    for (const node of nodes(filter)) {
-      if (node.type === 'Identifier') filters.add(String(field(node, 'value')));
-      if (node.type !== 'CallExpression') continue;
-      const args = nodes(field(node, 'args'));
-      const callee = nodes(field(node, 'callee'))[0];
-      if (callee?.type === 'Identifier') filters.add(String(field(callee, 'value')));
-      if (callee?.type === 'Identifier' && sizingFilters.has(String(field(callee, 'value')))) {
-        for (const [index, arg] of args.entries()) {
-          if (arg.type === 'KeywordArgumentExpression') {
-            if (String(field(nodes(field(arg, 'key'))[0] ?? arg, 'value')) === 'width')
-              for (const value of nodes(field(arg, 'value'))) sizes.add(value);
-          } else if (index === 0) {
-            sizes.add(arg);
-          }
-        }
-      }
-      visitAll(args);
-    }
-  };
-  const visitParameters = (parameters: unknown): void => {
-    boundNames(parameters, bound);
-    // A parameter's default is an expression of the enclosing scope.
-    for (const node of nodes(parameters)) if (node.type === 'KeywordArgumentExpression') visitAll(field(node, 'value'));
-  };
-
-  const visit = (node: JinjaNode): void => {
-    switch (node.type) {
-      case 'Identifier': {
-        const name = String(field(node, 'value'));
-        if (!seen.has(name)) {
-          seen.add(name);
-          read.push(name);
-        }
-        return;
-      }
-      case 'MemberExpression':
-        visitAll(field(node, 'object'));
-        // `a.b` names an attribute; `a[b]` reads `b`.
-        if (field(node, 'computed') === true) visitAll(field(node, 'property'));
-        return;
-      case 'FilterExpression':
-        visitAll(field(node, 'operand'));
-        visitFilter(field(node, 'filter'));
-        return;
-      case 'FilterStatement':
-        visitFilter(field(node, 'filter'));
-        visitAll(field(node, 'body'));
-        return;
-      case 'TestExpression':
-        visitAll(field(node, 'operand'));
-        return;
-      case 'KeywordArgumentExpression':
-        visitAll(field(node, 'value'));
-        return;
-      case 'For':
-        boundNames(field(node, 'loopvar'), bound);
-        visitAll([field(node, 'iterable'), field(node, 'body'), field(node, 'defaultBlock')]);
-        return;
-      case 'Set':
-        boundNames(field(node, 'assignee'), bound);
-        // `{% set ns.x = 1 %}` reads `ns`.
-        for (const target of nodes(field(node, 'assignee'))) if (target.type === 'MemberExpression') visit(target);
-        visitAll([field(node, 'value'), field(node, 'body')]);
-        return;
-      case 'Macro':
-        boundNames(field(node, 'name'), bound);
-        visitParameters(field(node, 'args'));
-        visitAll(field(node, 'body'));
-        return;
-      case 'CallStatement':
-        visitParameters(field(node, 'callerArgs'));
-        visitAll([field(node, 'call'), field(node, 'body')]);
-        return;
-      case 'ObjectLiteral': {
-        const entries = field(node, 'value');
-        if (entries instanceof Map) for (const [key, value] of entries) visitAll([key, value]);
-        return;
-      }
-      case 'StringLiteral':
-      case 'IntegerLiteral':
-      case 'FloatLiteral':
-      case 'Comment':
-        return;
-      default:
-        // Every other node's children are expressions or statements in its own fields.
-        for (const [name, value] of Object.entries(node as unknown as Fields)) {
-          // An operator is a lexer token (`and` is one of type Identifier), not a node.
-          if (name === 'operator') continue;
-          if (Array.isArray(value)) {
-            visitAll(value);
-          } else if (isNode(value)) {
-            visit(value);
-          }
-        }
-    }
-  };
-
-  visit(program);
+  const walk: Walk = { read: [], seen: new Set(), bound: new Set(), sizes: new Set(), filters: new Set() };
+  visit(walk, program);
+  const { read, bound, sizes, filters } = walk;
   return { variables: read.filter((name) => !bound.has(name) && !builtins.has(name)), sizes, filters };
 };

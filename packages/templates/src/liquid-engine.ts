@@ -26,7 +26,7 @@ export interface LiquidEngineOptions {
 
 /** How many skeletons' variables an engine keeps, to share them between prompts. */
 const analysisLimit = 1000;
-/** How many skeletons' syntax trees an engine keeps (~5 KB each for a 2 KB prompt with a few tags). */
+/** How many skeletons' syntax trees an engine keeps. */
 const treeLimit = 1000;
 
 /** A map that forgets its least recently used entry past `limit` entries. */
@@ -143,8 +143,8 @@ export const createLiquidEngine = (options: LiquidEngineOptions = {}): TemplateE
       }
     }
     // Kept per prompt: its text runs and the shared skeleton, not its own skeleton string and token
-    // sequence (measured: ~0.3 KB a prompt over 10,000 prompts with one skeleton). `slice`: exactly
-    // as many runs as there are, without the spare room an array grown by push keeps.
+    // sequence. `slice`: exactly as many runs as there are, without the spare room an array grown by
+    // push keeps.
     return new LiquidTemplate(renderer, shape, skeleton?.texts.slice(), compileOptions.file, site.lineOffset);
   };
 
@@ -197,7 +197,7 @@ const liquidLiterals: ReadonlySet<string> = new Set(['nil', 'null', 'true', 'fal
 /**
  * The fast path: a source whose only Liquid is `{{ name }}` renders as Liquid would (arguments are
  * strings, printed unescaped; unknown and inherited names print nothing) without a Liquid parse,
- * which costs ~0.1 ms per 2 KB and would dominate loading a large library. Anything else —
+ * which would dominate loading a large library. Anything else —
  * tags, filters, paths, `{{-`, a stray `{{` — returns `undefined` and goes to Liquid.
  */
 const substitution = (source: string): CompiledTemplate | undefined => {

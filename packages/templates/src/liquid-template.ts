@@ -38,8 +38,8 @@ export interface Renderer {
 
 /**
  * One compiled template. A class, not a closure: thousands are kept, and a method on the prototype
- * costs them nothing, while a closure per template (with its context) cost ~0.2 KB each (measured:
- * 10,000 prompts, bench/prompts.bench.ts).
+ * costs them nothing, while a closure per template (with its context) costs memory for each
+ * (bench/prompts.bench.ts).
  */
 export class LiquidTemplate implements CompiledTemplate {
   readonly variables: readonly string[];

@@ -3,8 +3,8 @@
  * tag, `{%__promptyard_text__ i%}`, that prints text run `i` (the engine registers that tag; it
  * reads the runs from a hidden global, so the parsed skeleton does not depend on the text).
  * liquidjs's tokenizer visits every character and its variable analysis rescans the template for
- * positions, so parsing the skeleton (a few hundred characters for a 2 KB prompt) instead of the
- * source is what makes loading a large library fast.
+ * positions, so parsing the skeleton (much shorter than the source) instead of the source is what
+ * makes loading a large library fast.
  *
  * The split replicates liquidjs 10's tokenizer (default delimiters and options, `greedy: true`):
  * where a text run ends, which `}}` closes an output, whitespace control, `{% raw %}` and

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { isPromptyardError } from '../errors.js';
-import type { PromptyardErrorCode } from '../errors.js';
-import { createLogger } from '../logger.js';
-import type { LogRecord } from '../logger.js';
-import type { ProviderContext } from '../providers.js';
-import type { TemplateEngine } from '../types.js';
+import { isPromptyardError } from '../errors/errors.js';
+import type { PromptyardErrorCode } from '../errors/errors.js';
+import { createLogger } from '../logging/logger.js';
+import type { LogRecord } from '../logging/logger.js';
+import type { ProviderContext } from '../contracts/providers.js';
+import type { TemplateEngine } from '../contracts/types.js';
 
 /**
  * One named contract check. The lists the contracts return plug into any test runner:

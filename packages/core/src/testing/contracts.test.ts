@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PromptyardError } from '../errors.js';
-import type { PromptEntry } from '../types.js';
-import type { PromptSource } from '../prompt-sources.js';
-import type { ResourceProvider } from '../resources.js';
-import type { ToolDefinition } from '../tools.js';
-import { textResult } from '../tools.js';
+import { PromptyardError } from '../errors/errors.js';
+import type { PromptEntry } from '../contracts/types.js';
+import type { PromptSource } from '../contracts/prompt-sources.js';
+import type { ResourceProvider } from '../contracts/resources.js';
+import type { ToolDefinition } from '../contracts/tools.js';
+import { textResult } from '../contracts/tools.js';
 import type { ContractCheck } from './checks.js';
 import { promptSourceContract } from './prompts.js';
 import { resourceProviderContract } from './resources.js';

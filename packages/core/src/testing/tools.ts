@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createCatalog } from '../catalog.js';
-import type { ProviderContext } from '../providers.js';
-import { createToolService } from '../tool-service.js';
-import type { ToolService } from '../tool-service.js';
-import { isValidToolName } from '../tools.js';
-import type { ToolDefinition, ToolProvider } from '../tools.js';
+import { createCatalog } from '../catalog/catalog.js';
+import type { ProviderContext } from '../contracts/providers.js';
+import { createToolService } from '../tools/tool-service.js';
+import type { ToolService } from '../tools/tool-service.js';
+import { isValidToolName } from '../contracts/tools.js';
+import type { ToolDefinition, ToolProvider } from '../contracts/tools.js';
 import type { ContractCheck, TextExpectation } from './checks.js';
 import { createTestContext, expectPromptyardError, expectText, settlesWithin, thrownBy } from './checks.js';
 

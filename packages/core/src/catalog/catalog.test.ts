@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from './catalog.js';
-import { PromptyardError } from './errors.js';
+import { PromptyardError } from '../errors/errors.js';
 
 const item = (name: string, value = name) => ({ name, value });
 

@@ -1,12 +1,16 @@
-import type { Catalog } from './catalog.js';
-import { findOrSuggest } from './catalog.js';
-import { createDeadlines } from './deadlines.js';
-import { describeError, isPromptyardError, PromptyardError } from './errors.js';
-import type { Logger } from './logger.js';
-import { cutNote, truncateUtf8 } from './text.js';
+/**
+ * Tools: the behaviour behind `tools/call` (here), with each call's arguments checked against the
+ * tool's schema first (`tool-arguments.ts`), independent of any transport or SDK.
+ */
+import type { Catalog } from '../catalog/catalog.js';
+import { findOrSuggest } from '../catalog/catalog.js';
+import { createDeadlines } from '../deadlines/deadlines.js';
+import { describeError, isPromptyardError, PromptyardError } from '../errors/errors.js';
+import type { Logger } from '../logging/logger.js';
+import { cutNote, truncateUtf8 } from '../text/text.js';
 import { validateToolArguments } from './tool-arguments.js';
-import type { ToolDefinition, ToolResult } from './tools.js';
-import { textResult } from './tools.js';
+import type { ToolDefinition, ToolResult } from '../contracts/tools.js';
+import { textResult } from '../contracts/tools.js';
 
 export interface ToolServiceOptions {
   readonly catalog: Catalog<ToolDefinition>;

@@ -1,6 +1,7 @@
 /**
- * UTF-8 byte limits on text, written once: every cap in Promptyard (tool results, prompt fallbacks,
- * resources) cuts on a character boundary and says where it cut, so a model knows more exists.
+ * Text for messages and results. Here, UTF-8 byte limits, written once: every cap in Promptyard (tool
+ * results, prompt fallbacks, resources) cuts on a character boundary and says where it cut, so a
+ * model knows more exists. `suggest.ts`: the closest known names, lists and "did you mean" hints.
  */
 
 /** The longest start of `text` that fits in `maxBytes` UTF-8 bytes, never splitting a character. */

@@ -1,6 +1,10 @@
-import { createDeadlines } from './deadlines.js';
-import { PromptyardError } from './errors.js';
-import type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from './resources.js';
+/**
+ * Resources: every resource provider of a server behind one service, lists merged and reads routed
+ * by URI scheme, independent of any transport or SDK.
+ */
+import { createDeadlines } from '../deadlines/deadlines.js';
+import { PromptyardError } from '../errors/errors.js';
+import type { ResourceContents, ResourceInfo, ResourceProvider, ResourceTemplateInfo } from '../contracts/resources.js';
 
 export interface ResourceCompletion {
   readonly values: readonly string[];

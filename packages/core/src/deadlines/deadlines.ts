@@ -4,12 +4,11 @@
  * `parent`, the caller's own signal, aborts first), so what it started (an HTTP request, a template
  * render) stops too instead of running on unobserved.
  *
- * The signal is made when the work first reads `deadline.signal`, not before: an AbortController
- * costs ~5.6 µs on Node 20 (measured: 200,000 in a loop), a quarter of what a whole `prompts/get`
- * adds to a ping, and most renders (the direct path, synchronous Liquid) finish without looking.
- * A call is one object of a class (its methods on the prototype, the caller's signal listening to it
- * through `handleEvent`): closures and a getter literal per call cost a `prompts/get` over stdio
- * several microseconds more (bench/prompts.bench.ts, A/B of the two builds in one run).
+ * The signal is made when the work first reads `deadline.signal`, not before: an AbortController is
+ * costly next to a whole `prompts/get`, and most renders (the direct path, synchronous Liquid) finish
+ * without looking. A call is one object of a class (its methods on the prototype, the caller's signal
+ * listening to it through `handleEvent`): closures and a getter literal per call slow a `prompts/get`
+ * down measurably (bench/prompts.bench.ts).
  */
 interface Deadline {
   /** Aborts at the deadline or with the caller's signal; made on first read. */

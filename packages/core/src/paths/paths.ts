@@ -1,11 +1,10 @@
-import { realpathSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, sep } from 'node:path';
-
 /**
  * Path containment, written once because it is a security check: whatever a user or a file names
  * (`@path` references, template partials, files inside a watched folder) must stay inside its root.
  */
+import { realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, sep } from 'node:path';
 
 /** Whether `path` is `root` or lies inside it, by name only (`..` resolved, symlinks not followed). */
 export const isPathInside = (root: string, path: string): boolean => {

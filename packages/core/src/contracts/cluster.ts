@@ -1,4 +1,4 @@
-import type { SectionSpec } from './config.js';
+import type { SectionSpec } from '../config/config-fields.js';
 
 /**
  * The cluster contract: the state replicas share so that any of them can serve any request, free of

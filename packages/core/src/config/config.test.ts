@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { envName, loadConfig, locateKey } from './config.js';
+import { loadConfig } from './config.js';
+import { envName } from './config-fields.js';
+import { locateKey } from './config-sections.js';
 
 const schema = {
   server: { name: { type: 'string', default: 'promptyard' }, level: { type: 'string', enum: ['debug', 'info'], default: 'info' } },

@@ -1,5 +1,5 @@
-import { closestNames, formatList } from './suggest.js';
-import type { ToolInputSchema, ToolPropertySchema } from './tools.js';
+import { closestNames, didYouMean, formatList } from '../text/suggest.js';
+import type { ToolInputSchema, ToolPropertySchema } from '../contracts/tools.js';
 
 const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`);
 
@@ -63,10 +63,7 @@ export const validateToolArguments = (schema: ToolInputSchema, args: Readonly<Re
   for (const [name, value] of Object.entries(args)) {
     const spec = schema.properties[name];
     if (spec === undefined) {
-      const suggestions = closestNames(name, known);
-      problems.push(
-        `"${name}" is not an argument of this tool${suggestions.length > 0 ? ` (did you mean ${formatList(suggestions)}?)` : ''}`,
-      );
+      problems.push(`"${name}" is not an argument of this tool${didYouMean(closestNames(name, known), 'aside')}`);
       continue;
     }
     if (value === undefined || value === null) continue;

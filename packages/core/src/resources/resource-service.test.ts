@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isPromptyardError } from './errors.js';
-import type { ResourceProvider } from './resources.js';
+import { isPromptyardError } from '../errors/errors.js';
+import type { ResourceProvider } from '../contracts/resources.js';
 import { createResourceService } from './resource-service.js';
 
 /** A provider whose reads of `slow:` never finish on their own: they end only when their signal aborts. */

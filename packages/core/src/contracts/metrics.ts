@@ -1,5 +1,5 @@
 import type { ClusterStatus } from './cluster.js';
-import type { SectionSpec } from './config.js';
+import type { SectionSpec } from '../config/config-fields.js';
 
 /**
  * The metrics contract: what the serving layers (`@promptyard/mcp`, the gateway's router, the apps)

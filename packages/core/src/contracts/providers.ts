@@ -1,4 +1,10 @@
-import type { Logger } from './logger.js';
+/**
+ * The contracts other packages meet on, free of the MCP SDK and of any library: the prompt and
+ * template shapes (`types.ts`), prompt sources, skills, resource providers and tools, the provider
+ * factories a package exports (here), and what the deployment packages implement: identity (auth),
+ * metrics (telemetry) and cluster state (cluster).
+ */
+import type { Logger } from '../logging/logger.js';
 import type { PromptSource } from './prompt-sources.js';
 import type { ResourceProvider } from './resources.js';
 import type { ToolProvider } from './tools.js';

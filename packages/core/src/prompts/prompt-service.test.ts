@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from './catalog.js';
-import { PromptyardError } from './errors.js';
-import { createLogger } from './logger.js';
-import type { LogRecord } from './logger.js';
+import { createCatalog } from '../catalog/catalog.js';
+import { PromptyardError } from '../errors/errors.js';
+import { createLogger } from '../logging/logger.js';
+import type { LogRecord } from '../logging/logger.js';
 import { createPromptService } from './prompt-service.js';
-import type { PromptArgument, PromptEntry } from './types.js';
+import type { PromptArgument, PromptEntry } from '../contracts/types.js';
 
 const entry = (
   name: string,

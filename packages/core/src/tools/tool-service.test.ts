@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from './catalog.js';
-import { createLogger } from './logger.js';
+import { createCatalog } from '../catalog/catalog.js';
+import { createLogger } from '../logging/logger.js';
 import { createToolService } from './tool-service.js';
-import type { ToolDefinition } from './tools.js';
-import { textResult } from './tools.js';
+import type { ToolDefinition } from '../contracts/tools.js';
+import { textResult } from '../contracts/tools.js';
 
 const echo: ToolDefinition = {
   name: 'echo',

@@ -1,6 +1,6 @@
 /**
  * The shapes every package agrees on. They mirror the MCP specification's prompt types but belong to
- * Promptyard, so packages never import the SDK: only `src/mcp/` does.
+ * Promptyard, so packages never import the SDK: only `@promptyard/mcp` (and the router's upstream client) does.
  */
 
 export interface PromptArgument {

@@ -1,0 +1,101 @@
+/**
+ * Prompts: the behaviour behind `prompts/get` and completion (here), the arguments a get renders with
+ * (`prompt-arguments.ts`), and the values completion offers, from a bounded history of recent gets
+ * (`prompt-completion.ts`).
+ */
+import type { Catalog } from '../catalog/catalog.js';
+import { findOrSuggest } from '../catalog/catalog.js';
+import { createDeadlines } from '../deadlines/deadlines.js';
+import { PromptyardError } from '../errors/errors.js';
+import type { Logger } from '../logging/logger.js';
+import type { PromptEntry, RenderedPrompt } from '../contracts/types.js';
+import { prepareArguments, where } from './prompt-arguments.js';
+import type { PromptLimits } from './prompt-arguments.js';
+import { completeArgument, createHistory } from './prompt-completion.js';
+import type { CompletionResult } from './prompt-completion.js';
+
+export interface PromptServiceOptions {
+  readonly catalog: Catalog<PromptEntry>;
+  readonly logger: Logger;
+  readonly limits: PromptLimits;
+  /** How long one render may take before the request fails. */
+  readonly timeoutMs: number;
+}
+
+export interface PromptService {
+  readonly catalog: Catalog<PromptEntry>;
+  /** Looks a prompt up, or throws `PROMPT_NOT_FOUND` naming the closest known names. */
+  find(name: string): PromptEntry;
+  get(name: string, args: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal): Promise<RenderedPrompt>;
+  /**
+   * Values for an argument: its enum, its default, then values this server saw for it before (those
+   * seen with the same `context` arguments first), matching `value` by prefix, then by substring.
+   */
+  complete(name: string, argument: string, value: string, context?: Readonly<Record<string, string>>): CompletionResult;
+}
+
+const contentBytes = (rendered: RenderedPrompt): number => {
+  let bytes = 0;
+  for (const message of rendered.messages) {
+    const { content } = message;
+    if (content.type === 'text') bytes += Buffer.byteLength(content.text, 'utf8');
+    else if (content.type === 'image') bytes += content.data.length;
+    else bytes += 'text' in content.resource ? Buffer.byteLength(content.resource.text, 'utf8') : content.resource.blob.length;
+  }
+  return bytes;
+};
+
+/**
+ * Whether the content may pass `limit` UTF-8 bytes, without counting them: a UTF-16 unit is at most
+ * 3 bytes. Counting every prompt's bytes showed in the CPU profile of prompts/get.
+ */
+const mayExceed = (rendered: RenderedPrompt, limit: number): boolean => {
+  let upper = 0;
+  for (const { content } of rendered.messages) {
+    if (content.type === 'text') upper += content.text.length * 3;
+    else if (content.type === 'image') upper += content.data.length;
+    else upper += 'text' in content.resource ? content.resource.text.length * 3 : content.resource.blob.length;
+  }
+  return upper > limit;
+};
+
+/** The behaviour behind `prompts/get` and completion, independent of any transport or SDK. */
+export const createPromptService = (options: PromptServiceOptions): PromptService => {
+  const { catalog, logger, limits, timeoutMs } = options;
+  const withDeadline = createDeadlines(timeoutMs);
+  const history = createHistory();
+
+  const find = (name: string): PromptEntry => findOrSuggest(catalog, name, 'PROMPT_NOT_FOUND');
+
+  return {
+    catalog,
+    find,
+    get: async (name, given = {}, signal) => {
+      const entry = find(name);
+      const args = prepareArguments(entry, given, limits, logger);
+      history.add(entry.name, args);
+      const rendered = await withDeadline(
+        () =>
+          new PromptyardError(
+            'TIMEOUT',
+            `Prompt "${name}" did not render within ${timeoutMs} ms ([timeouts] prompt_ms); simplify the template in ${where(entry)} or raise the limit.`,
+          ),
+        // The deadline's signal reaches the engine, so a render past [timeouts] prompt_ms stops.
+        // `deadline` is the render options: its signal is made only if the engine reads it.
+        (deadline) => entry.render(args, deadline),
+        timeoutMs,
+        signal,
+      );
+      const bytes = mayExceed(rendered, limits.maxResponseBytes) ? contentBytes(rendered) : 0;
+      if (bytes > limits.maxResponseBytes) {
+        throw new PromptyardError(
+          'RESPONSE_TOO_LARGE',
+          `Prompt "${name}" rendered ${bytes} bytes, over the ${limits.maxResponseBytes}-byte limit ([limits] max_response_bytes); shorten the arguments or raise the limit.`,
+          { data: { name, bytes, limit: limits.maxResponseBytes } },
+        );
+      }
+      return rendered.description === undefined ? { description: entry.description, messages: rendered.messages } : rendered;
+    },
+    complete: (name, argumentName, value, context = {}) => completeArgument(find(name), argumentName, value, context, history),
+  };
+};
