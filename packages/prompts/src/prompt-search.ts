@@ -1,7 +1,7 @@
 import type { Catalog, PromptEntry } from '@promptyard/core';
 import type { PromptSearch } from './prompt-tools.js';
-import { createSearchIndex } from './search-index.js';
-import type { SearchIndex } from './search-index.js';
+import { createSearchIndex } from '@promptyard/search-index';
+import type { SearchIndex } from '@promptyard/search-index';
 
 export interface PromptSearchOptions {
   readonly catalog: Catalog<PromptEntry>;
