@@ -1,3 +1,8 @@
+/**
+ * Other tools' prompt files (Claude Code, Copilot, Continue, Gemini CLI, Codex, spec-kit, Prompty):
+ * the source over a folder of them (this file), each format's definition and parser, the placeholder
+ * dialects that turn their inputs into arguments, file references, and MCP-safe prompt names.
+ */
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -9,12 +14,12 @@ import {
   type PromptSourceDelta,
   type TemplateEngine,
 } from '@promptyard/core';
-import { fileErrorDetails } from '../file-error.js';
-import { startFolderWatcher, type FolderWatcher } from '../folder-watcher.js';
-import { isIgnoredName, toPosixRelative } from '../ignore.js';
-import { mapLimit } from '../map-limit.js';
-import { readPromptText } from '../read-prompt-text.js';
-import { createSymlinkPolicy, type SymlinkPolicy } from '../symlinks.js';
+import { fileErrorDetails } from '../formats/file-error.js';
+import { startFolderWatcher, type FolderWatcher } from '../folder/folder-watcher.js';
+import { isIgnoredName, toPosixRelative } from '../folder/ignore.js';
+import { mapLimit } from '../folder/map-limit.js';
+import { readPromptText } from '../folder/read-prompt-text.js';
+import { createSymlinkPolicy, type SymlinkPolicy } from '../folder/symlinks.js';
 import { parseContinueFormat } from './continue-format.js';
 import { freeTextName } from './dialect.js';
 import { parseCopilotFormat } from './copilot-format.js';

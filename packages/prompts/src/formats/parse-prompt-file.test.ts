@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePromptFile, type ParsePromptFileOptions } from './parse-prompt-file.js';
-import { captureLogs, createFakeLiquid, testEngines } from './test-helpers.js';
+import { captureLogs, createFakeLiquid, testEngines } from '../test-helpers.js';
 
 const file = '/prompts/code/review.md';
 

@@ -1,10 +1,14 @@
+/**
+ * Agent Skills: folders of skill folders (`<folder>/<skill>/SKILL.md`) as one `SkillTree` with hot
+ * reload, every path kept inside its skill folder's real path.
+ */
 import { constants, type Dirent } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describeError, PromptyardError, resolveInside } from '@promptyard/core';
 import type { Logger, SkillTree, SkillTreeEntry } from '@promptyard/core';
-import { startFolderWatcher, type FolderWatcher } from './folder-watcher.js';
-import { isIgnoredName } from './ignore.js';
+import { startFolderWatcher, type FolderWatcher } from '../folder/folder-watcher.js';
+import { isIgnoredName } from '../folder/ignore.js';
 
 export interface SkillTreeOptions {
   /** Folders of skill folders (`<folder>/<skill>/SKILL.md`), in order: on a name clash the first wins. */

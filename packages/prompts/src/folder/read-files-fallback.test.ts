@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPromptFolderSource } from './prompt-folder-source.js';
-import { captureLogs, createTempFolder, testEngines, type TempFolder } from './test-helpers.js';
+import { captureLogs, createTempFolder, testEngines, type TempFolder } from '../test-helpers.js';
 
 // A reader thread that dies after handing over its first result.
 vi.mock('./read-files-in-worker.js', () => ({

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PromptEntry } from '@promptyard/core';
 import { createPromptFolderSource } from './prompt-folder-source.js';
-import { captureLogs, createTempFolder, testEngines, watchChanges, type CapturedLogs, type TempFolder } from './test-helpers.js';
+import { captureLogs, createTempFolder, testEngines, watchChanges, type CapturedLogs, type TempFolder } from '../test-helpers.js';
 import type { PromptFolderSource } from './types.js';
 
 let folder: TempFolder;

@@ -2,18 +2,18 @@ import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { PromptyardError, describeError, isPathInside, type Logger, type PromptEntry, type TemplateEngine } from '@promptyard/core';
-import { errorCode, fileError, fileErrorDetails } from './file-error.js';
+import { errorCode, fileError, fileErrorDetails } from '../formats/file-error.js';
 import { isIgnoredPath, toPosixRelative } from './ignore.js';
 import { mapLimit } from './map-limit.js';
-import { parsePromptFile, type PromptLibraryContext } from './parse-prompt-file.js';
-import { parsePromptyFile } from './parse-prompty-file.js';
+import { parsePromptFile, type PromptLibraryContext } from '../formats/parse-prompt-file.js';
+import { parsePromptyFile } from '../formats/parse-prompty-file.js';
 import { promptExtension, promptNameOf } from './prompt-file-name.js';
 import { createPromptClaims } from './prompt-claims.js';
 import { readOne, readPromptFiles, type ReadOutcome } from './read-prompt-files.js';
 import type { PromptTextResult } from './read-prompt-text.js';
 import { scanFolder, type FolderScan } from './scan-folder.js';
 import { createSymlinkPolicy } from './symlinks.js';
-import { parseTwigManifest, type TwigManifest } from './twig-manifest.js';
+import { parseTwigManifest, type TwigManifest } from '../formats/twig-manifest.js';
 import type { PromptDelta } from './types.js';
 
 export interface FolderIndexOptions {

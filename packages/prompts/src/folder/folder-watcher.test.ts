@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPromptFolderSource } from './prompt-folder-source.js';
-import { captureLogs, createTempFolder, testEngines, type CapturedLogs, type TempFolder } from './test-helpers.js';
+import { captureLogs, createTempFolder, testEngines, type CapturedLogs, type TempFolder } from '../test-helpers.js';
 
 interface FakeWatcher extends EventEmitter {
   closed: boolean;

@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext } from '@promptyard/core';
-import { createSkillTools } from './skill-tools.js';
+import { createSkillTools } from '../tools/skill-tools.js';
 import { createSkillTree } from './skill-tree.js';
-import { captureLogs, createTempFolder, type CapturedLogs, type TempFolder } from './test-helpers.js';
+import { captureLogs, createTempFolder, type CapturedLogs, type TempFolder } from '../test-helpers.js';
 
 let folder: TempFolder;
 let logs: CapturedLogs;

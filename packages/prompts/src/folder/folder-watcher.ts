@@ -4,7 +4,7 @@ import { describeError, type Logger } from '@promptyard/core';
 import { watch, type FSWatcher } from 'chokidar';
 import { isIgnoredPath } from './ignore.js';
 import { promptExtension } from './prompt-file-name.js';
-import { errorCode } from './file-error.js';
+import { errorCode } from '../formats/file-error.js';
 
 export interface FolderWatcherOptions {
   readonly dir: string;

@@ -1,3 +1,9 @@
+/**
+ * The file formats of a prompt folder: Markdown prompts (`parsePromptFile`, this file), the YAML
+ * frontmatter fence with its fast path for plain YAML and readable YAML errors, the frontmatter keys
+ * Promptyard knows, message sections, derived descriptions, twig.toml manifests, `.prompty` files
+ * beside the Markdown, and the file errors they all throw.
+ */
 import {
   PromptyardError,
   describeError,
@@ -13,7 +19,7 @@ import { deriveDescription } from './derive-description.js';
 import { fileError } from './file-error.js';
 import { parseFrontmatter } from './frontmatter.js';
 import { hasMessageMarkers, splitMessageParts } from './message-sections.js';
-import { resolveReference, type ReferenceOptions } from './native/file-references.js';
+import { resolveReference, type ReferenceOptions } from '../native/file-references.js';
 import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
 
 /** What a twig library contributes to one of its prompts. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parsePromptFile } from './parse-prompt-file.js';
-import { createTempFolder, testEngines, type TempFolder } from './test-helpers.js';
+import { createTempFolder, testEngines, type TempFolder } from '../test-helpers.js';
 
 let folder: TempFolder;
 

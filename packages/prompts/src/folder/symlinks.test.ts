@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PromptEntry } from '@promptyard/core';
-import { createNativePromptSource } from './native/native-prompt-source.js';
+import { createNativePromptSource } from '../native/native-prompt-source.js';
 import { createPromptFolderSource } from './prompt-folder-source.js';
-import { captureLogs, createFakeLiquid, testEngines, watchChanges, type CapturedLogs } from './test-helpers.js';
+import { captureLogs, createFakeLiquid, testEngines, watchChanges, type CapturedLogs } from '../test-helpers.js';
 
 let base: string;
 let dir: string;

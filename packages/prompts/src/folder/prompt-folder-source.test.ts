@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PromptEntry } from '@promptyard/core';
 import { createPromptFolderSource } from './prompt-folder-source.js';
-import { captureLogs, createFakeLiquid, createTempFolder, testEngines, type CapturedLogs, type TempFolder } from './test-helpers.js';
+import { captureLogs, createFakeLiquid, createTempFolder, testEngines, type CapturedLogs, type TempFolder } from '../test-helpers.js';
 import type { PromptFolderOptions } from './types.js';
 
 let folder: TempFolder;

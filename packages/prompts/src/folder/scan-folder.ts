@@ -6,7 +6,7 @@ import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
 import type { SymlinkPolicy } from './symlinks.js';
 import { promptExtension } from './prompt-file-name.js';
-import { errorCode } from './file-error.js';
+import { errorCode } from '../formats/file-error.js';
 
 export interface FolderScan {
   /** Candidate prompt files (`*.md`, `*.prompty`, including symlinks to files), absolute. */

@@ -11,7 +11,7 @@ import {
   type CapturedLogs,
   type ChangeQueue,
   type TempFolder,
-} from './test-helpers.js';
+} from '../test-helpers.js';
 import type { PromptDelta, PromptFolderSource } from './types.js';
 
 let folder: TempFolder;

@@ -1,7 +1,7 @@
 import type { PromptEntry, TemplateEngine } from '@promptyard/core';
 import { fileError } from './file-error.js';
-import { createNativeEntry } from './native/native-entry.js';
-import { parsePromptyFormat } from './native/prompty-format.js';
+import { createNativeEntry } from '../native/native-entry.js';
+import { parsePromptyFormat } from '../native/prompty-format.js';
 
 export interface ParsePromptyFileOptions {
   /** Decoded file content. */

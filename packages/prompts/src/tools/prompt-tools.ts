@@ -1,3 +1,8 @@
+/**
+ * Prompts for clients that show tools or resources but not MCP prompts: `list_prompts`, `get_prompt`
+ * and `search_prompts` as tools (this file), the prompt search behind them, `prompt://` resources,
+ * one-line prompt cards, and `read_skill_file` for skills.
+ */
 import { capText, textResult } from '@promptyard/core';
 import type { PromptEntry, PromptService, ToolDefinition } from '@promptyard/core';
 import { promptCard, renderedText } from './prompt-cards.js';
