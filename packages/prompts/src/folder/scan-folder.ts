@@ -1,7 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '@promptyard/core';
+import { describeError, type Logger } from '@promptyard/core';
 import { isIgnoredName } from './ignore.js';
 import { createLimiter } from './map-limit.js';
 import type { SymlinkPolicy } from './symlinks.js';
@@ -80,4 +80,27 @@ export const scanFolder = async (root: string, options: ScanOptions): Promise<Fo
 
   await visit(root);
   return { markdown, libraries };
+};
+
+/** A folder that a change or a library names: one that is gone holds nothing, one that cannot be read is logged and skipped. */
+export const scanFolderOrNothing = async (folder: string, options: ScanOptions): Promise<FolderScan> => {
+  try {
+    return await scanFolder(folder, options);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR')
+      options.logger.warn('cannot read prompt folder; skipping it', { folder, reason: describeError(error) });
+    return { markdown: [], libraries: [] };
+  }
+};
+
+/** What is at `path` (a symlink itself, not its target), or undefined when nothing is. */
+export const lstatIfPresent = async (path: string): Promise<Stats | undefined> => {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
 };
