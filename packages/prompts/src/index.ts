@@ -7,7 +7,8 @@ export type { ParsePromptFileOptions, PromptLibraryContext } from './formats/par
 export { normalizeLibraryName, parseTwigManifest } from './formats/twig-manifest.js';
 export type { TwigManifest, TwigPromptDeclaration } from './formats/twig-manifest.js';
 export { createNativePromptSource } from './native/native-prompt-source.js';
-export type { NativeInspection, NativeProblem, NativePromptSource, NativePromptSourceOptions } from './native/native-prompt-source.js';
+export type { NativePromptSource, NativePromptSourceOptions } from './native/native-prompt-source.js';
+export type { NativeInspection, NativeProblem } from './native/native-inspection.js';
 export { nativeFormats } from './native/native-definition.js';
 export type { NativeFormat } from './native/native-definition.js';
 export { isValidPromptName, normalizePromptName } from './native/prompt-name.js';

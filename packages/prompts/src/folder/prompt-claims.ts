@@ -29,44 +29,76 @@ const first = (claimants: readonly PromptEntry[]): PromptEntry | undefined => {
   return winner;
 };
 
+/** One entry per name almost always; a list only while files conflict. */
+type ClaimMap = Map<string, PromptEntry | PromptEntry[]>;
+
+const winnerOf = (claims: ClaimMap, name: string): PromptEntry | undefined => {
+  const claim = claims.get(name);
+  return Array.isArray(claim) ? first(claim) : claim;
+};
+
+const removeClaim = (claims: ClaimMap, entry: PromptEntry): void => {
+  const claim = claims.get(entry.name);
+  if (claim === entry) {
+    claims.delete(entry.name);
+  } else if (Array.isArray(claim)) {
+    const rest = claim.filter((other) => fileOf(other) !== fileOf(entry));
+    claims.set(entry.name, rest.length === 1 ? (rest[0] as PromptEntry) : rest);
+  }
+};
+
+/** Adds a file's claim; true when another file claims the name too. */
+const addClaim = (claims: ClaimMap, entry: PromptEntry): boolean => {
+  const claim = claims.get(entry.name);
+  if (claim === undefined) {
+    claims.set(entry.name, entry);
+    return false;
+  }
+  const others = (Array.isArray(claim) ? claim : [claim]).filter((other) => fileOf(other) !== fileOf(entry));
+  claims.set(entry.name, others.length === 0 ? entry : [...others, entry]);
+  return others.length > 0;
+};
+
+/** What the names in `before` serve now that they did not serve then. */
+const deltaSince = (claims: ClaimMap, before: ReadonlyMap<string, PromptEntry | undefined>): PromptDelta => {
+  const upserted: PromptEntry[] = [];
+  const removed: string[] = [];
+  for (const [name, previous] of before) {
+    const current = winnerOf(claims, name);
+    if (current === previous) continue;
+    if (current === undefined) removed.push(name);
+    else upserted.push(current);
+  }
+  upserted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { upserted, removed: removed.sort() };
+};
+
+const warnConflict = (claims: ClaimMap, name: string, logger: Logger): void => {
+  const claim = claims.get(name);
+  if (!Array.isArray(claim)) return;
+  const served = first(claim);
+  const ignored = claim
+    .filter((entry) => entry !== served)
+    .map(fileOf)
+    .sort();
+  logger.warn('duplicate prompt name; serving the first file by path', {
+    name,
+    file: served === undefined ? undefined : fileOf(served),
+    ignored: ignored.join(', '),
+  });
+};
+
 export const createPromptClaims = (): PromptClaims => {
-  // One entry per name almost always; a list only while files conflict. (A Map per name would cost
-  // more than the entry itself with 10,000 prompts.)
-  const claims = new Map<string, PromptEntry | PromptEntry[]>();
+  // A Map per name would cost more than the entry itself with 10,000 prompts.
+  const claims: ClaimMap = new Map();
   // Name → the entry served before the first change of the current batch.
   let before = new Map<string, PromptEntry | undefined>();
   let conflicts = new Set<string>();
   // Off during a full load, where nothing is compared with a previous state.
   let tracking = true;
 
-  const winner = (name: string): PromptEntry | undefined => {
-    const claim = claims.get(name);
-    return Array.isArray(claim) ? first(claim) : claim;
-  };
-
   const touch = (name: string): void => {
-    if (tracking && !before.has(name)) before.set(name, winner(name));
-  };
-
-  const remove = (entry: PromptEntry): void => {
-    const claim = claims.get(entry.name);
-    if (claim === entry) {
-      claims.delete(entry.name);
-    } else if (Array.isArray(claim)) {
-      const rest = claim.filter((other) => fileOf(other) !== fileOf(entry));
-      claims.set(entry.name, rest.length === 1 ? (rest[0] as PromptEntry) : rest);
-    }
-  };
-
-  const add = (entry: PromptEntry): void => {
-    const claim = claims.get(entry.name);
-    if (claim === undefined) {
-      claims.set(entry.name, entry);
-      return;
-    }
-    const others = (Array.isArray(claim) ? claim : [claim]).filter((other) => fileOf(other) !== fileOf(entry));
-    claims.set(entry.name, others.length === 0 ? entry : [...others, entry]);
-    if (others.length > 0) conflicts.add(entry.name);
+    if (tracking && !before.has(name)) before.set(name, winnerOf(claims, name));
   };
 
   return {
@@ -74,49 +106,28 @@ export const createPromptClaims = (): PromptClaims => {
       if (previous === next) return;
       if (previous !== undefined) {
         touch(previous.name);
-        remove(previous);
+        removeClaim(claims, previous);
       }
       if (next !== undefined) {
         touch(next.name);
-        add(next);
+        if (addClaim(claims, next)) conflicts.add(next.name);
       }
     },
     served: () => {
       const entries: PromptEntry[] = [];
       for (const name of [...claims.keys()].sort()) {
-        const entry = winner(name);
+        const entry = winnerOf(claims, name);
         if (entry !== undefined) entries.push(entry);
       }
       return entries;
     },
     takeDelta: () => {
-      const upserted: PromptEntry[] = [];
-      const removed: string[] = [];
-      for (const [name, previous] of before) {
-        const current = winner(name);
-        if (current === previous) continue;
-        if (current === undefined) removed.push(name);
-        else upserted.push(current);
-      }
+      const delta = deltaSince(claims, before);
       before = new Map();
-      upserted.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      return { upserted, removed: removed.sort() };
+      return delta;
     },
     reportConflicts: (logger) => {
-      for (const name of conflicts) {
-        const claim = claims.get(name);
-        if (!Array.isArray(claim)) continue;
-        const served = first(claim);
-        const ignored = claim
-          .filter((entry) => entry !== served)
-          .map(fileOf)
-          .sort();
-        logger.warn('duplicate prompt name; serving the first file by path', {
-          name,
-          file: served === undefined ? undefined : fileOf(served),
-          ignored: ignored.join(', '),
-        });
-      }
+      for (const name of conflicts) warnConflict(claims, name, logger);
       conflicts = new Set();
     },
     clear: () => {
