@@ -241,41 +241,106 @@ const perplexityFields = new Set([
 ]);
 const perplexityModels = new Set(['sonar', 'sonar-pro', 'sonar-reasoning-pro', 'sonar-deep-research']);
 
+interface FakeRefusal {
+  readonly status: number;
+  readonly message: string;
+  readonly type?: string;
+}
+
+/** Why api.perplexity.ai refuses a request, or undefined when it takes it. */
+const perplexityRefusal = (request: FakeRequest, apiKey: string): FakeRefusal | undefined => {
+  if (request.path !== '/chat/completions') return { status: 404, message: 'Not found' };
+  if (request.method !== 'POST') return { status: 405, message: 'Method not allowed' };
+  if (request.headers.authorization !== `Bearer ${apiKey}`) return { status: 401, message: 'Invalid API key provided.' };
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
+    return { status: 400, message: 'Content-Type must be application/json' };
+  const body = request.body;
+  if (!isRecord(body)) return { status: 400, message: 'Invalid JSON body' };
+  const unknown = Object.keys(body).filter((key) => !perplexityFields.has(key));
+  if (unknown.length > 0) return { status: 400, message: `Unrecognized request argument supplied: ${unknown[0] as string}` };
+  const model = body['model'];
+  if (typeof model !== 'string' || !perplexityModels.has(model))
+    return {
+      status: 400,
+      message: `Invalid model '${String(model)}'. Permitted models can be found in the documentation.`,
+      type: 'invalid_model',
+    };
+  const messages = body['messages'];
+  if (!Array.isArray(messages) || messages.length === 0) return { status: 400, message: 'messages must be a non-empty array' };
+  const last = messages.at(-1) as unknown;
+  if (!isRecord(last) || last['role'] !== 'user' || typeof last['content'] !== 'string')
+    return { status: 400, message: 'The last message must have role "user" and string content' };
+  if (
+    body['search_recency_filter'] !== undefined &&
+    !['hour', 'day', 'week', 'month', 'year'].includes(String(body['search_recency_filter']))
+  )
+    return { status: 400, message: 'search_recency_filter must be one of hour, day, week, month, year' };
+  const domains = body['search_domain_filter'];
+  if (domains !== undefined && (!Array.isArray(domains) || domains.length > 20 || !domains.every((domain) => typeof domain === 'string')))
+    return { status: 400, message: 'search_domain_filter must be a list of at most 20 domains' };
+  return undefined;
+};
+
+/** The answer text and its sources for a query (magic queries shape them). */
+const perplexityAnswer = (model: string, query: string): { readonly answer: string; readonly sources: Record<string, unknown> } => {
+  const count = query === 'fake:many' ? 40 : query === 'fake:empty' ? 0 : 2;
+  const urls = Array.from({ length: count }, (_, index) => `https://example.com/source-${index + 1}`);
+  const answer =
+    query === 'fake:empty'
+      ? ''
+      : `${model === 'sonar-reasoning-pro' ? '<think>Let me search for this.</think>\n' : ''}An answer about ${query} [1][2].${query === 'fake:many' ? ` ${'More detail. '.repeat(50)}` : ''}`;
+  const sources = {
+    citations: urls,
+    ...(query === 'fake:citations-only'
+      ? {}
+      : {
+          search_results: urls.map((url, index) => ({
+            title: `Source ${index + 1}`,
+            url,
+            date: '2026-01-02',
+            last_updated: '2026-01-03',
+            snippet: `Snippet ${index + 1}`,
+          })),
+        }),
+  };
+  return { answer, sources };
+};
+
+/** Three content chunks, a final chunk with the sources and usage, then [DONE]. */
+const streamCompletion = (res: ServerResponse, envelope: Record<string, unknown>, answer: string, final: Record<string, unknown>): void => {
+  const third = Math.ceil(answer.length / 3);
+  const parts = [answer.slice(0, third), answer.slice(third, 2 * third), answer.slice(2 * third)];
+  const chunk = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  for (const part of parts)
+    res.write(
+      chunk({
+        ...envelope,
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, finish_reason: null, delta: { role: 'assistant', content: part } }],
+      }),
+    );
+  res.write(
+    chunk({
+      ...envelope,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, finish_reason: 'stop', delta: { content: '' } }],
+      ...final,
+    }),
+  );
+  res.end('data: [DONE]\n\n');
+};
+
 /** `POST /chat/completions` as api.perplexity.ai answers it, streamed or not. */
 export const startPerplexityFake = (options: { readonly apiKey: string }): Promise<FakeService> =>
   startFake((request, res, state) => {
     const fail = (status: number, message: string, type = status === 401 ? 'invalid_api_key' : 'invalid_request'): void =>
       send(res, status, { error: { message, type, code: status } });
-    if (request.path !== '/chat/completions') return fail(404, 'Not found');
-    if (request.method !== 'POST') return fail(405, 'Method not allowed');
-    if (request.headers.authorization !== `Bearer ${options.apiKey}`) return fail(401, 'Invalid API key provided.');
-    if (!(request.headers['content-type'] ?? '').startsWith('application/json')) return fail(400, 'Content-Type must be application/json');
-    const body = request.body;
-    if (!isRecord(body)) return fail(400, 'Invalid JSON body');
-    const unknown = Object.keys(body).filter((key) => !perplexityFields.has(key));
-    if (unknown.length > 0) return fail(400, `Unrecognized request argument supplied: ${unknown[0] as string}`);
-    const model = body['model'];
-    if (typeof model !== 'string' || !perplexityModels.has(model))
-      return fail(400, `Invalid model '${String(model)}'. Permitted models can be found in the documentation.`, 'invalid_model');
-    const messages = body['messages'];
-    if (!Array.isArray(messages) || messages.length === 0) return fail(400, 'messages must be a non-empty array');
-    const last = messages.at(-1) as unknown;
-    if (!isRecord(last) || last['role'] !== 'user' || typeof last['content'] !== 'string')
-      return fail(400, 'The last message must have role "user" and string content');
-    if (
-      body['search_recency_filter'] !== undefined &&
-      !['hour', 'day', 'week', 'month', 'year'].includes(String(body['search_recency_filter']))
-    ) {
-      return fail(400, 'search_recency_filter must be one of hour, day, week, month, year');
-    }
-    const domains = body['search_domain_filter'];
-    if (
-      domains !== undefined &&
-      (!Array.isArray(domains) || domains.length > 20 || !domains.every((domain) => typeof domain === 'string'))
-    ) {
-      return fail(400, 'search_domain_filter must be a list of at most 20 domains');
-    }
-    const query = last['content'];
+    const refusal = perplexityRefusal(request, options.apiKey);
+    if (refusal !== undefined) return fail(refusal.status, refusal.message, refusal.type);
+    const body = request.body as Record<string, unknown>;
+    const model = body['model'] as string;
+    const query = ((body['messages'] as unknown[]).at(-1) as Record<string, unknown>)['content'] as string;
     if (
       magic(query, res, state, {
         credits: () => fail(400, 'Not enough credits', 'insufficient_quota'),
@@ -283,54 +348,10 @@ export const startPerplexityFake = (options: { readonly apiKey: string }): Promi
       })
     )
       return;
-    const count = query === 'fake:many' ? 40 : query === 'fake:empty' ? 0 : 2;
-    const urls = Array.from({ length: count }, (_, index) => `https://example.com/source-${index + 1}`);
-    const answer =
-      query === 'fake:empty'
-        ? ''
-        : `${model === 'sonar-reasoning-pro' ? '<think>Let me search for this.</think>\n' : ''}An answer about ${query} [1][2].${query === 'fake:many' ? ` ${'More detail. '.repeat(50)}` : ''}`;
-    const sources = {
-      citations: urls,
-      ...(query === 'fake:citations-only'
-        ? {}
-        : {
-            search_results: urls.map((url, index) => ({
-              title: `Source ${index + 1}`,
-              url,
-              date: '2026-01-02',
-              last_updated: '2026-01-03',
-              snippet: `Snippet ${index + 1}`,
-            })),
-          }),
-    };
+    const { answer, sources } = perplexityAnswer(model, query);
     const usage = { prompt_tokens: 14, completion_tokens: 70, total_tokens: 84, search_context_size: 'low' };
     const envelope = { id: 'fake-completion', model, created: 1_724_369_245 };
-    if (body['stream'] === true) {
-      // Three content chunks, a final chunk with the sources and usage, then [DONE].
-      const third = Math.ceil(answer.length / 3);
-      const parts = [answer.slice(0, third), answer.slice(third, 2 * third), answer.slice(2 * third)];
-      const chunk = (data: unknown): string => `data: ${JSON.stringify(data)}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      for (const part of parts)
-        res.write(
-          chunk({
-            ...envelope,
-            object: 'chat.completion.chunk',
-            choices: [{ index: 0, finish_reason: null, delta: { role: 'assistant', content: part } }],
-          }),
-        );
-      res.write(
-        chunk({
-          ...envelope,
-          object: 'chat.completion.chunk',
-          choices: [{ index: 0, finish_reason: 'stop', delta: { content: '' } }],
-          ...sources,
-          usage,
-        }),
-      );
-      res.end('data: [DONE]\n\n');
-      return;
-    }
+    if (body['stream'] === true) return streamCompletion(res, envelope, answer, { ...sources, usage });
     send(res, 200, {
       ...envelope,
       object: 'chat.completion',
