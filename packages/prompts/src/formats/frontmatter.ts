@@ -18,7 +18,7 @@ export interface Frontmatter {
 const yamlOptions = { schema: 'core', uniqueKeys: true, maxAliasCount: 10, logLevel: 'error' } as const;
 
 // The full YAML parser loads only for frontmatter the simple parser declines: most files never need
-// it, and it costs ~10 MB of memory per process.
+// it, and loading it costs memory in every process.
 let yamlParse: typeof Yaml.parse | undefined;
 const parse = (text: string, options: typeof yamlOptions): unknown => {
   yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof Yaml).parse;

@@ -11,8 +11,8 @@ export interface PromptSearchOptions {
 
 /**
  * `search_prompts` over a prompt catalog. The index is built on the first search; after that a hot
- * reload re-indexes only the prompts it changed (rebuilding 10,000 would stall the next search by
- * ~300 ms).
+ * reload re-indexes only the prompts it changed (rebuilding a large library would stall the next
+ * search).
  */
 export const createPromptSearch = (options: PromptSearchOptions): PromptSearch => {
   const { catalog } = options;
