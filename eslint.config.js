@@ -8,17 +8,17 @@ const sdk = {
     "The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway's client side).",
 };
 const deepImports = {
-  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing', '!@promptyard/prompts/search'],
+  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing'],
   message: 'Import a package through its public entry point only.',
 };
-const anyPromptyard = { group: ['@promptyard/*'], message: 'core depends on no other Promptyard package.' };
+const anyPromptyard = { group: ['@promptyard/*'], message: 'core and the search index depend on no other Promptyard package.' };
 const siblings = {
-  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/core/testing'],
-  message: 'A domain package imports only @promptyard/core: sibling packages meet through its interfaces.',
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/core/testing', '!@promptyard/search-index'],
+  message: "A domain package imports only @promptyard/core and @promptyard/search-index: sibling packages meet through core's interfaces.",
 };
 const routerLayer = {
-  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/prompts', '!@promptyard/auth'],
-  message: 'The router builds on core, mcp (serving), auth (its [auth] section) and the search index of prompts only.',
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/search-index', '!@promptyard/auth'],
+  message: 'The router builds on core, mcp (serving), auth (its [auth] section) and the search index only.',
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const metricsLibrary = {
@@ -49,7 +49,7 @@ export default tseslint.config(
   },
   // One-way layering, core ← domain packages and mcp ← router ← apps; later blocks win for the files they match.
   restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary, redisClient]),
-  restrict(['packages/core/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary, redisClient]),
+  restrict(['packages/{core,search-index}/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary, redisClient]),
   // The one seam to the SDK for serving.
   restrict(['packages/mcp/src/**'], [deepImports, siblings, apps, metricsLibrary, redisClient]),
   restrict(['packages/router/src/**'], [deepImports, routerLayer, sdk, apps, metricsLibrary, redisClient]),

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { startPerplexityFake, startSerperFake } from '../packages/search/src/test-fakes.js';
-import type { FakeService } from '../packages/search/src/test-fakes.js';
+import { startPerplexityFake, startSerperFake } from '../packages/web-search/src/test-fakes.js';
+import type { FakeService } from '../packages/web-search/src/test-fakes.js';
 import { median, ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

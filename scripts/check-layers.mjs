@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Checks what ESLint cannot see: package.json dependencies follow the layering (core ← domain packages,
-// mcp, auth and telemetry ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK
+// Checks what ESLint cannot see: package.json dependencies follow the layering (core and search-index ←
+// domain packages, mcp, auth and telemetry ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK
 // at run time, only packages/telemetry on the metrics library, only packages/cluster on the Redis client,
 // every source file name is kebab-case, and
 // every package has the exports a publishable package needs.
@@ -15,8 +15,10 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
-/** The router builds on mcp (serving), prompts (the search index) and auth (its [auth] section); every other package on core alone. */
-const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
+/** The router builds on mcp (serving), the search index and auth (its [auth] section); every other package on the ground floor alone. */
+const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/search-index'];
+/** The ground floor: packages that depend on no Promptyard package, and that any package may build on. */
+const groundFloor = ['@promptyard/core', '@promptyard/search-index'];
 const sdkSeams = ['mcp', 'router'];
 /** Metrics are reported through core's contract; the library that exposes them is telemetry's alone. */
 const metricsLibraries = ['prom-client'];
@@ -34,11 +36,11 @@ for (const dir of [...packages, ...apps]) {
     problems.push(`${where}: name must be @promptyard/${folder} (folder name = unscoped package name)`);
   const promptyard = (deps) => Object.keys(deps ?? {}).filter((name) => name.startsWith('@promptyard/') && name !== manifest.name);
   // The layering is about what a package needs at run time; its tests may compose real siblings
-  // (a provider's contract test renders with the real template engines). core stays alone in both.
+  // (a provider's contract test renders with the real template engines). The ground floor stays alone in both.
   const runtime = promptyard({ ...manifest.dependencies, ...manifest.peerDependencies });
-  const allowed = folder === 'router' ? routerMayUse : ['@promptyard/core'];
+  const allowed = folder === 'router' ? routerMayUse : groundFloor;
   for (const name of [...runtime, ...promptyard(manifest.devDependencies)]) {
-    if (!isApp && folder === 'core') problems.push(`${where}: core must not depend on ${name}`);
+    if (!isApp && groundFloor.includes(manifest.name)) problems.push(`${where}: ${folder} must not depend on ${name}`);
     else if (!isApp && runtime.includes(name) && !allowed.includes(name))
       problems.push(`${where}: ${folder} may depend only on ${allowed.join(', ')}, not ${name}`);
     if (apps.some((app) => JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).name === name))

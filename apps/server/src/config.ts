@@ -4,7 +4,7 @@ import { clusterSection, loadConfig, logLevels, telemetrySection } from '@prompt
 import { authSection, policySection, resolveAuthSettings, resolvePolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
-import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/search';
+import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/web-search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startPerplexityFake, startSerperFake } from '../../../packages/search/src/test-fakes.js';
-import type { FakeService } from '../../../packages/search/src/test-fakes.js';
+import { startPerplexityFake, startSerperFake } from '../../../packages/web-search/src/test-fakes.js';
+import type { FakeService } from '../../../packages/web-search/src/test-fakes.js';
 import { promptFiles } from './fixtures.js';
 import { cleanup, connectHttp, makeFolder, runCli, startHttp, startStdio } from './harness.js';
 import type { Era } from './harness.js';

@@ -10,7 +10,7 @@ import {
   type Logger,
   type TemplateEngine,
 } from '@promptyard/core';
-import type { PromptDelta, PromptFolderSource } from './types.js';
+import type { PromptDelta, PromptFolderSource } from './folder/types.js';
 
 const variablePattern = /\{\{\s*([A-Za-z_]\w*)\s*\}\}/g;
 

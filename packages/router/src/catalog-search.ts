@@ -1,5 +1,4 @@
-// The index alone: the gateway needs no prompt sources (and none of their dependencies).
-import { createSearchIndex } from '@promptyard/prompts/search';
+import { createSearchIndex } from '@promptyard/search-index';
 import type { Prompt, Tool } from './sdk/upstream.js';
 
 /** One tool or prompt of one server, as the search shows it: name, server, summary, argument names. */
@@ -24,7 +23,7 @@ interface CardIndex {
   search(query: string, options?: CardSearchOptions): Hit<ToolCard>[];
 }
 
-/** Cards in the search index of `@promptyard/prompts` (BM25, prefix and typo tolerant). */
+/** Cards in `@promptyard/search-index` (BM25, prefix and typo tolerant). */
 export const createCardIndex = (): CardIndex => {
   const index = createSearchIndex<ToolCard>({
     id: (card) => card.name,

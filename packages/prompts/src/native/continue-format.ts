@@ -1,4 +1,4 @@
-import { parseFrontmatter } from '../frontmatter.js';
+import { parseFrontmatter } from '../formats/frontmatter.js';
 import { freeTextName } from './dialect.js';
 import { compileFreeTextDialect, continueInput } from './free-text-dialect.js';
 import {

@@ -1,5 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
-import { fileError } from '../file-error.js';
+import { fileError } from '../formats/file-error.js';
 import { freeTextName } from './dialect.js';
 import { compileFreeTextDialect, geminiArgs } from './free-text-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';

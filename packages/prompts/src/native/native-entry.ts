@@ -1,5 +1,5 @@
 import { PromptyardError, describeError, isPromptyardError, type PromptEntry, type PromptMessage } from '@promptyard/core';
-import { deriveDescription } from '../derive-description.js';
+import { deriveDescription } from '../formats/derive-description.js';
 import { findReferences, resolveReference } from './file-references.js';
 import type { NativeDefinition, NativeFormat, RenderedPart } from './native-definition.js';
 import { normalizePromptName } from './prompt-name.js';

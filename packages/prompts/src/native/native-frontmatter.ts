@@ -1,4 +1,4 @@
-import { parseFrontmatter, type Frontmatter } from '../frontmatter.js';
+import { parseFrontmatter, type Frontmatter } from '../formats/frontmatter.js';
 
 /**
  * Frontmatter as these tools read it. Claude Code, Codex and Copilot users write

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PromptArgument } from '@promptyard/core';
-import { fileError } from '../file-error.js';
-import { parseFrontmatter } from '../frontmatter.js';
-import { isRecord } from '../value-shape.js';
+import { fileError } from '../formats/file-error.js';
+import { parseFrontmatter } from '../formats/frontmatter.js';
+import { isRecord } from '../formats/value-shape.js';
 import {
   extraFields,
   stringField,

@@ -1,0 +1,33 @@
+import type { PromptEntry, TemplateEngine } from '@promptyard/core';
+import { fileError } from './file-error.js';
+import { createNativeEntry } from '../native/native-entry.js';
+import { parsePromptyFormat } from '../native/prompty-format.js';
+
+export interface ParsePromptyFileOptions {
+  /** Decoded file content. */
+  readonly text: string;
+  /** Absolute path: the entry's origin and the file named in errors. */
+  readonly file: string;
+  /** The prompt's name in its folder (its path without `.prompty`), as a Markdown prompt's. */
+  readonly name: string;
+  /** Path relative to the prompt folder. */
+  readonly source: string;
+  /** Must contain `jinja` to render the file. */
+  readonly engines: Readonly<Record<string, TemplateEngine>>;
+  readonly maxFileBytes: number;
+}
+
+/**
+ * A `.prompty` file inside a prompt folder: read as the Prompty format (typed inputs, a Jinja body,
+ * role sections as messages) and named like the Markdown prompts beside it.
+ */
+export const parsePromptyFile = (options: ParsePromptyFileOptions): PromptEntry => {
+  const { file, source, engines } = options;
+  const jinja = Object.hasOwn(engines, 'jinja') ? engines['jinja'] : undefined;
+  if (jinja === undefined) throw fileError(file, 'Prompty files render with Jinja, and no "jinja" template engine is configured');
+  const definition = parsePromptyFormat({ text: options.text.replace(/\r\n/g, '\n'), file, path: source, jinja });
+  // File references resolve inside the prompt folder (the file's path minus its source path).
+  const root = file.slice(0, Math.max(0, file.length - source.length - 1));
+  const entry = createNativeEntry({ format: 'prompty', definition, file, source, prefix: '', root, maxFileBytes: options.maxFileBytes });
+  return { ...entry, name: options.name };
+};

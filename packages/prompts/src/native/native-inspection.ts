@@ -1,0 +1,113 @@
+import type { PromptEntry, TemplateEngine } from '@promptyard/core';
+import { fileErrorDetails } from '../formats/file-error.js';
+import { toPosixRelative } from '../folder/ignore.js';
+import { mapLimit } from '../folder/map-limit.js';
+import { readPromptText } from '../folder/read-prompt-text.js';
+import type { SymlinkPolicy } from '../folder/symlinks.js';
+import { parseContinueFormat } from './continue-format.js';
+import { parseCopilotFormat } from './copilot-format.js';
+import { freeTextName } from './dialect.js';
+import { parseDollarFormat } from './dollar-formats.js';
+import { parseGeminiFormat } from './gemini-format.js';
+import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-definition.js';
+import { createNativeEntry } from './native-entry.js';
+import { listNativeFiles } from './native-files.js';
+import { parsePromptyFormat } from './prompty-format.js';
+import { placeholderLine } from './unfilled.js';
+
+/** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
+export interface NativeProblem {
+  readonly file: string;
+  readonly line?: number;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+export interface NativeInspection {
+  readonly entries: readonly PromptEntry[];
+  readonly problems: readonly NativeProblem[];
+}
+
+/** What a full load of a native folder needs. */
+export interface NativeFolder {
+  readonly format: NativeFormat;
+  readonly dir: string;
+  readonly root: string;
+  readonly prefix: string;
+  readonly jinja: TemplateEngine;
+  readonly maxFileBytes: number;
+  readonly followExternal: boolean;
+  readonly symlinks: SymlinkPolicy;
+}
+
+const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeDefinition>> = {
+  'claude-commands': (input) => parseDollarFormat('claude-commands', input),
+  'claude-skills': (input) => parseDollarFormat('claude-skills', input),
+  codex: (input) => parseDollarFormat('codex', input),
+  speckit: (input) => parseDollarFormat('speckit', input),
+  copilot: parseCopilotFormat,
+  continue: parseContinueFormat,
+  gemini: parseGeminiFormat,
+  prompty: parsePromptyFormat,
+};
+
+/** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
+const definitionProblems = (file: string, text: string, definition: NativeDefinition, problems: NativeProblem[]): void => {
+  for (const placeholder of definition.unfilled ?? []) {
+    const line = placeholderLine(text, placeholder);
+    problems.push({
+      file,
+      severity: 'warning',
+      message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`,
+      ...(line === undefined ? {} : { line }),
+    });
+  }
+  const used = new Set(definition.sections.flatMap((section) => section.variables));
+  for (const name of definition.declared) {
+    if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
+  }
+  if (definition.declared.length > 0) {
+    const declared = new Set(definition.declared);
+    for (const name of used) {
+      if (!declared.has(name) && name !== freeTextName)
+        problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
+    }
+  }
+};
+
+/** Reads and parses one file into an entry, adding its problems; undefined when it does not load. */
+const inspectFile = async (folder: NativeFolder, file: string, problems: NativeProblem[]): Promise<PromptEntry | undefined> => {
+  const { format, dir, root, prefix, maxFileBytes, followExternal } = folder;
+  const read = await readPromptText(file, maxFileBytes).catch((error: unknown) => ({ kind: 'error' as const, error }));
+  if (read.kind === 'too-large') {
+    problems.push({ file, severity: 'error', message: `the file is over the limit of ${maxFileBytes} bytes` });
+    return undefined;
+  }
+  if (read.kind !== 'text') {
+    if (read.kind === 'error') problems.push({ file, severity: 'error', message: `cannot read the file: ${String(read.error)}` });
+    return undefined;
+  }
+  const source = toPosixRelative(dir, file);
+  try {
+    const text = read.text.replace(/\r\n/g, '\n');
+    const definition = parsers[format]({ text, file, path: source, jinja: folder.jinja });
+    definitionProblems(file, text, definition, problems);
+    return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
+  } catch (error) {
+    const { reason, line } = fileErrorDetails(error);
+    problems.push({ file, severity: 'error', message: reason, ...(line === undefined ? {} : { line }) });
+    return undefined;
+  }
+};
+
+/** Loads every file of a native folder, returning the entries that load and every problem found. */
+export const inspectNativeFolder = async (folder: NativeFolder): Promise<NativeInspection> => {
+  const files = await listNativeFiles(folder.dir, folder.format, folder.symlinks);
+  const problems: NativeProblem[] = [];
+  const results = await mapLimit(files, 16, (file) => inspectFile(folder, file, problems));
+  const entries = results.filter((entry) => entry !== undefined);
+  // Files are read concurrently: order the problems as the files are ordered.
+  const order = new Map(files.map((file, index) => [file, index]));
+  problems.sort((a, b) => (order.get(a.file) ?? 0) - (order.get(b.file) ?? 0));
+  return { entries, problems };
+};

@@ -1,2 +1,0 @@
-export { createSearchIndex, tokenizeIdentifier } from '../search-index.js';
-export type { SearchFields, SearchHit, SearchIndex, SearchIndexOptions, SearchOptions } from '../search-index.js';
