@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { AuthRefusal, Authenticator, Identity, Logger } from '@promptyard/core';
+import type { AuthRefusal, Authenticator, Logger } from '@promptyard/core';
+import { serverTokenIdentity } from './auth-identity.js';
 import type { ServerSdk } from '../sdk.js';
 
 /**
@@ -29,12 +30,6 @@ const headerOf = (req: IncomingMessage, name: string): string | undefined => {
 
 /** An HTTP quoted-string (RFC 9110 §5.6.4). */
 const quoted = (value: string): string => `"${value.replace(/[\\"]/g, '\\$&').replace(/[^\x20-\x7e]/g, ' ')}"`;
-
-/** The subject of a static-token caller: the token names no person. */
-const serverTokenIdentity: Identity = { subject: 'server-token', clientId: undefined, scopes: [], groups: [], claims: {} };
-
-export const identityOfAuthInfo = (authInfo: AuthInfo | undefined): Identity | undefined =>
-  authInfo?.extra?.['identity'] as Identity | undefined;
 
 export const createHttpAuthGate = (options: {
   readonly sdk: typeof ServerSdk;

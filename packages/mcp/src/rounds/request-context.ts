@@ -1,7 +1,7 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { Identity } from '@promptyard/core';
 import type { CallerAccess, ClientPeer, JsonObject, MultiRoundInput, Progress, RequestContext } from '../handlers.js';
-import { identityOfAuthInfo } from '../http/auth-gate.js';
+import { identityOfAuthInfo } from '../http/auth-identity.js';
 import type { TraceContext } from '../telemetry/tracing-types.js';
 import type { PendingCall } from './pending-call.js';
 
