@@ -4,7 +4,7 @@ import type { AuthOutcome, Authenticator, Identity } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHandlers, McpRelay } from '../handlers.js';
 import { serveHttp } from './serve-http.js';
-import type { HttpHandle } from './serve-http.js';
+import type { HttpHandle } from './options.js';
 import { createMcpServerBlueprint } from '../server/blueprint.js';
 
 const person = (subject: string, scopes: string[]): Identity => ({

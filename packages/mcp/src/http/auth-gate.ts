@@ -4,6 +4,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { AuthRefusal, Authenticator, Logger } from '@promptyard/core';
 import { serverTokenIdentity } from './auth-identity.js';
 import type { ServerSdk } from '../sdk.js';
+import { headerOf } from './messages.js';
 
 /**
  * Who may reach the MCP endpoint: a static bearer token (simple setups), an OAuth resource server's
@@ -22,11 +23,6 @@ export interface HttpAuthGate {
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
-
-const headerOf = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** An HTTP quoted-string (RFC 9110 §5.6.4). */
 const quoted = (value: string): string => `"${value.replace(/[\\"]/g, '\\$&').replace(/[^\x20-\x7e]/g, ' ')}"`;

@@ -3,7 +3,7 @@ import { createLogger } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientPeer, JsonObject, McpHandlers, McpRelay } from '../handlers.js';
 import { serveHttp } from './serve-http.js';
-import type { HttpHandle } from './serve-http.js';
+import type { HttpHandle } from './options.js';
 import { createMcpServerBlueprint } from '../server/blueprint.js';
 
 /** What the fake relay saw: each offer, each channel with its client and whether it was closed. */

@@ -1,10 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { isObject } from '../json-shapes.js';
-
-const headerOf = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
+import { headerOf } from './messages.js';
 
 /**
  * An HTTP request's W3C `traceparent` (and `tracestate`) header, copied into the JSON-RPC request's

@@ -5,7 +5,7 @@ import type { AccessPolicy, AuthOutcome, Authenticator } from '@promptyard/core'
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHandlers } from '../handlers.js';
 import { serveHttp } from '../http/serve-http.js';
-import type { HttpHandle } from '../http/serve-http.js';
+import type { HttpHandle } from '../http/options.js';
 import { createMcpServerBlueprint } from './blueprint.js';
 import { memoryTree } from './test-skill-tree.js';
 
