@@ -3,18 +3,10 @@
  * `McpHandlers` — the wire form of entries, list pages cut to a size budget and kept per catalog
  * version, and the content digests replicas compare.
  */
-import type {
-  Catalog,
-  Logger,
-  PromptArgument,
-  PromptEntry,
-  PromptService,
-  ResourceService,
-  ToolDefinition,
-  ToolService,
-} from '@promptyard/core';
+import type { Logger, PromptArgument, PromptEntry, PromptService, ResourceService, ToolDefinition, ToolService } from '@promptyard/core';
 import { createContentDigest, type ContentDigest } from './content-digest.js';
-import type { JsonObject, ListKind, ListPage, McpHandlers, SerializedListPage } from '../handlers.js';
+import type { ClientLogRecord, CompleteParams, JsonObject, ListKind, McpHandlers } from '../handlers.js';
+import { createPageCache } from './page-cache.js';
 
 export interface CatalogHandlersOptions {
   readonly name: string;
@@ -64,59 +56,32 @@ const toTool = (tool: ToolDefinition): JsonObject => ({
   ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
 });
 
-/**
- * A list page also ends before ~96 KB of JSON. Measured on 10,000 prompts (~400 bytes each in a
- * listing) with the SDK client over stdio, full paged list: 300-item pages (~118 KB) 85–93 ms,
- * 500-item pages (~197 KB) 144–158 ms — past V8's 128 KB regular-object limit every message string
- * is a large object, and the whole listing got ~1.6× slower.
- */
-const pageBudgetChars = 96 * 1024;
+const empty = { completion: { values: [], total: 0, hasMore: false } };
 
-/**
- * Page boundaries found once per catalog version and cursor (weighing every entry as JSON), then
- * shared by every request. A page keeps its entries, not their wire form: mapping 250 entries again
- * costs ~0.1 ms a page, while keeping the mapped copies of every page held ~0.4 KB a prompt
- * (measured: 10,000 prompts listed in full, bench/prompts.bench.ts).
- *
- * A page's JSON text, asked for by the stdio fast path, is kept once made (until the catalog
- * changes): serialising a 96 KB page was ~0.5 ms of the server's ~0.8 ms per page (CPU profile of
- * full listings of 10,000 prompts), while the text of every page holds ~0.4 KB a prompt — a string,
- * one object a page, where the mapped copies were a dozen objects a prompt for the collector to walk.
- */
-const createPageCache = <E extends { readonly name: string }>(
-  catalog: Catalog<E>,
-  map: (entry: E) => JsonObject,
-  pageSize: number | undefined,
-) => {
-  const pages = new Map<string, { readonly entries: readonly E[]; readonly nextCursor: string | undefined; json?: string }>();
-  let cachedVersion = -1;
-  const find = (cursor: string | undefined) => {
-    if (cachedVersion !== catalog.version) {
-      pages.clear();
-      cachedVersion = catalog.version;
-    }
-    const key = cursor ?? '';
-    let page = pages.get(key);
-    if (page === undefined) {
-      const weigh = (entry: E): number => JSON.stringify(map(entry)).length;
-      const listed = catalog.list({ cursor, pageSize, budget: { weigh, maxWeight: pageBudgetChars } });
-      page = { entries: listed.items, nextCursor: listed.nextCursor };
-      if (pages.size < 1000) pages.set(key, page);
-    }
-    return page;
-  };
-  return {
-    page: (cursor: string | undefined): ListPage => {
-      const page = find(cursor);
-      return { items: page.entries.map(map), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
-    },
-    serialized: (cursor: string | undefined): SerializedListPage => {
-      const page = find(cursor);
-      page.json ??= JSON.stringify(page.entries.map(map));
-      return { items: page.json, nextCursor: page.nextCursor };
-    },
-  };
+/** Completion of a prompt's arguments and of a resource template's variables. */
+const complete = async (prompts: PromptService, resources: ResourceService | undefined, params: CompleteParams): Promise<JsonObject> => {
+  const { ref, argument, context } = params;
+  if (ref.type === 'ref/resource')
+    return { completion: (await resources?.complete(ref.uri ?? '', argument.name, argument.value)) ?? empty.completion };
+  if (ref.type !== 'ref/prompt') return empty;
+  const result = prompts.complete(ref.name ?? '', argument.name, argument.value, context?.arguments ?? {});
+  return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
 };
+
+/** The server's log records for clients; returns the stop. */
+const forwardRecords = (logger: Logger, listener: (record: ClientLogRecord) => void): (() => void) =>
+  logger.subscribe((record) =>
+    listener({
+      level: record.level,
+      logger: record.scope,
+      // Built only for a connection that hears the record: most are below its level.
+      get data() {
+        const data: Record<string, unknown> = { message: record.message };
+        for (const [key, value] of Object.entries(record.fields)) if (value !== undefined) data[key] = value;
+        return data;
+      },
+    }),
+  );
 
 /**
  * promptyard-server's catalogs as MCP handlers: paged `prompts/list` and `tools/list`, `prompts/get`
@@ -127,7 +92,6 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
   const { logger, prompts, tools, resources, pageSize } = options;
   const promptPages = createPageCache(prompts.catalog, toPrompt, pageSize);
   const toolPage = tools === undefined ? undefined : createPageCache(tools.catalog, toTool, pageSize).page;
-  const empty = { completion: { values: [], total: 0, hasMore: false } };
   // Made on first use: only a cluster asks.
   let promptDigest: ContentDigest | undefined;
   let toolDigest: ContentDigest | undefined;
@@ -170,30 +134,9 @@ export const createCatalogHandlers = (options: CatalogHandlersOptions): McpHandl
             read: async (uri, context) => ({ contents: (await resources.read(uri, context.signal)).map((item) => ({ ...item })) }),
           },
         }),
-    complete: async ({ ref, argument, context }) => {
-      if (ref.type === 'ref/resource')
-        return { completion: (await resources?.complete(ref.uri ?? '', argument.name, argument.value)) ?? empty.completion };
-      if (ref.type !== 'ref/prompt') return empty;
-      const result = prompts.complete(ref.name ?? '', argument.name, argument.value, context?.arguments ?? {});
-      return { completion: { values: [...result.values], total: result.total, hasMore: result.hasMore } };
-    },
+    complete: (params) => complete(prompts, resources, params),
     // Warnings reach live clients as notifications/message; a client's logging/setLevel lowers the bar.
-    logs: {
-      defaultLevel: 'warning',
-      subscribe: (listener) =>
-        logger.subscribe((record) =>
-          listener({
-            level: record.level,
-            logger: record.scope,
-            // Built only for a connection that hears the record: most are below its level.
-            get data() {
-              const data: Record<string, unknown> = { message: record.message };
-              for (const [key, value] of Object.entries(record.fields)) if (value !== undefined) data[key] = value;
-              return data;
-            },
-          }),
-        ),
-    },
+    logs: { defaultLevel: 'warning', subscribe: (listener) => forwardRecords(logger, listener) },
     fingerprint: (list) => {
       if (list === 'prompts')
         return (promptDigest ??= createContentDigest(prompts.catalog, (entry) =>

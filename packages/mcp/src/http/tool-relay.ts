@@ -6,8 +6,7 @@ import { isObject } from '../json-shapes.js';
 export interface HttpRelayOptions {
   readonly sdk: typeof ServerSdk;
   readonly relay: McpRelay;
-  /** The relay channel of a live 2025-era session (its use counts as the session's), if there is one. */
-  /** The channel of the session `id`, when it exists and belongs to the caller of `req`. */
+  /** The relay channel of the live 2025-era session `id` (its use counts as the session's), when it exists and belongs to the caller of `req`. */
   readonly sessionChannel: (id: string, req: IncomingMessage) => RelayChannel | undefined;
   readonly serverInfo: { readonly name: string; readonly version: string };
 }
@@ -53,6 +52,101 @@ const acceptsJson = (accept: string | undefined): boolean =>
   accept.includes('application/*') ||
   !accept.includes('text/event-stream');
 
+/** What the relay's steps read: made once per endpoint. */
+interface Relaying extends HttpRelayOptions {
+  /** The `_meta` keys of a 2026-07-28 envelope, lifted before the message is relayed. */
+  readonly envelopeKeys: readonly string[];
+  readonly supported: readonly string[];
+}
+
+/** A valid 2025-11-25 session request, as the SDK's session transport checks it, to the session's channel. */
+const relayLegacy = (
+  relaying: Relaying,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  params: Record<string, unknown>,
+): boolean => {
+  const sessionId = header(req.headers, 'mcp-session-id');
+  if (sessionId === undefined) return false;
+  const accept = header(req.headers, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const version = header(req.headers, 'mcp-protocol-version');
+  if (version !== undefined && !relaying.supported.includes(version)) return false;
+  if (body['method'] === 'tools/call' && !plainToolCall(body, params)) return false;
+  const channel = relaying.sessionChannel(sessionId, req);
+  if (channel === undefined) return false;
+  if (body['method'] === 'notifications/cancelled') {
+    if (body['id'] !== undefined || !channel.offer(body, () => {})) return false;
+    res.writeHead(202).end();
+    return true;
+  }
+  return channel.offer(body, (reply) => writeJson(res, reply, { 'mcp-session-id': sessionId }));
+};
+
+/** A 2026-07-28 result as the SDK's codec encodes it: `resultType` and the server's identity stamped. */
+const encodeModern = (relaying: Relaying, reply: JsonObject): JsonObject => {
+  const error = reply['error'];
+  if (isObject(error)) return error['code'] === -32002 ? { ...reply, error: { ...error, code: -32602 } } : reply;
+  const result = reply['result'];
+  if (!isObject(result)) return reply;
+  const { sdk, serverInfo } = relaying;
+  const stamped: Record<string, unknown> = result['resultType'] === undefined ? { ...result, resultType: 'complete' } : { ...result };
+  const meta = stamped['_meta'];
+  if (meta === undefined) stamped['_meta'] = { [sdk.SERVER_INFO_META_KEY]: serverInfo };
+  else if (isObject(meta) && meta[sdk.SERVER_INFO_META_KEY] === undefined)
+    stamped['_meta'] = { ...meta, [sdk.SERVER_INFO_META_KEY]: serverInfo };
+  return { ...reply, result: stamped };
+};
+
+/** Whether a 2026-07-28 request's envelope lets the relay take it: the standard headers present, and a client that can be asked nothing. */
+const relayableModern = (relaying: Relaying, req: IncomingMessage, params: Record<string, unknown>): boolean => {
+  // The standard headers the SDK's ladder requires (the classifier checked those present against the body).
+  if (header(req.headers, 'mcp-protocol-version') === undefined || header(req.headers, 'mcp-method') === undefined) return false;
+  if (header(req.headers, 'mcp-name')?.trim() !== params['name']) return false;
+  if ('inputResponses' in params || 'requestState' in params) return false;
+  const meta = params['_meta'];
+  if (!isObject(meta)) return false;
+  const capabilities = meta[relaying.sdk.CLIENT_CAPABILITIES_META_KEY];
+  return (
+    isObject(capabilities) &&
+    capabilities['sampling'] === undefined &&
+    capabilities['elicitation'] === undefined &&
+    capabilities['roots'] === undefined
+  );
+};
+
+const relayModern = (
+  relaying: Relaying,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  params: Record<string, unknown>,
+  revision: string | undefined,
+): boolean => {
+  // The encoding below is 2026-07-28's; a later revision takes the full path.
+  if (revision !== modernRevision || !plainToolCall(body, params) || !relayableModern(relaying, req, params)) return false;
+  const rest: Record<string, unknown> = { ...(params['_meta'] as Record<string, unknown>) };
+  for (const key of relaying.envelopeKeys) delete rest[key];
+  const { _meta: _envelope, ...bare } = params;
+  const message = { ...body, params: Object.keys(rest).length === 0 ? bare : { ...bare, _meta: rest } };
+  // Each 2026-07-28 request is its own connection; its client can be asked nothing.
+  const client: ClientPeer = { label: 'request (2026-07-28)', session: {} };
+  const channel = relaying.relay.open(client);
+  const write = acceptsJson(header(req.headers, 'accept')) ? writeJson : writeSse;
+  let answered = false;
+  const taken = channel.offer(message, (reply) => {
+    answered = true;
+    write(res, encodeModern(relaying, reply));
+  });
+  if (!taken) return false;
+  // Closing the request's stream cancels it on this revision.
+  res.once('close', () => {
+    if (!answered) channel.close();
+  });
+  return true;
+};
+
 /**
  * The HTTP front's hot path, parallel to the stdio relay: a `tools/call` that no feature of the SDK's
  * server path concerns is handed to the relay as JSON-RPC and answered with one JSON body. Only
@@ -65,86 +159,12 @@ const acceptsJson = (accept: string | undefined): boolean =>
  * full path. Host, origin, token, rate and body-size checks happen before, as for every request.
  */
 export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
-  const { sdk, relay, sessionChannel, serverInfo } = options;
-  const envelopeKeys = [sdk.PROTOCOL_VERSION_META_KEY, sdk.CLIENT_INFO_META_KEY, sdk.CLIENT_CAPABILITIES_META_KEY, sdk.LOG_LEVEL_META_KEY];
-  const supported: readonly string[] = sdk.SUPPORTED_PROTOCOL_VERSIONS;
-
-  const legacy = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>, params: Record<string, unknown>): boolean => {
-    const sessionId = header(req.headers, 'mcp-session-id');
-    if (sessionId === undefined) return false;
-    const accept = header(req.headers, 'accept') ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    const version = header(req.headers, 'mcp-protocol-version');
-    if (version !== undefined && !supported.includes(version)) return false;
-    if (body['method'] === 'tools/call' && !plainToolCall(body, params)) return false;
-    const channel = sessionChannel(sessionId, req);
-    if (channel === undefined) return false;
-    if (body['method'] === 'notifications/cancelled') {
-      if (body['id'] !== undefined || !channel.offer(body, () => {})) return false;
-      res.writeHead(202).end();
-      return true;
-    }
-    return channel.offer(body, (reply) => writeJson(res, reply, { 'mcp-session-id': sessionId }));
+  const { sdk } = options;
+  const relaying: Relaying = {
+    ...options,
+    envelopeKeys: [sdk.PROTOCOL_VERSION_META_KEY, sdk.CLIENT_INFO_META_KEY, sdk.CLIENT_CAPABILITIES_META_KEY, sdk.LOG_LEVEL_META_KEY],
+    supported: sdk.SUPPORTED_PROTOCOL_VERSIONS,
   };
-
-  /** A 2026-07-28 result as the SDK's codec encodes it: `resultType` and the server's identity stamped. */
-  const encodeModern = (reply: JsonObject): JsonObject => {
-    const error = reply['error'];
-    if (isObject(error)) return error['code'] === -32002 ? { ...reply, error: { ...error, code: -32602 } } : reply;
-    const result = reply['result'];
-    if (!isObject(result)) return reply;
-    const stamped: Record<string, unknown> = result['resultType'] === undefined ? { ...result, resultType: 'complete' } : { ...result };
-    const meta = stamped['_meta'];
-    if (meta === undefined) stamped['_meta'] = { [sdk.SERVER_INFO_META_KEY]: serverInfo };
-    else if (isObject(meta) && meta[sdk.SERVER_INFO_META_KEY] === undefined)
-      stamped['_meta'] = { ...meta, [sdk.SERVER_INFO_META_KEY]: serverInfo };
-    return { ...reply, result: stamped };
-  };
-
-  const modern = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: Record<string, unknown>,
-    params: Record<string, unknown>,
-    revision: string | undefined,
-  ): boolean => {
-    // The encoding below is 2026-07-28's; a later revision takes the full path.
-    if (revision !== modernRevision || !plainToolCall(body, params)) return false;
-    // The standard headers the SDK's ladder requires (the classifier checked those present against the body).
-    if (header(req.headers, 'mcp-protocol-version') === undefined || header(req.headers, 'mcp-method') === undefined) return false;
-    if (header(req.headers, 'mcp-name')?.trim() !== params['name']) return false;
-    if ('inputResponses' in params || 'requestState' in params) return false;
-    const meta = params['_meta'];
-    if (!isObject(meta)) return false;
-    const capabilities = meta[sdk.CLIENT_CAPABILITIES_META_KEY];
-    if (
-      !isObject(capabilities) ||
-      capabilities['sampling'] !== undefined ||
-      capabilities['elicitation'] !== undefined ||
-      capabilities['roots'] !== undefined
-    )
-      return false;
-    const rest: Record<string, unknown> = { ...meta };
-    for (const key of envelopeKeys) delete rest[key];
-    const { _meta: _envelope, ...bare } = params;
-    const message = { ...body, params: Object.keys(rest).length === 0 ? bare : { ...bare, _meta: rest } };
-    // Each 2026-07-28 request is its own connection; its client can be asked nothing.
-    const client: ClientPeer = { label: 'request (2026-07-28)', session: {} };
-    const channel = relay.open(client);
-    const write = acceptsJson(header(req.headers, 'accept')) ? writeJson : writeSse;
-    let answered = false;
-    const taken = channel.offer(message, (reply) => {
-      answered = true;
-      write(res, encodeModern(reply));
-    });
-    if (!taken) return false;
-    // Closing the request's stream cancels it on this revision.
-    res.once('close', () => {
-      if (!answered) channel.close();
-    });
-    return true;
-  };
-
   return (req, res, body) => {
     if (!isObject(body) || body['jsonrpc'] !== '2.0' || 'result' in body || 'error' in body) return false;
     const method = body['method'];
@@ -154,7 +174,7 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
     // No envelope claim: a 2025-era message, as the SDK's classifier routes it (a header naming a
     // modern revision, which it would reject, is not a supported session version either).
     const meta = params['_meta'];
-    if (!isObject(meta) || !(sdk.PROTOCOL_VERSION_META_KEY in meta)) return legacy(req, res, body, params);
+    if (!isObject(meta) || !(sdk.PROTOCOL_VERSION_META_KEY in meta)) return relayLegacy(relaying, req, res, body, params);
     if (method !== 'tools/call') return false;
     // A claim: the SDK's own classifier checks the envelope and the headers against the body.
     const outcome = sdk.classifyInboundRequest({
@@ -165,7 +185,7 @@ export const createHttpRelay = (options: HttpRelayOptions): HttpRelay => {
       ...optional('mcpNameHeader', header(req.headers, 'mcp-name')),
     });
     if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.era !== 'modern') return false;
-    return modern(req, res, body, params, outcome.classification.revision);
+    return relayModern(relaying, req, res, body, params, outcome.classification.revision);
   };
 };
 
