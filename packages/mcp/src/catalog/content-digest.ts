@@ -5,7 +5,7 @@ import type { Catalog, Named } from '@promptyard/core';
  * A digest of everything a catalog serves — each entry's listing and, through `content`, what it
  * renders — that replicas loading the same files agree on, whenever each of them started. It is the
  * XOR of one hash per entry, so a change costs the changed entries only: the first `value()` hashes
- * them all (10,000 prompts of ~2 KB: ~40 ms), later ones follow the catalog's changes.
+ * them all, later ones follow the catalog's changes.
  */
 export interface ContentDigest {
   value(): string;

@@ -50,8 +50,8 @@ const plainListCursor = (message: JsonObject): string | undefined | null => {
 };
 
 /**
- * One relayed get's context. Its signal is made on first read (an AbortSignal costs ~1.7 µs on
- * Node 20); a `notifications/cancelled` aborts it, and a cancelled get is not answered.
+ * One relayed get's context. Its signal is made on first read (an AbortSignal is not free, and
+ * most gets never read it); a `notifications/cancelled` aborts it, and a cancelled get is not answered.
  */
 class RelayedGet implements RequestContext {
   readonly client: ClientPeer;
@@ -82,8 +82,7 @@ class RelayedGet implements RequestContext {
  * passes the relay first, and a plain get (see `plainGet`) is answered here, from the same handler and
  * with the same error mapping as the SDK path, without the SDK's per-request work — the request
  * schema's parse, an AbortController, the handler context with its closures, and a chain of promises
- * (~40% of the server's own CPU per get in a profile of 10,000 interleaved gets;
- * bench/prompts.bench.ts). A plain list is answered with the page's JSON as the handlers keep it
+ * (a large share of the server's own CPU per get: bench/prompts.bench.ts). A plain list is answered with the page's JSON as the handlers keep it
  * (`serializedPage`), written as is. Only for handlers whose `get` needs its context's signal alone
  * (`getNeedsSignalOnly`).
  */

@@ -19,11 +19,10 @@ export interface StdioHandle {
  * stdout for the protocol. A message written when nothing was written this turn of the event loop
  * goes out at once; the messages that follow it in the same turn are joined into one write at the
  * turn's end: stdout on a pipe is written synchronously, so a burst costs one system call (and one
- * wake-up of the client), while a lone response waits for nothing. (Deferring every message to the
- * check phase cost a lone request/response ~0.06 ms on a busy machine: bench/prompts.bench.ts.)
- * The SDK writes strings, and they stay strings (`decodeStrings: false`): a socket writes a string
- * straight from the heap, while turning a 200 KB list page into a Buffer first took 38% of a
- * `prompts/list` in the CPU profile.
+ * wake-up of the client), while a lone response waits for nothing (deferring every message to the
+ * check phase delayed a lone request/response: bench/prompts.bench.ts). The SDK writes strings, and
+ * they stay strings (`decodeStrings: false`): a socket writes a string straight from the heap, while
+ * turning a large list page into a Buffer first was a large share of a `prompts/list`.
  */
 export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
   let pending: (string | Buffer)[] = [];
@@ -43,8 +42,8 @@ export const coalescingWriter = (target: NodeJS.WritableStream): Writable => {
     setImmediate(flush);
   };
   // What the SDK's stdio transport uses of a stream: write, and the error and drain events (the
-  // target's). Not a Writable, whose machinery adds a callback and a tick to every message: without
-  // it a stdio prompts/get p50 was 0.5–2% lower in interleaved runs against the previous build.
+  // target's). Not a Writable, whose machinery adds a callback and a tick to every message, which a
+  // stdio prompts/get pays for (bench/prompts.bench.ts).
   const writer = new EventEmitter();
   target.on('drain', () => writer.emit('drain'));
   target.on('error', (error: unknown) => writer.emit('error', error));
@@ -76,7 +75,7 @@ export const relayingTransport = (inner: Transport, open: () => RelayChannel, wr
   let closed = false;
   let channel: RelayChannel | undefined;
   // Replies go straight to the writer, in order with the SDK's own messages (its send writes to the
-  // same writer synchronously), without the send's promise and error listeners (~2 µs a message): the
+  // same writer synchronously), without the send's promise and error listeners per message: the
   // transport hears the writer's errors itself. One that carries its own serialization goes as it is.
   const reply = (message: JsonObject): void => {
     if (closed) return;
@@ -155,7 +154,7 @@ const isLegacyHandshake = (message: JSONRPCMessage, versionKey: string): boolean
  * A 2025-era client (most today) gets its instance connected straight to the stdio transport, as the
  * SDK's classic `server.connect(transport)` does: the SDK's era-negotiating `serveStdio` queues each
  * message through async steps and schema-checks every outbound result (a zod parse of the whole
- * rendered prompt), ~0.05 ms a request measured on `prompts/get` (bench/prompts.bench.ts). Every
+ * rendered prompt), a cost every `prompts/get` would pay (bench/prompts.bench.ts). Every
  * other opening (2026-07-28 envelopes, `server/discover`) goes through `serveStdio`, which owns
  * those rules. On a 2025-era connection each message is offered to the blueprint's relay first.
  */
