@@ -35,7 +35,7 @@ export interface HttpFront {
   readonly sdkPath: (req: NodeIncomingMessageLike, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
 }
 
-export interface RateLimitStep {
+interface RateLimitStep {
   readonly limiter: RateLimiter;
   readonly options: { readonly requestsPerMinute: number; readonly burst: number };
   readonly trustedProxies: ReadonlySet<string>;
