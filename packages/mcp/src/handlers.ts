@@ -1,5 +1,5 @@
 import type { AccessKind, AccessPolicy, Identity, Logger, SkillTree } from '@promptyard/core';
-import type { TraceContext } from './tracing-types.js';
+import type { TraceContext } from './telemetry/tracing-types.js';
 
 /**
  * What a Promptyard MCP server answers, free of the SDK: promptyard-server describes its catalogs

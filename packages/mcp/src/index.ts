@@ -1,5 +1,5 @@
-export { createCatalogHandlers } from './catalog-handlers.js';
-export type { CatalogHandlersOptions } from './catalog-handlers.js';
+export { createCatalogHandlers } from './catalog/catalog-handlers.js';
+export type { CatalogHandlersOptions } from './catalog/catalog-handlers.js';
 export { RpcError } from './errors.js';
 export type {
   CallerAccess,
@@ -22,16 +22,16 @@ export type {
   SerializedListPage,
   SkillContent,
 } from './handlers.js';
-export { isLoopbackHost, serveHttp } from './http.js';
-export type { HttpHandle, HttpServeOptions } from './http.js';
-export { parseServeFlags } from './serve-flags.js';
-export type { ServeFlags, ServeFlagValues } from './serve-flags.js';
-export { loadMcpTracing } from './mcp-tracing.js';
-export type { BackendCallSpan, McpTracing, RequestSpan, TraceContext, TracedCall, TracedRequest } from './tracing-types.js';
-export { createMcpServerBlueprint } from './server.js';
-export type { McpServerBlueprint, McpServerBlueprintOptions } from './server.js';
-export { handleShutdown } from './shutdown.js';
-export type { Shutdown, ShutdownOptions } from './shutdown.js';
-export { serveStdio } from './stdio.js';
-export type { StdioHandle } from './stdio.js';
-export { transportSection } from './transport-config.js';
+export { isLoopbackHost, serveHttp } from './http/serve-http.js';
+export type { HttpHandle, HttpServeOptions } from './http/options.js';
+export { parseServeFlags } from './cli/serve-flags.js';
+export type { ServeFlags, ServeFlagValues } from './cli/serve-flags.js';
+export { loadMcpTracing } from './telemetry/mcp-tracing.js';
+export type { BackendCallSpan, McpTracing, RequestSpan, TraceContext, TracedCall, TracedRequest } from './telemetry/tracing-types.js';
+export { createMcpServerBlueprint } from './server/blueprint.js';
+export type { McpServerBlueprint, McpServerBlueprintOptions } from './server/blueprint.js';
+export { handleShutdown } from './cli/shutdown.js';
+export type { Shutdown, ShutdownOptions } from './cli/shutdown.js';
+export { serveStdio } from './stdio/serve-stdio.js';
+export type { StdioHandle } from './stdio/serve-stdio.js';
+export { transportSection } from './cli/transport-config.js';

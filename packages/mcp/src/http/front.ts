@@ -1,0 +1,128 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
+import type { Cluster, Logger, Metrics } from '@promptyard/core';
+import type { ServerSdk } from '../sdk.js';
+import type { HttpAuthGate } from './auth-gate.js';
+import { hasJsonBody, parseBody, readBody, refusedBody } from './body.js';
+import { headerOf, sendJsonError } from './messages.js';
+import { serveHealth, serveMetrics, type HealthSource } from './probes.js';
+import { clientAddress, type RateLimiter } from './rate-limit.js';
+import type { HttpRelay } from './tool-relay.js';
+import { adoptTraceHeaders } from './trace-headers.js';
+
+/** What the front's steps read: made once per endpoint. */
+export interface HttpFront {
+  readonly sdk: typeof ServerSdk;
+  readonly logger: Logger;
+  /** The MCP endpoint's path. */
+  readonly path: string;
+  readonly maxBodyBytes: number;
+  readonly allowedHosts: string[];
+  readonly allowedOrigins: string[];
+  readonly rateLimit: RateLimitStep | undefined;
+  readonly cluster: Cluster | undefined;
+  readonly gate: HttpAuthGate;
+  readonly health: HealthSource;
+  /** Served at `GET /metrics`: present only when asked to. */
+  readonly servedMetrics: Metrics | undefined;
+  /** The endpoint's open SSE streams, counted only with metrics. */
+  readonly streams: { track(res: ServerResponse): void } | undefined;
+  /** Traces are exported: a request's `traceparent` header joins its trace. */
+  readonly traced: boolean;
+  readonly relay: HttpRelay | undefined;
+  /** The SDK's path, for everything the relay does not answer. */
+  readonly sdkPath: (req: NodeIncomingMessageLike, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+}
+
+interface RateLimitStep {
+  readonly limiter: RateLimiter;
+  readonly options: { readonly requestsPerMinute: number; readonly burst: number };
+  readonly trustedProxies: ReadonlySet<string>;
+}
+
+/** The seconds the client must wait; in a cluster the bucket is shared, and while the store is unreachable each node counts on its own. */
+const rateWait = (front: HttpFront, step: RateLimitStep, req: IncomingMessage): number | Promise<number> => {
+  const client = clientAddress(req.socket.remoteAddress, headerOf(req, 'x-forwarded-for'), step.trustedProxies);
+  const { cluster } = front;
+  if (cluster === undefined) return step.limiter.take(client);
+  return cluster.takeToken(client, step.options).catch(() => step.limiter.take(client));
+};
+
+const refuseRate = (res: ServerResponse, wait: number): boolean => {
+  if (wait <= 0) return false;
+  sendJsonError(res, 429, -32000, `Too many requests: retry after ${wait} s.`, { 'retry-after': String(wait) });
+  return true;
+};
+
+/** A body declared over the limit is refused before it is read. */
+const refuseDeclaredSize = (front: HttpFront, req: IncomingMessage, res: ServerResponse): boolean => {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (!Number.isFinite(declared) || declared <= front.maxBodyBytes) return false;
+  const message = `Request body of ${declared} bytes is over the ${front.maxBodyBytes}-byte limit ([transport] max_body_bytes).`;
+  sendJsonError(res, 413, -32600, message, { connection: 'close' });
+  req.resume();
+  return true;
+};
+
+/** DNS-rebinding protection: the Host header, then a browser's Origin, must be allowed. */
+const refuseHostOrOrigin = (front: HttpFront, req: IncomingMessage, res: ServerResponse): boolean => {
+  const host = front.sdk.validateHostHeader(headerOf(req, 'host'), front.allowedHosts);
+  const origin = host.ok ? front.sdk.validateOriginHeader(headerOf(req, 'origin'), front.allowedOrigins) : undefined;
+  if (host.ok && origin?.ok !== false) return false;
+  front.logger.warn('rejected request from a host or origin that is not allowed', {
+    host: headerOf(req, 'host'),
+    origin: headerOf(req, 'origin'),
+  });
+  sendJsonError(res, 403, -32000, host.ok ? (origin?.ok === false ? origin.message : '') : host.message);
+  return true;
+};
+
+const pathnameOf = (req: IncomingMessage): string => {
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
+};
+
+/** An authenticated MCP request: the SDK's Node adapter hands `req.auth` on to handlers as `authInfo`. */
+const admit = (front: HttpFront, req: IncomingMessage, res: ServerResponse, authInfo: AuthInfo): void => {
+  if (front.gate.required) (req as NodeIncomingMessageLike).auth = authInfo;
+  front.streams?.track(res);
+};
+
+/**
+ * Every request passes these steps, once, on Node's request, each answering it or passing it on: rate,
+ * declared size, Host and Origin, `/health`, `/metrics`, OAuth metadata, the endpoint path, the token;
+ * then the body is read and parsed once, trace headers are adopted, and the relay answers what it can.
+ * Everything else goes on, body already parsed, to the SDK's path.
+ */
+export const handleRequest = async (front: HttpFront, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const { rateLimit } = front;
+  if (rateLimit !== undefined) {
+    const wait = rateWait(front, rateLimit, req);
+    if (refuseRate(res, typeof wait === 'number' ? wait : await wait)) return;
+  }
+  if (refuseDeclaredSize(front, req, res) || refuseHostOrOrigin(front, req, res)) return;
+  const pathname = pathnameOf(req);
+  if (pathname === '/health') return serveHealth(front.health, front.gate, req, res);
+  if (pathname === '/metrics' && front.servedMetrics !== undefined) return serveMetrics(front.gate, req, res, front.servedMetrics);
+  if (front.gate.metadata(req, res, pathname)) return;
+  if (pathname !== front.path) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${front.path}`);
+    return;
+  }
+  const authInfo = await front.gate.check(req, res);
+  if (authInfo === undefined) return;
+  admit(front, req, res, authInfo);
+  let parsedBody: unknown;
+  if (hasJsonBody(req)) {
+    const text = await readBody(req, front.maxBodyBytes);
+    if (text === null) return;
+    parsedBody = parseBody(res, text, front.maxBodyBytes);
+    if (parsedBody === refusedBody) return;
+    if (front.traced) adoptTraceHeaders(req, parsedBody);
+    if (front.relay?.(req, res, parsedBody) === true) return;
+  }
+  // IncomingMessage always has a method on a server request; the SDK type says so strictly.
+  await front.sdkPath(req as NodeIncomingMessageLike, res, parsedBody);
+};

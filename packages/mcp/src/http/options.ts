@@ -1,0 +1,51 @@
+import type { Authenticator, Cluster, Metrics } from '@promptyard/core';
+
+export interface HttpServeOptions {
+  readonly host: string;
+  /** 0 picks a free port; the handle reports the one bound. */
+  readonly port: number;
+  readonly path?: string;
+  /** Host header names accepted (DNS-rebinding protection); loopback names by default on a loopback bind. */
+  readonly allowedHosts?: readonly string[];
+  /** Origin host names accepted from browsers; loopback names by default. Requests without Origin pass. */
+  readonly allowedOrigins?: readonly string[];
+  /** When set, every MCP request needs `Authorization: Bearer <token>`. */
+  readonly authToken?: string | undefined;
+  /**
+   * OAuth resource-server mode: every MCP request needs an access token this authenticator accepts;
+   * RFC 9728 metadata is served under `/.well-known/oauth-protected-resource`. The static token, when
+   * also set, is still accepted.
+   */
+  readonly auth?: Authenticator | undefined;
+  /** The URL clients reach the endpoint at (behind a proxy): the OAuth resource. Default: the URL bound. */
+  readonly publicUrl?: string | undefined;
+  readonly maxBodyBytes: number;
+  /**
+   * A token bucket per client. Behind proxies listed in `trustedProxies` (addresses), the client is
+   * the one their `X-Forwarded-For` names; else the connecting address.
+   */
+  readonly rateLimit?:
+    { readonly requestsPerMinute: number; readonly burst: number; readonly trustedProxies?: readonly string[] | undefined } | undefined;
+  /** 2025-era sessions kept at most; the least recently used is closed beyond it. */
+  readonly maxSessions?: number;
+  /** A 2025-era session unused for this long is closed. */
+  readonly sessionIdleMs?: number;
+  /** Extra fields for `GET /health`. */
+  readonly health?: () => Readonly<Record<string, unknown>>;
+  /** Where the endpoint's sessions and streams are counted. */
+  readonly metrics?: Metrics | undefined;
+  /** Serve `metrics` at `GET /metrics`, behind the same token or OAuth as the endpoint (unless they have a listener of their own). */
+  readonly serveMetrics?: boolean | undefined;
+  /**
+   * Replicas behind one load balancer (`[cluster] redis_url`): 2025 sessions, resumable SSE, change
+   * notifications, answers to server→client requests and the rate limit are shared through it.
+   */
+  readonly cluster?: Cluster | undefined;
+}
+
+export interface HttpHandle {
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  close(): Promise<void>;
+}

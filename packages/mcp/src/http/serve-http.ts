@@ -1,0 +1,165 @@
+/**
+ * Serving over Streamable HTTP: `serveHttp`, the front every request passes in order (rate limit, body
+ * size, Host and Origin, `/health`, `/metrics`, OAuth metadata, authentication, body parsing, trace
+ * headers), the `tools/call` relay, and the routing to the SDK's 2026-07-28 handler or to 2025-era sessions.
+ */
+import { createServer } from 'node:http';
+import type { Server as NodeServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
+import { PromptyardError } from '@promptyard/core';
+import { announceChanges, announceLocally } from '../cluster/cluster-changes.js';
+import type { ServerSdk } from '../sdk.js';
+import { loadServerSdk } from '../sdk.js';
+import type { McpServerBlueprint } from '../server/blueprint.js';
+import { createHttpAuthGate } from './auth-gate.js';
+import { identityOfAuthInfo } from './auth-identity.js';
+import { handleRequest, type HttpFront } from './front.js';
+import type { HttpHandle, HttpServeOptions } from './options.js';
+import { createRateLimiter } from './rate-limit.js';
+import { createSdkPath, type SdkPath } from './sdk-path.js';
+import { createStreamCounter } from './stream-counter.js';
+import { createHttpRelay, type HttpRelay } from './tool-relay.js';
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
+export const isLoopbackHost = (host: string): boolean => loopbackHosts.has(host) || host.startsWith('127.');
+
+/** The HTTP front relays `tools/call` alone (`createHttpRelay`); a relay of other requests serves stdio only. */
+const frontRelay = (sdk: typeof ServerSdk, blueprint: McpServerBlueprint, sessions: SdkPath['sessions']): HttpRelay | undefined => {
+  const mcpRelay = blueprint.governed || blueprint.relay?.methods.includes('tools/call') !== true ? undefined : blueprint.relay;
+  if (mcpRelay === undefined) return undefined;
+  return createHttpRelay({
+    sdk,
+    relay: mcpRelay,
+    serverInfo: blueprint.serverInfo,
+    sessionChannel: (id, req) => {
+      const session = sessions.use(id);
+      if (session === undefined || session.subject !== identityOfAuthInfo((req as NodeIncomingMessageLike).auth)?.subject) return undefined;
+      return (session.channel ??= mcpRelay.open(blueprint.clientOf(session.server)));
+    },
+  });
+};
+
+/** List changes and resource updates announced to the endpoint's listeners: through the cluster, when there is one. */
+const announce = (blueprint: McpServerBlueprint, sdkPath: SdkPath, options: HttpServeOptions): (() => void) => {
+  const { cluster } = options;
+  if (cluster === undefined) return announceLocally(blueprint, sdkPath.notify);
+  return announceChanges({
+    cluster,
+    blueprint,
+    notify: sdkPath.notify,
+    logger: blueprint.logger,
+    local: (message) => {
+      for (const session of sdkPath.sessions.local()) session.server.notification(message as never).catch(() => {});
+    },
+  });
+};
+
+/** Binds `server`; a port in use is a configuration error the user can fix. */
+const listen = (server: NodeServer, options: HttpServeOptions, failed: () => void): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      failed();
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new PromptyardError('CONFIG_INVALID', `port ${options.port} is in use — choose another with --port or [transport] port`, {
+              cause: error,
+            })
+          : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(options.port, options.host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+
+/** The front's steps' settings, from the options. */
+const createFront = (
+  sdk: typeof ServerSdk,
+  blueprint: McpServerBlueprint,
+  options: HttpServeOptions,
+  sdkPath: SdkPath,
+  bound: { url: string },
+): HttpFront => {
+  const path = options.path ?? '/mcp';
+  const loopback = isLoopbackHost(options.host);
+  const { logger } = blueprint;
+  const { cluster, metrics, rateLimit } = options;
+  // The endpoint's open SSE streams, counted only with metrics.
+  const streams = metrics === undefined ? undefined : createStreamCounter();
+  if (streams !== undefined) metrics?.http({ sessions: () => sdkPath.sessions.size, streams: () => streams.size });
+  if (cluster !== undefined) metrics?.cluster(() => cluster.status());
+  return {
+    sdk,
+    logger,
+    path,
+    maxBodyBytes: options.maxBodyBytes,
+    allowedHosts: [...(options.allowedHosts ?? (loopback ? sdk.localhostAllowedHostnames() : [options.host]))],
+    allowedOrigins: [...(options.allowedOrigins ?? (loopback ? sdk.localhostAllowedOrigins() : [options.host]))],
+    rateLimit:
+      rateLimit === undefined
+        ? undefined
+        : { limiter: createRateLimiter(rateLimit), options: rateLimit, trustedProxies: new Set(rateLimit.trustedProxies ?? []) },
+    cluster,
+    gate: createHttpAuthGate({
+      sdk,
+      authToken: options.authToken,
+      authenticator: options.auth,
+      resource: () => options.publicUrl ?? bound.url,
+      path,
+      logger,
+    }),
+    health: { startedAt: Date.now(), sessions: sdkPath.sessions, cluster, extra: options.health },
+    servedMetrics: options.serveMetrics === true ? metrics : undefined,
+    streams,
+    traced: blueprint.tracing !== undefined,
+    relay: frontRelay(sdk, blueprint, sdkPath.sessions),
+    sdkPath: sdkPath.serve,
+  };
+};
+
+/**
+ * Streamable HTTP on one endpoint for both protocol eras: 2026-07-28 requests are served statelessly
+ * by the SDK's per-request handler; 2025-era clients get sessions (`Mcp-Session-Id`) with a standalone
+ * SSE stream for notifications. In front of both: Host/Origin checks, an optional bearer token, a
+ * per-client token bucket, a body cap and `/health`.
+ */
+export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServeOptions): Promise<HttpHandle> => {
+  // The Node adapter loads here, not at import: a stdio server never pays for it.
+  const [sdk, node] = await Promise.all([loadServerSdk(), import('@modelcontextprotocol/node')]);
+  const { logger } = blueprint;
+  const sdkPath = createSdkPath(sdk, node, blueprint, options);
+  const stopNotifications = announce(blueprint, sdkPath, options);
+  const bound = { url: '' };
+  const front = createFront(sdk, blueprint, options, sdkPath, bound);
+  const httpServer = createServer((req, res) => {
+    handleRequest(front, req, res).catch((error: unknown) => {
+      logger.error('http request failed', { reason: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await listen(httpServer, options, () => {
+    stopNotifications();
+    void sdkPath.sessions.close();
+  });
+  httpServer.on('error', (error) => logger.error('http server error', { reason: error.message }));
+  const address = httpServer.address() as AddressInfo;
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  bound.url = `http://${hostForUrl}:${address.port}${front.path}`;
+  return {
+    url: bound.url,
+    port: address.port,
+    host: address.address,
+    close: async () => {
+      stopNotifications();
+      await sdkPath.sessions.close();
+      await sdkPath.close().catch(() => {});
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+};

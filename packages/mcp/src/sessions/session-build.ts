@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { SessionRecord } from '@promptyard/core';
+import { SharedEventStore } from '../cluster/cluster-event-store.js';
+import { ClusterWire } from '../cluster/cluster-wire.js';
+import type { LegacySession } from './session-table.js';
+import type { SessionsContext } from './session-types.js';
+
+/** Leaves the session out of this node's table and, at the client's DELETE, out of the cluster's store. */
+const closedBy = (context: SessionsContext, id: string | undefined): void => {
+  if (id === undefined) return;
+  context.table.forget(id);
+  void context.cluster
+    ?.deleteSession(id)
+    .catch((error: unknown) =>
+      context.logger.warn('a closed session stays in the cluster until it expires', { reason: (error as Error).message }),
+    );
+};
+
+/**
+ * A transport and server for a session: `shared` names a session restored from the cluster's record,
+ * else its id is generated at `initialize`. In a cluster what the transport sends goes through the
+ * cluster's wire, and its events to the shared store.
+ */
+export const buildSession = (
+  context: SessionsContext,
+  subject: string | undefined,
+  shared: { readonly id: string; readonly record: SessionRecord } | undefined,
+  onOpened: (session: LegacySession) => Promise<void>,
+): LegacySession => {
+  const { sdk, blueprint, cluster, logger } = context;
+  const server = blueprint.create({ live: true, shared: cluster !== undefined });
+  const store = cluster === undefined ? undefined : new SharedEventStore(() => cluster.eventStore(session.id), logger);
+  const transport: WebStandardStreamableHTTPServerTransport = new sdk.WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => shared?.id ?? randomUUID(),
+    onsessioninitialized: async () => onOpened(session),
+    onsessionclosed: (id) => closedBy(context, id),
+    maxRequestBodySize: context.maxBodyBytes,
+    ...(store === undefined ? {} : { eventStore: store }),
+  });
+  const base: LegacySession = {
+    get id() {
+      return transport.sessionId ?? '';
+    },
+    transport,
+    server,
+    lastUsed: Date.now(),
+    subject,
+  };
+  let session: LegacySession = base;
+  if (cluster !== undefined && store !== undefined) {
+    const wire = new ClusterWire(cluster, () => base.id, store, transport.send.bind(transport));
+    session = Object.assign(base, {
+      record: shared?.record ?? { subscriptions: [], ...(subject === undefined ? {} : { subject }), initialize: {} },
+      wire,
+      touchedAt: Date.now(),
+    });
+    transport.send = (message, sendOptions) => wire.send(message, sendOptions);
+  }
+  transport.onclose = () => {
+    if (transport.sessionId !== undefined) context.table.forget(transport.sessionId);
+  };
+  return session;
+};
