@@ -1,7 +1,7 @@
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendStatus } from './backend.js';
-import type { RoutedList } from './route-table.js';
+import type { BackendStatus } from './backends/backend.js';
+import type { RoutedList } from './routes/route-table.js';
 import type { LoggingLevel } from './sdk/upstream.js';
 
 export interface RouterLogRecord {

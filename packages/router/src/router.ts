@@ -1,28 +1,28 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { AccessKind, Logger, Metrics } from '@promptyard/core';
 import type { ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
-import { Backend } from './backend.js';
-import type { BackendStatus } from './backend.js';
-import type { CallContext } from './call-context.js';
-import { createCatalogSearch } from './catalog-search.js';
-import type { CatalogSearch, CatalogView } from './catalog-search.js';
+import { Backend } from './backends/backend.js';
+import type { BackendStatus } from './backends/backend.js';
+import type { CallContext } from './calls/call-context.js';
+import { createCatalogSearch } from './routes/catalog-search.js';
+import type { CatalogSearch, CatalogView } from './routes/catalog-search.js';
 import type { GatewayConfig } from './config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
-import { notFound } from './errors.js';
-import { createMetaTools } from './meta-tools.js';
-import type { MetaTool, MetaToolHost } from './meta-tools.js';
-import { encodeUri } from './names.js';
-import { PeerRequests } from './peer-requests.js';
-import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions, serverOfItem } from './resource-routes.js';
-import type { ResourceTarget } from './resource-routes.js';
-import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Collision, Namers, RouteTable } from './route-table.js';
+import { notFound } from './calls/call-errors.js';
+import { createMetaTools } from './meta-tools/meta-tools.js';
+import type { MetaTool, MetaToolHost } from './meta-tools/meta-tools.js';
+import { encodeUri } from './routes/names.js';
+import { PeerRequests } from './calls/peer-requests.js';
+import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions, serverOfItem } from './routes/resource-routes.js';
+import type { ResourceTarget } from './routes/resource-routes.js';
+import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './routes/route-table.js';
+import type { Collision, Namers, RouteTable } from './routes/route-table.js';
 import { RouterEmitter } from './router-events.js';
 import { endEarlyChildren } from './sdk/early-spawn.js';
 import type { Listener, RouterEvents } from './router-events.js';
-import { StartupWait } from './startup-wait.js';
-import { logStderrLine } from './stderr-level.js';
+import { StartupWait } from './backends/startup-wait.js';
+import { logStderrLine } from './backends/stderr-level.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -34,9 +34,9 @@ import type {
   ResourceTemplate,
   Tool,
 } from './sdk/upstream.js';
-import { relayToolCall } from './tool-relay.js';
-import type { RelayRequest } from './tool-relay.js';
-import { rewritePromptResult, rewriteToolResult, uriMapFor } from './uri-rewrite.js';
+import { relayToolCall } from './calls/tool-relay.js';
+import type { RelayRequest } from './calls/tool-relay.js';
+import { rewritePromptResult, rewriteToolResult, uriMapFor } from './routes/uri-rewrite.js';
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];

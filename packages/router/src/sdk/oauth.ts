@@ -8,7 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config-oauth.js';
-import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
+import type { OAuthRecord, OAuthStore } from '../upstream-oauth/oauth-store.js';
 
 /** How the gateway reaches one `auth = "oauth"` server: its settings and where its tokens live. */
 export interface UpstreamOAuth {

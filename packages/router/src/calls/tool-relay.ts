@@ -1,10 +1,10 @@
 import type { BackendCallSpan, ClientPeer, TraceContext } from '@promptyard/mcp';
-import { toolTimeoutMs } from './config-backend.js';
-import type { DefaultTimeouts } from './config-backend.js';
-import { stoppedMessage, timeoutMessage } from './errors.js';
+import { toolTimeoutMs } from '../config-backend.js';
+import type { DefaultTimeouts } from '../config-backend.js';
+import { stoppedMessage, timeoutMessage } from './call-errors.js';
 import type { PeerRequests } from './peer-requests.js';
-import type { RouteTable } from './route-table.js';
-import { rewriteToolResult, uriMapFor } from './uri-rewrite.js';
+import type { RouteTable } from '../routes/route-table.js';
+import { rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
 
 /** `error.type` of a backend's JSON-RPC response: its error's code, or `tool_error` for an `isError` result. */
 const responseErrorType = (response: Readonly<Record<string, unknown>>): string | undefined => {

@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError } from '@promptyard/core';
 import type { Metrics } from '@promptyard/core';
 import type { BackendCallSpan, ClientPeer, McpTracing } from '@promptyard/mcp';
-import type { Backend } from './backend.js';
+import type { Backend } from '../backends/backend.js';
 import type { CallContext } from './call-context.js';
-import { translateError } from './errors.js';
-import type { UpstreamRequestOptions } from './sdk/upstream.js';
+import { translateError } from './call-errors.js';
+import type { UpstreamRequestOptions } from '../sdk/upstream.js';
 
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
   timeoutMs,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Backend } from './backend.js';
-import { parseGatewayConfig } from './config.js';
-import { PeerRequests } from './peer-requests.js';
+import type { Backend } from '../backends/backend.js';
+import { parseGatewayConfig } from '../config.js';
+import { PeerRequests } from '../calls/peer-requests.js';
 import { readResource, resolveUri, ResourceSubscriptions } from './resource-routes.js';
 import { buildRouteTable, createNamers } from './route-table.js';
 

@@ -1,8 +1,8 @@
 import { closestNames, isPromptyardError } from '@promptyard/core';
-import type { CallToolResult, Prompt, Tool } from './sdk/upstream.js';
-import { argumentNames, promptArgumentLabels } from './catalog-search.js';
-import type { CatalogSearch } from './catalog-search.js';
-import type { CallContext } from './call-context.js';
+import type { CallToolResult, Prompt, Tool } from '../sdk/upstream.js';
+import { argumentNames, promptArgumentLabels } from '../routes/catalog-search.js';
+import type { CatalogSearch } from '../routes/catalog-search.js';
+import type { CallContext } from '../calls/call-context.js';
 
 /** What the meta tools read of the router, and the one thing they do through it: call a tool. */
 export interface MetaToolHost {

@@ -1,9 +1,9 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendConfig } from './config-backend.js';
+import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
-import { watchForLogin } from './oauth-store.js';
+import { watchForLogin } from '../upstream-oauth/oauth-store.js';
 import type {
   Era,
   ListName,
@@ -14,8 +14,8 @@ import type {
   Tool,
   UpstreamConnection,
   UpstreamPeer,
-} from './sdk/upstream.js';
-import type { Skill } from './sdk/upstream-skills.js';
+} from '../sdk/upstream.js';
+import type { Skill } from '../sdk/upstream-skills.js';
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';

@@ -1,5 +1,5 @@
 import { PromptyardError } from '@promptyard/core';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from '../config.js';
 import { OAuthStore } from './oauth-store.js';
 
 export interface LoginResult {
@@ -33,7 +33,7 @@ export const loginToServer = async (
   }
   const store = new OAuthStore(server.id, server.url);
   // The MCP client loads only for this command.
-  const { loginUpstream } = await import('./sdk/oauth-login.js');
+  const { loginUpstream } = await import('../sdk/oauth-login.js');
   await loginUpstream({
     server: server.id,
     url: server.url,

@@ -1,11 +1,11 @@
 import { PromptyardError } from '@promptyard/core';
 import type { AccessKind } from '@promptyard/core';
-import type { Backend } from './backend.js';
-import type { CallContext } from './call-context.js';
+import type { Backend } from '../backends/backend.js';
+import type { CallContext } from '../calls/call-context.js';
 import { decodeUri } from './names.js';
-import type { PeerRequests } from './peer-requests.js';
+import type { PeerRequests } from '../calls/peer-requests.js';
 import type { RouteTable } from './route-table.js';
-import type { ReadResourceResult } from './sdk/upstream.js';
+import type { ReadResourceResult } from '../sdk/upstream.js';
 import { rewriteReadResult, uriMapFor } from './uri-rewrite.js';
 
 /** A resource URI as its server knows it, and the server. */

@@ -1,6 +1,6 @@
 import { PromptyardError, closestNames, describeError } from '@promptyard/core';
 import { RpcError } from '@promptyard/mcp';
-import type { Backend } from './backend.js';
+import type { Backend } from '../backends/backend.js';
 
 // Shared with the stdio relay, which answers with the same words as the full path.
 export const timeoutMessage = (server: string, what: string, timeoutMs: number): string =>
