@@ -9,7 +9,7 @@ import type { CatalogSearch, CatalogView } from './routes/catalog-search.js';
 import type { GatewayConfig } from './config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
-import { notFound } from './calls/call-errors.js';
+import { notFound } from './routes/not-found.js';
 import { createMetaTools } from './meta-tools/meta-tools.js';
 import type { MetaTool, MetaToolHost } from './meta-tools/meta-tools.js';
 import { encodeUri } from './routes/names.js';
@@ -372,8 +372,12 @@ export class Router implements MetaToolHost, CatalogView {
       throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
     }
     const { backend, original } = route;
-    const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) =>
-      backend.upstream.callTool(original, args, meta, options),
+    const result = await this.peers.forward(
+      backend,
+      { method: 'tools/call', target: original },
+      this.toolTimeout(backend),
+      context,
+      (options) => backend.upstream.callTool(original, args, meta, options),
     );
     return rewriteToolResult(result, uriMapFor(backend.config.prefix));
   }
@@ -392,8 +396,12 @@ export class Router implements MetaToolHost, CatalogView {
     const route = this.routes.prompts.get(name) ?? (await this.startupWait.lookUp(() => this.routes.prompts.get(name)));
     if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
     const { backend, original } = route;
-    const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) =>
-      backend.upstream.getPrompt(original, args, options),
+    const result = await this.peers.forward(
+      backend,
+      { method: 'prompts/get', target: original },
+      this.requestTimeout(backend),
+      context,
+      (options) => backend.upstream.getPrompt(original, args, options),
     );
     return rewritePromptResult(result, uriMapFor(backend.config.prefix));
   }
@@ -443,15 +451,19 @@ export class Router implements MetaToolHost, CatalogView {
       const route = this.routes.prompts.get(params.ref.name ?? '');
       if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.routes.prompts.keys());
       if (route.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
+      return this.peers.forward(route.backend, { method: 'completion/complete' }, this.requestTimeout(route.backend), context, (options) =>
         route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
       );
     }
     if (params.ref.type === 'ref/resource') {
       const target = resolveTemplate(this.routes, this.backends.values(), params.ref.uri ?? '');
       if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
-        target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
+      return this.peers.forward(
+        target.backend,
+        { method: 'completion/complete' },
+        this.requestTimeout(target.backend),
+        context,
+        (options) => target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
       );
     }
     return empty;

@@ -68,7 +68,6 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     return {
       peer: context.client,
       signal: context.signal,
-      progressToken: context.progressToken,
       onProgress: context.onProgress,
       multiRound: context.multiRound,
       access: context.access,

@@ -58,7 +58,7 @@ export const readResource = async (
   timeoutMs: number,
   context: CallContext,
 ): Promise<ReadResourceResult> => {
-  const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) =>
+  const result = await peers.forward(target.backend, { method: 'resources/read', target: target.uri }, timeoutMs, context, (options) =>
     target.backend.upstream.readResource(target.uri, options),
   );
   // Contents carry the URI the client asked for, so links between them stay resolvable.
@@ -102,7 +102,7 @@ export class ResourceSubscriptions {
   private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
     if (target.backend.capabilities.resources?.subscribe !== true)
       throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-    await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) =>
+    await this.peers.forward(target.backend, { method: 'resources/subscribe' }, timeoutMs, {}, (options) =>
       target.backend.upstream.subscribe(target.uri, options.timeoutMs),
     );
   }

@@ -108,7 +108,6 @@ export interface UpstreamConnection {
   readonly pid: number | undefined;
   readonly capabilities: ServerCapabilities;
   readonly serverInfo: Implementation | undefined;
-  readonly instructions: string | undefined;
   /** Present when the server declares the skills extension. */
   readonly skills: UpstreamSkills | undefined;
   listTools(timeoutMs: number): Promise<Tool[]>;
@@ -441,7 +440,6 @@ const openUpstream = async (
     },
     capabilities,
     serverInfo: client.getServerVersion(),
-    instructions: client.getInstructions(),
     skills: upstreamSkills(client),
     listTools: async (timeoutMs) =>
       capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools,
