@@ -14,7 +14,7 @@ export { spawnStdioServersEarly } from './backends/backend-spec.js';
 export type { BackendState, BackendStatus } from './backends/backend.js';
 export { createCardIndex } from './routes/catalog-search.js';
 export type { CatalogSearch, Hit, PromptCard, ToolCard } from './routes/catalog-search.js';
-export { summarize } from './meta-tools/meta-tools.js';
+export { summarize } from './meta-tools/cards.js';
 export { createGatewayHandlers } from './serve.js';
 export type { GatewayHandlersOptions } from './serve.js';
 export { killAllChildren } from './sdk/kill.js';

@@ -11,7 +11,7 @@ import { PeerRequests } from './calls/peer-requests.js';
 import type { RelayRequest } from './calls/tool-relay.js';
 import type { GatewayConfig } from './config.js';
 import { createMetaTools } from './meta-tools/meta-tools.js';
-import type { MetaToolHost } from './meta-tools/meta-tools.js';
+import type { MetaToolHost } from './meta-tools/caller-view.js';
 import { RouterEmitter } from './router-events.js';
 import type { Listener, RouterEvents } from './router-events.js';
 import { createCatalogSearch } from './routes/catalog-search.js';

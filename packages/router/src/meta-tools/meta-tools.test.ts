@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogSearch } from '../routes/catalog-search.js';
 import { createMetaTools } from './meta-tools.js';
-import type { MetaToolHost } from './meta-tools.js';
+import type { MetaToolHost } from './caller-view.js';
 import type { Prompt } from '../sdk/upstream.js';
 
 const prompts: Prompt[] = [
