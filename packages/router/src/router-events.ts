@@ -1,6 +1,6 @@
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendStatus } from './backends/backend.js';
+import type { BackendStatus } from './backends/backend-status.js';
 import type { RoutedList } from './routes/route-table.js';
 import type { LoggingLevel } from './sdk/upstream.js';
 

@@ -1,6 +1,7 @@
 import type { AccessKind, Logger, Metrics } from '@promptyard/core';
 import type { ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
-import type { Backend, BackendStatus } from './backends/backend.js';
+import type { Backend } from './backends/backend.js';
+import type { BackendStatus } from './backends/backend-status.js';
 import { BackendPool } from './backends/backend-pool.js';
 import type { ReloadResult } from './backends/backend-pool.js';
 import { StartupWait } from './backends/startup-wait.js';

@@ -15,7 +15,7 @@ import { encodeUri } from '../routes/names.js';
 import { endEarlyChildren } from '../sdk/early-spawn.js';
 import type { LoggingLevel } from '../sdk/upstream.js';
 import { Backend } from './backend.js';
-import type { BackendStatus } from './backend.js';
+import type { BackendStatus } from './backend-status.js';
 import { logStderrLine } from './stderr-level.js';
 
 /** What the pool asks of the rest of the router. */
