@@ -31,7 +31,7 @@ import type {
   Resource,
   ResourceTemplate,
   Tool,
-} from './sdk/upstream.js';
+} from './sdk/upstream-types.js';
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];

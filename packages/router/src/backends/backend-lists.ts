@@ -1,4 +1,4 @@
-import type { ListName, Prompt, Resource, ResourceTemplate, Tool, UpstreamConnection } from '../sdk/upstream.js';
+import type { ListName, Prompt, Resource, ResourceTemplate, Tool, UpstreamConnection } from '../sdk/upstream-types.js';
 import type { Skill } from '../sdk/upstream-skills.js';
 
 export interface BackendLists {

@@ -13,7 +13,7 @@ import type { BackendConfig } from '../config-backend.js';
 import type { RouterEmitter } from '../router-events.js';
 import { encodeUri } from '../routes/names.js';
 import { endEarlyChildren } from '../sdk/early-spawn.js';
-import type { LoggingLevel } from '../sdk/upstream.js';
+import type { LoggingLevel } from '../sdk/upstream-types.js';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend-status.js';
 import { logStderrLine } from './stderr-level.js';

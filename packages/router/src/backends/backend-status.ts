@@ -1,5 +1,5 @@
 import type { BackendConfig } from '../config-backend.js';
-import type { Era } from '../sdk/upstream.js';
+import type { Era } from '../sdk/upstream-types.js';
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';

@@ -4,7 +4,7 @@ import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
-import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream.js';
+import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists } from './backend-lists.js';
 import { unavailableText } from './backend-status.js';

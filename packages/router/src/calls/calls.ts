@@ -14,7 +14,7 @@ import { resolveTemplate } from '../routes/resource-routes.js';
 import type { ResourceTarget } from '../routes/resource-routes.js';
 import type { Routes } from '../routes/routes.js';
 import { rewritePromptResult, rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, ReadResourceResult } from '../sdk/upstream.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, ReadResourceResult } from '../sdk/upstream-types.js';
 import type { CallContext } from './call-context.js';
 import type { PeerRequests } from './peer-requests.js';
 import { readResource, ResourceSubscriptions } from './resource-calls.js';

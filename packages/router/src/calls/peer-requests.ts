@@ -7,7 +7,7 @@ import type { CallContext } from './call-context.js';
 import { BackendCall, openSpan } from './backend-call.js';
 import type { CallTracker } from './backend-call.js';
 import type { CallTarget } from './call-errors.js';
-import type { UpstreamConnection, UpstreamRequestOptions } from '../sdk/upstream.js';
+import type { UpstreamConnection, UpstreamRequestOptions } from '../sdk/upstream-types.js';
 
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
   timeoutMs,

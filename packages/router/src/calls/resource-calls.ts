@@ -1,7 +1,7 @@
 import { PromptyardError } from '@promptyard/core';
 import type { ResourceTarget } from '../routes/resource-routes.js';
 import { rewriteReadResult, uriMapFor } from '../routes/uri-rewrite.js';
-import type { ReadResourceResult } from '../sdk/upstream.js';
+import type { ReadResourceResult } from '../sdk/upstream-types.js';
 import type { CallContext } from './call-context.js';
 import type { PeerRequests } from './peer-requests.js';
 

@@ -1,6 +1,6 @@
 import { closestNames, didYouMean } from '@promptyard/core';
 import type { CallContext } from '../calls/call-context.js';
-import type { CallToolResult, Prompt, Tool } from '../sdk/upstream.js';
+import type { CallToolResult, Prompt, Tool } from '../sdk/upstream-types.js';
 
 /** What the meta tools read of the router, and the one thing they do through it: call a tool. */
 export interface MetaToolHost {

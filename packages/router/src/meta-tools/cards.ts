@@ -1,7 +1,7 @@
 import type { CallContext } from '../calls/call-context.js';
 import { argumentNames, promptArgumentLabels } from '../routes/catalog-search.js';
 import type { CatalogSearch } from '../routes/catalog-search.js';
-import type { CallToolResult, Prompt, Tool } from '../sdk/upstream.js';
+import type { CallToolResult, Prompt, Tool } from '../sdk/upstream-types.js';
 import { allowedOf, stringArg, text, unknownServer } from './caller-view.js';
 import type { ItemKind, MetaToolHost } from './caller-view.js';
 

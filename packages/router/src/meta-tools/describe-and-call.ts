@@ -1,7 +1,7 @@
 import { closestNames, didYouMean, isPromptyardError } from '@promptyard/core';
 import type { CallContext } from '../calls/call-context.js';
 import { eachQuoted } from '../routes/not-found.js';
-import type { CallToolResult } from '../sdk/upstream.js';
+import type { CallToolResult } from '../sdk/upstream-types.js';
 import { allowedOf, stringArg, text, visiblePrompt, visibleTool } from './caller-view.js';
 import type { MetaToolHost } from './caller-view.js';
 

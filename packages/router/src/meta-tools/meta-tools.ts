@@ -6,7 +6,7 @@
  */
 import type { CallContext } from '../calls/call-context.js';
 import type { CatalogSearch } from '../routes/catalog-search.js';
-import type { CallToolResult, Tool } from '../sdk/upstream.js';
+import type { CallToolResult, Tool } from '../sdk/upstream-types.js';
 import { catalog, promptLine, search, toolLine } from './cards.js';
 import type { MetaToolHost } from './caller-view.js';
 import { callTool, describePrompt, describeTool } from './describe-and-call.js';

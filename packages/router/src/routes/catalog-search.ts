@@ -1,6 +1,6 @@
 // The index alone: the gateway needs no prompt sources (and none of their dependencies).
 import { createSearchIndex } from '@promptyard/prompts/search';
-import type { Prompt, Tool } from '../sdk/upstream.js';
+import type { Prompt, Tool } from '../sdk/upstream-types.js';
 
 /** One tool or prompt of one server, as the search shows it: name, server, summary, argument names. */
 export interface ToolCard {

@@ -4,7 +4,7 @@ import { Backend } from '../backends/backend.js';
 import type { BackendEvents } from '../backends/backend.js';
 import { parseGatewayConfig } from '../config.js';
 import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Tool } from '../sdk/upstream.js';
+import type { Tool } from '../sdk/upstream-types.js';
 
 const config = parseGatewayConfig(
   '[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n',

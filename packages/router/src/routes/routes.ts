@@ -10,7 +10,7 @@ import type { Backend } from '../backends/backend.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { StartupWait } from '../backends/startup-wait.js';
 import type { RouterEmitter } from '../router-events.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../sdk/upstream.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../sdk/upstream-types.js';
 import { notFound } from './not-found.js';
 import { resolveUri, serverOfItem } from './resource-routes.js';
 import type { ResourceTarget } from './resource-routes.js';
