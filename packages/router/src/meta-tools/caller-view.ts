@@ -40,7 +40,7 @@ export const visiblePrompt = (host: MetaToolHost, name: string, context: CallCon
   context.access !== undefined && !context.access.allows('prompt', name) ? undefined : host.getPromptDefinition(name);
 
 /** The servers the caller may know of: under a policy, those with a tool or prompt it may use. */
-export const serverIds = (host: MetaToolHost, context: CallContext): string[] => {
+const serverIds = (host: MetaToolHost, context: CallContext): string[] => {
   if (context.access === undefined) return host.backendIds();
   const owners = new Set<string | undefined>([
     ...allowedOf('tools', host.allTools(), context).map((tool) => host.toolOwner(tool.name)?.server),
