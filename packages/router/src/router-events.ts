@@ -1,8 +1,8 @@
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendStatus } from './backend.js';
-import type { RoutedList } from './route-table.js';
-import type { LoggingLevel } from './sdk/upstream.js';
+import type { BackendStatus } from './backends/backend-status.js';
+import type { RoutedList } from './routes/route-table.js';
+import type { LoggingLevel } from './sdk/upstream-types.js';
 
 export interface RouterLogRecord {
   readonly server: string;

@@ -1,28 +1,26 @@
-import { describeError, PromptyardError } from '@promptyard/core';
 import type { AccessKind, Logger, Metrics } from '@promptyard/core';
 import type { ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
-import { Backend } from './backend.js';
-import type { BackendStatus } from './backend.js';
-import type { CallContext } from './call-context.js';
-import { createCatalogSearch } from './catalog-search.js';
-import type { CatalogSearch, CatalogView } from './catalog-search.js';
+import type { Backend } from './backends/backend.js';
+import type { BackendStatus } from './backends/backend-status.js';
+import { BackendPool } from './backends/backend-pool.js';
+import type { ReloadResult } from './backends/backend-pool.js';
+import { StartupWait } from './backends/startup-wait.js';
+import type { CallContext } from './calls/call-context.js';
+import { Calls } from './calls/calls.js';
+import type { CompleteParams } from './calls/calls.js';
+import { PeerRequests } from './calls/peer-requests.js';
+import type { RelayRequest } from './calls/tool-relay.js';
 import type { GatewayConfig } from './config.js';
-import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
-import type { BackendConfig } from './config-backend.js';
-import { notFound } from './errors.js';
-import { createMetaTools } from './meta-tools.js';
-import type { MetaTool, MetaToolHost } from './meta-tools.js';
-import { encodeUri } from './names.js';
-import { PeerRequests } from './peer-requests.js';
-import { readResource, resolveTemplate, resolveUri, ResourceSubscriptions, serverOfItem } from './resource-routes.js';
-import type { ResourceTarget } from './resource-routes.js';
-import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Collision, Namers, RouteTable } from './route-table.js';
+import { createMetaTools } from './meta-tools/meta-tools.js';
+import type { MetaToolHost } from './meta-tools/caller-view.js';
 import { RouterEmitter } from './router-events.js';
-import { endEarlyChildren } from './sdk/early-spawn.js';
 import type { Listener, RouterEvents } from './router-events.js';
-import { StartupWait } from './startup-wait.js';
-import { logStderrLine } from './stderr-level.js';
+import { createCatalogSearch } from './routes/catalog-search.js';
+import type { CatalogSearch, CatalogView } from './routes/catalog-search.js';
+import type { ResourceTarget } from './routes/resource-routes.js';
+import type { Collision } from './routes/route-table.js';
+import { Routes } from './routes/routes.js';
+import type { Owner } from './routes/routes.js';
 import type {
   CallToolResult,
   CompleteResult,
@@ -33,10 +31,7 @@ import type {
   Resource,
   ResourceTemplate,
   Tool,
-} from './sdk/upstream.js';
-import { relayToolCall } from './tool-relay.js';
-import type { RelayRequest } from './tool-relay.js';
-import { rewritePromptResult, rewriteToolResult, uriMapFor } from './uri-rewrite.js';
+} from './sdk/upstream-types.js';
 
 export interface RouterStatus {
   readonly backends: readonly BackendStatus[];
@@ -55,51 +50,56 @@ export interface RouterOptions {
 }
 
 /**
- * The gateway's heart: supervised backends, their lists namespaced and merged (sync → namespace →
- * cache → route → notify), calls routed back to the owner, and everything a backend asks of its
- * client routed to the downstream client it belongs to.
+ * The gateway's heart: supervised backends (`BackendPool`), their lists namespaced and merged into
+ * routes (`Routes`: sync → namespace → cache → route → notify), calls routed back to the owner
+ * (`Calls`), and everything a backend asks of its client routed to the downstream client it belongs
+ * to (`PeerRequests`). What the front ends use of them is here.
  */
 export class Router implements MetaToolHost, CatalogView {
-  private config: GatewayConfig;
-  private namers: Namers;
-  private readonly backends = new Map<string, Backend>();
-  private readonly events: RouterEmitter;
-  private routes: RouteTable = emptyRouteTable;
-  private readonly meta: ReadonlyMap<string, MetaTool>;
   /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
   readonly search: CatalogSearch;
-  private readonly peers = new PeerRequests();
-  private readonly subscriptions = new ResourceSubscriptions(this.peers);
-  private logLevel: LoggingLevel | undefined;
-  private rebuildScheduled = false;
-  private rebuilds = 0;
+  private readonly events: RouterEmitter;
   private readonly startupWait = new StartupWait();
-
-  private readonly options: RouterOptions;
+  private readonly peers = new PeerRequests();
+  private readonly pool: BackendPool;
+  private readonly routes: Routes;
+  private readonly calls: Calls;
 
   constructor(config: GatewayConfig, options: RouterOptions) {
-    this.options = options;
     this.peers.metrics = options.metrics;
     this.peers.tracing = options.tracing;
     this.events = new RouterEmitter(options.logger);
-    this.config = config;
-    this.namers = createNamers(config.separator);
+    this.pool = new BackendPool(config, options.logger, options.version, this.events, {
+      changed: () => this.routes.scheduleRebuild(),
+      rebuild: () => this.routes.rebuild(),
+      ask: (backend, what, ask) => this.peers.ask(backend, what, ask),
+    });
     // One search index, shared by the meta tools and other front ends (the terminal UI).
     this.search = createCatalogSearch(this);
-    this.meta = new Map(createMetaTools(this, this.search).map((tool) => [tool.definition.name, tool]));
-    for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
+    const metaTools = createMetaTools(this, this.search);
+    const definitions = metaTools.map((tool) => tool.definition);
+    this.routes = new Routes(this.pool, definitions, this.events, options.logger, this.startupWait);
+    this.calls = new Calls(
+      this.pool,
+      this.routes,
+      this.peers,
+      new Map(metaTools.map((tool) => [tool.definition.name, tool])),
+      this.startupWait,
+    );
     // Lists exist (the meta tools, no server yet) before any server is ready, so each one joining is announced.
-    this.rebuild();
+    this.routes.rebuild();
   }
 
   /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
   get version(): number {
-    return this.rebuilds;
+    return this.routes.version;
   }
 
   get gatewayConfig(): GatewayConfig {
-    return this.config;
+    return this.pool.config;
   }
+
+  // ——— backends ———
 
   /**
    * Starts every backend at once. Each joins the lists as it becomes ready (clients hear
@@ -107,12 +107,8 @@ export class Router implements MetaToolHost, CatalogView {
    * has connected or failed its first attempt (for `status`, and the "n of m ready" line).
    */
   start(): Promise<void> {
-    // Every first attempt has taken over its early process by now; one left over belongs to no server.
-    const starting = Promise.all([...this.backends.values()].map((backend) => backend.start())).then(() => {
-      endEarlyChildren();
-      this.rebuild();
-    });
-    this.startupWait.begin(starting, this.config.startupWaitMs);
+    const starting = this.pool.start().then(() => this.routes.rebuild());
+    this.startupWait.begin(starting, this.pool.config.startupWaitMs);
     return starting;
   }
 
@@ -124,9 +120,8 @@ export class Router implements MetaToolHost, CatalogView {
     return this.startupWait.pending;
   }
 
-  async close(): Promise<void> {
-    endEarlyChildren();
-    await Promise.all([...this.backends.values()].map((backend) => backend.stop()));
+  close(): Promise<void> {
+    return this.pool.close();
   }
 
   on<K extends keyof RouterEvents>(event: K, listener: Listener<RouterEvents[K]>): () => void {
@@ -134,118 +129,41 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   backend(id: string): Backend | undefined {
-    return this.backends.get(id);
+    return this.pool.get(id);
   }
 
   backendIds(): string[] {
-    return [...this.backends.keys()];
+    return this.pool.ids();
   }
 
   /** Restarts one server now, with a fresh backoff. */
-  async restartServer(id: string): Promise<void> {
-    const backend = this.requireBackend(id);
-    await backend.restart();
-    this.rebuild();
+  restartServer(id: string): Promise<void> {
+    return this.pool.restart(id);
   }
 
   /** Stops or starts one server until the next config reload (the config file is not changed). */
-  async setEnabled(id: string, enabled: boolean): Promise<void> {
-    const backend = this.requireBackend(id);
-    backend.config = { ...backend.config, enabled };
-    if (enabled) await backend.start();
-    else await backend.stop();
-    this.rebuild();
-  }
-
-  private requireBackend(id: string): Backend {
-    const backend = this.backends.get(id);
-    if (backend === undefined)
-      throw new PromptyardError(
-        'INVALID_REQUEST',
-        `No server "${id}" in the gateway config; servers: ${this.backendIds().join(', ') || 'none'}.`,
-      );
-    return backend;
+  setEnabled(id: string, enabled: boolean): Promise<void> {
+    return this.pool.setEnabled(id, enabled);
   }
 
   status(): RouterStatus {
+    const routes = this.routes.current;
     return {
-      backends: [...this.backends.values()].map((backend) => backend.status()),
-      collisions: this.routes.collisions,
+      backends: this.pool.statuses(),
+      collisions: routes.collisions,
       counts: {
-        tools: this.routes.tools.size,
-        prompts: this.routes.prompts.size,
-        resources: this.routes.resources.size,
-        resourceTemplates: this.routes.templates.length,
+        tools: routes.tools.size,
+        prompts: routes.prompts.size,
+        resources: routes.resources.size,
+        resourceTemplates: routes.templates.length,
       },
-      lazy: this.config.lazy,
+      lazy: this.pool.config.lazy,
     };
   }
 
   /** Applies a new config: only added, removed and changed servers start or stop. */
-  async reload(next: GatewayConfig): Promise<{ added: string[]; removed: string[]; changed: string[] }> {
-    const diff = diffBackends(this.config.servers, next.servers);
-    const previous = this.config;
-    this.config = next;
-    if (previous.separator !== next.separator) this.namers = createNamers(next.separator);
-    await Promise.all(
-      [...diff.removed, ...diff.changed].map(async (config) => {
-        const backend = this.backends.get(config.id);
-        this.backends.delete(config.id);
-        await backend?.stop();
-      }),
-    );
-    const ordered = new Map<string, Backend>();
-    const starting: Backend[] = [];
-    for (const config of next.servers) {
-      let backend = this.backends.get(config.id);
-      if (backend === undefined) {
-        backend = this.createBackend(config);
-        starting.push(backend);
-      } else if (backend.config !== config) {
-        // Unchanged in what matters for the connection (filters, prefix may differ): keep it running.
-        backend.config = config;
-      }
-      ordered.set(config.id, backend);
-    }
-    this.backends.clear();
-    for (const [id, backend] of ordered) this.backends.set(id, backend);
-    this.rebuild();
-    await Promise.all(starting.map((backend) => backend.start()));
-    return { added: diff.added.map((c) => c.id), removed: diff.removed.map((c) => c.id), changed: diff.changed.map((c) => c.id) };
-  }
-
-  private createBackend(config: BackendConfig): Backend {
-    const logger = this.options.logger;
-    const backend: Backend = new Backend(
-      config,
-      {
-        connectMs: this.config.timeouts.connectMs,
-        requestMs: requestTimeoutMs(config, this.config.timeouts),
-        restartInitialMs: this.config.restart.initialMs,
-        restartMaxMs: this.config.restart.maxMs,
-        maxRestarts: this.config.restart.maxRestarts,
-      },
-      {
-        changed: () => this.scheduleRebuild(),
-        status: (changed) => {
-          this.events.emit('status', changed.status());
-          if (changed.state === 'ready' && this.logLevel !== undefined)
-            void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
-        },
-        stderr: (owner, line) => this.events.emit('stderr', { server: owner.id, line, level: logStderrLine(logger, owner.id, line) }),
-        log: (params) => this.events.emit('log', { server: config.id, ...params }),
-        resourceUpdated: (uri) => {
-          const prefix = backend.config.prefix;
-          this.events.emit('resourceUpdated', prefix === false ? uri : encodeUri(prefix, uri));
-        },
-        sampling: (params) => this.peers.ask(backend, 'sampling', (peer) => peer.sampling?.(params)),
-        elicitation: (params) => this.peers.ask(backend, 'elicitation', (peer) => peer.elicitation?.(params)),
-        roots: () => this.peers.ask(backend, 'roots', (peer) => peer.roots?.()),
-      },
-      logger,
-      { name: this.config.name, version: this.options.version },
-    );
-    return backend;
+  reload(next: GatewayConfig): Promise<ReloadResult> {
+    return this.pool.reload(next);
   }
 
   /** Remembers the client most recently seen, for backend requests outside any call. */
@@ -257,125 +175,80 @@ export class Router implements MetaToolHost, CatalogView {
     this.peers.forget(peer);
   }
 
-  private scheduleRebuild(): void {
-    if (this.rebuildScheduled) return;
-    this.rebuildScheduled = true;
-    queueMicrotask(() => {
-      this.rebuildScheduled = false;
-      this.rebuild();
-    });
+  /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */
+  setLogLevel(level: LoggingLevel): Promise<void> {
+    return this.pool.setLogLevel(level);
   }
 
-  /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
-  private rebuild(): void {
-    const served = this.metaToolsServed() ? [...this.meta.values()].map((meta) => meta.definition) : [];
-    const next = buildRouteTable(this.backends.values(), { namers: this.namers, metaTools: served, lazy: this.config.lazy });
-    const { changed, newCollisions } = compareRouteTables(this.routes, next);
-    this.routes = next;
-    this.rebuilds++;
-    for (const collision of newCollisions) this.options.logger.warn(collisionWarning(collision), { name: collision.name });
-    for (const list of changed) this.events.emit('listChanged', list);
-    this.startupWait.rebuilt();
+  /** A downstream client's roots changed: every backend is told. */
+  rootsChanged(): Promise<void> {
+    return this.pool.rootsChanged();
   }
 
   // ——— lists ———
 
   listTools(): readonly Tool[] {
-    return this.routes.lists.tools;
+    return this.routes.listTools();
   }
 
   /** Every backend tool, lazy mode or not (for the meta tools). */
   allTools(): readonly Tool[] {
-    return [...this.routes.tools.values()].map((route) => route.item);
+    return this.routes.allTools();
   }
 
   /** A backend tool by its namespaced name (lazy mode or not). */
   backendTool(name: string): Tool | undefined {
-    return this.routes.tools.get(name)?.item;
+    return this.routes.backendTool(name);
   }
 
-  toolOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.routes.tools.get(name);
-    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
+  toolOwner(name: string): Owner | undefined {
+    return this.routes.toolOwner(name);
   }
 
   /** The server a tool, prompt, resource or skill comes from (`[[policy]] servers`). */
   serverOf(kind: AccessKind, name: string): string | undefined {
-    return serverOfItem(this.routes, this.backends.values(), kind, name);
+    return this.routes.serverOf(kind, name);
   }
 
   listPrompts(): readonly Prompt[] {
-    return this.routes.lists.prompts;
+    return this.routes.listPrompts();
   }
 
-  promptOwner(name: string): { readonly server: string; readonly original: string } | undefined {
-    const route = this.routes.prompts.get(name);
-    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
+  promptOwner(name: string): Owner | undefined {
+    return this.routes.promptOwner(name);
+  }
+
+  getPromptDefinition(name: string): Prompt | undefined {
+    return this.routes.getPromptDefinition(name);
   }
 
   listResources(): readonly Resource[] {
-    return this.routes.lists.resources;
+    return this.routes.listResources();
   }
 
   listResourceTemplates(): readonly ResourceTemplate[] {
-    return this.routes.lists.templates;
+    return this.routes.listResourceTemplates();
   }
 
   /** Ready servers with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
   skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[] {
-    return [...this.backends.values()]
-      .filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0)
-      .map((backend) => ({ backend, timeoutMs: this.requestTimeout(backend) }));
+    return this.routes.skillServers();
   }
 
-  getPromptDefinition(name: string): Prompt | undefined {
-    return this.routes.prompts.get(name)?.item;
+  /** Finds the backend of a namespaced (or passed-through) resource URI. */
+  resolveUri(uri: string): ResourceTarget {
+    return this.routes.resolveUri(uri);
   }
 
-  // ——— routing ———
+  // ——— calls ———
 
-  /** Lazy mode serves them even when `meta_tools` is off: they are its only way to the tools. */
-  private metaToolsServed(): boolean {
-    return this.config.metaTools || this.config.lazy;
-  }
-
-  private notFound(kind: 'Tool' | 'Prompt', name: string, known: Iterable<string>): PromptyardError {
-    return notFound(kind, name, known, [...this.backends.values()], this.config.separator);
-  }
-
-  private toolTimeout(backend: Backend): number {
-    return toolTimeoutMs(backend.config, this.config.timeouts);
-  }
-
-  private requestTimeout(backend: Backend): number {
-    return requestTimeoutMs(backend.config, this.config.timeouts);
-  }
-
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     context: CallContext = {},
     meta?: Record<string, unknown>,
   ): Promise<CallToolResult> {
-    const served = this.metaToolsServed();
-    const route =
-      this.routes.tools.get(name) ??
-      (served && this.meta.has(name) ? undefined : await this.startupWait.lookUp(() => this.routes.tools.get(name)));
-    if (route === undefined) {
-      const metaTool = this.meta.get(name);
-      if (metaTool !== undefined && served) {
-        // The meta tools list and search the catalog: like the lists, they wait for it during start-up.
-        const pending = this.startupWait.pending;
-        if (pending !== undefined) await pending;
-        return metaTool.call(args ?? {}, context);
-      }
-      throw this.notFound('Tool', name, [...this.routes.tools.keys(), ...(served ? this.meta.keys() : [])]);
-    }
-    const { backend, original } = route;
-    const result = await this.peers.forward(backend, `tools/call "${original}"`, this.toolTimeout(backend), context, (options) =>
-      backend.upstream.callTool(original, args, meta, options),
-    );
-    return rewriteToolResult(result, uriMapFor(backend.config.prefix));
+    return this.calls.callTool(name, args, context, meta);
   }
 
   /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
@@ -385,98 +258,26 @@ export class Router implements MetaToolHost, CatalogView {
     reply: (message: Readonly<Record<string, unknown>>) => void,
     trace?: () => TraceContext,
   ): { cancel(reason: string): void } | undefined {
-    return relayToolCall({ tools: this.routes.tools, timeouts: this.config.timeouts, peers: this.peers }, request, peer, reply, trace);
+    return this.calls.relayToolCall(request, peer, reply, trace);
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    const route = this.routes.prompts.get(name) ?? (await this.startupWait.lookUp(() => this.routes.prompts.get(name)));
-    if (route === undefined) throw this.notFound('Prompt', name, this.routes.prompts.keys());
-    const { backend, original } = route;
-    const result = await this.peers.forward(backend, `prompts/get "${original}"`, this.requestTimeout(backend), context, (options) =>
-      backend.upstream.getPrompt(original, args, options),
-    );
-    return rewritePromptResult(result, uriMapFor(backend.config.prefix));
+  getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
+    return this.calls.getPrompt(name, args, context);
   }
 
-  /** Finds the backend of a namespaced (or passed-through) resource URI. */
-  resolveUri(uri: string): ResourceTarget {
-    return resolveUri(this.routes, this.backends.values(), uri);
+  readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
+    return this.calls.readResource(uri, context);
   }
 
-  /**
-   * A URI's server, ready: during the start-up wait a URI whose server has not joined yet (not
-   * routed, or its server still starting) is looked up again as servers join, like tool names.
-   */
-  private async resolveReady(uri: string): Promise<ResourceTarget> {
-    const ready = (): ResourceTarget | undefined => {
-      try {
-        const target = this.resolveUri(uri);
-        return target.backend.state === 'ready' ? target : undefined;
-      } catch {
-        return undefined;
-      }
-    };
-    return ready() ?? (await this.startupWait.lookUp(ready)) ?? this.resolveUri(uri);
+  subscribe(uri: string): Promise<void> {
+    return this.calls.subscribe(uri);
   }
 
-  async readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
-    const target = await this.resolveReady(uri);
-    return readResource(target, this.peers, this.requestTimeout(target.backend), context);
+  unsubscribe(uri: string): Promise<void> {
+    return this.calls.unsubscribe(uri);
   }
 
-  async subscribe(uri: string): Promise<void> {
-    const target = await this.resolveReady(uri);
-    await this.subscriptions.subscribe(target, this.requestTimeout(target.backend));
-  }
-
-  async unsubscribe(uri: string): Promise<void> {
-    const target = this.resolveUri(uri);
-    await this.subscriptions.unsubscribe(target, this.requestTimeout(target.backend));
-  }
-
-  async complete(
-    params: { ref: { type: string; name?: string; uri?: string }; argument: { name: string; value: string }; context?: unknown },
-    context: CallContext = {},
-  ): Promise<CompleteResult> {
-    const empty: CompleteResult = { completion: { values: [], total: 0, hasMore: false } };
-    if (params.ref.type === 'ref/prompt') {
-      const route = this.routes.prompts.get(params.ref.name ?? '');
-      if (route === undefined) throw this.notFound('Prompt', params.ref.name ?? '', this.routes.prompts.keys());
-      if (route.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(route.backend, 'completion/complete', this.requestTimeout(route.backend), context, (options) =>
-        route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
-      );
-    }
-    if (params.ref.type === 'ref/resource') {
-      const target = resolveTemplate(this.routes, this.backends.values(), params.ref.uri ?? '');
-      if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(target.backend, 'completion/complete', this.requestTimeout(target.backend), context, (options) =>
-        target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
-      );
-    }
-    return empty;
-  }
-
-  /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */
-  async setLogLevel(level: LoggingLevel): Promise<void> {
-    this.logLevel = level;
-    await Promise.all(
-      [...this.backends.values()]
-        .filter((backend) => backend.state === 'ready')
-        .map((backend) =>
-          backend.upstream
-            .setLoggingLevel(level, this.requestTimeout(backend))
-            .catch((error: unknown) => this.options.logger.debug('setLevel failed', { server: backend.id, reason: describeError(error) })),
-        ),
-    );
-  }
-
-  /** A downstream client's roots changed: every backend is told. */
-  async rootsChanged(): Promise<void> {
-    await Promise.all(
-      [...this.backends.values()]
-        .filter((backend) => backend.state === 'ready')
-        .map((backend) => backend.upstream.rootsChanged().catch(() => {})),
-    );
+  complete(params: CompleteParams, context: CallContext = {}): Promise<CompleteResult> {
+    return this.calls.complete(params, context);
   }
 }

@@ -1,8 +1,8 @@
 import type { Logger } from '@promptyard/core';
 import type { JsonObject, ListAnswer, ListPage, McpAccess, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
-import type { CallContext } from './call-context.js';
+import type { CallContext } from './calls/call-context.js';
 import type { Router } from './router.js';
-import { createGatewaySkills } from './skill-routes.js';
+import { createGatewaySkills } from './routes/skill-routes.js';
 
 export interface GatewayHandlersOptions {
   readonly name: string;
@@ -68,7 +68,6 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
     return {
       peer: context.client,
       signal: context.signal,
-      progressToken: context.progressToken,
       onProgress: context.onProgress,
       multiRound: context.multiRound,
       access: context.access,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config-oauth.js';
-import type { OAuthStore } from '../oauth-store.js';
+import type { OAuthStore } from '../upstream-oauth/oauth-store.js';
 import { createClientProvider, scopeFor } from './oauth.js';
 
 export interface LoginOptions {
@@ -34,6 +35,61 @@ const challengeOf = async (url: string): Promise<{ resourceMetadataUrl?: URL | u
 const page = (title: string, text: string): string =>
   `<!doctype html><meta charset="utf-8"><title>${title}</title><p>${text.replace(/[<>&]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`;
 
+interface Redirect {
+  readonly code: string;
+  readonly iss?: string;
+}
+
+interface Settle {
+  resolve(value: Redirect): void;
+  reject(error: Error): void;
+}
+
+/** The loopback server the authorization server redirects the person back to: it takes the code of this attempt (`state`). */
+const catchRedirect = (state: string, server: string, settle: Settle): Server =>
+  createServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    if (!(req.url ?? '').startsWith('/callback')) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (query.get('state') !== state) {
+      res
+        .writeHead(400, { 'content-type': 'text/html' })
+        .end(page('Login failed', 'This answer belongs to another login attempt; start promptyard-gateway login again.'));
+      return;
+    }
+    const error = query.get('error');
+    const code = query.get('code');
+    if (error !== null || code === null) {
+      res
+        .writeHead(400, { 'content-type': 'text/html' })
+        .end(page('Login failed', `The authorization server refused: ${error ?? 'no code'} ${query.get('error_description') ?? ''}`));
+      settle.reject(
+        new Error(
+          `the authorization server refused the login: ${error ?? 'no code in the redirect'}${query.get('error_description') === null ? '' : ` (${query.get('error_description') as string})`}`,
+        ),
+      );
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(page('Logged in', `promptyard-gateway is logged in to ${server}; you can close this tab.`));
+    const iss = query.get('iss');
+    settle.resolve({ code, ...(iss === null ? {} : { iss }) });
+  });
+
+/** Listens on the loopback `port` (`oauth.redirect_port`; any free port when unset). */
+const listen = (listener: Server, port: number | undefined): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    listener.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(error.code === 'EADDRINUSE' ? `port ${port ?? 0} is in use: free it, or change oauth.redirect_port` : error.message),
+      ),
+    );
+    listener.listen(port ?? 0, '127.0.0.1', resolve);
+  });
+
 /**
  * `promptyard-gateway login <server>`: the authorization code flow with PKCE. Discovery from the
  * server's 401 (RFC 9728, then RFC 8414), dynamic client registration unless a client id is
@@ -60,53 +116,12 @@ export const loginUpstream = async (options: LoginOptions): Promise<void> => {
   }
 
   const state = randomBytes(16).toString('base64url');
-  let settle: { resolve: (value: { code: string; iss?: string }) => void; reject: (error: Error) => void } | undefined;
-  const redirected = new Promise<{ code: string; iss?: string }>((resolve, reject) => {
+  let settle: Settle | undefined;
+  const redirected = new Promise<Redirect>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  const listener = createServer((req, res) => {
-    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
-    if (!(req.url ?? '').startsWith('/callback')) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    if (query.get('state') !== state) {
-      res
-        .writeHead(400, { 'content-type': 'text/html' })
-        .end(page('Login failed', 'This answer belongs to another login attempt; start promptyard-gateway login again.'));
-      return;
-    }
-    const error = query.get('error');
-    const code = query.get('code');
-    if (error !== null || code === null) {
-      res
-        .writeHead(400, { 'content-type': 'text/html' })
-        .end(page('Login failed', `The authorization server refused: ${error ?? 'no code'} ${query.get('error_description') ?? ''}`));
-      settle?.reject(
-        new Error(
-          `the authorization server refused the login: ${error ?? 'no code in the redirect'}${query.get('error_description') === null ? '' : ` (${query.get('error_description') as string})`}`,
-        ),
-      );
-      return;
-    }
-    res
-      .writeHead(200, { 'content-type': 'text/html' })
-      .end(page('Logged in', `promptyard-gateway is logged in to ${options.server}; you can close this tab.`));
-    const iss = query.get('iss');
-    settle?.resolve({ code, ...(iss === null ? {} : { iss }) });
-  });
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          error.code === 'EADDRINUSE'
-            ? `port ${settings.redirectPort ?? 0} is in use: free it, or change oauth.redirect_port`
-            : error.message,
-        ),
-      ),
-    );
-    listener.listen(settings.redirectPort ?? 0, '127.0.0.1', resolve);
-  });
+  const listener = catchRedirect(state, options.server, settle as Settle);
+  await listen(listener, settings.redirectPort);
   const timer = setTimeout(
     () =>
       settle?.reject(

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OAuthStore } from '../oauth-store.js';
+import { OAuthStore } from '../upstream-oauth/oauth-store.js';
 import { createGatewayAuth } from './oauth.js';
 
 /** A resource and its authorization server in one: metadata, and a token endpoint whose answer a test sets. */

@@ -8,7 +8,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { OAuthSettings } from '../config-oauth.js';
-import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
+import type { OAuthRecord, OAuthStore } from '../upstream-oauth/oauth-store.js';
 
 /** How the gateway reaches one `auth = "oauth"` server: its settings and where its tokens live. */
 export interface UpstreamOAuth {
@@ -31,6 +31,32 @@ export interface LoginHooks {
   readonly redirectUrl: string;
   authorize(url: URL): void;
 }
+
+/** What the gateway registers as: a machine client for `client_credentials`, else a loopback-redirect one. */
+const clientMetadataOf = (settings: OAuthSettings, redirectUrl: string | undefined): OAuthClientMetadata => {
+  const machine = settings.grant === 'client_credentials';
+  return {
+    client_name: 'promptyard-gateway',
+    redirect_uris: redirectUrl === undefined ? [] : [redirectUrl],
+    grant_types: machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+    response_types: machine ? [] : ['code'],
+    token_endpoint_auth_method: settings.clientSecret === undefined ? 'none' : 'client_secret_basic',
+    ...(settings.scopes.length === 0 ? {} : { scope: settings.scopes.join(' ') }),
+  } as OAuthClientMetadata;
+};
+
+/** The record without the credentials the server refused (`scope`: which). */
+const withoutCredentials = (current: OAuthRecord, scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): OAuthRecord => {
+  const { client, tokens, obtainedAt, discovery, ...rest } = current;
+  return {
+    ...rest,
+    ...(scope === 'all' || scope === 'client' || client === undefined ? {} : { client }),
+    ...(scope === 'all' || scope === 'tokens' || tokens === undefined
+      ? {}
+      : { tokens, ...(obtainedAt === undefined ? {} : { obtainedAt }) }),
+    ...(scope === 'all' || scope === 'discovery' || discovery === undefined ? {} : { discovery }),
+  };
+};
 
 /**
  * The SDK's `OAuthClientProvider` over an {@link OAuthStore}: client information (configured, or
@@ -55,14 +81,7 @@ export const createClientProvider = (
   const machine = settings.grant === 'client_credentials';
   const storedRedirect = (record.client?.['redirect_uris'] as string[] | undefined)?.[0];
   const redirectUrl = machine ? undefined : (login?.redirectUrl ?? storedRedirect ?? 'http://127.0.0.1/callback');
-  const metadata: OAuthClientMetadata = {
-    client_name: 'promptyard-gateway',
-    redirect_uris: redirectUrl === undefined ? [] : [redirectUrl],
-    grant_types: machine ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-    response_types: machine ? [] : ['code'],
-    token_endpoint_auth_method: settings.clientSecret === undefined ? 'none' : 'client_secret_basic',
-    ...(settings.scopes.length === 0 ? {} : { scope: settings.scopes.join(' ') }),
-  } as OAuthClientMetadata;
+  const metadata = clientMetadataOf(settings, redirectUrl);
 
   const prepare = machine
     ? {
@@ -113,17 +132,7 @@ export const createClientProvider = (
     saveDiscoveryState: (state) => save((current) => ({ ...current, discovery: state as unknown as Record<string, unknown> })),
     discoveryState: () => record.discovery as OAuthDiscoveryState | undefined,
     invalidateCredentials: (scope) => {
-      save((current) => {
-        const { client, tokens, obtainedAt, discovery, ...rest } = current;
-        return {
-          ...rest,
-          ...(scope === 'all' || scope === 'client' || client === undefined ? {} : { client }),
-          ...(scope === 'all' || scope === 'tokens' || tokens === undefined
-            ? {}
-            : { tokens, ...(obtainedAt === undefined ? {} : { obtainedAt }) }),
-          ...(scope === 'all' || scope === 'discovery' || discovery === undefined ? {} : { discovery }),
-        };
-      });
+      save((current) => withoutCredentials(current, scope));
       if (scope === 'all' || scope === 'verifier') verifier = '';
     },
     // Reread before each flow: `login` may have stored new tokens meanwhile.
@@ -151,6 +160,61 @@ const refreshMargin = (lifetimeMs: number): number => Math.min(60_000, lifetimeM
 /** After a refresh failed (the authorization server down), wait this long before the next try. */
 const RETRY_MS = 5000;
 
+interface Expiry {
+  readonly at: number;
+  readonly lifetime: number;
+}
+
+/** When the stored token expires and how long it lived; `undefined` when the server did not say. */
+const expiryOf = (record: OAuthRecord): Expiry | undefined => {
+  const seconds = Number(record.tokens?.['expires_in']);
+  if (record.obtainedAt === undefined || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+  return { at: record.obtainedAt + seconds * 1000, lifetime: seconds * 1000 };
+};
+
+interface Challenge {
+  readonly resourceMetadataUrl?: URL | undefined;
+  readonly scope?: string | undefined;
+}
+
+/** One run of the SDK's flow (discovery, refresh, registration or client credentials); a person needed → a needs-login error. */
+const authorize = async (
+  provider: ReturnType<typeof createClientProvider>,
+  oauth: UpstreamOAuth,
+  url: string,
+  challenge: Challenge,
+): Promise<void> => {
+  const record = provider.reload();
+  if (oauth.settings.grant === 'authorization_code' && record.tokens === undefined) throw needsLoginError(oauth.server, 'no stored token');
+  // The SDK answers a refresh that failed for any reason but a refusal with a new authorization
+  // request; an authorization server that is down or failing is no reason to ask for a login.
+  let trouble: string | undefined;
+  const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    try {
+      const response = await fetch(input, init);
+      if (response.status >= 500) trouble = `HTTP ${response.status} from ${new URL(String(input)).origin}`;
+      return response;
+    } catch (error) {
+      trouble = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+  };
+  let result: Awaited<ReturnType<typeof auth>>;
+  try {
+    result = await auth(provider, {
+      serverUrl: url,
+      fetchFn,
+      ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
+      ...(scopeFor(oauth.settings, challenge.scope) === undefined ? {} : { scope: scopeFor(oauth.settings, challenge.scope) as string }),
+    });
+  } catch (error) {
+    if (isNeedsLogin(error) && trouble !== undefined)
+      throw new Error(`could not refresh the OAuth token (${trouble}); the gateway tries again`, { cause: error });
+    throw error;
+  }
+  if (result !== 'AUTHORIZED') throw needsLoginError(oauth.server, 'the authorization server asks for a login');
+};
+
 /**
  * What the transport asks for a token and calls on a 401: the stored access token, refreshed before
  * it expires (on a timer, and on use when it is about to), and on a 401 discovery from the
@@ -162,16 +226,11 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  let challenge: { resourceMetadataUrl?: URL | undefined; scope?: string | undefined } = {};
+  let challenge: Challenge = {};
   let failedAt = 0;
 
   // The record in memory is the file's (every save writes both); a flow rereads the file first.
-  const expiry = (): { readonly at: number; readonly lifetime: number } | undefined => {
-    const record = provider.current();
-    const seconds = Number(record.tokens?.['expires_in']);
-    if (record.obtainedAt === undefined || !Number.isFinite(seconds) || seconds <= 0) return undefined;
-    return { at: record.obtainedAt + seconds * 1000, lifetime: seconds * 1000 };
-  };
+  const expiry = (): Expiry | undefined => expiryOf(provider.current());
   const schedule = (): void => {
     clearTimeout(timer);
     const when = expiry();
@@ -191,38 +250,7 @@ export const createGatewayAuth = (oauth: UpstreamOAuth, url: string, hooks: Gate
     timer.unref();
   };
 
-  const flow = async (): Promise<void> => {
-    const record = provider.reload();
-    if (oauth.settings.grant === 'authorization_code' && record.tokens === undefined)
-      throw needsLoginError(oauth.server, 'no stored token');
-    // The SDK answers a refresh that failed for any reason but a refusal with a new authorization
-    // request; an authorization server that is down or failing is no reason to ask for a login.
-    let trouble: string | undefined;
-    const fetchFn = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      try {
-        const response = await fetch(input, init);
-        if (response.status >= 500) trouble = `HTTP ${response.status} from ${new URL(String(input)).origin}`;
-        return response;
-      } catch (error) {
-        trouble = error instanceof Error ? error.message : String(error);
-        throw error;
-      }
-    };
-    let result: Awaited<ReturnType<typeof auth>>;
-    try {
-      result = await auth(provider, {
-        serverUrl: url,
-        fetchFn,
-        ...(challenge.resourceMetadataUrl === undefined ? {} : { resourceMetadataUrl: challenge.resourceMetadataUrl }),
-        ...(scopeFor(oauth.settings, challenge.scope) === undefined ? {} : { scope: scopeFor(oauth.settings, challenge.scope) as string }),
-      });
-    } catch (error) {
-      if (isNeedsLogin(error) && trouble !== undefined)
-        throw new Error(`could not refresh the OAuth token (${trouble}); the gateway tries again`, { cause: error });
-      throw error;
-    }
-    if (result !== 'AUTHORIZED') throw needsLoginError(oauth.server, 'the authorization server asks for a login');
-  };
+  const flow = (): Promise<void> => authorize(provider, oauth, url, challenge);
 
   const refresh = (): Promise<void> => {
     running ??= flow()

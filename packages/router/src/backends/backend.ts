@@ -1,52 +1,14 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import type { BackendConfig } from './config-backend.js';
+import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
-import { watchForLogin } from './oauth-store.js';
-import type {
-  Era,
-  ListName,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-  UpstreamConnection,
-  UpstreamPeer,
-} from './sdk/upstream.js';
-import type { Skill } from './sdk/upstream-skills.js';
-
-/** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
-export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';
-
-export interface BackendLists {
-  readonly tools: readonly Tool[];
-  readonly prompts: readonly Prompt[];
-  readonly resources: readonly Resource[];
-  readonly resourceTemplates: readonly ResourceTemplate[];
-  /** Its Agent Skills (the skills extension), fetched with the resources. */
-  readonly skills: readonly Skill[];
-}
-
-export interface BackendStatus {
-  readonly id: string;
-  readonly state: BackendState;
-  readonly transport: BackendConfig['transport'];
-  readonly era?: Era | undefined;
-  /** The revision in use (`2025-11-25`, `2026-07-28` …). */
-  readonly protocolVersion?: string | undefined;
-  /** Why `protocol = "auto"` is on 2025-11-25 although the server offered 2026-07-28. */
-  readonly protocolFallback?: string | undefined;
-  readonly server?: string | undefined;
-  readonly pid?: number | undefined;
-  readonly uptimeSeconds?: number | undefined;
-  readonly restarts: number;
-  readonly lastError?: string | undefined;
-  readonly nextRetrySeconds?: number | undefined;
-  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
-  readonly inFlight: number;
-}
+import { watchForLogin } from '../upstream-oauth/oauth-store.js';
+import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import { emptyLists, fetchLists } from './backend-lists.js';
+import type { BackendLists } from './backend-lists.js';
+import { unavailableText } from './backend-status.js';
+import type { BackendState, BackendStatus } from './backend-status.js';
 
 export interface BackendTimings {
   readonly connectMs: number;
@@ -66,8 +28,14 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
   stderr(backend: Backend, line: string): void;
 }
 
-const emptyLists: BackendLists = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
 const stderrLinesKept = 20;
+
+/** What the backend's requests tell of the attempt they came from (read when it fails). */
+interface AttemptNotes {
+  /** Its stderr says it is this gateway, started again. */
+  startsThisGateway: boolean;
+  loginError: Error | undefined;
+}
 
 /**
  * One supervised backend: a single upstream connection shared by every downstream client, its lists,
@@ -94,6 +62,9 @@ export class Backend {
   private refreshAgain = new Set<ListName>();
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
   private connecting: { readonly abort: AbortController; readonly attempt: Promise<UpstreamConnection> } | undefined;
+  /** A server that cannot list its skills is reported, and still serves everything else. */
+  private readonly skillsFailed = (error: unknown): void =>
+    this.logger.warn("could not list the server's skills", { server: this.id, reason: describeError(error) });
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
 
@@ -140,22 +111,7 @@ export class Backend {
   }
 
   unavailableMessage(): string {
-    switch (this.state) {
-      case 'disabled':
-        return `Server "${this.id}" is disabled in the gateway config (enabled = false).`;
-      case 'starting':
-        return `Server "${this.id}" is still starting; try again in a moment.`;
-      case 'restarting': {
-        const wait = Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000));
-        return `Server "${this.id}" is down (${this.lastError ?? 'it stopped'}); the gateway restarts it${this.retryAt > 0 ? ` in ${wait} s` : ''}.`;
-      }
-      case 'needs-login':
-        return `Server "${this.id}" needs a login: run promptyard-gateway login ${this.id}; the running gateway picks the new token up.`;
-      case 'failed':
-        return `Server "${this.id}" failed and will not be restarted (${this.lastError ?? 'unknown error'}); fix its entry in the gateway config.`;
-      default:
-        return `Server "${this.id}" is not running.`;
-    }
+    return unavailableText(this.id, this.state, this.lastError, this.retryAt);
   }
 
   /** Starts the backend (or marks it disabled); resolves once the first attempt settled. */
@@ -230,9 +186,15 @@ export class Backend {
   private async connect(): Promise<void> {
     const generation = ++this.generation;
     this.setState(this.attempt === 0 && this.restarts === 0 ? 'starting' : 'restarting');
+    const notes: AttemptNotes = { startsThisGateway: false, loginError: undefined };
+    const connection = await this.attemptConnection(generation, this.peerFor(generation, notes), notes);
+    if (connection !== undefined) await this.serve(generation, connection);
+  }
+
+  /** The backend's requests and notifications, heard while `generation` is the current attempt's. */
+  private peerFor(generation: number, notes: AttemptNotes): UpstreamPeer {
     const current = (): boolean => generation === this.generation;
-    let startsThisGateway = false;
-    const peer: UpstreamPeer = {
+    return {
       sampling: (params) => this.events.sampling(params),
       elicitation: (params) => this.events.elicitation(params),
       roots: () => this.events.roots(),
@@ -246,7 +208,7 @@ export class Backend {
         if (current()) this.refresh([list]);
       },
       stderr: (line) => {
-        if (line.includes(GATEWAY_LOOP_MARK)) startsThisGateway = true;
+        if (line.includes(GATEWAY_LOOP_MARK)) notes.startsThisGateway = true;
         this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
         if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
         this.events.stderr(this, line);
@@ -256,14 +218,16 @@ export class Backend {
       },
       needsLogin: (error) => {
         if (!current()) return;
-        loginError = error;
+        notes.loginError = error;
         // Connected: the token ran out under way. Connecting: the attempt's failure reports it.
         if (this.connection !== undefined) void this.waitForLogin(error);
       },
       warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
     };
-    let loginError: Error | undefined;
-    let connection: UpstreamConnection;
+  }
+
+  /** One connection attempt, stoppable; a failure is reported here and gives `undefined`, as does a stale attempt. */
+  private async attemptConnection(generation: number, peer: UpstreamPeer, notes: AttemptNotes): Promise<UpstreamConnection | undefined> {
     const abort = new AbortController();
     const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, {
       ...this.clientInfo,
@@ -271,28 +235,32 @@ export class Backend {
       signal: abort.signal,
     });
     this.connecting = { abort, attempt };
+    let connection: UpstreamConnection;
     try {
       connection = await attempt;
     } catch (error) {
-      if (!current()) return;
-      if (loginError !== undefined) {
-        void this.waitForLogin(loginError);
-        return;
+      if (generation !== this.generation) return undefined;
+      if (notes.loginError !== undefined) {
+        void this.waitForLogin(notes.loginError);
+        return undefined;
       }
       // A restart would start the same refusing gateway again: give up at once.
-      if (startsThisGateway)
+      if (notes.startsThisGateway)
         this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', {
           permanent: true,
         });
       else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
-      return;
+      return undefined;
     } finally {
       if (this.connecting?.attempt === attempt) this.connecting = undefined;
     }
-    if (!current()) {
-      await connection.close();
-      return;
-    }
+    if (generation === this.generation) return connection;
+    await connection.close();
+    return undefined;
+  }
+
+  /** Connected: the lists fetched, then ready (or failed, when they cannot be listed). */
+  private async serve(generation: number, connection: UpstreamConnection): Promise<void> {
     this.connection = connection;
     if (connection.fallbackReason !== undefined) {
       this.logger.warn(
@@ -301,15 +269,15 @@ export class Backend {
       );
     }
     try {
-      this.lists = await this.fetchLists(connection, ['tools', 'prompts', 'resources']);
+      this.lists = await fetchLists(connection, this.lists, ['tools', 'prompts', 'resources'], this.timings.requestMs, this.skillsFailed);
     } catch (error) {
-      if (!current()) return;
+      if (generation !== this.generation) return;
       this.connection = undefined;
       await connection.close();
       this.failed(`connected, but listing its capabilities failed: ${describeError(error)}`);
       return;
     }
-    if (!current()) return;
+    if (generation !== this.generation) return;
     this.readyAt = Date.now();
     this.lastError = this.state === 'restarting' ? this.lastError : undefined;
     this.setState('ready');
@@ -322,9 +290,8 @@ export class Backend {
       resources: this.lists.resources.length,
     });
     // A stable connection earns a fresh backoff.
-    const stableGeneration = generation;
     setTimeout(() => {
-      if (stableGeneration === this.generation && this.state === 'ready') this.attempt = 0;
+      if (generation === this.generation && this.state === 'ready') this.attempt = 0;
     }, 30_000).unref();
     this.events.changed(this);
   }
@@ -401,35 +368,6 @@ export class Backend {
     this.retryTimer.unref();
   }
 
-  private async fetchLists(connection: UpstreamConnection, lists: readonly ListName[]): Promise<BackendLists> {
-    const timeout = this.timings.requestMs;
-    const next = { ...this.lists } as { -readonly [K in keyof BackendLists]: BackendLists[K] };
-    await Promise.all([
-      lists.includes('tools') ? connection.listTools(timeout).then((tools) => (next.tools = tools)) : undefined,
-      lists.includes('prompts') ? connection.listPrompts(timeout).then((prompts) => (next.prompts = prompts)) : undefined,
-      lists.includes('resources')
-        ? Promise.all([connection.listResources(timeout), connection.listResourceTemplates(timeout), this.fetchSkills(connection)]).then(
-            ([resources, templates, skills]) => {
-              next.resources = resources;
-              next.resourceTemplates = templates;
-              next.skills = skills;
-            },
-          )
-        : undefined,
-    ]);
-    return next;
-  }
-
-  /** A server's skills; one that cannot list them still serves everything else. */
-  private async fetchSkills(connection: UpstreamConnection): Promise<readonly Skill[]> {
-    try {
-      return (await connection.skills?.list(this.timings.requestMs)) ?? [];
-    } catch (error) {
-      this.logger.warn("could not list the server's skills", { server: this.id, reason: describeError(error) });
-      return [];
-    }
-  }
-
   /** Re-fetches lists after a list_changed; bursts coalesce into one fetch per list. */
   private refresh(lists: readonly ListName[]): void {
     for (const list of lists) this.refreshAgain.add(list);
@@ -441,7 +379,7 @@ export class Backend {
         const connection = this.connection;
         if (connection === undefined || this.state !== 'ready') return;
         try {
-          const lists = await this.fetchLists(connection, wanted);
+          const lists = await fetchLists(connection, this.lists, wanted, this.timings.requestMs, this.skillsFailed);
           if (connection !== this.connection) return;
           this.lists = lists;
           this.events.changed(this);

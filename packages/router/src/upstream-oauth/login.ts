@@ -1,5 +1,11 @@
+/**
+ * Upstream OAuth: the gateway's own login to `auth = "oauth"` servers (never a client's token) —
+ * `promptyard-gateway login <id>` here, the tokens kept between runs in `oauth-store.ts` (one 0600
+ * file per server, watched so a running gateway picks a new login up). The OAuth flows themselves go
+ * through the SDK, in `sdk/oauth.ts` and `sdk/oauth-login.ts`.
+ */
 import { PromptyardError } from '@promptyard/core';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from '../config.js';
 import { OAuthStore } from './oauth-store.js';
 
 export interface LoginResult {
@@ -33,7 +39,7 @@ export const loginToServer = async (
   }
   const store = new OAuthStore(server.id, server.url);
   // The MCP client loads only for this command.
-  const { loginUpstream } = await import('./sdk/oauth-login.js');
+  const { loginUpstream } = await import('../sdk/oauth-login.js');
   await loginUpstream({
     server: server.id,
     url: server.url,

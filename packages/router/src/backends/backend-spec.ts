@@ -1,11 +1,12 @@
-import type { BackendConfig } from './config-backend.js';
-import { OAuthStore } from './oauth-store.js';
-import { spawnEarly } from './sdk/early-spawn.js';
-import type { connectUpstream as ConnectUpstream, UpstreamSpec } from './sdk/upstream.js';
+import type { BackendConfig } from '../config-backend.js';
+import { OAuthStore } from '../upstream-oauth/oauth-store.js';
+import { spawnEarly } from '../sdk/early-spawn.js';
+import type { connectUpstream as ConnectUpstream } from '../sdk/upstream.js';
+import type { UpstreamSpec } from '../sdk/upstream-types.js';
 
 /** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
 export const connectUpstreamLazily = async (...args: Parameters<typeof ConnectUpstream>): ReturnType<typeof ConnectUpstream> => {
-  const { connectUpstream } = await import('./sdk/upstream.js');
+  const { connectUpstream } = await import('../sdk/upstream.js');
   if (args[2].signal?.aborted === true) throw new Error('stopped while connecting');
   return connectUpstream(...args);
 };

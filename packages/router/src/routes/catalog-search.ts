@@ -1,5 +1,5 @@
 import { createSearchIndex } from '@promptyard/search-index';
-import type { Prompt, Tool } from './sdk/upstream.js';
+import type { Prompt, Tool } from '../sdk/upstream-types.js';
 
 /** One tool or prompt of one server, as the search shows it: name, server, summary, argument names. */
 export interface ToolCard {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
-import { Backend } from './backend.js';
-import type { BackendEvents } from './backend.js';
-import { parseGatewayConfig } from './config.js';
+import { Backend } from '../backends/backend.js';
+import type { BackendEvents } from '../backends/backend.js';
+import { parseGatewayConfig } from '../config.js';
 import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Tool } from './sdk/upstream.js';
+import type { Tool } from '../sdk/upstream-types.js';
 
 const config = parseGatewayConfig(
   '[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n',

@@ -1,8 +1,8 @@
 import type { McpTracing } from '@promptyard/mcp';
 import { describe, expect, it } from 'vitest';
-import type { Backend } from './backend.js';
+import type { Backend } from '../backends/backend.js';
 import { PeerRequests } from './peer-requests.js';
-import type { RouteTable } from './route-table.js';
+import type { RouteTable } from '../routes/route-table.js';
 import { relayToolCall } from './tool-relay.js';
 
 /** A ready 2025-era stdio backend whose relay answers every call with `result`. */

@@ -1,12 +1,8 @@
 import { PromptyardError } from '@promptyard/core';
 import type { AccessKind } from '@promptyard/core';
-import type { Backend } from './backend.js';
-import type { CallContext } from './call-context.js';
+import type { Backend } from '../backends/backend.js';
 import { decodeUri } from './names.js';
-import type { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from './route-table.js';
-import type { ReadResourceResult } from './sdk/upstream.js';
-import { rewriteReadResult, uriMapFor } from './uri-rewrite.js';
 
 /** A resource URI as its server knows it, and the server. */
 export interface ResourceTarget {
@@ -51,76 +47,6 @@ export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>,
     return undefined;
   }
 };
-
-export const readResource = async (
-  target: ResourceTarget,
-  peers: PeerRequests,
-  timeoutMs: number,
-  context: CallContext,
-): Promise<ReadResourceResult> => {
-  const result = await peers.forward(target.backend, `resources/read "${target.uri}"`, timeoutMs, context, (options) =>
-    target.backend.upstream.readResource(target.uri, options),
-  );
-  // Contents carry the URI the client asked for, so links between them stay resolvable.
-  return rewriteReadResult(result, uriMapFor(target.backend.config.prefix));
-};
-
-/** Resource subscriptions, counted per server and URI: the server is subscribed for the first client and unsubscribed after the last. */
-export class ResourceSubscriptions {
-  private readonly counts = new Map<string, number>();
-  private readonly pending = new Map<string, Promise<void>>();
-  private readonly peers: PeerRequests;
-
-  constructor(peers: PeerRequests) {
-    this.peers = peers;
-  }
-
-  async subscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
-    const key = `${target.backend.id}\n${target.uri}`;
-    const count = this.counts.get(key) ?? 0;
-    this.counts.set(key, count + 1);
-    try {
-      if (count > 0) {
-        // The first client's subscription may still be on its way: share its outcome.
-        await this.pending.get(key);
-        return;
-      }
-      const subscribing = this.subscribeUpstream(target, timeoutMs);
-      this.pending.set(key, subscribing);
-      try {
-        await subscribing;
-      } finally {
-        this.pending.delete(key);
-      }
-    } catch (error) {
-      // Not subscribed after all: this client does not count, so the next one tries again.
-      this.release(key);
-      throw error;
-    }
-  }
-
-  private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
-    if (target.backend.capabilities.resources?.subscribe !== true)
-      throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-    await this.peers.forward(target.backend, 'resources/subscribe', timeoutMs, {}, (options) =>
-      target.backend.upstream.subscribe(target.uri, options.timeoutMs),
-    );
-  }
-
-  /** One client less; returns how many were counted before. */
-  private release(key: string): number {
-    const count = this.counts.get(key) ?? 0;
-    if (count <= 1) this.counts.delete(key);
-    else this.counts.set(key, count - 1);
-    return count;
-  }
-
-  async unsubscribe(target: ResourceTarget, timeoutMs: number): Promise<void> {
-    const key = `${target.backend.id}\n${target.uri}`;
-    if (this.release(key) === 1 && target.backend.state === 'ready')
-      await target.backend.upstream.unsubscribe(target.uri, timeoutMs).catch(() => {});
-  }
-}
 
 /**
  * The server an item comes from, for `[[policy]] servers`: a tool or prompt by name, a resource by URI

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkGatewayChain, configIdentity, GATEWAY_LOOP_MARK, MAX_GATEWAY_DEPTH } from './gateway-chain.js';
-import { GATEWAY_CHAIN_VARIABLE } from './sdk/child-env.js';
+import { GATEWAY_CHAIN_VARIABLE } from '../sdk/child-env.js';
 
 describe('checkGatewayChain', () => {
   it('lets the first gateway start and hands its children a chain naming it', () => {

@@ -4,7 +4,6 @@ import type { CallerAccess, ClientPeer, MultiRoundInput, TraceContext } from '@p
 export interface CallContext {
   readonly peer?: ClientPeer | undefined;
   readonly signal?: AbortSignal | undefined;
-  readonly progressToken?: string | number | undefined;
   readonly onProgress?: ((progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void) | undefined;
   /** A 2026-07-28 client's multi-round request: a 2026-07-28 backend's `input_required` rounds pass through. */
   readonly multiRound?: MultiRoundInput | undefined;

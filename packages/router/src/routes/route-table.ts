@@ -1,8 +1,8 @@
-import type { Backend } from './backend.js';
-import { compileNameFilter } from './config-backend.js';
+import type { Backend } from '../backends/backend.js';
+import { compileNameFilter } from '../config-backend.js';
 import { createNamer, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from './sdk/upstream.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../sdk/upstream-types.js';
 import { rewriteTool, uriMapFor } from './uri-rewrite.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';

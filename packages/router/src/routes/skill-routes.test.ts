@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Backend } from './backend.js';
-import type { Router } from './router.js';
-import type { Skill } from './sdk/upstream-skills.js';
+import type { Backend } from '../backends/backend.js';
+import type { Router } from '../router.js';
+import type { Skill } from '../sdk/upstream-skills.js';
 import { createGatewaySkills } from './skill-routes.js';
 
 const entry = (name: string, files: readonly string[] = []): Skill => ({

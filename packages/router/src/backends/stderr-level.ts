@@ -1,5 +1,5 @@
 import type { Logger } from '@promptyard/core';
-import type { LoggingLevel } from './sdk/upstream.js';
+import type { LoggingLevel } from '../sdk/upstream-types.js';
 
 /**
  * The level a backend's stderr line states, if it states one: JSON logs (`level`, `severity`,

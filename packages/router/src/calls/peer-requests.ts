@@ -2,10 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { PromptyardError } from '@promptyard/core';
 import type { Metrics } from '@promptyard/core';
 import type { BackendCallSpan, ClientPeer, McpTracing } from '@promptyard/mcp';
-import type { Backend } from './backend.js';
+import type { Backend } from '../backends/backend.js';
 import type { CallContext } from './call-context.js';
-import { translateError } from './errors.js';
-import type { UpstreamRequestOptions } from './sdk/upstream.js';
+import { BackendCall, openSpan } from './backend-call.js';
+import type { CallTracker } from './backend-call.js';
+import type { CallTarget } from './call-errors.js';
+import type { UpstreamConnection, UpstreamRequestOptions } from '../sdk/upstream-types.js';
 
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
   timeoutMs,
@@ -34,7 +36,7 @@ const errorTypeOf = (error: unknown): string => {
  * forwarded and tracked here, so each backend's calls in flight, their clients and the client seen
  * last are known when the backend asks.
  */
-export class PeerRequests {
+export class PeerRequests implements CallTracker {
   private readonly context = new AsyncLocalStorage<CallContext>();
   private readonly inFlightPeers = new Map<Backend, ClientPeer[]>();
   private lastPeer: ClientPeer | undefined;
@@ -84,93 +86,67 @@ export class PeerRequests {
     if (this.lastPeer === peer) this.lastPeer = undefined;
   }
 
-  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests; returns the release. */
-  track(backend: Backend, peer: ClientPeer | undefined): () => void {
-    const release = this.hold(backend, peer);
-    if (this.metrics === undefined) return release;
-    const done = this.metrics.backendCall(backend.id);
-    return () => {
-      done();
-      release();
-    };
-  }
-
-  private hold(backend: Backend, peer: ClientPeer | undefined): () => void {
+  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests. */
+  hold(backend: Backend, peer: ClientPeer | undefined): ClientPeer[] | undefined {
     backend.inFlight++;
-    if (peer === undefined) return () => void backend.inFlight--;
+    if (peer === undefined) return undefined;
     this.lastPeer = peer;
     const peers = this.inFlightPeers.get(backend) ?? [];
     peers.push(peer);
     this.inFlightPeers.set(backend, peers);
-    return () => {
-      backend.inFlight--;
-      const index = peers.lastIndexOf(peer);
-      if (index >= 0) peers.splice(index, 1);
-      // A backend replaced on reload leaves no entry behind.
-      if (peers.length === 0 && this.inFlightPeers.get(backend) === peers) this.inFlightPeers.delete(backend);
-    };
+    return peers;
   }
 
-  /** Runs `call` against `backend` inside the caller's context, tracked, with failures translated for the client. */
-  forward<T>(
+  release(backend: Backend, peer: ClientPeer | undefined, held: ClientPeer[] | undefined): void {
+    backend.inFlight--;
+    if (peer === undefined || held === undefined) return;
+    const index = held.lastIndexOf(peer);
+    if (index >= 0) held.splice(index, 1);
+    // A backend replaced on reload leaves no entry behind.
+    if (held.length === 0 && this.inFlightPeers.get(backend) === held) this.inFlightPeers.delete(backend);
+  }
+
+  /**
+   * Runs `call` against `backend` inside the caller's context: tracked, in a CLIENT span when the
+   * request is traced, with failures translated for the client.
+   */
+  async forward<T>(
     backend: Backend,
-    what: string,
+    target: CallTarget,
     timeoutMs: number,
     context: CallContext,
     call: (options: UpstreamRequestOptions) => Promise<T>,
   ): Promise<T> {
-    // Not async itself: without traces a call takes no extra turn for this check.
-    if (this.tracing !== undefined && context.trace !== undefined)
-      return this.forwardTraced(this.tracing, backend, what, timeoutMs, context, call);
-    return this.forwardAs(backend, what, timeoutMs, context, call, undefined);
-  }
-
-  /** A call in a CLIENT span, child of the request's: `what` is `method "target"` (a tool, prompt or resource). */
-  private async forwardTraced<T>(
-    tracing: McpTracing,
-    backend: Backend,
-    what: string,
-    timeoutMs: number,
-    context: CallContext,
-    call: (options: UpstreamRequestOptions) => Promise<T>,
-  ): Promise<T> {
-    const space = what.indexOf(' ');
-    const method = space === -1 ? what : what.slice(0, space);
-    const target = space === -1 ? undefined : what.slice(space + 2, -1);
-    const params = target === undefined ? undefined : method === 'resources/read' ? { uri: target } : { name: target };
-    const span = tracing.backendCall(context.trace, { method, params, backend: backend.id });
+    const tracing = this.tracing;
+    const span = tracing === undefined || context.trace === undefined ? undefined : openSpan(tracing, context.trace, backend, target);
+    let upstream: UpstreamConnection;
     try {
-      const result = await this.forwardAs(backend, what, timeoutMs, context, call, span);
-      span.end((result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : undefined);
-      return result;
+      upstream = backend.upstream;
     } catch (error) {
-      span.end(errorTypeOf(error));
+      span?.end(errorTypeOf(error));
       throw error;
     }
+    const pending = new BackendCall(this, backend, target, timeoutMs, context.peer, span);
+    let result: T;
+    try {
+      result = await this.run(pending, context, call);
+    } catch (error) {
+      const failure = pending.failure(error, upstream);
+      pending.end(span === undefined ? undefined : errorTypeOf(failure));
+      throw failure;
+    }
+    pending.end(span !== undefined && (result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : undefined);
+    return result;
   }
 
-  private async forwardAs<T>(
-    backend: Backend,
-    what: string,
-    timeoutMs: number,
-    context: CallContext,
-    call: (options: UpstreamRequestOptions) => Promise<T>,
-    span: BackendCallSpan | undefined,
-  ): Promise<T> {
-    const upstream = backend.upstream;
-    const release = this.track(backend, context.peer);
-    try {
-      // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
-      // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
-      // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
-      // process (≈3% of the gateway's CPU at full load on Node 20), so it is entered only when it helps.
-      if (backend.era !== 'modern') return await call(traced(requestOptions(timeoutMs, context), span));
-      if (context.multiRound !== undefined) return await call(traced(passThroughOptions(timeoutMs, context), span));
-      return await this.context.run(context, () => call(traced(requestOptions(timeoutMs, context), span)));
-    } catch (error) {
-      throw translateError(backend, what, timeoutMs, error, upstream);
-    } finally {
-      release();
-    }
+  private run<T>(pending: BackendCall, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
+    const { timeoutMs, span } = pending;
+    // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
+    // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
+    // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
+    // process, so it is entered only when it helps.
+    if (pending.backend.era !== 'modern') return call(traced(requestOptions(timeoutMs, context), span));
+    if (context.multiRound !== undefined) return call(traced(passThroughOptions(timeoutMs, context), span));
+    return this.context.run(context, () => call(traced(requestOptions(timeoutMs, context), span)));
   }
 }

@@ -1,7 +1,7 @@
 import type { JsonObject, McpSkills, SkillContent } from '@promptyard/mcp';
-import type { Backend } from './backend.js';
-import type { Router } from './router.js';
-import type { Skill } from './sdk/upstream-skills.js';
+import type { Backend } from '../backends/backend.js';
+import type { Router } from '../router.js';
+import type { Skill } from '../sdk/upstream-skills.js';
 
 const base = 'skill://';
 

@@ -1,10 +1,10 @@
-import type { BackendCallSpan, ClientPeer, TraceContext } from '@promptyard/mcp';
-import { toolTimeoutMs } from './config-backend.js';
-import type { DefaultTimeouts } from './config-backend.js';
-import { stoppedMessage, timeoutMessage } from './errors.js';
+import type { ClientPeer, TraceContext } from '@promptyard/mcp';
+import { toolTimeoutMs } from '../config-backend.js';
+import type { DefaultTimeouts } from '../config-backend.js';
+import { BackendCall, openSpan } from './backend-call.js';
 import type { PeerRequests } from './peer-requests.js';
-import type { RouteTable } from './route-table.js';
-import { rewriteToolResult, uriMapFor } from './uri-rewrite.js';
+import type { RouteTable } from '../routes/route-table.js';
+import { rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
 
 /** `error.type` of a backend's JSON-RPC response: its error's code, or `tool_error` for an `isError` result. */
 const responseErrorType = (response: Readonly<Record<string, unknown>>): string | undefined => {
@@ -49,26 +49,21 @@ export const relayToolCall = (
   const { backend, original } = route;
   const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
   if (relay === undefined) return undefined;
-  const timeoutMs = toolTimeoutMs(backend.config, routing.timeouts);
-  const what = `tools/call "${original}"`;
+  const target = { method: 'tools/call', target: original };
   const failure = (text: string): Record<string, unknown> => ({
     jsonrpc: '2.0',
     id,
     result: { content: [{ type: 'text', text }], isError: true },
   });
-  const release = routing.peers.track(backend, peer);
   // With traces on, the call is a CLIENT span (child of the relayed request's), its context sent in `_meta`.
   const tracing = routing.peers.tracing;
-  const span: BackendCallSpan | undefined =
-    tracing === undefined
-      ? undefined
-      : tracing.backendCall(trace?.(), { method: 'tools/call', params: { name: original }, backend: backend.id });
+  const span = tracing === undefined ? undefined : openSpan(tracing, trace?.(), backend, target);
+  const pending = new BackendCall(routing.peers, backend, target, toolTimeoutMs(backend.config, routing.timeouts), peer, span);
   let finished = false;
   const finish = (error?: string): void => {
     finished = true;
     clearTimeout(timer);
-    release();
-    span?.end(error);
+    pending.end(error);
   };
   const call = relay.call(
     span === undefined ? { ...params, name: original } : { ...params, name: original, _meta: span.meta(meta) },
@@ -76,7 +71,7 @@ export const relayToolCall = (
       if (finished) return;
       if (response === undefined) {
         finish('connection_closed');
-        reply(failure(stoppedMessage(backend.id, what, 'connection closed')));
+        reply(failure(pending.stopped('connection closed')));
         return;
       }
       finish(span === undefined ? undefined : responseErrorType(response));
@@ -90,9 +85,9 @@ export const relayToolCall = (
   const timer = setTimeout(() => {
     if (finished) return;
     finish('timeout');
-    call.cancel(`timed out after ${timeoutMs} ms`);
-    reply(failure(timeoutMessage(backend.id, what, timeoutMs)));
-  }, timeoutMs);
+    call.cancel(`timed out after ${pending.timeoutMs} ms`);
+    reply(failure(pending.timedOut()));
+  }, pending.timeoutMs);
   return {
     cancel: (reason) => {
       if (finished) return;

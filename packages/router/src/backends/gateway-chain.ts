@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { GATEWAY_CHAIN_VARIABLE } from './sdk/child-env.js';
+import { GATEWAY_CHAIN_VARIABLE } from '../sdk/child-env.js';
 
 /**
  * The loop guard. A config that lists the gateway itself (easy to get by pointing the gateway at the

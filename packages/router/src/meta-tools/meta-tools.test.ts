@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createCatalogSearch } from './catalog-search.js';
+import { createCatalogSearch } from '../routes/catalog-search.js';
 import { createMetaTools } from './meta-tools.js';
-import type { MetaToolHost } from './meta-tools.js';
-import type { Prompt } from './sdk/upstream.js';
+import type { MetaToolHost } from './caller-view.js';
+import type { Prompt } from '../sdk/upstream-types.js';
 
 const prompts: Prompt[] = [
   {

@@ -1,0 +1,44 @@
+import type { BackendConfig } from '../config-backend.js';
+import type { Era } from '../sdk/upstream-types.js';
+
+/** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
+export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';
+
+export interface BackendStatus {
+  readonly id: string;
+  readonly state: BackendState;
+  readonly transport: BackendConfig['transport'];
+  readonly era?: Era | undefined;
+  /** The revision in use (`2025-11-25`, `2026-07-28` …). */
+  readonly protocolVersion?: string | undefined;
+  /** Why `protocol = "auto"` is on 2025-11-25 although the server offered 2026-07-28. */
+  readonly protocolFallback?: string | undefined;
+  readonly server?: string | undefined;
+  readonly pid?: number | undefined;
+  readonly uptimeSeconds?: number | undefined;
+  readonly restarts: number;
+  readonly lastError?: string | undefined;
+  readonly nextRetrySeconds?: number | undefined;
+  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  readonly inFlight: number;
+}
+
+/** Why a backend cannot take a call now, and what to do about it. */
+export const unavailableText = (id: string, state: BackendState, lastError: string | undefined, retryAt: number): string => {
+  switch (state) {
+    case 'disabled':
+      return `Server "${id}" is disabled in the gateway config (enabled = false).`;
+    case 'starting':
+      return `Server "${id}" is still starting; try again in a moment.`;
+    case 'restarting': {
+      const wait = Math.max(0, Math.ceil((retryAt - Date.now()) / 1000));
+      return `Server "${id}" is down (${lastError ?? 'it stopped'}); the gateway restarts it${retryAt > 0 ? ` in ${wait} s` : ''}.`;
+    }
+    case 'needs-login':
+      return `Server "${id}" needs a login: run promptyard-gateway login ${id}; the running gateway picks the new token up.`;
+    case 'failed':
+      return `Server "${id}" failed and will not be restarted (${lastError ?? 'unknown error'}); fix its entry in the gateway config.`;
+    default:
+      return `Server "${id}" is not running.`;
+  }
+};
