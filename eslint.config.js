@@ -17,8 +17,9 @@ const siblings = {
   message: 'A domain package imports only @promptyard/core: sibling packages meet through its interfaces.',
 };
 const routerLayer = {
-  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/prompts', '!@promptyard/auth'],
-  message: 'The router builds on core, mcp (serving), auth (its [auth] section) and the search index of prompts only.',
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/prompts'],
+  message:
+    "The router builds on core, mcp (serving) and the search index of prompts only; the gateway's config file (and its [auth] section) is apps/gateway's.",
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const metricsLibrary = {

@@ -15,8 +15,8 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
-/** The router builds on mcp (serving), prompts (the search index) and auth (its [auth] section); every other package on core alone. */
-const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
+/** The router builds on mcp (serving) and prompts (the search index); every other package on core alone. */
+const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
 const sdkSeams = ['mcp', 'router'];
 /** Metrics are reported through core's contract; the library that exposes them is telemetry's alone. */
 const metricsLibraries = ['prom-client'];

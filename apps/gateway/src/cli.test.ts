@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { gatewayConfigSchema, parseGatewayConfig } from '@promptyard/router';
 import type { RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
+import { gatewayConfigSchema, parseGatewayConfig } from './config/gateway-config.js';
 import { applyOverrides, locateConfig } from './main.js';
 import { formatStatus } from './status.js';
 

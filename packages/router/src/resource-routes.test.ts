@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from './backend.js';
-import { parseGatewayConfig } from './config.js';
 import { PeerRequests } from './peer-requests.js';
 import { readResource, resolveUri, ResourceSubscriptions } from './resource-routes.js';
 import { buildRouteTable, createNamers } from './route-table.js';
+import { backendConfig, routerConfig } from './test-router-config.js';
 
 /** The part of a backend subscriptions touch: its upstream's subscribe/unsubscribe, scripted. */
 const backend = (outcomes: ('ok' | 'fail')[]) => {
@@ -53,10 +53,7 @@ describe('ResourceSubscriptions', () => {
 });
 
 describe('resolveUri', () => {
-  const config = parseGatewayConfig('[servers.App_1]\ncommand = "app"\n\n[servers.plain]\ncommand = "plain"\nprefix = false\n', {
-    file: '/srv/gateway.toml',
-    env: {},
-  });
+  const config = routerConfig([backendConfig('App_1', { command: 'app' }), backendConfig('plain', { command: 'plain', prefix: false })]);
   /** What routing reads of a backend: ready, one listed resource, resources capability, an upstream that echoes the URI it reads. */
   const backends = config.servers.map((server) => {
     const upstream = { readResource: async (uri: string) => ({ contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }) };

@@ -6,7 +6,7 @@ import type { BackendStatus } from './backend.js';
 import type { CallContext } from './call-context.js';
 import { createCatalogSearch } from './catalog-search.js';
 import type { CatalogSearch, CatalogView } from './catalog-search.js';
-import type { GatewayConfig } from './config.js';
+import type { RouterConfig } from './router-config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from './config-backend.js';
 import type { BackendConfig } from './config-backend.js';
 import { notFound } from './errors.js';
@@ -60,7 +60,7 @@ export interface RouterOptions {
  * client routed to the downstream client it belongs to.
  */
 export class Router implements MetaToolHost, CatalogView {
-  private config: GatewayConfig;
+  private config: RouterConfig;
   private namers: Namers;
   private readonly backends = new Map<string, Backend>();
   private readonly events: RouterEmitter;
@@ -77,7 +77,7 @@ export class Router implements MetaToolHost, CatalogView {
 
   private readonly options: RouterOptions;
 
-  constructor(config: GatewayConfig, options: RouterOptions) {
+  constructor(config: RouterConfig, options: RouterOptions) {
     this.options = options;
     this.peers.metrics = options.metrics;
     this.peers.tracing = options.tracing;
@@ -95,10 +95,6 @@ export class Router implements MetaToolHost, CatalogView {
   /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
   get version(): number {
     return this.rebuilds;
-  }
-
-  get gatewayConfig(): GatewayConfig {
-    return this.config;
   }
 
   /**
@@ -182,7 +178,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   /** Applies a new config: only added, removed and changed servers start or stop. */
-  async reload(next: GatewayConfig): Promise<{ added: string[]; removed: string[]; changed: string[] }> {
+  async reload(next: RouterConfig): Promise<{ added: string[]; removed: string[]; changed: string[] }> {
     const diff = diffBackends(this.config.servers, next.servers);
     const previous = this.config;
     this.config = next;

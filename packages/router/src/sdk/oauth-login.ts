@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../config-oauth.js';
+import type { OAuthSettings } from '../config-backend.js';
 import type { OAuthStore } from '../oauth-store.js';
 import { createClientProvider, scopeFor } from './oauth.js';
 

@@ -1,22 +1,9 @@
 import { closestNames } from '@promptyard/core';
-import { isTable } from './config-values.js';
+import { OAUTH_GRANTS } from '@promptyard/router';
+import type { OAuthSettings } from '@promptyard/router';
+import { isTable } from './values.js';
 
-/** `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
-
-export type OAuthGrant = 'authorization_code' | 'client_credentials';
-export const OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const satisfies readonly OAuthGrant[];
-
-export interface OAuthSettings {
-  /** `authorization_code` (default): a person logs in with `promptyard-gateway login <id>`; `client_credentials`: a machine account. */
-  readonly grant: OAuthGrant;
-  /** Absent: dynamic client registration (RFC 7591). */
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  /** Empty: what the server's challenge or metadata asks for. */
-  readonly scopes: readonly string[];
-  /** The loopback port `login` catches the redirect on (a registered redirect URI with a fixed port); absent: any free port. */
-  readonly redirectPort?: number;
-}
+/** Reads `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
 
 const OAUTH_KEYS = ['grant', 'client_id', 'client_secret', 'scopes', 'redirect_port'] as const;
 

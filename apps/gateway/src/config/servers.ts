@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { closestNames, formatList } from '@promptyard/core';
-import { PROTOCOL_CHOICES } from './config-backend.js';
-import type { BackendConfig, BackendTransport, NameFilter, ProtocolChoice } from './config-backend.js';
-import { readOAuth } from './config-oauth.js';
-import type { FILTER_KINDS } from './config-values.js';
-import { MAX_TIMEOUT_MS, isTable } from './config-values.js';
-import { NAME_CHARACTERS, uriScheme } from './names.js';
+import { NAME_CHARACTERS, PROTOCOL_CHOICES, uriScheme } from '@promptyard/router';
+import type { BackendConfig, BackendTransport, NameFilter, ProtocolChoice } from '@promptyard/router';
+import { readOAuth } from './oauth.js';
+import type { FILTER_KINDS } from './values.js';
+import { MAX_TIMEOUT_MS, isTable } from './values.js';
 import { substituteVariables } from './substitute.js';
 import type { SubstitutionContext } from './substitute.js';
 

@@ -1,3 +1,10 @@
+/**
+ * The gateway's config file: gateway.toml, or the JSON a client already has (Claude Desktop, Cursor,
+ * Claude Code `mcpServers`, VS Code `mcp.json`), with `${VAR}` substitution and `PROMPTYARD_*`
+ * overrides, checked into a {@link GatewayConfig} with every problem named by file and line. The
+ * sources read entries (`sources.ts`, `jsonc.ts`), the servers' entries become the router's
+ * `BackendConfig`s (`servers.ts`, `oauth.ts`, `substitute.ts`); the router sees only {@link routerConfigOf}.
+ */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, resolve } from 'node:path';
@@ -14,19 +21,17 @@ import { authSection, checkAuthSection, checkPolicies, policySection } from '@pr
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
-import { PROTOCOL_CHOICES } from './config-backend.js';
-import { OAUTH_GRANTS } from './config-oauth.js';
-import type { BackendConfig } from './config-backend.js';
-import { buildBackend, checkPrefixes, normaliseServerId } from './config-servers.js';
-import type { BuildContext, Problem } from './config-servers.js';
-import { detectFormat, readJson, readToml } from './config-sources.js';
-import { FILTER_KINDS, MAX_TIMEOUT_MS } from './config-values.js';
-import { NAME_CHARACTERS } from './names.js';
+import { NAME_CHARACTERS, OAUTH_GRANTS, PROTOCOL_CHOICES } from '@promptyard/router';
+import type { BackendConfig, RouterConfig } from '@promptyard/router';
+import { buildBackend, checkPrefixes, normaliseServerId } from './servers.js';
+import type { BuildContext, Problem } from './servers.js';
+import { detectFormat, readJson, readToml } from './sources.js';
+import { FILTER_KINDS, MAX_TIMEOUT_MS } from './values.js';
 
-export type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
-export type GatewayConfigFormat = 'toml' | 'claude' | 'vscode';
+type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
+type GatewayConfigFormat = 'toml' | 'claude' | 'vscode';
 
-export interface GatewayTransportConfig {
+interface GatewayTransportConfig {
   type: 'stdio' | 'http';
   host: string;
   port: number;
@@ -39,17 +44,9 @@ export interface GatewayTransportConfig {
   maxBodyBytes: number;
 }
 
-export interface GatewayConfig {
-  readonly name: string;
-  readonly separator: string;
-  readonly lazy: boolean;
-  readonly metaTools: boolean;
+/** A gateway config file, parsed: what the router reads ({@link RouterConfig}) and what the app serves with. */
+export interface GatewayConfig extends RouterConfig {
   readonly logLevel: GatewayLogLevel;
-  /** How long after start lists wait for servers still on their first connection attempt; 0: never. */
-  readonly startupWaitMs: number;
-  readonly timeouts: { readonly connectMs: number; readonly requestMs: number; readonly toolMs: number };
-  /** `maxRestarts` 0 = unlimited. */
-  readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
   readonly transport: GatewayTransportConfig;
   /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth?: AuthSettings;
@@ -64,11 +61,21 @@ export interface GatewayConfig {
   };
   /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
   readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
-  /** In file order, disabled ones included. */
-  readonly servers: readonly BackendConfig[];
   readonly file?: string;
   readonly format: GatewayConfigFormat;
 }
+
+/** The part of a gateway config the router reads; the servers are the same objects, so a reload can tell which changed. */
+export const routerConfigOf = (config: GatewayConfig): RouterConfig => ({
+  name: config.name,
+  separator: config.separator,
+  lazy: config.lazy,
+  metaTools: config.metaTools,
+  startupWaitMs: config.startupWaitMs,
+  timeouts: config.timeouts,
+  restart: config.restart,
+  servers: config.servers,
+});
 
 export interface ParseGatewayConfigOptions {
   /** Where the text came from: names it in messages, decides the format by extension and is the base of relative `cwd`s. */

@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { PromptyardError, closestNames, locateKey } from '@promptyard/core';
-import type { Problem, RawServer } from './config-servers.js';
-import { isTable } from './config-values.js';
+import type { Problem, RawServer } from './servers.js';
+import { isTable } from './values.js';
 import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
 
 // Reads server entries out of gateway.toml or a Claude / Cursor / VS Code JSON file, with their lines.
