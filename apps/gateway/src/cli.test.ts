@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
-import { gatewayConfigSchema, parseGatewayConfig } from './config/gateway-config.js';
+import { parseGatewayConfig } from './config/gateway-config.js';
+import { gatewayConfigSchema } from './config/schema.js';
 import { applyOverrides, locateConfig } from './main.js';
 import { formatStatus } from './status.js';
 

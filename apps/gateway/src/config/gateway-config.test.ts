@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptyardError } from '@promptyard/core';
 import type { BackendConfig } from '@promptyard/router';
-import { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './gateway-config.js';
+import { loadGatewayConfig, parseGatewayConfig } from './gateway-config.js';
+import { gatewayConfigSchema } from './schema.js';
 
 const env = { HOME: '/home/me', GITHUB_TOKEN: 'ghp_secret', EMPTY: '' };
 const parse = (text: string, file = '/etc/gw/gateway.toml', extra: Record<string, string> = {}) =>
