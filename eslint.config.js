@@ -17,8 +17,9 @@ const siblings = {
   message: "A domain package imports only @promptyard/core and @promptyard/search-index: sibling packages meet through core's interfaces.",
 };
 const routerLayer = {
-  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/search-index', '!@promptyard/auth'],
-  message: 'The router builds on core, mcp (serving), auth (its [auth] section) and the search index only.',
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/search-index'],
+  message:
+    "The router builds on core, mcp (serving) and the search index only; the gateway's config file (and its [auth] section) is apps/gateway's.",
 };
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const metricsLibrary = {

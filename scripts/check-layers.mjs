@@ -15,8 +15,8 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
-/** The router builds on mcp (serving), the search index and auth (its [auth] section); every other package on the ground floor alone. */
-const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/search-index'];
+/** The router builds on mcp (serving) and the search index; the gateway's config file (and its [auth] section) is apps/gateway's. Every other package builds on the ground floor alone. */
+const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/search-index'];
 /** The ground floor: packages that depend on no Promptyard package, and that any package may build on. */
 const groundFloor = ['@promptyard/core', '@promptyard/search-index'];
 const sdkSeams = ['mcp', 'router'];

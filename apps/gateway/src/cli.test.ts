@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { gatewayConfigSchema, parseGatewayConfig } from '@promptyard/router';
 import type { RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
+import { parseGatewayConfig } from './config/gateway-config.js';
+import { gatewayConfigSchema } from './config/schema.js';
 import { applyOverrides, locateConfig } from './main.js';
 import { formatStatus } from './status.js';
 

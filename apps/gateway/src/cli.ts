@@ -13,6 +13,7 @@ import {
   spawnStdioServersEarly,
 } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
+import { routerConfigOf } from './config/gateway-config.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
 
@@ -80,7 +81,7 @@ const main = async (): Promise<void> => {
   const config = await loadConfig(file, cli.overrides);
 
   if (cli.command === 'status') {
-    const router = new Router(config, { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
+    const router = new Router(routerConfigOf(config), { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
     endOnSignals();
     // The servers start while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);

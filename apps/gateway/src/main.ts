@@ -5,10 +5,11 @@ import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Cluster, Logger, Metrics } from '@promptyard/core';
 import { createMcpServerBlueprint, loadMcpTracing, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
-import { createGatewayHandlers, killAllChildren, loadGatewayConfig, Router, spawnStdioServersEarly } from '@promptyard/router';
-import type { GatewayConfig } from '@promptyard/router';
+import { createGatewayHandlers, killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
 import { startMetrics, startTracing } from '@promptyard/telemetry';
 import type { GatewayOverrides } from './args.js';
+import { loadGatewayConfig, routerConfigOf } from './config/gateway-config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
 
 export interface RunningGateway {
   readonly router: Router;
@@ -42,17 +43,19 @@ export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverride
 export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> =>
   applyOverrides(await loadGatewayConfig(file), overrides);
 
-/** Reloads the config when its file changes; an invalid edit keeps the running config. */
+/** Reloads the config when its file changes (`config` is the running one); an invalid edit keeps the running config. */
 export const watchConfig = async (
   file: string,
   overrides: GatewayOverrides,
   router: Router,
+  config: GatewayConfig,
   logger: Logger,
 ): Promise<() => Promise<void>> => {
   const { watch } = await import('chokidar');
   const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let current = config;
   const reload = (): void => {
     running = running.then(async () => {
       let next: GatewayConfig;
@@ -62,7 +65,8 @@ export const watchConfig = async (
         logger.error(`config change ignored; the gateway keeps the last good config. ${describeError(error)}`, { file });
         return;
       }
-      const previous = router.gatewayConfig;
+      const previous = current;
+      current = next;
       if (
         next.transport.type !== previous.transport.type ||
         next.transport.port !== previous.transport.port ||
@@ -76,7 +80,7 @@ export const watchConfig = async (
         logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
       if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
         logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
-      const { added, removed, changed } = await router.reload(next);
+      const { added, removed, changed } = await router.reload(routerConfigOf(next));
       logger.notice('config reloaded', {
         file,
         added: added.join(',') || undefined,
@@ -122,7 +126,7 @@ export const startGateway = async (
   );
   const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
   if (traces !== undefined) logger.notice(`traces to ${traces.url}`);
-  const router = new Router(config, { logger, version: options.version, metrics, tracing });
+  const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing });
   metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   const policy = createAccessPolicy(config.policy);
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
@@ -167,7 +171,7 @@ export const startGateway = async (
       resources: summary.counts.resources,
     });
   });
-  const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, logger) : async () => {};
+  const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, config, logger) : async () => {};
 
   const close = async (): Promise<void> => {
     closing = true;

@@ -1,6 +1,3 @@
-import type { OAuthSettings } from './config-oauth.js';
-import { isTable } from './config-values.js';
-
 /** What one backend is and how a new config differs from the running one: the router's view of `[servers.<id>]`. */
 
 export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
@@ -8,6 +5,22 @@ export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
 /** A server's `protocol` setting: negotiate, or pin one MCP revision. */
 export type ProtocolChoice = 'auto' | '2025-11-25' | '2026-07-28';
 export const PROTOCOL_CHOICES = ['auto', '2025-11-25', '2026-07-28'] as const satisfies readonly ProtocolChoice[];
+
+export type OAuthGrant = 'authorization_code' | 'client_credentials';
+export const OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const satisfies readonly OAuthGrant[];
+
+/** `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
+export interface OAuthSettings {
+  /** `authorization_code` (default): a person logs in with `promptyard-gateway login <id>`; `client_credentials`: a machine account. */
+  readonly grant: OAuthGrant;
+  /** Absent: dynamic client registration (RFC 7591). */
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Empty: what the server's challenge or metadata asks for. */
+  readonly scopes: readonly string[];
+  /** The loopback port `login` catches the redirect on (a registered redirect URI with a fixed port); absent: any free port. */
+  readonly redirectPort?: number;
+}
 
 /** Globs over a backend's own names (before prefixing): `*` any run, `?` one character; empty allow = all. */
 export interface NameFilter {
@@ -75,6 +88,9 @@ export const compileNameFilter = (filter: NameFilter): ((name: string) => boolea
   if (allow.length === 0 && deny.length === 0) return () => true;
   return (name) => (allow.length === 0 || allow.some((glob) => glob.test(name))) && !deny.some((glob) => glob.test(name));
 };
+
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 const stableJson = (value: unknown): string =>
   JSON.stringify(value, (_key, item: unknown) =>

@@ -1,7 +1,7 @@
-export { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
-export type { GatewayConfig, GatewayConfigFormat, GatewayLogLevel, GatewayTransportConfig, ParseGatewayConfigOptions } from './config.js';
-export type { BackendConfig, BackendTransport, NameFilter } from './config-backend.js';
-export type { OAuthGrant, OAuthSettings } from './config-oauth.js';
+export type { RouterConfig } from './router-config.js';
+export { OAUTH_GRANTS, PROTOCOL_CHOICES } from './config-backend.js';
+export type { BackendConfig, BackendTransport, NameFilter, OAuthGrant, OAuthSettings, ProtocolChoice } from './config-backend.js';
+export { NAME_CHARACTERS, uriScheme } from './routes/names.js';
 export { loginToServer } from './upstream-oauth/login.js';
 export type { LoginResult } from './upstream-oauth/login.js';
 export { oauthFolder } from './upstream-oauth/oauth-store.js';

@@ -1,22 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
-import { parseGatewayConfig } from './config.js';
 import { Router } from './router.js';
 import { killAllChildren } from './sdk/kill.js';
+import { backendConfig, routerConfig } from './test-router-config.js';
+import type { RouterConfig } from './router-config.js';
 
 /** A server that never answers its handshake. */
-const hung = (waitMs: number): string => `
-[gateway]
-startup_wait_ms = ${waitMs}
-
-[servers.hung]
-command = ${JSON.stringify(process.execPath)}
-args = ["-e", "setInterval(() => {}, 1e9)"]
-`;
+const hung = (waitMs: number): RouterConfig =>
+  routerConfig([backendConfig('hung', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1e9)'] })], {
+    startupWaitMs: waitMs,
+  });
 
 const routers: Router[] = [];
-const routerFor = (text: string): Router => {
-  const router = new Router(parseGatewayConfig(text, { env: {} }), { logger: silentLogger(), version: '0.0.0' });
+const routerFor = (config: RouterConfig): Router => {
+  const router = new Router(config, { logger: silentLogger(), version: '0.0.0' });
   routers.push(router);
   return router;
 };

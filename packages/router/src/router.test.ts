@@ -1,13 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
-import { parseGatewayConfig } from './config.js';
 import { RpcError } from '@promptyard/mcp';
 import type { ClientPeer } from '@promptyard/mcp';
 import { Router } from './router.js';
 import { killAllChildren } from './sdk/kill.js';
+import { backendConfig, routerConfig } from './test-router-config.js';
 
 /** A real stdio MCP server (the SDK's low-level Server) with a few tools, written to a temp file. */
 const serverScript = `
@@ -31,7 +30,6 @@ server.setRequestHandler('tools/call', async (request, ctx) => {
 await server.connect(new StdioServerTransport());
 `;
 
-let dir: string;
 let router: Router;
 
 const peer = (session: object, text: string, gate?: Promise<void>): ClientPeer => ({
@@ -44,30 +42,18 @@ const peer = (session: object, text: string, gate?: Promise<void>): ClientPeer =
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'router-test-'));
   const script = join(process.cwd(), 'packages/router/.router-test-server.mjs');
   await writeFile(script, serverScript);
-  const config = parseGatewayConfig(
-    `
-[servers.alpha]
-command = "${process.execPath}"
-args = ["${script}", "alpha"]
-tool_timeout = 400
-[servers.alpha.tools]
-deny = ["secret_*"]
-
-[servers.beta]
-command = "${process.execPath}"
-args = ["${script}", "beta"]
-prefix = false
-
-[servers.gamma]
-command = "${process.execPath}"
-args = ["${script}", "gamma"]
-prefix = false
-`,
-    { file: join(dir, 'gateway.toml'), env: {} },
-  );
+  const config = routerConfig([
+    backendConfig('alpha', {
+      command: process.execPath,
+      args: [script, 'alpha'],
+      toolTimeoutMs: 400,
+      tools: { allow: [], deny: ['secret_*'] },
+    }),
+    backendConfig('beta', { command: process.execPath, args: [script, 'beta'], prefix: false }),
+    backendConfig('gamma', { command: process.execPath, args: [script, 'gamma'], prefix: false }),
+  ]);
   router = new Router(config, { logger: silentLogger(), version: '0.0.0' });
   await router.start();
 }, 20_000);
@@ -75,7 +61,6 @@ prefix = false
 afterAll(async () => {
   await router.close();
   killAllChildren();
-  await rm(dir, { recursive: true, force: true });
   await rm(join(process.cwd(), 'packages/router/.router-test-server.mjs'), { force: true });
 });
 

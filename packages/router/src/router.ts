@@ -10,9 +10,9 @@ import { Calls } from './calls/calls.js';
 import type { CompleteParams } from './calls/calls.js';
 import { PeerRequests } from './calls/peer-requests.js';
 import type { RelayRequest } from './calls/tool-relay.js';
-import type { GatewayConfig } from './config.js';
 import { createMetaTools } from './meta-tools/meta-tools.js';
 import type { MetaToolHost } from './meta-tools/caller-view.js';
+import type { RouterConfig } from './router-config.js';
 import { RouterEmitter } from './router-events.js';
 import type { Listener, RouterEvents } from './router-events.js';
 import { createCatalogSearch } from './routes/catalog-search.js';
@@ -65,7 +65,7 @@ export class Router implements MetaToolHost, CatalogView {
   private readonly routes: Routes;
   private readonly calls: Calls;
 
-  constructor(config: GatewayConfig, options: RouterOptions) {
+  constructor(config: RouterConfig, options: RouterOptions) {
     this.peers.metrics = options.metrics;
     this.peers.tracing = options.tracing;
     this.events = new RouterEmitter(options.logger);
@@ -93,10 +93,6 @@ export class Router implements MetaToolHost, CatalogView {
   /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
   get version(): number {
     return this.routes.version;
-  }
-
-  get gatewayConfig(): GatewayConfig {
-    return this.pool.config;
   }
 
   // ——— backends ———
@@ -162,7 +158,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   /** Applies a new config: only added, removed and changed servers start or stop. */
-  reload(next: GatewayConfig): Promise<ReloadResult> {
+  reload(next: RouterConfig): Promise<ReloadResult> {
     return this.pool.reload(next);
   }
 

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '@promptyard/core';
-import { parseGatewayConfig, Router } from '@promptyard/router';
+import { Router } from '@promptyard/router';
+import { parseGatewayConfig, routerConfigOf } from '../config/gateway-config.js';
 import { createUiModel } from './model.js';
 
 describe('createUiModel', () => {
   it('puts the gateway’s own log records in the log as server "gateway", and only there', async () => {
     const written: string[] = [];
     const logger = createLogger({ level: 'info', scope: 'gateway', write: (line) => written.push(line) });
-    const router = new Router(parseGatewayConfig('[servers]\n', { file: 'gateway.toml' }), { logger, version: '0.0.0' });
+    const router = new Router(routerConfigOf(parseGatewayConfig('[servers]\n', { file: 'gateway.toml' })), { logger, version: '0.0.0' });
     const model = createUiModel(router, { logger });
     let notified = 0;
     const stop = model.subscribe(() => notified++);
@@ -33,7 +34,7 @@ describe('createUiModel', () => {
     const script =
       "console.error('WARNING:root:disk almost full'); console.error('[error] boom'); console.error('just talking'); process.exit(1);";
     const config = `[restart]\ninitial_ms = 60000\nmax_ms = 60000\n[servers.noisy]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", ${JSON.stringify(script)}]\n`;
-    const router = new Router(parseGatewayConfig(config, { file: 'gateway.toml' }), { logger, version: '0.0.0' });
+    const router = new Router(routerConfigOf(parseGatewayConfig(config, { file: 'gateway.toml' })), { logger, version: '0.0.0' });
     const model = createUiModel(router, { logger });
     await router.start();
     await expect.poll(() => model.logs().length).toBe(3);

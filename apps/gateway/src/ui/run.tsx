@@ -2,8 +2,9 @@ import { constants } from 'node:os';
 import { render } from 'ink';
 import { createLogger, describeError } from '@promptyard/core';
 import { killAllChildren, Router } from '@promptyard/router';
-import type { GatewayConfig } from '@promptyard/router';
 import type { GatewayOverrides } from '../args.js';
+import { routerConfigOf } from '../config/gateway-config.js';
+import type { GatewayConfig } from '../config/gateway-config.js';
 import { watchConfig } from '../main.js';
 import { App } from './app.js';
 import { createUiModel } from './model.js';
@@ -26,7 +27,7 @@ const leaveScreen = '\u001B[?1049l';
  */
 export const runUi = async ({ file, config, overrides, version }: RunUiOptions): Promise<void> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway', write: () => {} });
-  const router = new Router(config, { logger, version });
+  const router = new Router(routerConfigOf(config), { logger, version });
   const model = createUiModel(router, { logger });
   // While the UI owns the terminal, unexpected errors go to the Logs panel, not over the screen.
   for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
@@ -60,7 +61,7 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   const watching =
     overrides.watch === false
       ? undefined
-      : watchConfig(file, overrides, router, logger).catch((error: unknown) => {
+      : watchConfig(file, overrides, router, config, logger).catch((error: unknown) => {
           logger.error(`config changes will not be reloaded: ${describeError(error)}`);
           return undefined;
         });

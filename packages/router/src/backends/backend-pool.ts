@@ -7,7 +7,7 @@
 import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { ClientPeer } from '@promptyard/mcp';
-import type { GatewayConfig } from '../config.js';
+import type { RouterConfig } from '../router-config.js';
 import { diffBackends, requestTimeoutMs, toolTimeoutMs } from '../config-backend.js';
 import type { BackendConfig } from '../config-backend.js';
 import type { RouterEmitter } from '../router-events.js';
@@ -40,7 +40,7 @@ export interface ReloadResult {
 
 /** The gateway's backends in config order, supervised: started, stopped, restarted and reloaded as the config says. */
 export class BackendPool {
-  private current: GatewayConfig;
+  private current: RouterConfig;
   private readonly backends = new Map<string, Backend>();
   private logLevel: LoggingLevel | undefined;
   private readonly logger: Logger;
@@ -48,7 +48,7 @@ export class BackendPool {
   private readonly events: RouterEmitter;
   private readonly hooks: BackendPoolHooks;
 
-  constructor(config: GatewayConfig, logger: Logger, version: string, events: RouterEmitter, hooks: BackendPoolHooks) {
+  constructor(config: RouterConfig, logger: Logger, version: string, events: RouterEmitter, hooks: BackendPoolHooks) {
     this.current = config;
     this.logger = logger;
     this.version = version;
@@ -57,7 +57,7 @@ export class BackendPool {
     for (const backendConfig of config.servers) this.backends.set(backendConfig.id, this.createBackend(backendConfig));
   }
 
-  get config(): GatewayConfig {
+  get config(): RouterConfig {
     return this.current;
   }
 
@@ -117,7 +117,7 @@ export class BackendPool {
   }
 
   /** Applies a new config: only added, removed and changed servers start or stop. */
-  async reload(next: GatewayConfig): Promise<ReloadResult> {
+  async reload(next: RouterConfig): Promise<ReloadResult> {
     const diff = diffBackends(this.current.servers, next.servers);
     this.current = next;
     await Promise.all(

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../backends/backend.js';
-import { parseGatewayConfig } from '../config.js';
 import { PeerRequests } from '../calls/peer-requests.js';
 import { readResource } from '../calls/resource-calls.js';
 import { resolveUri } from './resource-routes.js';
 import { buildRouteTable, createNamers } from './route-table.js';
+import { backendConfig, routerConfig } from '../test-router-config.js';
 
 describe('resolveUri', () => {
-  const config = parseGatewayConfig('[servers.App_1]\ncommand = "app"\n\n[servers.plain]\ncommand = "plain"\nprefix = false\n', {
-    file: '/srv/gateway.toml',
-    env: {},
-  });
+  const config = routerConfig([backendConfig('App_1', { command: 'app' }), backendConfig('plain', { command: 'plain', prefix: false })]);
   /** What routing reads of a backend: ready, one listed resource, resources capability, an upstream that echoes the URI it reads. */
   const backends = config.servers.map((server) => {
     const upstream = { readResource: async (uri: string) => ({ contents: [{ uri, mimeType: 'text/html', text: '<p>' }] }) };

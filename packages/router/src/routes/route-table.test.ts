@@ -2,17 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
 import { Backend } from '../backends/backend.js';
 import type { BackendEvents } from '../backends/backend.js';
-import { parseGatewayConfig } from '../config.js';
 import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Tool } from '../sdk/upstream-types.js';
+import { backendConfig, routerConfig } from '../test-router-config.js';
 
-const config = parseGatewayConfig(
-  '[servers.alpha]\ncommand = "alpha"\n\n[servers.beta]\ncommand = "beta"\nprefix = false\n[servers.beta.tools]\ndeny = ["secret"]\n',
-  {
-    file: '/srv/gateway.toml',
-    env: {},
-  },
-);
+const config = routerConfig([
+  backendConfig('alpha', { command: 'alpha' }),
+  backendConfig('beta', { command: 'beta', prefix: false, tools: { allow: [], deny: ['secret'] } }),
+]);
 const namers = createNamers(config.separator);
 const tool = (name: string): Tool => ({ name, inputSchema: { type: 'object' } });
 const metaTools = [tool('search_tools')];

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../config-oauth.js';
+import type { OAuthSettings } from '../config-backend.js';
 import type { OAuthStore } from '../upstream-oauth/oauth-store.js';
 import { createClientProvider, scopeFor } from './oauth.js';
 

@@ -7,7 +7,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import type { OAuthSettings } from '../config-oauth.js';
+import type { OAuthSettings } from '../config-backend.js';
 import type { OAuthRecord, OAuthStore } from '../upstream-oauth/oauth-store.js';
 
 /** How the gateway reaches one `auth = "oauth"` server: its settings and where its tokens live. */

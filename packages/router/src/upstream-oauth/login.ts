@@ -5,7 +5,7 @@
  * through the SDK, in `sdk/oauth.ts` and `sdk/oauth-login.ts`.
  */
 import { PromptyardError } from '@promptyard/core';
-import type { GatewayConfig } from '../config.js';
+import type { RouterConfig } from '../router-config.js';
 import { OAuthStore } from './oauth-store.js';
 
 export interface LoginResult {
@@ -19,7 +19,7 @@ export interface LoginResult {
  * `loginUpstream`. A running gateway notices the new tokens and connects without a restart.
  */
 export const loginToServer = async (
-  config: GatewayConfig,
+  config: Pick<RouterConfig, 'servers'>,
   id: string,
   options: { readonly announce: (url: string) => void; readonly timeoutMs?: number },
 ): Promise<LoginResult> => {

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptyardError } from '@promptyard/core';
-import { gatewayConfigSchema, loadGatewayConfig, parseGatewayConfig } from './config.js';
-import { backendFingerprint, compileNameFilter, diffBackends } from './config-backend.js';
-import type { BackendConfig } from './config-backend.js';
+import type { BackendConfig } from '@promptyard/router';
+import { loadGatewayConfig, parseGatewayConfig } from './gateway-config.js';
+import { gatewayConfigSchema } from './schema.js';
 
 const env = { HOME: '/home/me', GITHUB_TOKEN: 'ghp_secret', EMPTY: '' };
 const parse = (text: string, file = '/etc/gw/gateway.toml', extra: Record<string, string> = {}) =>
@@ -499,74 +499,6 @@ describe('loadGatewayConfig', () => {
     expect(config.servers[0]?.cwd).toBe(folder);
     expect(config.file).toBe(file);
     await expect(loadGatewayConfig(join(folder, 'nope.toml'))).rejects.toThrow(/nope\.toml does not exist: create it/);
-  });
-});
-
-describe('compileNameFilter', () => {
-  it('allows all by default, then allow globs, minus deny globs', () => {
-    const all = compileNameFilter({ allow: [], deny: [] });
-    expect(all('anything')).toBe(true);
-    const filter = compileNameFilter({ allow: ['create_*', 'get_?'], deny: ['create_secret*'] });
-    expect(filter('create_issue')).toBe(true);
-    expect(filter('get_x')).toBe(true);
-    expect(filter('get_xy')).toBe(false);
-    expect(filter('delete_issue')).toBe(false);
-    expect(filter('create_secret_key')).toBe(false);
-    const denyOnly = compileNameFilter({ allow: [], deny: ['*.internal'] });
-    expect(denyOnly('a.internal')).toBe(false);
-    expect(denyOnly('a_internal')).toBe(true);
-    expect(compileNameFilter({ allow: ['a+b(c)'], deny: [] })('a+b(c)')).toBe(true);
-  });
-});
-
-describe('backendFingerprint and diffBackends', () => {
-  const base = parse(`
-[servers.a]
-command = "a"
-[servers.b]
-command = "b"
-env = { X = "1", Y = "2" }
-[servers.c]
-url = "https://c.test"
-[servers.d]
-command = "d"
-enabled = false
-`).servers;
-
-  it('is stable for equal configs, whatever the key order', () => {
-    const b = base[1] as BackendConfig;
-    expect(backendFingerprint(b)).toBe(backendFingerprint({ ...b, env: { Y: '2', X: '1' } }));
-    expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, env: { X: '1', Y: '3' } }));
-    expect(backendFingerprint(b)).toBe(backendFingerprint({ ...b, prefix: 'other', tools: { allow: ['x'], deny: [] } }));
-    expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, inheritEnv: false }));
-    expect(backendFingerprint(b)).not.toBe(backendFingerprint({ ...b, protocol: '2025-11-25' }));
-  });
-
-  it('sorts servers into added, removed, changed and unchanged; disabled ones count as absent', () => {
-    const next = parse(`
-[servers.a]
-command = "a"
-prefix = "renamed"
-[servers.b]
-command = "b"
-env = { X = "1", Y = "changed" }
-[servers.c]
-url = "https://c.test"
-enabled = false
-[servers.d]
-command = "d"
-[servers.e]
-command = "e"
-`).servers;
-    const diff = diffBackends(base, next);
-    const ids = (list: readonly BackendConfig[]): string[] => list.map((backend) => backend.id);
-    expect(ids(diff.added)).toEqual(['d', 'e']);
-    expect(ids(diff.removed)).toEqual(['c']);
-    expect(ids(diff.changed)).toEqual(['b']);
-    expect(ids(diff.unchanged)).toEqual(['a']);
-    expect(ids(diff.reconfigured)).toEqual(['a']);
-    expect(diff.unchanged[0]?.prefix).toBe('renamed');
-    expect(diffBackends(base, base)).toMatchObject({ added: [], removed: [], changed: [], reconfigured: [] });
   });
 });
 

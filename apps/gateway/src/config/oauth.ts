@@ -1,22 +1,9 @@
-import { closestNames } from '@promptyard/core';
-import { isTable } from './config-values.js';
+import { closestNames, didYouMean } from '@promptyard/core';
+import { OAUTH_GRANTS } from '@promptyard/router';
+import type { OAuthSettings } from '@promptyard/router';
+import { isTable } from './values.js';
 
-/** `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
-
-export type OAuthGrant = 'authorization_code' | 'client_credentials';
-export const OAUTH_GRANTS = ['authorization_code', 'client_credentials'] as const satisfies readonly OAuthGrant[];
-
-export interface OAuthSettings {
-  /** `authorization_code` (default): a person logs in with `promptyard-gateway login <id>`; `client_credentials`: a machine account. */
-  readonly grant: OAuthGrant;
-  /** Absent: dynamic client registration (RFC 7591). */
-  readonly clientId?: string;
-  readonly clientSecret?: string;
-  /** Empty: what the server's challenge or metadata asks for. */
-  readonly scopes: readonly string[];
-  /** The loopback port `login` catches the redirect on (a registered redirect URI with a fixed port); absent: any free port. */
-  readonly redirectPort?: number;
-}
+/** Reads `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
 
 const OAUTH_KEYS = ['grant', 'client_id', 'client_secret', 'scopes', 'redirect_port'] as const;
 
@@ -29,8 +16,8 @@ interface OAuthInput {
   readonly substitute: (path: readonly string[], value: string) => string;
 }
 
-/** Reads `auth` and `oauth` of one server entry; undefined without `auth = "oauth"`. */
-export const readOAuth = ({ fields, transport, headers, problem, substitute }: OAuthInput): OAuthSettings | undefined => {
+/** The `oauth` table when `auth = "oauth"` can work for this entry; undefined (with a problem when it is wrong) otherwise. */
+const oauthTable = ({ fields, transport, headers, problem }: OAuthInput): Record<string, unknown> | undefined => {
   const auth = fields['auth'];
   const table = fields['oauth'];
   if (auth === undefined || auth === 'none') {
@@ -62,14 +49,34 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
     problem(['oauth'], 'oauth must be a table ([servers.<id>.oauth]) with grant, client_id, client_secret, scopes or redirect_port');
     return undefined;
   }
-  const values = table ?? {};
+  return table ?? {};
+};
+
+const readScopes = (values: Record<string, unknown>, problem: OAuthInput['problem']): readonly string[] => {
+  const scopesValue = values['scopes'] ?? [];
+  if (Array.isArray(scopesValue) && scopesValue.every((item) => typeof item === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(item)))
+    return scopesValue as string[];
+  problem(['oauth', 'scopes'], `oauth.scopes must be a list of scope names such as ["read", "write"], got ${JSON.stringify(scopesValue)}`);
+  return [];
+};
+
+const readRedirectPort = (values: Record<string, unknown>, problem: OAuthInput['problem']): number | undefined => {
+  const port = typeof values['redirect_port'] === 'bigint' ? Number(values['redirect_port']) : values['redirect_port'];
+  if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)) {
+    problem(['oauth', 'redirect_port'], `oauth.redirect_port must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
+  }
+  return typeof port === 'number' ? port : undefined;
+};
+
+/** Reads `auth` and `oauth` of one server entry; undefined without `auth = "oauth"`. */
+export const readOAuth = (input: OAuthInput): OAuthSettings | undefined => {
+  const { problem, substitute } = input;
+  const values = oauthTable(input);
+  if (values === undefined) return undefined;
   for (const key of Object.keys(values)) {
     if ((OAUTH_KEYS as readonly string[]).includes(key)) continue;
-    const hints = closestNames(key, OAUTH_KEYS);
-    problem(
-      ['oauth', key],
-      `unknown key "${key}" in oauth${hints.length > 0 ? ` (did you mean "${hints[0] as string}"?)` : ''}; allowed keys: ${OAUTH_KEYS.join(', ')}`,
-    );
+    const hint = didYouMean(closestNames(key, OAUTH_KEYS, 1), 'aside');
+    problem(['oauth', key], `unknown key "${key}" in oauth${hint}; allowed keys: ${OAUTH_KEYS.join(', ')}`);
   }
   const text = (key: string): string | undefined => {
     const value = values[key];
@@ -89,20 +96,8 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
     );
   const clientId = text('client_id');
   const clientSecret = text('client_secret');
-  const scopesValue = values['scopes'] ?? [];
-  const scopes =
-    Array.isArray(scopesValue) && scopesValue.every((item) => typeof item === 'string' && /^[\x21\x23-\x5b\x5d-\x7e]+$/.test(item))
-      ? (scopesValue as string[])
-      : undefined;
-  if (scopes === undefined)
-    problem(
-      ['oauth', 'scopes'],
-      `oauth.scopes must be a list of scope names such as ["read", "write"], got ${JSON.stringify(scopesValue)}`,
-    );
-  const port = typeof values['redirect_port'] === 'bigint' ? Number(values['redirect_port']) : values['redirect_port'];
-  if (port !== undefined && (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535)) {
-    problem(['oauth', 'redirect_port'], `oauth.redirect_port must be a port number from 1 to 65535, got ${JSON.stringify(port)}`);
-  }
+  const scopes = readScopes(values, problem);
+  const port = readRedirectPort(values, problem);
   if (grant === 'client_credentials' && (clientId === undefined || clientSecret === undefined)) {
     problem(
       ['oauth'],
@@ -118,7 +113,7 @@ export const readOAuth = ({ fields, transport, headers, problem, substitute }: O
     grant: grant ?? 'authorization_code',
     ...(clientId === undefined ? {} : { clientId }),
     ...(clientSecret === undefined ? {} : { clientSecret }),
-    scopes: scopes ?? [],
-    ...(typeof port === 'number' ? { redirectPort: port } : {}),
+    scopes,
+    ...(port === undefined ? {} : { redirectPort: port }),
   };
 };

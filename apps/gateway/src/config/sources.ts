@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { PromptyardError, closestNames, locateKey } from '@promptyard/core';
-import type { Problem, RawServer } from './config-servers.js';
-import { isTable } from './config-values.js';
+import { PromptyardError, closestNames, didYouMean, locateKey } from '@promptyard/core';
+import type { Problem, RawServer } from './server-entry.js';
+import { isTable } from './values.js';
 import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
 
 // Reads server entries out of gateway.toml or a Claude / Cursor / VS Code JSON file, with their lines.
@@ -62,10 +62,10 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
   for (const key of Object.keys(rest)) {
     if (keys.sections.includes(key)) continue;
     delete rest[key];
-    const hints = closestNames(key, sections);
+    const hint = didYouMean(closestNames(key, sections, 1), 'aside', ([section]) => `[${section}]`);
     problems.push({
       line: tomlSectionLine(text, key) || locateKey(text, '', key),
-      message: `unknown ${isTable(document[key]) ? `section [${key}]` : `top-level key "${key}"`}${hints.length > 0 ? ` (did you mean [${hints[0] as string}]?)` : ''}; allowed sections: ${sections.map((section) => `[${section}]`).join(', ')}`,
+      message: `unknown ${isTable(document[key]) ? `section [${key}]` : `top-level key "${key}"`}${hint}; allowed sections: ${sections.map((section) => `[${section}]`).join(', ')}`,
     });
   }
   const servers: RawServer[] = [];
@@ -91,10 +91,11 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
       }
       for (const name of Object.keys(fields)) {
         if (keys.serverKeys.includes(name)) continue;
-        const hint = SERVER_KEY_HINTS[name] ?? closestNames(name, keys.serverKeys)[0];
+        const known = SERVER_KEY_HINTS[name];
+        const hint = didYouMean(known === undefined ? closestNames(name, keys.serverKeys, 1) : [known], 'aside');
         problems.push({
           line: line([name]),
-          message: `server "${key}": unknown key "${name}"${hint === undefined ? '' : ` (did you mean "${hint}"?)`}; allowed keys: ${keys.serverKeys.join(', ')}`,
+          message: `server "${key}": unknown key "${name}"${hint}; allowed keys: ${keys.serverKeys.join(', ')}`,
         });
       }
       servers.push({ key, fields, label: (name) => name, line });

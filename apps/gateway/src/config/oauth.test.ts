@@ -1,10 +1,5 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseGatewayConfig } from './config.js';
-import { backendFingerprint } from './config-backend.js';
-import { OAuthStore, oauthFolder } from './oauth-store.js';
+import { parseGatewayConfig } from './gateway-config.js';
 
 const parse = (text: string) => parseGatewayConfig(text, { file: '/etc/gw/gateway.toml', env: { LINEAR_SECRET: 's3cret' } });
 const problems = (text: string): string => {
@@ -32,13 +27,6 @@ describe('auth = "oauth"', () => {
     expect(parse('[servers.a]\nurl = "https://a.example.com/mcp"\n').servers[0]?.oauth).toBeUndefined();
   });
 
-  it('restarts a server whose OAuth settings change', () => {
-    const [plain, oauth] = parse(
-      '[servers.a]\nurl = "https://a.example.com/mcp"\n[servers.b]\nurl = "https://a.example.com/mcp"\nauth = "oauth"\n',
-    ).servers;
-    expect(backendFingerprint(plain as never)).not.toBe(backendFingerprint({ ...(oauth as object), id: 'a' } as never));
-  });
-
   it('says what to change when the settings cannot work', () => {
     const message = problems(
       '[servers.a]\ncommand = "x"\nauth = "oauth"\n\n[servers.b]\nurl = "https://b.example.com/mcp"\nauth = "oauth"\nheaders = { Authorization = "Bearer x" }\n[servers.b.oauth]\ngrant = "client_credentials"\nclient_secret = "s"\nscope = ["x"]\n\n[servers.c]\nurl = "https://c.example.com/mcp"\nauth = "bearer"\n\n[servers.d]\nurl = "https://d.example.com/mcp"\n[servers.d.oauth]\nclient_id = "d"\n',
@@ -49,30 +37,5 @@ describe('auth = "oauth"', () => {
     expect(message).toContain('server "b": oauth.grant = "client_credentials" needs oauth.client_id and oauth.client_secret');
     expect(message).toContain('server "c": auth must be "oauth"');
     expect(message).toContain('server "d": has an [oauth] table but no auth = "oauth"');
-  });
-});
-
-describe('OAuthStore', () => {
-  it('keeps tokens under the user config folder, the folder 0700 and the file 0600, keyed by server and URL', async () => {
-    expect(oauthFolder({ XDG_CONFIG_HOME: '/x/config' })).toBe(join('/x/config', 'promptyard', 'oauth'));
-    expect(oauthFolder({ HOME: '/home/ann' })).toBe(join('/home/ann', '.config', 'promptyard', 'oauth'));
-    const home = await mkdtemp(join(tmpdir(), 'oauth-store-'));
-    try {
-      const folder = join(home, 'promptyard', 'oauth');
-      const store = new OAuthStore('linear', 'https://mcp.linear.app/mcp', folder);
-      expect(store.read()).toEqual({ server: 'linear', url: 'https://mcp.linear.app/mcp' });
-      store.update((record) => ({ ...record, tokens: { access_token: 'a', token_type: 'Bearer' }, obtainedAt: 1 }));
-      expect(store.read().tokens).toEqual({ access_token: 'a', token_type: 'Bearer' });
-      if (process.platform !== 'win32') {
-        expect((await stat(folder)).mode & 0o777).toBe(0o700);
-        expect((await stat(store.path)).mode & 0o777).toBe(0o600);
-      }
-      expect(new OAuthStore('linear', 'https://other.example.com/mcp', folder).path).not.toBe(store.path);
-      expect(new OAuthStore('linear', 'https://other.example.com/mcp', folder).read().tokens).toBeUndefined();
-      store.clear();
-      expect(store.stamp()).toBe(0);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
   });
 });

@@ -1,0 +1,265 @@
+/**
+ * The gateway's config file: gateway.toml, or the JSON a client already has (Claude Desktop, Cursor,
+ * Claude Code `mcpServers`, VS Code `mcp.json`), with `${VAR}` substitution and `PROMPTYARD_*`
+ * overrides, checked into a {@link GatewayConfig} with every problem named by file and line. Here:
+ * every key (`schema.ts`), reading the formats (`sources.ts`, `jsonc.ts`), one server entry's fields
+ * (`server-entry.ts`, `substitute.ts`, `oauth.ts`) and the router's `BackendConfig`s made of them
+ * (`servers.ts`). The router sees only {@link routerConfigOf}.
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { basename, dirname, resolve } from 'node:path';
+import { PromptyardError, isPromptyardError, locateKey, resolveConfig } from '@promptyard/core';
+import { checkAuthSection, checkPolicies } from '@promptyard/auth';
+import type { AuthSettings, PolicyRule } from '@promptyard/auth';
+import { NAME_CHARACTERS } from '@promptyard/router';
+import type { BackendConfig, RouterConfig } from '@promptyard/router';
+import { SERVER_KEYS, sectionsSchema } from './schema.js';
+import type { Sections } from './schema.js';
+import type { BuildContext, Problem } from './server-entry.js';
+import { buildServers } from './servers.js';
+import { detectFormat, readJson, readToml } from './sources.js';
+import type { ServerSource } from './sources.js';
+
+type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
+type GatewayConfigFormat = 'toml' | 'claude' | 'vscode';
+
+interface GatewayTransportConfig {
+  type: 'stdio' | 'http';
+  host: string;
+  port: number;
+  path: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  authToken?: string;
+  /** The URL clients reach the endpoint at (behind a proxy): the OAuth resource. */
+  publicUrl?: string;
+  maxBodyBytes: number;
+}
+
+/** A gateway config file, parsed: what the router reads ({@link RouterConfig}) and what the app serves with. */
+export interface GatewayConfig extends RouterConfig {
+  readonly logLevel: GatewayLogLevel;
+  readonly transport: GatewayTransportConfig;
+  /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
+  readonly auth?: AuthSettings;
+  /** `[[policy]]`: who may use what over HTTP; empty: every caller may use everything. */
+  readonly policy: readonly PolicyRule[];
+  /** `[telemetry]`: /metrics on the HTTP endpoint, or on a listener of its own; traces to an OTLP/HTTP receiver. */
+  readonly telemetry: {
+    readonly metrics: boolean;
+    readonly metricsBind?: string;
+    readonly otlpEndpoint?: string;
+    readonly serviceName?: string;
+  };
+  /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
+  readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
+  readonly file?: string;
+  readonly format: GatewayConfigFormat;
+}
+
+/** The part of a gateway config the router reads; the servers are the same objects, so a reload can tell which changed. */
+export const routerConfigOf = (config: GatewayConfig): RouterConfig => ({
+  name: config.name,
+  separator: config.separator,
+  lazy: config.lazy,
+  metaTools: config.metaTools,
+  startupWaitMs: config.startupWaitMs,
+  timeouts: config.timeouts,
+  restart: config.restart,
+  servers: config.servers,
+});
+
+export interface ParseGatewayConfigOptions {
+  /** Where the text came from: names it in messages, decides the format by extension and is the base of relative `cwd`s. */
+  readonly file?: string;
+  /** For `${VAR}` substitution and `PROMPTYARD_*` overrides; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Base of relative paths when there is no file; default `process.cwd()`. */
+  readonly cwd?: string;
+}
+
+/** Short environment names, as promptyard-server has them. */
+const envAliases: Readonly<Record<string, string>> = {
+  PROMPTYARD_TRANSPORT: 'PROMPTYARD_TRANSPORT_TYPE',
+  PROMPTYARD_HOST: 'PROMPTYARD_TRANSPORT_HOST',
+  PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
+  PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
+  PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_GATEWAY_LOG_LEVEL',
+};
+
+/** Core reports its own problems as one error; take its lines so all problems are reported together. */
+const resolveSections = (
+  document: Record<string, unknown>,
+  file: string,
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+  lines: string[],
+): Sections | undefined => {
+  const aliased: Record<string, string | undefined> = { ...env };
+  for (const [alias, canonical] of Object.entries(envAliases)) {
+    if (aliased[alias] !== undefined && aliased[canonical] === undefined) aliased[canonical] = aliased[alias];
+  }
+  try {
+    return resolveConfig(sectionsSchema, document, { file, source, env: aliased });
+  } catch (error) {
+    if (!isPromptyardError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    lines.push(
+      ...error.message
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim()),
+    );
+    return undefined;
+  }
+};
+
+const readSource = (text: string, file: string | undefined, label: string, problems: Problem[]): ServerSource =>
+  detectFormat(text, file) === 'json'
+    ? readJson(text, label)
+    : readToml(text, label, problems, {
+        sections: Object.keys(sectionsSchema).map((section) => section.replace(/\[\]$/, '')),
+        serverKeys: SERVER_KEYS,
+      });
+
+/** Where relative paths resolve, and what VS Code's `${workspaceFolder}` and `${userHome}` mean. */
+const buildContext = (
+  format: GatewayConfigFormat,
+  options: ParseGatewayConfigOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: Problem[],
+): BuildContext => {
+  const cwd = options.cwd ?? process.cwd();
+  const absoluteFile = options.file === undefined ? undefined : resolve(cwd, options.file);
+  const base = absoluteFile === undefined ? cwd : dirname(absoluteFile);
+  // VS Code resolves ${workspaceFolder} to the folder holding .vscode.
+  const workspace =
+    absoluteFile !== undefined && basename(dirname(absoluteFile)) === '.vscode' ? dirname(dirname(absoluteFile)) : (options.cwd ?? base);
+  const builtins =
+    format === 'vscode' ? { workspaceFolder: workspace, userHome: env['HOME'] ?? env['USERPROFILE'] ?? homedir() } : undefined;
+  return { format, env, base, problems, ...(builtins ? { builtins } : {}) };
+};
+
+/** What the schema cannot say about the sections. */
+const checkSections = (sections: Sections, text: string, problems: Problem[]): void => {
+  const { separator } = sections.gateway;
+  if (!NAME_CHARACTERS.test(separator)) {
+    problems.push({
+      line: locateKey(text, 'gateway', 'separator'),
+      message: `[gateway] separator ${JSON.stringify(separator)} must be letters, digits, "_", "-" or "." (tool names allow no others)`,
+    });
+  }
+  if (sections.restart.initial_ms > sections.restart.max_ms) {
+    problems.push({
+      line: locateKey(text, 'restart', 'initial_ms'),
+      message: `[restart] initial_ms (${sections.restart.initial_ms}) must not exceed max_ms (${sections.restart.max_ms})`,
+    });
+  }
+  if (!sections.transport.path.startsWith('/')) {
+    problems.push({
+      line: locateKey(text, 'transport', 'path'),
+      message: `[transport] path must start with "/", got ${JSON.stringify(sections.transport.path)}`,
+    });
+  }
+};
+
+interface Access {
+  readonly auth: AuthSettings | undefined;
+  readonly policy: readonly PolicyRule[];
+}
+
+/** `[auth]` and `[[policy]]`, checked by the auth package; their problems point at the section. */
+const readAccess = (sections: Sections, text: string, problems: Problem[]): Access => {
+  const auth = checkAuthSection(sections.auth);
+  for (const message of auth.problems) problems.push({ line: locateKey(text, 'auth'), message });
+  const policy = checkPolicies(sections['policy[]'], { gateway: true });
+  for (const message of policy.problems) problems.push({ line: locateKey(text, 'policy'), message });
+  return { auth: auth.settings, policy: policy.rules };
+};
+
+const toGatewayConfig = (
+  { gateway, timeouts, restart, transport, telemetry, cluster }: Sections,
+  access: Access,
+  servers: readonly BackendConfig[],
+  file: string | undefined,
+  format: GatewayConfigFormat,
+): GatewayConfig => ({
+  name: gateway.name,
+  separator: gateway.separator,
+  lazy: gateway.lazy,
+  metaTools: gateway.meta_tools,
+  logLevel: gateway.log_level,
+  startupWaitMs: gateway.startup_wait_ms,
+  timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
+  restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },
+  transport: {
+    type: transport.type,
+    host: transport.host,
+    port: transport.port,
+    path: transport.path,
+    ...(transport.allowed_hosts === undefined ? {} : { allowedHosts: transport.allowed_hosts }),
+    ...(transport.allowed_origins === undefined ? {} : { allowedOrigins: transport.allowed_origins }),
+    ...(transport.auth_token === undefined ? {} : { authToken: transport.auth_token }),
+    ...(transport.public_url === undefined ? {} : { publicUrl: transport.public_url }),
+    maxBodyBytes: transport.max_body_bytes,
+  },
+  ...(access.auth === undefined ? {} : { auth: access.auth }),
+  policy: access.policy,
+  telemetry: {
+    metrics: telemetry.metrics,
+    ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }),
+    ...(telemetry.otlp_endpoint === undefined ? {} : { otlpEndpoint: telemetry.otlp_endpoint }),
+    ...(telemetry.service_name === undefined ? {} : { serviceName: telemetry.service_name }),
+  },
+  ...(cluster.redis_url === undefined ? {} : { cluster: { redisUrl: cluster.redis_url, keyPrefix: cluster.key_prefix } }),
+  servers,
+  ...(file === undefined ? {} : { file }),
+  format,
+});
+
+/**
+ * Parses a gateway configuration: `gateway.toml`, a Claude Desktop / Cursor / Claude Code
+ * `mcpServers` file or a VS Code `mcp.json` (JSON with comments). Defaults, then the file, then
+ * `PROMPTYARD_*` environment variables for the top-level sections. All problems are reported in one
+ * `CONFIG_INVALID` error, each with its file and line.
+ */
+export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOptions = {}): GatewayConfig => {
+  const env = options.env ?? process.env;
+  const label = options.file ?? 'config';
+  const problems: Problem[] = [];
+  const source = readSource(text, options.file, label, problems);
+  const sectionLines: string[] = [];
+  const sections = resolveSections(source.document, label, source.format === 'toml' ? text : '', env, sectionLines);
+  const servers = buildServers(source.servers, buildContext(source.format, options, env, problems));
+  if (sections !== undefined) checkSections(sections, text, problems);
+  const access = sections === undefined ? undefined : readAccess(sections, text, problems);
+  if (problems.length > 0 || sectionLines.length > 0 || sections === undefined || access === undefined) {
+    const lines = [
+      ...sectionLines,
+      ...problems.map((problem) => `${problem.line > 0 ? `${label}:${problem.line}` : label}: ${problem.message}`),
+    ];
+    throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return toGatewayConfig(sections, access, servers, options.file, source.format);
+};
+
+/** Reads and parses a gateway config file; see {@link parseGatewayConfig}. */
+export const loadGatewayConfig = async (
+  file: string,
+  options: { env?: Record<string, string | undefined> } = {},
+): Promise<GatewayConfig> => {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      code === 'ENOENT'
+        ? `Config file ${file} does not exist: create it (a gateway.toml with [servers.<id>] tables, or a Claude Desktop / VS Code mcp.json), or pass another path.`
+        : `Cannot read config file ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  return parseGatewayConfig(text, { file, ...(options.env === undefined ? {} : { env: options.env }) });
+};

@@ -1,0 +1,153 @@
+import { clusterSection, logLevels, telemetrySection } from '@promptyard/core';
+import type { ConfigOf, ConfigSchema } from '@promptyard/core';
+import { authSection, policySection } from '@promptyard/auth';
+import { transportSection } from '@promptyard/mcp';
+import { OAUTH_GRANTS, PROTOCOL_CHOICES } from '@promptyard/router';
+import { FILTER_KINDS, MAX_TIMEOUT_MS } from './values.js';
+
+/** The sections besides `[servers]`: what core's `resolveConfig` checks. */
+export const sectionsSchema = {
+  gateway: {
+    name: { type: 'string', default: 'promptyard-gateway', doc: 'Server name reported to clients.' },
+    separator: {
+      type: 'string',
+      default: '_',
+      doc: 'Between a server prefix and a name (github_create_issue); letters, digits, "_", "-" and "." only.',
+    },
+    lazy: {
+      type: 'boolean',
+      default: false,
+      doc: 'List only the meta tools in tools/list (clients find, describe and call the rest through them, paying for a schema only when they need it); every tool stays callable by name.',
+    },
+    meta_tools: { type: 'boolean', default: true, doc: "Serve catalog, describe, search and call tools alongside the backends' tools." },
+    log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr (PROMPTYARD_LOG_LEVEL).' },
+    startup_wait_ms: {
+      type: 'integer',
+      min: 0,
+      max: MAX_TIMEOUT_MS,
+      default: 5000,
+      doc: 'The gateway serves at once and servers join as they become ready; lists asked for this soon after start wait (this long at most) for servers still making their first connection. 0 = never wait.',
+    },
+  },
+  timeouts: {
+    connect_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 30_000,
+      doc: 'Longest a backend may take to start and initialize.',
+    },
+    request_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 60_000,
+      doc: "Longest a request to a backend may take (a server's `timeout` overrides it).",
+    },
+    tool_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 300_000,
+      doc: "Longest a tools/call may take (a server's `tool_timeout` overrides it).",
+    },
+  },
+  restart: {
+    initial_ms: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      default: 500,
+      doc: 'First delay before restarting a backend that exited; doubles on each failure.',
+    },
+    max_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest delay between restarts.' },
+    max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
+  },
+  transport: transportSection,
+  auth: authSection,
+  'policy[]': policySection,
+  telemetry: telemetrySection,
+  cluster: clusterSection,
+} as const satisfies ConfigSchema;
+
+const filterDocs = (what: string) =>
+  ({
+    allow: { type: 'string[]', default: [], doc: `Globs (* and ?) of the server's own ${what} names to serve; empty serves all.` },
+    deny: { type: 'string[]', default: [], doc: `Globs of ${what} names to hide, applied after allow.` },
+  }) as const;
+
+/**
+ * Every key of `gateway.toml`: section → key → { type, default?, doc }. The sections without `<id>`
+ * are also the schema core's `resolveConfig` checks; the README's reference mirrors this object.
+ */
+export const gatewayConfigSchema = {
+  ...sectionsSchema,
+  'servers.<id>': {
+    command: {
+      type: 'string',
+      doc: 'Program to launch (found on PATH); the server then speaks stdio. ${VAR}, ${env:VAR} and ${VAR:-default} are substituted here and in args, env, cwd, url and headers; $${ is a literal ${.',
+    },
+    args: { type: 'string[]', default: [], doc: 'Arguments of command.' },
+    env: { type: 'record', default: {}, doc: 'Environment variables for command, added to those it inherits (they win).' },
+    inherit_env: {
+      type: 'boolean',
+      default: true,
+      doc: "true: command inherits the gateway's environment except PROMPTYARD_* variables (the gateway's own settings and secrets); false: only PATH, HOME, USER, SHELL, TERM, LANG, LC_ALL, LOGNAME, TMPDIR, NODE_OPTIONS and NODE_EXTRA_CA_CERTS. env is added either way.",
+    },
+    cwd: { type: 'string', doc: "Working folder of command, relative to the config file (default: the gateway's)." },
+    url: { type: 'string', doc: 'http(s) URL of a remote server (instead of command).' },
+    headers: { type: 'record', default: {}, doc: 'HTTP headers sent to url, e.g. Authorization = "Bearer ${TOKEN}".' },
+    transport: {
+      type: 'string',
+      enum: ['streamable-http', 'sse', 'stdio'],
+      doc: 'streamable-http (default with url; "http" also accepted), sse for legacy servers, or stdio (implied by command).',
+    },
+    enabled: { type: 'boolean', default: true, doc: 'false keeps the server configured but not started.' },
+    prefix: {
+      type: 'boolean | string',
+      default: true,
+      doc: 'Name prefix of its tools and prompts: true = the id, false = none (names pass through), or a string.',
+    },
+    timeout: { type: 'integer', min: 1, doc: 'Request timeout for this server, ms (default [timeouts] request_ms).' },
+    tool_timeout: { type: 'integer', min: 1, doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).' },
+    protocol: {
+      type: 'string',
+      enum: PROTOCOL_CHOICES,
+      default: 'auto',
+      doc: 'MCP revision: auto tries 2026-07-28 over streamable-http and falls back to 2025-11-25 (with a warning) when its handshake or listen stream fails, and speaks 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
+    },
+    auth: {
+      type: 'string',
+      enum: ['none', 'oauth'],
+      default: 'none',
+      doc: "oauth: the gateway is an OAuth client of this url server (discovery from its 401, dynamic registration or [servers.<id>.oauth] client_id, tokens stored under the user's config folder and refreshed); see [servers.<id>.oauth].",
+    },
+  },
+  'servers.<id>.tools': filterDocs('tool'),
+  'servers.<id>.prompts': filterDocs('prompt'),
+  'servers.<id>.resources': filterDocs('resource'),
+  'servers.<id>.oauth': {
+    grant: {
+      type: 'string',
+      enum: OAUTH_GRANTS,
+      default: 'authorization_code',
+      doc: 'authorization_code: a person logs in once with promptyard-gateway login <id>; client_credentials: a machine account (needs client_id and client_secret).',
+    },
+    client_id: {
+      type: 'string',
+      doc: "The gateway's client id at the server's authorization server (default: registered dynamically, RFC 7591).",
+    },
+    client_secret: { type: 'string', doc: 'Its secret, for a confidential client (use ${VAR}).' },
+    scopes: { type: 'string[]', default: [], doc: "Scopes to ask for (default: what the server's 401 challenge or metadata names)." },
+    redirect_port: {
+      type: 'integer',
+      min: 1,
+      max: 65_535,
+      doc: "Loopback port login catches the redirect on, when the client's redirect URI is registered with a fixed port (default: any free port).",
+    },
+  },
+} as const;
+
+export type Sections = ConfigOf<typeof sectionsSchema>;
+
+export const SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['servers.<id>']), ...FILTER_KINDS, 'oauth'];
