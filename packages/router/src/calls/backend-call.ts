@@ -33,7 +33,7 @@ export const openSpan = (
  */
 export class BackendCall {
   readonly backend: Backend;
-  readonly target: CallTarget;
+  private readonly target: CallTarget;
   readonly timeoutMs: number;
   readonly span: BackendCallSpan | undefined;
   private readonly tracker: CallTracker;
