@@ -1,9 +1,10 @@
 /**
- * A prompt folder on disk. The source over it (this file) keeps an index of its files and twig
- * libraries per file (folder-index and its steps) and which file claims each prompt name; below
- * them, the walk that finds the files (scan, symlinks, ignored names), reading them (a reader thread
- * for large batches, `fs` callbacks otherwise) and the chokidar watcher behind hot reload, which the
- * native and skill sources use too.
+ * A prompt folder on disk. The source over it (this file) keeps an index of the folder per file
+ * (folder-index.ts over the records of folder-state.ts: reading prompt files, loading twig libraries,
+ * applying changes, reporting load failures) and which file claims each prompt name; below them, the
+ * walk that finds the files (scan, symlinks, ignored names), reading them (a reader thread for large
+ * batches, `fs` callbacks otherwise) and the chokidar watcher behind hot reload with its debounced
+ * batches, which the native and skill sources use too.
  */
 import { resolve } from 'node:path';
 import { PromptyardError, createLogger, describeError, type PromptEntry } from '@promptyard/core';
