@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks what ESLint cannot see: package.json dependencies follow the layering (core ← domain packages,
-// mcp, auth and telemetry ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK
+// mcp, auth and telemetry ← router ← apps; core, mcp, telemetry and cluster ← host ← apps), only packages/mcp and packages/router depend on the MCP SDK
 // at run time, only packages/telemetry on the metrics library, only packages/cluster on the Redis client,
 // every source file name is kebab-case, and
 // every package has the exports a publishable package needs.
@@ -17,6 +17,9 @@ const workspace = (folder) =>
 const packages = workspace('packages');
 /** The router builds on mcp (serving), prompts (the search index) and auth (its [auth] section); every other package on core alone. */
 const routerMayUse = ['@promptyard/auth', '@promptyard/core', '@promptyard/mcp', '@promptyard/prompts'];
+/** The host composes what both binaries do around their MCP server: serving, telemetry and the cluster. */
+const hostMayUse = ['@promptyard/cluster', '@promptyard/core', '@promptyard/mcp', '@promptyard/telemetry'];
+const mayUse = { router: routerMayUse, host: hostMayUse };
 const sdkSeams = ['mcp', 'router'];
 /** Metrics are reported through core's contract; the library that exposes them is telemetry's alone. */
 const metricsLibraries = ['prom-client'];
@@ -36,7 +39,7 @@ for (const dir of [...packages, ...apps]) {
   // The layering is about what a package needs at run time; its tests may compose real siblings
   // (a provider's contract test renders with the real template engines). core stays alone in both.
   const runtime = promptyard({ ...manifest.dependencies, ...manifest.peerDependencies });
-  const allowed = folder === 'router' ? routerMayUse : ['@promptyard/core'];
+  const allowed = mayUse[folder] ?? ['@promptyard/core'];
   for (const name of [...runtime, ...promptyard(manifest.devDependencies)]) {
     if (!isApp && folder === 'core') problems.push(`${where}: core must not depend on ${name}`);
     else if (!isApp && runtime.includes(name) && !allowed.includes(name))
