@@ -32,7 +32,7 @@ interface ServerParts {
   readonly policy: AccessPolicy | undefined;
 }
 
-/** Composes config, prompt sources, providers, the registry and a transport into a running server. */
+/** Composes config, prompt sources, providers, the catalogs and a transport (through the host) into a running server. */
 export const startServer = async (
   resolved: ResolvedConfig,
   options: { readonly version: string; readonly logger?: Logger },

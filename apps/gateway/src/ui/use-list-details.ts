@@ -15,7 +15,7 @@ export type ListDetailsView<T, Input> =
   | { readonly kind: 'result'; readonly item: T; readonly running: boolean; readonly text: string; readonly isError: boolean };
 
 /** What running an item gives: text, and whether it is an error. */
-export interface ItemResult {
+interface ItemResult {
   readonly text: string;
   readonly isError: boolean;
 }
