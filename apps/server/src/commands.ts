@@ -5,7 +5,7 @@ import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
 import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
-import { createEngines, createLibrary, type Library } from './library.js';
+import { createEngines, createLibrary, type Library } from './library/library.js';
 import { loadProviders, promptSourcesOf } from './providers.js';
 
 export interface CommandIo {

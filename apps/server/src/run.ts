@@ -4,7 +4,7 @@ import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, usage } from './args.js';
 import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';
-import { startServer } from './main.js';
+import { startServer } from './serve/start-server.js';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 

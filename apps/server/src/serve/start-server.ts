@@ -1,3 +1,8 @@
+/**
+ * Serving: startServer composes the library, the skills (skills.ts), the tools and resources
+ * (services.ts, builtins.ts) and the HTTP endpoint's settings (endpoint.ts) into an MCP server run
+ * by `@promptyard/host` over stdio or HTTP.
+ */
 import { createAccessPolicy } from '@promptyard/auth';
 import { createLogger, describeError } from '@promptyard/core';
 import type { AccessPolicy, Logger, Metrics, ResourceService, ToolService } from '@promptyard/core';
@@ -5,11 +10,11 @@ import { startHost } from '@promptyard/host';
 import type { Host, Served } from '@promptyard/host';
 import { createCatalogHandlers, createMcpServerBlueprint } from '@promptyard/mcp';
 import type { McpHandlers, McpServerBlueprint } from '@promptyard/mcp';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 import { clientConfigs, httpEndpoint } from './endpoint.js';
-import { createEngines, createLibrary, describeDiscovery } from './library.js';
-import type { Library } from './library.js';
-import { loadProviders, promptSourcesOf } from './providers.js';
+import { createEngines, createLibrary, describeDiscovery } from '../library/library.js';
+import type { Library } from '../library/library.js';
+import { loadProviders, promptSourcesOf } from '../providers.js';
 import { createServedResources, createServedTools } from './services.js';
 import { createServedSkills } from './skills.js';
 import type { ServedSkills } from './skills.js';

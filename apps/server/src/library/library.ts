@@ -1,10 +1,16 @@
+/**
+ * The prompt library: the prompt sources the config names (folders, twig.toml libraries), else the
+ * well-known folders discovery finds (discovery.ts), plus the prompt sources of provider packages,
+ * in one catalog with the prompt service. Serving and the one-shot commands (list, render,
+ * validate) both open it.
+ */
 import { stat } from 'node:fs/promises';
 import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
 import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
 import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './discovery.js';
 
 interface LibrarySource {

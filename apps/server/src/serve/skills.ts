@@ -1,7 +1,7 @@
 import { describeError } from '@promptyard/core';
 import type { Logger, SkillTree } from '@promptyard/core';
 import { createSkillTree } from '@promptyard/prompts';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 
 /** The skill folders served through the MCP skills extension, and who hears of their changes. */
 export interface ServedSkills {

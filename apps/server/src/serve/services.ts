@@ -2,9 +2,9 @@ import { createCatalog, createResourceService, createToolService } from '@prompt
 import type { Logger, ResourceService, SkillTree, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools } from '@promptyard/prompts';
 import { createBuiltinResources, createBuiltinTools } from './builtins.js';
-import type { ResolvedConfig } from './config.js';
-import type { Library } from './library.js';
-import type { ProviderPackage } from './providers.js';
+import type { ResolvedConfig } from '../config.js';
+import type { Library } from '../library/library.js';
+import type { ProviderPackage } from '../providers.js';
 
 /** What the tools and resources are made of: the library, its skills and the provider packages. */
 export interface ServiceParts {

@@ -2,7 +2,7 @@ import { createAuthenticator } from '@promptyard/auth';
 import type { Logger } from '@promptyard/core';
 import type { HttpEndpoint } from '@promptyard/host';
 import { isLoopbackHost } from '@promptyard/mcp';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 
 /** `[transport]`, `[transport.rate_limit]` and `[auth]` as the HTTP endpoint's settings; undefined over stdio. */
 export const httpEndpoint = (
