@@ -21,6 +21,10 @@ const routerLayer = {
   message:
     "The router builds on core, mcp (serving) and the search index only; the gateway's config file (and its [auth] section) is apps/gateway's.",
 };
+const hostLayer = {
+  group: ['@promptyard/*', '!@promptyard/core', '!@promptyard/mcp', '!@promptyard/telemetry', '!@promptyard/cluster'],
+  message: 'The host composes core, mcp (serving), telemetry and cluster only: what both binaries do around their MCP server.',
+};
 const apps = { group: ['**/apps/**'], message: 'Packages never import apps.' };
 const metricsLibrary = {
   group: ['prom-client'],
@@ -48,7 +52,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  // One-way layering, core ← domain packages and mcp ← router ← apps; later blocks win for the files they match.
+  // One-way layering, core ← domain packages and mcp ← router and host ← apps; later blocks win for the files they match.
   restrict(['packages/*/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary, redisClient]),
   restrict(['packages/{core,search-index}/src/**'], [deepImports, anyPromptyard, sdk, apps, metricsLibrary, redisClient]),
   // The one seam to the SDK for serving.
@@ -60,6 +64,8 @@ export default tseslint.config(
   restrict(['packages/telemetry/src/**'], [deepImports, siblings, sdk, apps, redisClient]),
   // The one home of the Redis client.
   restrict(['packages/cluster/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary]),
+  // What both binaries share around their MCP server; the Redis client stays behind cluster's lazy import.
+  restrict(['packages/host/src/**'], [deepImports, hostLayer, sdk, apps, metricsLibrary, redisClient]),
   restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary, redisClient]),
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],

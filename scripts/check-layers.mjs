@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks what ESLint cannot see: package.json dependencies follow the layering (core and search-index ←
-// domain packages, mcp, auth and telemetry ← router ← apps), only packages/mcp and packages/router depend on the MCP SDK
+// domain packages, mcp, auth and telemetry ← router ← apps; core, mcp, telemetry and cluster ← host ← apps), only packages/mcp and packages/router depend on the MCP SDK
 // at run time, only packages/telemetry on the metrics library, only packages/cluster on the Redis client,
 // every source file name is kebab-case, and
 // every package has the exports a publishable package needs.
@@ -15,10 +15,14 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
-/** The router builds on mcp (serving) and the search index; the gateway's config file (and its [auth] section) is apps/gateway's. Every other package builds on the ground floor alone. */
+/** The router builds on mcp (serving) and the search index; the gateway's config file (and its [auth] section) is apps/gateway's. */
 const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/search-index'];
+/** The host composes what both binaries do around their MCP server: serving, telemetry and the cluster. */
+const hostMayUse = ['@promptyard/cluster', '@promptyard/core', '@promptyard/mcp', '@promptyard/telemetry'];
 /** The ground floor: packages that depend on no Promptyard package, and that any package may build on. */
 const groundFloor = ['@promptyard/core', '@promptyard/search-index'];
+/** Every other package builds on the ground floor alone. */
+const mayUse = { router: routerMayUse, host: hostMayUse };
 const sdkSeams = ['mcp', 'router'];
 /** Metrics are reported through core's contract; the library that exposes them is telemetry's alone. */
 const metricsLibraries = ['prom-client'];
@@ -38,7 +42,7 @@ for (const dir of [...packages, ...apps]) {
   // The layering is about what a package needs at run time; its tests may compose real siblings
   // (a provider's contract test renders with the real template engines). The ground floor stays alone in both.
   const runtime = promptyard({ ...manifest.dependencies, ...manifest.peerDependencies });
-  const allowed = folder === 'router' ? routerMayUse : groundFloor;
+  const allowed = mayUse[folder] ?? groundFloor;
   for (const name of [...runtime, ...promptyard(manifest.devDependencies)]) {
     if (!isApp && groundFloor.includes(manifest.name)) problems.push(`${where}: ${folder} must not depend on ${name}`);
     else if (!isApp && runtime.includes(name) && !allowed.includes(name))

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
-import { createLogger, describeError, isPromptyardError } from '@promptyard/core';
+import { createLogger } from '@promptyard/core';
+import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import {
   checkGatewayChain,
@@ -17,13 +17,7 @@ import { routerConfigOf } from './config/gateway-config.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { formatStatus } from './status.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-
-const fail = (error: unknown): never => {
-  process.stderr.write(`promptyard-gateway: ${isPromptyardError(error) ? error.message : describeError(error)}\n`);
-  killAllChildren();
-  process.exit(isPromptyardError(error) && error.code === 'CONFIG_INVALID' ? 2 : 1);
-};
+const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 // Children lead their own process groups; whatever way the gateway ends, they end with it.
 process.on('exit', () => killAllChildren());
@@ -40,14 +34,7 @@ const endOnSignals = (): void => {
 
 const main = async (): Promise<void> => {
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
-  if (cli.help) {
-    process.stdout.write(`${usage}\n`);
-    return;
-  }
-  if (cli.version) {
-    process.stdout.write(`${version}\n`);
-    return;
-  }
+  if (answerHelpOrVersion(cli, { usage, version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
     process.stderr.write('promptyard-gateway: ui needs a terminal; use promptyard-gateway status for a one-shot view\n');
     process.exitCode = 2;
@@ -116,11 +103,4 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => gateway.close());
 };
 
-process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`promptyard-gateway: unexpected error (kept running): ${describeError(reason)}\n`);
-});
-process.on('uncaughtException', (error) => {
-  process.stderr.write(`promptyard-gateway: unexpected error (kept running): ${describeError(error)}\n`);
-});
-
-main().catch(fail);
+runCli(main, { program: 'promptyard-gateway', beforeExit: killAllChildren, surviveExceptions: true });

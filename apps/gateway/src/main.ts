@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
-import type { Cluster, Logger, Metrics } from '@promptyard/core';
-import { createMcpServerBlueprint, loadMcpTracing, serveHttp, serveStdio } from '@promptyard/mcp';
-import type { HttpHandle, McpServerBlueprint } from '@promptyard/mcp';
+import type { Logger } from '@promptyard/core';
+import { startHost } from '@promptyard/host';
+import type { Host, HttpEndpoint } from '@promptyard/host';
+import { createMcpServerBlueprint } from '@promptyard/mcp';
 import { createGatewayHandlers, killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
-import { startMetrics, startTracing } from '@promptyard/telemetry';
 import type { GatewayOverrides } from './args.js';
 import { loadGatewayConfig, routerConfigOf } from './config/gateway-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
@@ -114,18 +114,8 @@ export const startGateway = async (
   options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides },
 ): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
-  const telemetry = await startMetrics(config.telemetry, { http: config.transport.type === 'http', logger });
-  const { metrics } = telemetry;
-  const traces = await startTracing(
-    {
-      otlpEndpoint: config.telemetry.otlpEndpoint,
-      serviceName: config.telemetry.serviceName ?? 'promptyard-gateway',
-      serviceVersion: options.version,
-    },
-    { logger },
-  );
-  const tracing = traces === undefined ? undefined : await loadMcpTracing(traces.tracer, traces.propagator);
-  if (traces !== undefined) logger.notice(`traces to ${traces.url}`);
+  const host = await startGatewayHost(config, logger, options.version);
+  const { metrics, tracing, cluster } = host;
   const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing });
   metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   const policy = createAccessPolicy(config.policy);
@@ -136,80 +126,62 @@ export const startGateway = async (
       '[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it',
     );
   }
-  const cluster = await joinCluster(config, logger);
   const blueprint = await createMcpServerBlueprint(
     createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }),
     { metrics, tracing, cluster },
   );
-  let served: { close(): Promise<void> };
-  let url: string | undefined;
-  if (config.transport.type === 'stdio') {
-    if (config.auth !== undefined || policy !== undefined)
-      logger.warn('[auth] and [[policy]] apply to HTTP only: a stdio client is the user who started the gateway, and may use everything');
-    served = await serveStdio(blueprint);
-  } else {
-    const http = await serveHttpFront(blueprint, router, config, logger, { metrics, serveMetrics: telemetry.onEndpoint, cluster });
-    // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
-    spawnStdioServersEarly(config.servers);
-    served = http;
-    url = http.url;
-    if (policy !== undefined && config.auth === undefined && config.transport.authToken === undefined) {
-      logger.warn('[[policy]] is set but callers are not identified: set [auth] issuer (or a token), else every caller may use everything');
-    }
-    const auth = config.auth !== undefined ? `oauth (${config.auth.issuer})` : config.transport.authToken === undefined ? 'none' : 'bearer';
-    logger.notice(`listening on ${url}`, { servers: config.servers.length, auth });
-  }
+  const { url } = await host.serve(blueprint, {
+    http: config.transport.type === 'http' ? httpEndpoint(router, config, logger) : undefined,
+    issuer: config.auth?.issuer,
+    policy: policy !== undefined,
+    counts: () => ({ servers: config.servers.length }),
+  });
+  // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
+  if (url !== undefined) spawnStdioServersEarly(config.servers);
 
   let closing = false;
   void router.start().then(() => {
-    if (closing) return;
-    const summary = router.status();
-    const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
-    logger.notice(`${ready} of ${summary.backends.length} servers ready`, {
-      tools: summary.counts.tools,
-      prompts: summary.counts.prompts,
-      resources: summary.counts.resources,
-    });
+    if (!closing) announceReady(router, logger);
   });
   const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, config, logger) : async () => {};
-
-  const close = async (): Promise<void> => {
+  const close = (): Promise<void> => {
     closing = true;
-    await stopWatching().catch(() => {});
-    await served.close().catch(() => {});
-    await cluster?.close();
-    await telemetry.listener?.close();
-    await router.close();
-    killAllChildren();
-    await traces?.shutdown();
+    return host.close({
+      before: () => stopWatching().catch(() => {}),
+      after: async () => {
+        await router.close();
+        killAllChildren();
+      },
+    });
   };
   return { router, ...(url === undefined ? {} : { url }), close };
 };
 
-/**
- * `[cluster] redis_url`: the Redis replicas behind one load balancer share, joined before serving
- * (`joinCluster` waits briefly for it; a node that cannot reach it serves on its own, degraded).
- * Loaded only when set: a single gateway never loads the Redis client.
- */
-const joinCluster = async (config: GatewayConfig, logger: Logger): Promise<Cluster | undefined> => {
-  if (config.cluster === undefined) return undefined;
-  if (config.transport.type !== 'http') {
-    logger.warn('[cluster] redis_url applies to the HTTP transport only: a stdio gateway serves its one client alone');
-    return undefined;
-  }
-  const { joinCluster: join } = await import('@promptyard/cluster');
-  return join({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
+/** `[telemetry]` and `[cluster]`. */
+const startGatewayHost = (config: GatewayConfig, logger: Logger, version: string): Promise<Host> =>
+  startHost({
+    noun: 'gateway',
+    logger,
+    http: config.transport.type === 'http',
+    telemetry: { ...config.telemetry, serviceName: config.telemetry.serviceName ?? 'promptyard-gateway', serviceVersion: version },
+    noteLevel: 'notice',
+    cluster: { redisUrl: config.cluster?.redisUrl, keyPrefix: config.cluster?.keyPrefix },
+  });
+
+const announceReady = (router: Router, logger: Logger): void => {
+  const summary = router.status();
+  const ready = summary.backends.filter((backend) => backend.state === 'ready').length;
+  logger.notice(`${ready} of ${summary.backends.length} servers ready`, {
+    tools: summary.counts.tools,
+    prompts: summary.counts.prompts,
+    resources: summary.counts.resources,
+  });
 };
 
-const serveHttpFront = (
-  blueprint: McpServerBlueprint,
-  router: Router,
-  config: GatewayConfig,
-  logger: Logger,
-  telemetry: { readonly metrics: Metrics | undefined; readonly serveMetrics: boolean; readonly cluster: Cluster | undefined },
-): Promise<HttpHandle> => {
+/** `[transport]` and `[auth]` as the HTTP endpoint's settings; `/health` shows every server. */
+const httpEndpoint = (router: Router, config: GatewayConfig, logger: Logger): HttpEndpoint => {
   const { transport } = config;
-  return serveHttp(blueprint, {
+  return {
     host: transport.host,
     port: transport.port,
     path: transport.path,
@@ -219,10 +191,9 @@ const serveHttpFront = (
     auth: config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') }),
     publicUrl: transport.publicUrl,
     maxBodyBytes: transport.maxBodyBytes,
-    ...telemetry,
     health: () => {
       const status = router.status();
       return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };
     },
-  });
+  };
 };

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PromptyardError, closestNames, formatList, isPromptyardError } from '@promptyard/core';
+import { PromptyardError, closestNames, didYouMean, formatList, isPromptyardError } from '@promptyard/core';
 import { parseServeFlags } from '@promptyard/mcp';
 import type { Overrides } from './config.js';
 
@@ -90,10 +90,12 @@ const findCommand = (argv: readonly string[]): { readonly name?: CommandName; re
   // An unknown option before it is the likelier mistake: the strict parse reports that one.
   const known = new Set<string>([...Object.keys(commonOptions), ...Object.keys(commandOptions)]);
   if (tokens.some((token) => token.kind === 'option' && !known.has(token.name))) return { rest: argv };
-  const [closest] = closestNames(first.value, commands, 1);
+  const close = closestNames(first.value, commands, 1);
+  // The hint follows the command after a colon: `Unknown command "lsit": did you mean "list"?`.
+  const hint = didYouMean(close, 'clause').replace(/^;/, ':');
   throw usageError(
-    `Unknown command "${first.value}"${closest === undefined ? '' : `: did you mean "${closest}"?`} The commands are ${formatList(commands)}; ` +
-      `with none, the server starts${closest === undefined ? ' (to serve a folder, pass --prompts <dir>)' : ''}.`,
+    `Unknown command "${first.value}"${hint} The commands are ${formatList(commands)}; ` +
+      `with none, the server starts${close.length === 0 ? ' (to serve a folder, pass --prompts <dir>)' : ''}.`,
   );
 };
 

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { closestNames, createLogger, describeError, formatList } from '@promptyard/core';
+import { closestNames, createLogger, describeError, didYouMean, formatList } from '@promptyard/core';
 import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
 import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
-import { createEngines, createLibrary, type Library } from './library.js';
+import { createEngines, createLibrary, type Library } from './library/library.js';
 import { loadProviders, promptSourcesOf } from './providers.js';
 
 export interface CommandIo {
@@ -139,10 +139,9 @@ const unknownArguments = (entry: PromptEntry, args: Readonly<Record<string, stri
   const known = entry.arguments.map((argument) => argument.name);
   const unknown = Object.keys(args).filter((name) => !known.includes(name));
   if (unknown.length === 0) return undefined;
-  const first = unknown[0] as string;
-  const closest = closestNames(first, known, 1)[0];
+  const hint = didYouMean(closestNames(unknown[0] as string, known, 1), 'clause');
   const takes = known.length === 0 ? 'it takes no arguments' : `it takes ${formatList(known, 'and')}`;
-  return `prompt "${entry.name}" has no argument${unknown.length > 1 ? 's' : ''} ${formatList(unknown, 'and')}${closest === undefined ? '' : `; did you mean "${closest}"?`} (${takes}).`;
+  return `prompt "${entry.name}" has no argument${unknown.length > 1 ? 's' : ''} ${formatList(unknown, 'and')}${hint} (${takes}).`;
 };
 
 /** Runs `list`, `render` or `validate`; resolves with the exit code. */

@@ -297,6 +297,32 @@ const nonEmpty = (value: string | undefined): value is string => value !== undef
 
 const absolute = (path: string, base: string): string => (isAbsolute(path) ? path : resolve(base, path));
 
+/** The file's and the environment's values with the flags over them, and the upstream URLs tests and proxies set in the environment. */
+const withOverrides = (values: ServerConfig, env: Readonly<Record<string, string | undefined>>, overrides: Overrides): ServerConfig => ({
+  ...values,
+  server: { ...values.server, ...(overrides.logLevel === undefined ? {} : { log_level: overrides.logLevel }) },
+  transport: {
+    ...values.transport,
+    ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
+    ...(overrides.host === undefined ? {} : { host: overrides.host }),
+    ...(overrides.port === undefined ? {} : { port: overrides.port }),
+  },
+  'tools.web_search': {
+    ...values['tools.web_search'],
+    ...(nonEmpty(env['SERPER_BASE_URL']) ? { base_url: env['SERPER_BASE_URL'] } : {}),
+  },
+  'tools.perplexity_summary_search': {
+    ...values['tools.perplexity_summary_search'],
+    ...(nonEmpty(env['PERPLEXITY_BASE_URL']) ? { base_url: env['PERPLEXITY_BASE_URL'] } : {}),
+  },
+  'resources.url': { ...values['resources.url'], ...(nonEmpty(env['JINA_READER_URL']) ? { reader_url: env['JINA_READER_URL'] } : {}) },
+  prompts: {
+    ...values.prompts,
+    ...(overrides.prompts === undefined || overrides.prompts.length === 0 ? {} : { folders: overrides.prompts }),
+    ...(overrides.watch === undefined ? {} : { watch: overrides.watch }),
+  },
+});
+
 /** Defaults < `promptyard.toml` < `PROMPTYARD_*` environment < flags. */
 export const resolveServerConfig = async (options: {
   readonly file?: string | undefined;
@@ -311,31 +337,7 @@ export const resolveServerConfig = async (options: {
   const file = options.file === undefined ? undefined : absolute(options.file, options.cwd);
   const loaded = await loadConfig(configSchema, { file, env });
   const { overrides } = options;
-  const values = loaded.values;
-  const config: ServerConfig = {
-    ...values,
-    server: { ...values.server, ...(overrides.logLevel === undefined ? {} : { log_level: overrides.logLevel }) },
-    transport: {
-      ...values.transport,
-      ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
-      ...(overrides.host === undefined ? {} : { host: overrides.host }),
-      ...(overrides.port === undefined ? {} : { port: overrides.port }),
-    },
-    'tools.web_search': {
-      ...values['tools.web_search'],
-      ...(nonEmpty(env['SERPER_BASE_URL']) ? { base_url: env['SERPER_BASE_URL'] } : {}),
-    },
-    'tools.perplexity_summary_search': {
-      ...values['tools.perplexity_summary_search'],
-      ...(nonEmpty(env['PERPLEXITY_BASE_URL']) ? { base_url: env['PERPLEXITY_BASE_URL'] } : {}),
-    },
-    'resources.url': { ...values['resources.url'], ...(nonEmpty(env['JINA_READER_URL']) ? { reader_url: env['JINA_READER_URL'] } : {}) },
-    prompts: {
-      ...values.prompts,
-      ...(overrides.prompts === undefined || overrides.prompts.length === 0 ? {} : { folders: overrides.prompts }),
-      ...(overrides.watch === undefined ? {} : { watch: overrides.watch }),
-    },
-  };
+  const config = withOverrides(loaded.values, env, overrides);
   // Paths written in the file are relative to the file; from flags or the environment, to the cwd.
   const fromFile = (key: 'folders' | 'libraries'): boolean =>
     file !== undefined &&

@@ -12,8 +12,7 @@ import { setFlagsFromString } from 'node:v8';
  *   old generation (on Node 20 each request's AbortSignal, made by the MCP SDK, outlives the young
  *   generation), which otherwise piles up for a long time before it is collected.
  *
- * Measured with 10,000 prompts (bench/prompts.bench.ts, same machine, medians): RSS after the load
- * and 2,000 gets 185 → ~140 MB; load, full list and get p50 no slower. Both flags are read at every
+ * bench/prompts.bench.ts measures what they save (figures in bench/README.md). Both flags are read at every
  * collection, so setting them here takes effect, while node's own `--max-semi-space-size` cannot be
  * set from inside the program. Starting a worker thread (the prompt folders' reader is one) puts
  * V8's flags back as node was started with, so they are set again once each worker is online.

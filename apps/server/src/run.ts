@@ -1,29 +1,16 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
-import { readFileSync } from 'node:fs';
-import { describeError, isPromptyardError } from '@promptyard/core';
+import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, usage } from './args.js';
 import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';
-import { startServer } from './main.js';
+import { startServer } from './serve/start-server.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-
-const fail = (error: unknown): never => {
-  process.stderr.write(`promptyard-server: ${isPromptyardError(error) ? error.message : describeError(error)}\n`);
-  process.exit(isPromptyardError(error) && error.code === 'CONFIG_INVALID' ? 2 : 1);
-};
+const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
   const cli = parseCli(process.argv.slice(2), process.env);
-  if (cli.help) {
-    process.stdout.write(`${usage}\n`);
-    return;
-  }
-  if (cli.version) {
-    process.stdout.write(`${version}\n`);
-    return;
-  }
+  if (answerHelpOrVersion(cli, { usage, version })) return;
   const resolved = await resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   if (cli.command !== undefined) {
     const io = {
@@ -46,8 +33,4 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => server.close());
 };
 
-process.on('unhandledRejection', (reason) => {
-  process.stderr.write(`promptyard-server: unexpected error (kept running): ${describeError(reason)}\n`);
-});
-
-main().catch(fail);
+runCli(main, { program: 'promptyard-server' });

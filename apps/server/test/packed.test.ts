@@ -14,7 +14,19 @@ import { cleanup, startStdio } from './harness.js';
  */
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const serverPackages = ['core', 'auth', 'mcp', 'templates', 'search-index', 'prompts', 'resources', 'web-search', 'telemetry', 'cluster'];
+const serverPackages = [
+  'core',
+  'auth',
+  'mcp',
+  'templates',
+  'search-index',
+  'prompts',
+  'resources',
+  'web-search',
+  'telemetry',
+  'cluster',
+  'host',
+];
 
 /** pnpm packs (rewriting `workspace:` and `catalog:` ranges): the one running the tests, else npx. */
 const pnpm = (): [string, string[]] => {

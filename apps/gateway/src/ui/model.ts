@@ -109,29 +109,32 @@ export interface UiModelOptions {
   readonly logger?: Logger;
 }
 
-/** The UI model over a live router: its lists, states and events, with a bounded log. */
-export const createUiModel = (router: Router, options: UiModelOptions = {}): UiModel & { close(): void } => {
+/** Listeners told of changes, bursts (a restart re-lists three kinds, logs arrive in floods) coalesced into one redraw. */
+const createChanges = (): { readonly listeners: Set<() => void>; changed(): void } => {
   const listeners = new Set<() => void>();
-  const lines: LogLine[] = [];
-  let seq = 0;
   let scheduled = false;
-  const changed = (): void => {
-    // Coalesce bursts (a restart re-lists three kinds, logs arrive in floods) into one redraw.
-    if (scheduled) return;
-    scheduled = true;
-    setTimeout(() => {
-      scheduled = false;
-      for (const listener of listeners) listener();
-    }, 30);
+  return {
+    listeners,
+    changed: () => {
+      if (scheduled) return;
+      scheduled = true;
+      setTimeout(() => {
+        scheduled = false;
+        for (const listener of listeners) listener();
+      }, 30);
+    },
   };
+};
+
+/** The bounded log: every server's stderr and log notifications, and the gateway's own records; returns the unsubscribes. */
+const followLogs = (router: Router, logger: Logger | undefined, lines: LogLine[], changed: () => void): (() => void)[] => {
+  let seq = 0;
   const push = (line: Omit<LogLine, 'seq' | 'time'>): void => {
     lines.push({ ...line, seq: ++seq, time: new Date() });
     if (lines.length > maxLogLines) lines.splice(0, lines.length - maxLogLines);
     changed();
   };
-  const stops: (() => void)[] = [
-    router.on('listChanged', changed),
-    router.on('status', changed),
+  const stops = [
     router.on('stderr', ({ server, line, level }) => push({ server, level, source: 'stderr', text: line })),
     router.on('log', (record) =>
       push({
@@ -142,80 +145,99 @@ export const createUiModel = (router: Router, options: UiModelOptions = {}): UiM
       }),
     ),
   ];
-  if (options.logger !== undefined) {
+  if (logger !== undefined) {
     stops.push(
-      options.logger.subscribe((record) => {
+      logger.subscribe((record) => {
         // A server's stderr is already its own line; the router's debug echo of it would double it.
         if (record.message === 'server stderr') return;
         push({ server: 'gateway', level: record.level, source: 'notification', text: recordText(record) });
       }),
     );
   }
-  const owner = (name: string, kind: 'tool' | 'prompt'): string =>
-    (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
+  return stops;
+};
+
+const owner = (router: Router, name: string, kind: 'tool' | 'prompt'): string =>
+  (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
+
+/** The lists of the panels, each item with the server that serves it. */
+const catalogOf = (router: Router): Pick<UiModel, 'tools' | 'prompts' | 'resources' | 'templates'> => ({
+  tools: () =>
+    router.allTools().map((tool) => ({
+      name: tool.name,
+      server: owner(router, tool.name, 'tool'),
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    })),
+  prompts: () =>
+    router.listPrompts().map((prompt) => ({
+      name: prompt.name,
+      server: owner(router, prompt.name, 'prompt'),
+      title: prompt.title,
+      description: prompt.description,
+      arguments: (prompt.arguments ?? []).map((argument) => ({
+        name: argument.name,
+        description: argument.description,
+        required: argument.required,
+      })),
+    })),
+  resources: () =>
+    router.listResources().map((resource) => ({
+      uri: resource.uri,
+      name: resource.name,
+      server: safeOwner(router, resource.uri),
+      mimeType: resource.mimeType,
+      description: resource.description,
+    })),
+  templates: () =>
+    router.listResourceTemplates().map((template) => ({
+      uriTemplate: template.uriTemplate,
+      name: template.name,
+      server: safeOwner(router, template.uriTemplate),
+      description: template.description,
+    })),
+});
+
+/** What a panel does to the gateway: search, call, render, read, restart and disable, results as text. */
+const actionsOf = (
+  router: Router,
+): Pick<UiModel, 'searchTools' | 'searchPrompts' | 'callTool' | 'renderPrompt' | 'readResource' | 'restart' | 'setEnabled'> => ({
+  searchTools: (query, server) => router.search.tools(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
+  searchPrompts: (query, server) => router.search.prompts(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
+  callTool: async (name, args) => {
+    const result = await router.callTool(name, args);
+    const structured =
+      result.structuredContent === undefined ? '' : `\nstructuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`;
+    return { text: `${contentText(result.content)}${structured}`, isError: result.isError === true };
+  },
+  renderPrompt: async (name, args) => {
+    const result = await router.getPrompt(name, args);
+    return result.messages.map((message) => `${message.role}: ${contentText([message.content])}`).join('\n\n');
+  },
+  readResource: async (uri) => {
+    const result = await router.readResource(uri);
+    return result.contents
+      .map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`))
+      .join('\n');
+  },
+  restart: (server) => router.restartServer(server),
+  setEnabled: (server, enabled) => router.setEnabled(server, enabled),
+});
+
+/** The UI model over a live router: its lists, states and events, with a bounded log. */
+export const createUiModel = (router: Router, options: UiModelOptions = {}): UiModel & { close(): void } => {
+  const { listeners, changed } = createChanges();
+  const lines: LogLine[] = [];
+  const stops: (() => void)[] = [
+    router.on('listChanged', changed),
+    router.on('status', changed),
+    ...followLogs(router, options.logger, lines, changed),
+  ];
   return {
     servers: () => router.status().backends,
-    tools: () =>
-      router
-        .allTools()
-        .map((tool) => ({
-          name: tool.name,
-          server: owner(tool.name, 'tool'),
-          title: tool.title,
-          description: tool.description,
-          inputSchema: tool.inputSchema,
-        })),
-    prompts: () =>
-      router.listPrompts().map((prompt) => ({
-        name: prompt.name,
-        server: owner(prompt.name, 'prompt'),
-        title: prompt.title,
-        description: prompt.description,
-        arguments: (prompt.arguments ?? []).map((argument) => ({
-          name: argument.name,
-          description: argument.description,
-          required: argument.required,
-        })),
-      })),
-    resources: () =>
-      router
-        .listResources()
-        .map((resource) => ({
-          uri: resource.uri,
-          name: resource.name,
-          server: safeOwner(router, resource.uri),
-          mimeType: resource.mimeType,
-          description: resource.description,
-        })),
-    templates: () =>
-      router
-        .listResourceTemplates()
-        .map((template) => ({
-          uriTemplate: template.uriTemplate,
-          name: template.name,
-          server: safeOwner(router, template.uriTemplate),
-          description: template.description,
-        })),
-    searchTools: (query, server) => router.search.tools(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
-    searchPrompts: (query, server) => router.search.prompts(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
-    callTool: async (name, args) => {
-      const result = await router.callTool(name, args);
-      const structured =
-        result.structuredContent === undefined ? '' : `\nstructuredContent: ${JSON.stringify(result.structuredContent, null, 2)}`;
-      return { text: `${contentText(result.content)}${structured}`, isError: result.isError === true };
-    },
-    renderPrompt: async (name, args) => {
-      const result = await router.getPrompt(name, args);
-      return result.messages.map((message) => `${message.role}: ${contentText([message.content])}`).join('\n\n');
-    },
-    readResource: async (uri) => {
-      const result = await router.readResource(uri);
-      return result.contents
-        .map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`))
-        .join('\n');
-    },
-    restart: (server) => router.restartServer(server),
-    setEnabled: (server, enabled) => router.setEnabled(server, enabled),
+    ...catalogOf(router),
+    ...actionsOf(router),
     logs: () => lines,
     subscribe: (listener) => {
       listeners.add(listener);

@@ -1,11 +1,12 @@
 import { Box, Text } from 'ink';
+import type { Key } from 'ink';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
 import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
-import { clamp, clip, columnWidth, describeFailure, editLine, pad, widthShare, wrapText } from './format.js';
+import { clamp, clip, columnWidth, editLine, pad, widthShare, wrapText } from './format.js';
 import type { PromptInfo } from './model.js';
 import type { PanelProps } from './panel.js';
-import { useScroll } from './scroll.js';
+import { useListDetails } from './use-list-details.js';
+import type { ListDetailsView } from './use-list-details.js';
 import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
@@ -15,17 +16,12 @@ const detailsHelp = '↑↓ scroll  enter/r render  esc back  q quit';
 const formHelp = 'tab/↑↓ field  enter next (submit on last)  ctrl-s submit  esc cancel';
 const resultHelp = '↑↓ scroll  r render again  esc back  q quit';
 
-type Mode =
-  | { readonly kind: 'list' }
-  | { readonly kind: 'details'; readonly prompt: PromptInfo }
-  | {
-      readonly kind: 'form';
-      readonly prompt: PromptInfo;
-      readonly values: readonly string[];
-      readonly focus: number;
-      readonly error?: string;
-    }
-  | { readonly kind: 'result'; readonly prompt: PromptInfo; readonly running: boolean; readonly text: string; readonly isError: boolean };
+/** The render form: one value per argument, the focused one, and why the last submit was refused. */
+interface RenderForm {
+  readonly values: readonly string[];
+  readonly focus: number;
+  readonly error?: string;
+}
 
 const promptDetails = (prompt: PromptInfo, width: number): string[] => [
   `server: ${prompt.server}`,
@@ -49,110 +45,114 @@ export const PromptsPanel = ({ model, active, width, height }: PanelProps): Reac
     search: (query, server) => model.searchPrompts(query, server),
     servers: model.servers().map((s) => s.id),
   });
-  const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const scroll = useScroll();
-  const bodyHeight = Math.max(1, height - 2);
-
-  const open = (next: Mode): void => {
-    scroll.reset();
-    setMode(next);
+  const panel = useListDetails<PromptInfo, RenderForm>({ height, details: true });
+  const { view, scroll, bodyHeight } = panel;
+  const openForm = (prompt: PromptInfo): true => {
+    panel.open({ kind: 'input', item: prompt, input: { values: prompt.arguments.map(() => ''), focus: 0 } });
+    return true;
   };
-  const form = (prompt: PromptInfo): Mode => ({ kind: 'form', prompt, values: prompt.arguments.map(() => ''), focus: 0 });
-  const submit = (prompt: PromptInfo, values: readonly string[], focus: number): void => {
-    const missing = prompt.arguments.find((argument, index) => argument.required === true && (values[index] ?? '') === '');
-    if (missing !== undefined) {
-      setMode({ kind: 'form', prompt, values, focus, error: `"${missing.name}" is required` });
-      return;
-    }
-    const args: Record<string, string> = {};
-    prompt.arguments.forEach((argument, index) => {
-      const value = values[index] ?? '';
-      if (value !== '') args[argument.name] = value;
-    });
-    open({ kind: 'result', prompt, running: true, text: 'rendering…', isError: false });
-    model.renderPrompt(prompt.name, args).then(
-      (text) => setMode({ kind: 'result', prompt, running: false, text, isError: false }),
-      (error: unknown) => setMode({ kind: 'result', prompt, running: false, text: describeFailure(error), isError: true }),
-    );
+  const submit = (prompt: PromptInfo, form: RenderForm): void => {
+    const args = formArguments(prompt, form.values);
+    if (typeof args === 'string') panel.update({ kind: 'input', item: prompt, input: { ...form, error: args } });
+    else
+      panel.run(
+        prompt,
+        'rendering…',
+        model.renderPrompt(prompt.name, args).then((text) => ({ text, isError: false })),
+      );
   };
 
-  const text = mode.kind === 'details' ? promptDetails(mode.prompt, width) : mode.kind === 'result' ? wrapText(mode.text, width) : [];
+  const text = view.kind === 'details' ? promptDetails(view.item, width) : view.kind === 'result' ? wrapText(view.text, width) : [];
 
   useKeys(
     (input, key) => {
-      switch (mode.kind) {
+      switch (view.kind) {
         case 'list':
           if (list.handle(input, key) || list.searching) return;
           if (list.current === undefined) return;
-          if (key.return) open({ kind: 'details', prompt: list.current });
-          else if (input === 'r') open(form(list.current));
+          if (key.return) panel.open({ kind: 'details', item: list.current });
+          else if (input === 'r') openForm(list.current);
           return;
         case 'details':
         case 'result':
-          if (key.escape) open(mode.kind === 'result' ? { kind: 'details', prompt: mode.prompt } : { kind: 'list' });
-          else if (input === 'r' || (mode.kind === 'details' && key.return)) open(form(mode.prompt));
-          else scroll.handle(key, text.length, bodyHeight);
+          panel.browse(
+            input,
+            key,
+            text.length,
+            (typed, pressed) => (typed === 'r' || (view.kind === 'details' && pressed.return)) && openForm(view.item),
+          );
           return;
-        case 'form': {
-          const count = mode.prompt.arguments.length;
-          const move = (by: number): void => setMode({ ...mode, focus: clamp(mode.focus + by, count) });
-          if (key.escape) open({ kind: 'details', prompt: mode.prompt });
-          else if ((key.ctrl && input === 's') || (key.return && mode.focus >= count - 1)) submit(mode.prompt, mode.values, mode.focus);
-          else if (key.return || key.downArrow || (key.tab && !key.shift)) move(1);
-          else if (key.upArrow || (key.tab && key.shift)) move(-1);
-          else {
-            const value = editLine(mode.values[mode.focus] ?? '', input, key);
-            if (value !== undefined) setMode({ ...mode, values: mode.values.map((old, index) => (index === mode.focus ? value : old)) });
-          }
+        case 'input': {
+          const next = formKey(view.input, view.item.arguments.length, input, key);
+          if (next === 'cancel') panel.back();
+          else if (next === 'submit') submit(view.item, view.input);
+          else if (next !== undefined) panel.update({ ...view, input: next });
           return;
         }
       }
     },
-    { isActive: active, typing: mode.kind === 'form' || (mode.kind === 'list' && list.searching) },
+    { isActive: active, typing: view.kind === 'input' || (view.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list')
+  if (view.kind === 'list')
     return <CatalogListPanel list={list} noun="prompts" help={promptsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
-  const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'form' ? formHelp : resultHelp;
-  const suffix =
-    mode.kind === 'result'
-      ? mode.running
-        ? ' — rendering…'
-        : mode.isError
-          ? ' — error'
-          : ' — rendered'
-      : mode.kind === 'form'
-        ? ' — arguments'
-        : '';
+  const help = view.kind === 'details' ? detailsHelp : view.kind === 'input' ? formHelp : resultHelp;
   return (
     <PanelFrame height={height} help={help} width={width}>
-      <Row text={`${mode.prompt.name}${suffix}`} width={width} bold color="cyan" />
-      {mode.kind === 'form' ? (
-        <PromptForm prompt={mode.prompt} values={mode.values} focus={mode.focus} error={mode.error} width={width} height={bodyHeight} />
+      <Row text={`${view.item.name}${titleSuffix(view)}`} width={width} bold color="cyan" />
+      {view.kind === 'input' ? (
+        <PromptForm prompt={view.item} form={view.input} width={width} height={bodyHeight} />
       ) : (
         <ScrollView
           lines={text}
           offset={scroll.offset}
           height={bodyHeight}
           width={width}
-          color={mode.kind === 'result' && mode.isError ? 'red' : undefined}
+          color={view.kind === 'result' && view.isError ? 'red' : undefined}
         />
       )}
     </PanelFrame>
   );
 };
 
+/** The values typed as arguments (empty ones left out), or why they cannot be submitted. */
+const formArguments = (prompt: PromptInfo, values: readonly string[]): Record<string, string> | string => {
+  const missing = prompt.arguments.find((argument, index) => argument.required === true && (values[index] ?? '') === '');
+  if (missing !== undefined) return `"${missing.name}" is required`;
+  const args: Record<string, string> = {};
+  prompt.arguments.forEach((argument, index) => {
+    const value = values[index] ?? '';
+    if (value !== '') args[argument.name] = value;
+  });
+  return args;
+};
+
+/** What a key does in the form of `count` arguments: submit, cancel, or the form it leaves (undefined: nothing). */
+const formKey = (form: RenderForm, count: number, input: string, key: Key): 'submit' | 'cancel' | RenderForm | undefined => {
+  if (key.escape) return 'cancel';
+  if ((key.ctrl && input === 's') || (key.return && form.focus >= count - 1)) return 'submit';
+  if (key.return || key.downArrow || (key.tab && !key.shift)) return { ...form, focus: clamp(form.focus + 1, count) };
+  if (key.upArrow || (key.tab && key.shift)) return { ...form, focus: clamp(form.focus - 1, count) };
+  const value = editLine(form.values[form.focus] ?? '', input, key);
+  return value === undefined ? undefined : { ...form, values: form.values.map((old, index) => (index === form.focus ? value : old)) };
+};
+
+const titleSuffix = (view: ListDetailsView<PromptInfo, RenderForm>): string => {
+  if (view.kind === 'input') return ' — arguments';
+  if (view.kind !== 'result') return '';
+  return view.running ? ' — rendering…' : view.isError ? ' — error' : ' — rendered';
+};
+
 interface PromptFormProps {
   readonly prompt: PromptInfo;
-  readonly values: readonly string[];
-  readonly focus: number;
-  readonly error: string | undefined;
+  readonly form: RenderForm;
   readonly width: number;
   readonly height: number;
 }
 
 /** One input per argument (required ones marked *), the focused one's description below. */
-const PromptForm = ({ prompt, values, focus, error, width, height }: PromptFormProps): ReactNode => {
+const PromptForm = ({ prompt, form, width, height }: PromptFormProps): ReactNode => {
+  const { values, focus, error } = form;
   if (prompt.arguments.length === 0) return <Row text="no arguments — enter renders the prompt" width={width} />;
   const labelWidth =
     columnWidth(

@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { ListView, PanelFrame, Row, ScrollView } from './components.js';
-import { clamp, clip, columnWidth, cycle, describeFailure, pad, widthShare, wrapText } from './format.js';
+import { clip, columnWidth, cycle, pad, widthShare, wrapText } from './format.js';
+import { useSelection } from './selection.js';
 import type { ResourceInfo, TemplateInfo } from './model.js';
 import type { PanelProps } from './panel.js';
-import { useScroll } from './scroll.js';
+import { useListDetails } from './use-list-details.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
 
@@ -13,76 +14,68 @@ const readHelp = '↑↓ scroll  esc back  q quit';
 
 type Entry = { readonly kind: 'resource'; readonly item: ResourceInfo } | { readonly kind: 'template'; readonly item: TemplateInfo };
 
-type Mode =
-  | { readonly kind: 'list' }
-  | { readonly kind: 'read'; readonly entry: Entry; readonly running: boolean; readonly text: string; readonly isError: boolean };
-
 /** The most of a resource the panel shows: enough to read, not enough to stall the terminal. */
 const maxChars = 100_000;
 const maxRows = 5000;
 
 const address = (entry: Entry): string => (entry.kind === 'resource' ? entry.item.uri : entry.item.uriTemplate);
 
+/** What reading a template shows: it is read through a client, with its variables filled in. */
+const templateText = (item: TemplateInfo): string =>
+  [
+    `template ${item.uriTemplate}`,
+    `server: ${item.server}`,
+    '',
+    item.description ?? '(no description)',
+    '',
+    'A template is read through a client with its variables filled in.',
+  ].join('\n');
+
+/** A resource's text, cut at `maxChars` with a note of how much more there is. */
+const cut = (text: string): string =>
+  text.length > maxChars ? `${text.slice(0, maxChars)}\n… (${text.length - maxChars} more characters not shown)` : text;
+
 /** Resources, then resource templates (marked); enter reads a resource. */
 export const ResourcesPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   useLiveModel(model);
-  const [selected, setSelected] = useState(0);
   const [server, setServer] = useState<string | undefined>();
-  const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const scroll = useScroll();
-  const bodyHeight = Math.max(1, height - 2);
+  const panel = useListDetails<Entry>({ height, details: false });
+  const { view, scroll, bodyHeight } = panel;
 
   const entries: Entry[] = [
     ...model.resources().map((item): Entry => ({ kind: 'resource', item })),
     ...model.templates().map((item): Entry => ({ kind: 'template', item })),
   ].filter((entry) => server === undefined || entry.item.server === server);
-  const current = clamp(selected, entries.length);
+  const selection = useSelection(entries.length);
+  const { current } = selection;
 
   const read = (entry: Entry): void => {
-    scroll.reset();
-    if (entry.kind === 'template') {
-      const { item } = entry;
-      const text = [
-        `template ${item.uriTemplate}`,
-        `server: ${item.server}`,
-        '',
-        item.description ?? '(no description)',
-        '',
-        'A template is read through a client with its variables filled in.',
-      ].join('\n');
-      setMode({ kind: 'read', entry, running: false, text, isError: false });
-      return;
-    }
-    setMode({ kind: 'read', entry, running: true, text: 'reading…', isError: false });
-    model.readResource(entry.item.uri).then(
-      (text) => {
-        const cut = text.length > maxChars ? `${text.slice(0, maxChars)}\n… (${text.length - maxChars} more characters not shown)` : text;
-        setMode({ kind: 'read', entry, running: false, text: cut, isError: false });
-      },
-      (error: unknown) => setMode({ kind: 'read', entry, running: false, text: describeFailure(error), isError: true }),
-    );
+    if (entry.kind === 'template')
+      panel.open({ kind: 'result', item: entry, running: false, text: templateText(entry.item), isError: false });
+    else
+      panel.run(
+        entry,
+        'reading…',
+        model.readResource(entry.item.uri).then((text) => ({ text: cut(text), isError: false })),
+      );
   };
-  const text = mode.kind === 'read' ? wrapText(mode.text, width).slice(0, maxRows) : [];
+  const text = view.kind === 'result' ? wrapText(view.text, width).slice(0, maxRows) : [];
 
   useKeys(
     (input, key) => {
-      if (mode.kind === 'read') {
-        if (key.escape) setMode({ kind: 'list' });
-        else scroll.handle(key, text.length, bodyHeight);
+      if (view.kind !== 'list') {
+        panel.browse(input, key, text.length);
         return;
       }
-      if (key.upArrow) setSelected(clamp(current - 1, entries.length));
-      else if (key.downArrow) setSelected(clamp(current + 1, entries.length));
-      else if (key.pageUp) setSelected(clamp(current - 10, entries.length));
-      else if (key.pageDown) setSelected(clamp(current + 10, entries.length));
-      else if (input === 's') {
+      if (selection.handle(key)) return;
+      if (input === 's') {
         setServer(
           cycle(
             model.servers().map((s) => s.id),
             server,
           ),
         );
-        setSelected(0);
+        selection.reset();
       } else if (key.escape) setServer(undefined);
       else if (key.return) {
         const entry = entries[current];
@@ -92,15 +85,29 @@ export const ResourcesPanel = ({ model, active, width, height }: PanelProps): Re
     { isActive: active },
   );
 
-  if (mode.kind === 'read') {
-    const suffix = mode.running ? ' — reading…' : mode.isError ? ' — error' : '';
+  if (view.kind === 'result') {
+    const suffix = view.running ? ' — reading…' : view.isError ? ' — error' : '';
     return (
       <PanelFrame height={height} help={readHelp} width={width}>
-        <Row text={`${address(mode.entry)}${suffix}`} width={width} bold color="cyan" />
-        <ScrollView lines={text} offset={scroll.offset} height={bodyHeight} width={width} color={mode.isError ? 'red' : undefined} />
+        <Row text={`${address(view.item)}${suffix}`} width={width} bold color="cyan" />
+        <ScrollView lines={text} offset={scroll.offset} height={bodyHeight} width={width} color={view.isError ? 'red' : undefined} />
       </PanelFrame>
     );
   }
+  return <ResourceList entries={entries} current={current} server={server} width={width} height={height} bodyHeight={bodyHeight} />;
+};
+
+interface ResourceListProps {
+  readonly entries: readonly Entry[];
+  readonly current: number;
+  readonly server: string | undefined;
+  readonly width: number;
+  readonly height: number;
+  readonly bodyHeight: number;
+}
+
+/** The counts and the server filter, then one row per entry: `T` for a template, name, [server], address. */
+const ResourceList = ({ entries, current, server, width, height, bodyHeight }: ResourceListProps): ReactNode => {
   const resources = entries.filter((entry) => entry.kind === 'resource').length;
   const nameWidth = columnWidth(
     entries.map((entry) => entry.item.name),

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { summarize } from '@promptyard/router';
 import { InputLine, ListView, PanelFrame, Row } from './components.js';
-import { clamp, clip, columnWidth, cycle, editLine, pad, widthShare } from './format.js';
+import { clip, columnWidth, cycle, editLine, pad, widthShare } from './format.js';
+import { useSelection } from './selection.js';
 
 export interface Named {
   readonly name: string;
@@ -34,7 +35,6 @@ export const useSearchList = <T extends Named>({ all, search, servers }: SearchL
   const [query, setQuery] = useState('');
   const [searching, setSearching] = useState(false);
   const [server, setServer] = useState<string | undefined>();
-  const [selected, setSelected] = useState(0);
 
   let items: readonly T[];
   if (query.trim() === '') items = server === undefined ? all : all.filter((item) => item.server === server);
@@ -45,34 +45,32 @@ export const useSearchList = <T extends Named>({ all, search, servers }: SearchL
       return item === undefined ? [] : [item];
     });
   }
-  const current = clamp(selected, items.length);
+  const selection = useSelection(items.length);
+  const { current } = selection;
 
   const startSearch = setSearching;
   const handle = (input: string, key: Key): boolean => {
-    if (key.upArrow) setSelected(clamp(current - 1, items.length));
-    else if (key.downArrow) setSelected(clamp(current + 1, items.length));
-    else if (key.pageUp) setSelected(clamp(current - 10, items.length));
-    else if (key.pageDown) setSelected(clamp(current + 10, items.length));
-    else if (searching) {
+    if (selection.handle(key)) return true;
+    if (searching) {
       if (key.escape) {
         setQuery('');
-        setSelected(0);
+        selection.reset();
         startSearch(false);
       } else if (key.return) startSearch(false);
       else {
         const next = editLine(query, input, key);
         if (next === undefined) return key.tab;
         setQuery(next);
-        setSelected(0);
+        selection.reset();
       }
     } else if (input === '/') startSearch(true);
     else if (input === 's') {
       setServer(cycle(servers, server));
-      setSelected(0);
+      selection.reset();
     } else if (key.escape && (query !== '' || server !== undefined)) {
       setQuery('');
       setServer(undefined);
-      setSelected(0);
+      selection.reset();
     } else return false;
     return true;
   };

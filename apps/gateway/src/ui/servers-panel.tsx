@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 import { useState } from 'react';
 import type { BackendStatus } from '@promptyard/router';
 import { ListView, PanelFrame, Row } from './components.js';
-import { clamp, clip, columnWidth, describeFailure, pad, stateColor, uptime } from './format.js';
+import { clip, columnWidth, describeFailure, pad, stateColor, uptime } from './format.js';
+import { useSelection } from './selection.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
@@ -22,10 +23,10 @@ const details = (server: BackendStatus): string[] => [
 /** Every server: state, transport, era, uptime, restarts and counts; restart or disable the selected one. */
 export const ServersPanel = ({ model, active, width, height }: PanelProps): ReactNode => {
   useLiveModel(model, 1000);
-  const [selected, setSelected] = useState(0);
   const [message, setMessage] = useState<{ readonly text: string; readonly error: boolean } | undefined>();
   const servers = model.servers();
-  const current = clamp(selected, servers.length);
+  const selection = useSelection(servers.length);
+  const { current } = selection;
   const server = servers[current];
 
   const act = (label: string, run: () => Promise<void>): void => {
@@ -38,12 +39,8 @@ export const ServersPanel = ({ model, active, width, height }: PanelProps): Reac
 
   useKeys(
     (input, key) => {
-      if (key.upArrow) setSelected(clamp(current - 1, servers.length));
-      else if (key.downArrow) setSelected(clamp(current + 1, servers.length));
-      else if (key.pageUp) setSelected(clamp(current - 10, servers.length));
-      else if (key.pageDown) setSelected(clamp(current + 10, servers.length));
-      else if (server === undefined) return;
-      else if (input === 'r') act(`restart ${server.id}`, () => model.restart(server.id));
+      if (selection.handle(key) || server === undefined) return;
+      if (input === 'r') act(`restart ${server.id}`, () => model.restart(server.id));
       else if (input === 'd') {
         const enable = server.state === 'disabled';
         act(`${enable ? 'enable' : 'disable'} ${server.id}`, () => model.setEnabled(server.id, enable));

@@ -1,11 +1,10 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
-import { useState } from 'react';
 import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
 import { describeFailure, editLine, wrapText } from './format.js';
 import type { ToolInfo } from './model.js';
 import type { PanelProps } from './panel.js';
-import { useScroll } from './scroll.js';
+import { useListDetails } from './use-list-details.js';
 import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
@@ -15,11 +14,11 @@ const detailsHelp = '↑↓ scroll  c call  esc back  q quit';
 const callHelp = 'type JSON arguments  enter call  esc cancel';
 const resultHelp = '↑↓ scroll  c call again  esc back  q quit';
 
-type Mode =
-  | { readonly kind: 'list' }
-  | { readonly kind: 'details'; readonly tool: ToolInfo }
-  | { readonly kind: 'call'; readonly tool: ToolInfo; readonly json: string; readonly error?: string }
-  | { readonly kind: 'result'; readonly tool: ToolInfo; readonly running: boolean; readonly text: string; readonly isError: boolean };
+/** The call's input: the JSON arguments being typed, and why the last ones were refused. */
+interface CallInput {
+  readonly json: string;
+  readonly error?: string;
+}
 
 const maxResultChars = 200_000;
 
@@ -42,98 +41,114 @@ export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactN
     search: (query, server) => model.searchTools(query, server),
     servers: model.servers().map((s) => s.id),
   });
-  const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const scroll = useScroll();
-  const bodyHeight = Math.max(1, height - 2);
-
-  const open = (next: Mode): void => {
-    scroll.reset();
-    setMode(next);
+  const panel = useListDetails<ToolInfo, CallInput>({ height, details: true });
+  const { view, scroll, bodyHeight } = panel;
+  const callForm = (tool: ToolInfo): true => {
+    panel.open({ kind: 'input', item: tool, input: { json: '{}' } });
+    return true;
   };
   const call = (tool: ToolInfo, json: string): void => {
-    let args: unknown;
-    try {
-      args = JSON.parse(json);
-    } catch (error) {
-      setMode({ kind: 'call', tool, json, error: `invalid JSON: ${describeFailure(error)}` });
+    const args = parseArguments(json);
+    if (typeof args === 'string') {
+      panel.update({ kind: 'input', item: tool, input: { json, error: args } });
       return;
     }
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      setMode({ kind: 'call', tool, json, error: 'arguments must be a JSON object, e.g. {"text": "hi"}' });
-      return;
-    }
-    open({ kind: 'result', tool, running: true, text: 'calling…', isError: false });
-    model.callTool(tool.name, args as Record<string, unknown>).then(
-      (result) => setMode({ kind: 'result', tool, running: false, text: result.text.slice(0, maxResultChars), isError: result.isError }),
-      (error: unknown) => setMode({ kind: 'result', tool, running: false, text: describeFailure(error), isError: true }),
-    );
+    const calling = model
+      .callTool(tool.name, args)
+      .then((result) => ({ text: result.text.slice(0, maxResultChars), isError: result.isError }));
+    panel.run(tool, 'calling…', calling);
   };
 
-  const text = mode.kind === 'details' ? toolDetails(mode.tool, width) : mode.kind === 'result' ? wrapText(mode.text, width) : [];
+  const text = view.kind === 'details' ? toolDetails(view.item, width) : view.kind === 'result' ? wrapText(view.text, width) : [];
 
   useKeys(
     (input, key) => {
-      switch (mode.kind) {
+      switch (view.kind) {
         case 'list':
           if (list.handle(input, key) || list.searching) return;
           if (list.current === undefined) return;
-          if (key.return) open({ kind: 'details', tool: list.current });
-          else if (input === 'c') open({ kind: 'call', tool: list.current, json: '{}' });
+          if (key.return) panel.open({ kind: 'details', item: list.current });
+          else if (input === 'c') callForm(list.current);
           return;
         case 'details':
         case 'result':
-          if (key.escape) open(mode.kind === 'result' ? { kind: 'details', tool: mode.tool } : { kind: 'list' });
-          else if (input === 'c') open({ kind: 'call', tool: mode.tool, json: '{}' });
-          else scroll.handle(key, text.length, bodyHeight);
+          panel.browse(input, key, text.length, (typed) => typed === 'c' && callForm(view.item));
           return;
-        case 'call': {
-          if (key.escape) open({ kind: 'details', tool: mode.tool });
-          else if (key.return) call(mode.tool, mode.json);
+        case 'input': {
+          if (key.escape) panel.back();
+          else if (key.return) call(view.item, view.input.json);
           else {
-            const json = editLine(mode.json, input, key);
-            if (json !== undefined) setMode({ kind: 'call', tool: mode.tool, json });
+            const json = editLine(view.input.json, input, key);
+            if (json !== undefined) panel.update({ kind: 'input', item: view.item, input: { json } });
           }
           return;
         }
       }
     },
-    { isActive: active, typing: mode.kind === 'call' || (mode.kind === 'list' && list.searching) },
+    { isActive: active, typing: view.kind === 'input' || (view.kind === 'list' && list.searching) },
   );
 
-  if (mode.kind === 'list')
+  if (view.kind === 'list')
     return <CatalogListPanel list={list} noun="tools" help={toolsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
-  const help = mode.kind === 'details' ? detailsHelp : mode.kind === 'call' ? callHelp : resultHelp;
+  const help = view.kind === 'details' ? detailsHelp : view.kind === 'input' ? callHelp : resultHelp;
   return (
     <PanelFrame height={height} help={help} width={width}>
       <Row
-        text={`${mode.tool.name}${mode.kind === 'result' ? (mode.running ? ' — calling…' : mode.isError ? ' — error' : ' — result') : ''}`}
+        text={`${view.item.name}${view.kind === 'result' ? (view.running ? ' — calling…' : view.isError ? ' — error' : ' — result') : ''}`}
         width={width}
         bold
         color="cyan"
       />
-      {mode.kind === 'call' ? (
-        <Box flexDirection="column">
-          <Row text={`call ${mode.tool.name} with JSON arguments:`} width={width} />
-          <InputLine label="> " value={mode.json} width={width} focused />
-          {mode.error === undefined ? null : <Row text={mode.error} width={width} color="red" />}
-          <Box marginTop={1} flexDirection="column">
-            <ScrollView
-              lines={toolDetails(mode.tool, width).slice(0, Math.max(0, bodyHeight - 4))}
-              offset={0}
-              height={Math.max(1, bodyHeight - 4)}
-              width={width}
-            />
-          </Box>
-        </Box>
+      {view.kind === 'input' ? (
+        <CallForm tool={view.item} input={view.input} width={width} bodyHeight={bodyHeight} />
       ) : (
         <ScrollView
           lines={text}
           offset={scroll.offset}
           height={bodyHeight}
           width={width}
-          color={mode.kind === 'result' && mode.isError ? 'red' : undefined}
+          color={view.kind === 'result' && view.isError ? 'red' : undefined}
         />
       )}
     </PanelFrame>
   );
 };
+
+/** The arguments typed as a JSON object, or why they are not one. */
+const parseArguments = (json: string): Record<string, unknown> | string => {
+  let args: unknown;
+  try {
+    args = JSON.parse(json);
+  } catch (error) {
+    return `invalid JSON: ${describeFailure(error)}`;
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return 'arguments must be a JSON object, e.g. {"text": "hi"}';
+  return args as Record<string, unknown>;
+};
+
+/** The JSON arguments' input line, the refusal under it, then the tool's details. */
+const CallForm = ({
+  tool,
+  input,
+  width,
+  bodyHeight,
+}: {
+  readonly tool: ToolInfo;
+  readonly input: CallInput;
+  readonly width: number;
+  readonly bodyHeight: number;
+}): ReactNode => (
+  <Box flexDirection="column">
+    <Row text={`call ${tool.name} with JSON arguments:`} width={width} />
+    <InputLine label="> " value={input.json} width={width} focused />
+    {input.error === undefined ? null : <Row text={input.error} width={width} color="red" />}
+    <Box marginTop={1} flexDirection="column">
+      <ScrollView
+        lines={toolDetails(tool, width).slice(0, Math.max(0, bodyHeight - 4))}
+        offset={0}
+        height={Math.max(1, bodyHeight - 4)}
+        width={width}
+      />
+    </Box>
+  </Box>
+);

@@ -1,10 +1,16 @@
+/**
+ * The prompt library: the prompt sources the config names (folders, twig.toml libraries), else the
+ * well-known folders discovery finds (discovery.ts), plus the prompt sources of provider packages,
+ * in one catalog with the prompt service. Serving and the one-shot commands (list, render,
+ * validate) both open it.
+ */
 import { stat } from 'node:fs/promises';
 import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
 import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
 import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './discovery.js';
 
 interface LibrarySource {
@@ -69,6 +75,112 @@ export const createEngines = (config: ResolvedConfig['config']): Engines => ({
   plain: createPlainEngine(),
 });
 
+/** Where the server looked, for the one answer an empty library gets. */
+interface Looked {
+  readonly resolved: ResolvedConfig;
+  readonly folders: readonly string[];
+  readonly discovered: readonly DiscoveredFolder[];
+  readonly fromProviders: readonly { readonly name: string }[];
+}
+
+/** Why there is nothing to serve, saying where the server looked and what to do. */
+const emptyLibraryError = ({ resolved, folders, discovered, fromProviders }: Looked): PromptyardError => {
+  const { discovery } = resolved.config;
+  // Prompty's folder is the project itself, always there: worth naming only beside others.
+  const toolFolders = discovered.filter((found) => found.format !== 'prompty');
+  const places = [
+    ...folders,
+    ...(toolFolders.length === 0 ? [] : discovered).map((found) => `${found.dir} (${found.format})`),
+    ...fromProviders.map(({ name }) => `the provider ${name}`),
+  ];
+  if (places.length > 0) {
+    const hint =
+      folders.length > 0 ? 'add a prompt file there (review.md is served as "review")' : "add a prompt file there in its tool's format";
+    return new PromptyardError(
+      'CONFIG_INVALID',
+      `No prompts found: looked in ${places.join(', ')}; ${hint}, or pass --prompts <dir> to serve another folder.`,
+    );
+  }
+  const bases = [discovery.project ? resolved.cwd : undefined, discovery.home ? resolved.home : undefined].filter(
+    (base) => base !== undefined,
+  );
+  const looked =
+    discovery.enabled && bases.length > 0
+      ? `none is configured and no well-known folder (.claude/commands, .github/prompts, .gemini/commands, …) exists in ${bases.join(' or ')}`
+      : 'none is configured and discovery is off';
+  return new PromptyardError(
+    'CONFIG_INVALID',
+    `No prompt folders to serve: ${looked}; pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.`,
+  );
+};
+
+/** With no folder configured (and discovery on): the well-known prompt folders, and the skill folders unless `[skills] folders` names some. */
+const discover = async (
+  resolved: ResolvedConfig,
+  folders: readonly string[],
+): Promise<{ readonly discovered: DiscoveredFolder[]; readonly skillFolders: readonly string[] }> => {
+  const { config } = resolved;
+  const { discovery } = config;
+  const discovering = folders.length === 0 && discovery.enabled;
+  const discovered: DiscoveredFolder[] = discovering
+    ? await discoverFolders({
+        cwd: resolved.cwd,
+        home: resolved.home,
+        codexHome: resolved.codexHome,
+        project: discovery.project,
+        includeHome: discovery.home,
+        formats: discovery.formats,
+        prefixes: config['discovery.prefixes'],
+      })
+    : [];
+  const skillFolders =
+    resolved.skillFolders.length > 0 || !discovering
+      ? resolved.skillFolders
+      : await discoverSkillFolders({ cwd: resolved.cwd, home: resolved.home, project: discovery.project, includeHome: discovery.home });
+  return { discovered, skillFolders };
+};
+
+interface SourceParts {
+  readonly config: ResolvedConfig['config'];
+  readonly engines: Engines;
+  readonly catalog: Catalog<PromptEntry>;
+  readonly logger: Logger;
+}
+
+/** A folder in a tool's own format, with the limits every source shares. */
+const nativeSource = (
+  { config, engines, catalog, logger }: SourceParts,
+  folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>,
+  ownerId: string,
+): LibrarySource => {
+  const native = createNativePromptSource({
+    format: folder.format,
+    dir: folder.dir,
+    root: folder.root,
+    prefix: folder.prefix,
+    jinja: engines.jinja,
+    maxFileBytes: config.limits.max_file_bytes,
+    debounceMs: config.prompts.debounce_ms,
+    logger,
+    followExternalSymlinks: config.prompts.follow_external_symlinks,
+  });
+  return { source: native, native, owner: catalog.owner(ownerId) };
+};
+
+/** A configured prompt folder or library (Markdown, twig.toml). */
+const folderSource = ({ config, engines, catalog, logger }: SourceParts, dir: string): LibrarySource => ({
+  source: createPromptFolderSource({
+    dir,
+    engines,
+    createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits(config), root }),
+    maxFileBytes: config.limits.max_file_bytes,
+    debounceMs: config.prompts.debounce_ms,
+    logger,
+    followExternalSymlinks: config.prompts.follow_external_symlinks,
+  }),
+  owner: catalog.owner(dir),
+});
+
 /**
  * Builds (but does not load) the sources: configured folders and libraries, else the well-known
  * folders discovery finds, then the prompt sources of provider packages. Throws when there is
@@ -82,51 +194,8 @@ export const createLibrary = async (
 ): Promise<Library> => {
   const { config } = resolved;
   const folders = [...resolved.folders, ...resolved.libraries];
-  const discovery = config.discovery;
-  const discovered: DiscoveredFolder[] =
-    folders.length === 0 && discovery.enabled
-      ? await discoverFolders({
-          cwd: resolved.cwd,
-          home: resolved.home,
-          codexHome: resolved.codexHome,
-          project: discovery.project,
-          includeHome: discovery.home,
-          formats: discovery.formats,
-          prefixes: config['discovery.prefixes'],
-        })
-      : [];
-  const skillFolders =
-    resolved.skillFolders.length > 0 || !(folders.length === 0 && discovery.enabled)
-      ? resolved.skillFolders
-      : await discoverSkillFolders({ cwd: resolved.cwd, home: resolved.home, project: discovery.project, includeHome: discovery.home });
-  const emptyLibrary = (): PromptyardError => {
-    // Prompty's folder is the project itself, always there: worth naming only beside others.
-    const toolFolders = discovered.filter((found) => found.format !== 'prompty');
-    const places = [
-      ...folders,
-      ...(toolFolders.length === 0 ? [] : discovered).map((found) => `${found.dir} (${found.format})`),
-      ...fromProviders.map(({ name }) => `the provider ${name}`),
-    ];
-    if (places.length > 0) {
-      const hint =
-        folders.length > 0 ? 'add a prompt file there (review.md is served as "review")' : "add a prompt file there in its tool's format";
-      return new PromptyardError(
-        'CONFIG_INVALID',
-        `No prompts found: looked in ${places.join(', ')}; ${hint}, or pass --prompts <dir> to serve another folder.`,
-      );
-    }
-    const bases = [discovery.project ? resolved.cwd : undefined, discovery.home ? resolved.home : undefined].filter(
-      (base) => base !== undefined,
-    );
-    const looked =
-      discovery.enabled && bases.length > 0
-        ? `none is configured and no well-known folder (.claude/commands, .github/prompts, .gemini/commands, …) exists in ${bases.join(' or ')}`
-        : 'none is configured and discovery is off';
-    return new PromptyardError(
-      'CONFIG_INVALID',
-      `No prompt folders to serve: ${looked}; pass --prompts <dir>, set PROMPTYARD_PROMPTS, or list folders under [prompts] in promptyard.toml.`,
-    );
-  };
+  const { discovered, skillFolders } = await discover(resolved, folders);
+  const emptyLibrary = (): PromptyardError => emptyLibraryError({ resolved, folders, discovered, fromProviders });
   if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0 && skillFolders.length === 0) throw emptyLibrary();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
@@ -142,41 +211,14 @@ export const createLibrary = async (
       ignored: shadowed,
     }),
   );
-
-  const sourceLogger = logger.child('prompts');
-  /** A folder in a tool's own format, with the limits every source shares. */
-  const nativeSource = (folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>, ownerId: string): LibrarySource => {
-    const native = createNativePromptSource({
-      format: folder.format,
-      dir: folder.dir,
-      root: folder.root,
-      prefix: folder.prefix,
-      jinja: engines.jinja,
-      maxFileBytes: config.limits.max_file_bytes,
-      debounceMs: config.prompts.debounce_ms,
-      logger: sourceLogger,
-      followExternalSymlinks: config.prompts.follow_external_symlinks,
-    });
-    return { source: native, native, owner: catalog.owner(ownerId) };
-  };
+  const parts: SourceParts = { config, engines, catalog, logger: logger.child('prompts') };
   const sources: LibrarySource[] = [
-    ...folders.map((dir) => ({
-      source: createPromptFolderSource({
-        dir,
-        engines,
-        createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits(config), root }),
-        maxFileBytes: config.limits.max_file_bytes,
-        debounceMs: config.prompts.debounce_ms,
-        logger: sourceLogger,
-        followExternalSymlinks: config.prompts.follow_external_symlinks,
-      }),
-      owner: catalog.owner(dir),
-    })),
-    ...discovered.map((found) => nativeSource(found, `${found.scope} ${found.format} ${found.dir}`)),
+    ...folders.map((dir) => folderSource(parts, dir)),
+    ...discovered.map((found) => nativeSource(parts, found, `${found.scope} ${found.format} ${found.dir}`)),
     // Skill folders not already read as Claude skills are prompts too, for clients without the extension.
     ...skillFolders
       .filter((dir) => !discovered.some((found) => found.format === 'claude-skills' && found.dir === dir))
-      .map((dir) => nativeSource({ format: 'claude-skills', dir, root: dir, prefix: config.skills.prefix }, `skills ${dir}`)),
+      .map((dir) => nativeSource(parts, { format: 'claude-skills', dir, root: dir, prefix: config.skills.prefix }, `skills ${dir}`)),
     ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
   ];
   const prompts = createPromptService({

@@ -2,7 +2,7 @@ import { PromptyardError } from '@promptyard/core';
 import type { Logger, ResourceProvider, ToolDefinition } from '@promptyard/core';
 import { createDocProvider, createProjectProvider, createUrlProvider } from '@promptyard/resources';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/web-search';
-import type { ResolvedConfig } from './config.js';
+import type { ResolvedConfig } from '../config.js';
 
 /** The built-in tools and resource providers `promptyard.toml` enables, made from its sections. */
 

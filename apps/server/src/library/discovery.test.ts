@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configSchema } from './config.js';
+import { configSchema } from '../config.js';
 import { discoverFolders, discoverSkillFolders } from './discovery.js';
 
 const made: string[] = [];

@@ -1,0 +1,44 @@
+import { createAuthenticator } from '@promptyard/auth';
+import type { Logger } from '@promptyard/core';
+import type { HttpEndpoint } from '@promptyard/host';
+import { isLoopbackHost } from '@promptyard/mcp';
+import type { ResolvedConfig } from '../config.js';
+
+/** `[transport]`, `[transport.rate_limit]` and `[auth]` as the HTTP endpoint's settings; undefined over stdio. */
+export const httpEndpoint = (
+  resolved: ResolvedConfig,
+  logger: Logger,
+  health: () => Readonly<Record<string, unknown>>,
+): HttpEndpoint | undefined => {
+  const { config } = resolved;
+  if (config.transport.type !== 'http') return undefined;
+  const { transport } = config;
+  const rateLimit = config['transport.rate_limit'];
+  const rateLimited = rateLimit.enabled ?? !isLoopbackHost(transport.host);
+  return {
+    host: transport.host,
+    port: transport.port,
+    path: transport.path,
+    ...(transport.allowed_hosts === undefined ? {} : { allowedHosts: transport.allowed_hosts }),
+    ...(transport.allowed_origins === undefined ? {} : { allowedOrigins: transport.allowed_origins }),
+    authToken: transport.auth_token,
+    auth: resolved.auth === undefined ? undefined : createAuthenticator(resolved.auth, { logger: logger.child('auth') }),
+    publicUrl: transport.public_url,
+    maxBodyBytes: transport.max_body_bytes,
+    rateLimit: rateLimited
+      ? { requestsPerMinute: rateLimit.requests_per_minute, burst: rateLimit.burst, trustedProxies: rateLimit.trusted_proxies }
+      : undefined,
+    health,
+  };
+};
+
+/** How each common client connects to the endpoint, printed on stderr once it listens. */
+export const clientConfigs = (url: string, name: string): string =>
+  [
+    'Connect a client:',
+    `  Claude Code:     claude mcp add --transport http ${name} ${url}`,
+    `  VS Code:         .vscode/mcp.json  {"servers":{"${name}":{"type":"http","url":"${url}"}}}`,
+    `  Cursor:          ~/.cursor/mcp.json  {"mcpServers":{"${name}":{"url":"${url}"}}}`,
+    `  Claude Desktop:  claude_desktop_config.json  {"mcpServers":{"${name}":{"command":"npx","args":["-y","mcp-remote","${url}"]}}}`,
+    `  MCP Inspector:   npx @modelcontextprotocol/inspector  (Streamable HTTP, ${url})`,
+  ].join('\n');
