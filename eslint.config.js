@@ -60,6 +60,15 @@ export default tseslint.config(
   // The one home of the Redis client.
   restrict(['packages/cluster/src/**'], [deepImports, siblings, sdk, apps, metricsLibrary]),
   restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary, redisClient]),
+  // Functions one can read on one screen, files one can hold in one's head. Tests and their helpers are exempt.
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}', 'apps/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/test-*.ts', '**/test-*.tsx'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 400 }],
+    },
+  },
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
