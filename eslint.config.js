@@ -67,6 +67,15 @@ export default tseslint.config(
   // What both binaries share around their MCP server; the Redis client stays behind cluster's lazy import.
   restrict(['packages/host/src/**'], [deepImports, hostLayer, sdk, apps, metricsLibrary, redisClient]),
   restrict(['apps/*/src/**'], [deepImports, sdk, metricsLibrary, redisClient]),
+  // Functions one can read on one screen, files one can hold in one's head. Tests and their helpers are exempt.
+  {
+    files: ['packages/*/src/**/*.{ts,tsx}', 'apps/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', '**/test/**', '**/test-*.ts', '**/test-*.tsx'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 400 }],
+    },
+  },
   {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
