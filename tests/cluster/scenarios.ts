@@ -3,7 +3,7 @@
  * the conformance suite through the balancer, a replica killed under load, Redis stopped, Prometheus
  * scraping every replica. Each asserts with `expect`; waits are bounded polls or events.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -264,7 +264,13 @@ export const redisOutage = async (cluster: Cluster, probe: (client: Client) => P
 };
 
 const dashboardPath = fileURLToPath(new URL('../../deploy/grafana/promptyard.json', import.meta.url));
-const metricsSourcePath = fileURLToPath(new URL('../../packages/telemetry/src/prometheus-metrics.ts', import.meta.url));
+const metricsSourceDir = fileURLToPath(new URL('../../packages/telemetry/src/', import.meta.url));
+
+/** The metrics library's source in packages/telemetry: every file that may register an instrument. */
+const metricsSources = async (): Promise<string> => {
+  const files = (await readdir(metricsSourceDir)).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+  return (await Promise.all(files.map((file) => readFile(join(metricsSourceDir, file), 'utf8')))).join('\n');
+};
 
 /** Every query of deploy/grafana/promptyard.json, its dashboard variables given values Prometheus takes. */
 const dashboardQueries = async (): Promise<{ readonly title: string; readonly expr: string }[]> => {
@@ -317,7 +323,7 @@ export const prometheusScrape = async (cluster: Cluster, load: () => Promise<voi
     for (const node of cluster.nodes)
       expect(promtoolProblems(await cluster.metrics(node.index)), `promtool check metrics on replica ${node.index}`).toBe('');
 
-    const defined = await readFile(metricsSourcePath, 'utf8');
+    const defined = await metricsSources();
     const unknown: string[] = [];
     for (const { title, expr } of await dashboardQueries()) {
       await expect(prometheus.query(expr), `dashboard panel "${title}"`).resolves.toBeDefined();
