@@ -34,7 +34,7 @@ export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './pa
 export type { RealLocation } from './paths/paths.js';
 export { createPromptService } from './prompts/prompt-service.js';
 export type { PromptService, PromptServiceOptions } from './prompts/prompt-service.js';
-export type { PromptLimits } from './prompts/prompt-arguments.js';
+export type { PromptLimits } from './prompts/prompt-service.js';
 export type { CompletionResult } from './prompts/prompt-completion.js';
 export type { PromptSource, PromptSourceDelta } from './contracts/prompt-sources.js';
 export type { SkillTree, SkillTreeEntry } from './contracts/skills.js';
