@@ -9,6 +9,7 @@ import type { CallContext } from './calls/call-context.js';
 import { Calls } from './calls/calls.js';
 import type { CompleteParams } from './calls/calls.js';
 import { PeerRequests } from './calls/peer-requests.js';
+import { relayToolCall } from './calls/tool-relay.js';
 import type { RelayRequest } from './calls/tool-relay.js';
 import { createMetaTools } from './meta-tools/meta-tools.js';
 import type { MetaToolHost } from './meta-tools/caller-view.js';
@@ -254,7 +255,9 @@ export class Router implements MetaToolHost, CatalogView {
     reply: (message: Readonly<Record<string, unknown>>) => void,
     trace?: () => TraceContext,
   ): { cancel(reason: string): void } | undefined {
-    return this.calls.relayToolCall(request, peer, reply, trace);
+    // Straight to the relay: the hot path takes no hop through Calls.
+    const routing = { tools: this.routes.current.tools, timeouts: this.pool.config.timeouts, peers: this.peers };
+    return relayToolCall(routing, request, peer, reply, trace);
   }
 
   getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {

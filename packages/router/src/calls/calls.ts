@@ -1,12 +1,11 @@
 /**
  * Calls: every request routed to a backend and back. A `tools/call` takes the SDK route (here, then
  * `peer-requests.ts`) or, from a 2025-era client to a 2025-era stdio backend, the relay
- * (`tool-relay.ts`); both keep one `BackendCall` (`backend-call.ts`) for tracking, span, deadline and
+ * (`tool-relay.ts`, which `Router.relayToolCall` calls straight); both keep one `BackendCall` (`backend-call.ts`) for tracking, span, deadline and
  * error text (`call-errors.ts`). The backends' own requests (sampling, elicitation, roots) go to the
  * downstream client whose call they belong to (`peer-requests.ts`); resource reads and subscriptions
  * in `resource-calls.ts`.
  */
-import type { ClientPeer, TraceContext } from '@promptyard/mcp';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { StartupWait } from '../backends/startup-wait.js';
 import type { MetaTool } from '../meta-tools/meta-tools.js';
@@ -18,8 +17,6 @@ import type { CallToolResult, CompleteResult, GetPromptResult, ReadResourceResul
 import type { CallContext } from './call-context.js';
 import type { PeerRequests } from './peer-requests.js';
 import { readResource, ResourceSubscriptions } from './resource-calls.js';
-import { relayToolCall } from './tool-relay.js';
-import type { RelayRequest } from './tool-relay.js';
 
 export interface CompleteParams {
   readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
@@ -74,17 +71,6 @@ export class Calls {
       (options) => backend.upstream.callTool(original, args, meta, options),
     );
     return rewriteToolResult(result, uriMapFor(backend.config.prefix));
-  }
-
-  /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
-  relayToolCall(
-    request: RelayRequest,
-    peer: ClientPeer | undefined,
-    reply: (message: Readonly<Record<string, unknown>>) => void,
-    trace?: () => TraceContext,
-  ): { cancel(reason: string): void } | undefined {
-    const routing = { tools: this.routes.current.tools, timeouts: this.pool.config.timeouts, peers: this.peers };
-    return relayToolCall(routing, request, peer, reply, trace);
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext): Promise<GetPromptResult> {
