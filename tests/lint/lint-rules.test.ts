@@ -91,7 +91,8 @@ describe('pnpm lint', () => {
       const check = (glob: string) => spawnSync(process.execPath, [join(root, 'scripts/check-cycles.mjs'), glob], { encoding: 'utf8' });
       const cyclic = check(`${dir}/*.ts`);
       expect(cyclic.status).toBe(1);
-      expect(cyclic.stdout).toMatch(/b\.ts -> .*a\.ts/);
+      // dpdm names the cycle from either end.
+      expect(cyclic.stdout).toMatch(/(a\.ts -> .*b\.ts|b\.ts -> .*a\.ts)/);
       const acyclic = check(`${dir}/{c,d}.ts`);
       expect(acyclic.stdout).not.toMatch(/->/);
       expect(acyclic.status).toBe(0);

@@ -108,3 +108,26 @@ export const PanelFrame = ({ height, help, width, children }: PanelFrameProps): 
     <Row text={help} width={width} dim />
   </Box>
 );
+
+export interface ItemFrameProps {
+  /** The item's name and where the panel is with it (` — arguments`, ` — calling…` …). */
+  readonly title: string;
+  readonly help: string;
+  readonly height: number;
+  readonly bodyHeight: number;
+  readonly width: number;
+  /** The item's input form; without one, its text (details or result) scrolls. */
+  readonly form?: ReactNode;
+  readonly lines: readonly string[];
+  readonly offset: number;
+  /** The text is a failed result: shown in red. */
+  readonly isError: boolean;
+}
+
+/** One item of a catalog panel: its title row, then its input form or its scrolled text. */
+export const ItemFrame = ({ title, help, height, bodyHeight, width, form, lines, offset, isError }: ItemFrameProps): ReactNode => (
+  <PanelFrame height={height} help={help} width={width}>
+    <Row text={title} width={width} bold color="cyan" />
+    {form ?? <ScrollView lines={lines} offset={offset} height={bodyHeight} width={width} color={isError ? 'red' : undefined} />}
+  </PanelFrame>
+);

@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
 import type { Key } from 'ink';
 import type { ReactNode } from 'react';
-import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
+import { InputLine, ItemFrame, Row } from './components.js';
 import { clamp, clip, columnWidth, editLine, pad, widthShare, wrapText } from './format.js';
 import type { PromptInfo } from './model.js';
 import type { PanelProps } from './panel.js';
-import { useListDetails } from './use-list-details.js';
+import { catalogKeyOptions, catalogListKey, useListDetails } from './use-list-details.js';
 import type { ListDetailsView } from './use-list-details.js';
 import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
@@ -68,10 +68,7 @@ export const PromptsPanel = ({ model, active, width, height }: PanelProps): Reac
     (input, key) => {
       switch (view.kind) {
         case 'list':
-          if (list.handle(input, key) || list.searching) return;
-          if (list.current === undefined) return;
-          if (key.return) panel.open({ kind: 'details', item: list.current });
-          else if (input === 'r') openForm(list.current);
+          catalogListKey(panel, list, input, key, { key: 'r', act: openForm });
           return;
         case 'details':
         case 'result':
@@ -91,27 +88,24 @@ export const PromptsPanel = ({ model, active, width, height }: PanelProps): Reac
         }
       }
     },
-    { isActive: active, typing: view.kind === 'input' || (view.kind === 'list' && list.searching) },
+    catalogKeyOptions(panel, list, active),
   );
 
   if (view.kind === 'list')
     return <CatalogListPanel list={list} noun="prompts" help={promptsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = view.kind === 'details' ? detailsHelp : view.kind === 'input' ? formHelp : resultHelp;
   return (
-    <PanelFrame height={height} help={help} width={width}>
-      <Row text={`${view.item.name}${titleSuffix(view)}`} width={width} bold color="cyan" />
-      {view.kind === 'input' ? (
-        <PromptForm prompt={view.item} form={view.input} width={width} height={bodyHeight} />
-      ) : (
-        <ScrollView
-          lines={text}
-          offset={scroll.offset}
-          height={bodyHeight}
-          width={width}
-          color={view.kind === 'result' && view.isError ? 'red' : undefined}
-        />
-      )}
-    </PanelFrame>
+    <ItemFrame
+      title={`${view.item.name}${titleSuffix(view)}`}
+      help={help}
+      height={height}
+      bodyHeight={bodyHeight}
+      width={width}
+      form={view.kind === 'input' ? <PromptForm prompt={view.item} form={view.input} width={width} height={bodyHeight} /> : undefined}
+      lines={text}
+      offset={scroll.offset}
+      isError={view.kind === 'result' && view.isError}
+    />
   );
 };
 

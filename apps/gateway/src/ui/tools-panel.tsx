@@ -1,10 +1,10 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
-import { InputLine, PanelFrame, Row, ScrollView } from './components.js';
+import { InputLine, ItemFrame, Row, ScrollView } from './components.js';
 import { describeFailure, editLine, wrapText } from './format.js';
 import type { ToolInfo } from './model.js';
 import type { PanelProps } from './panel.js';
-import { useListDetails } from './use-list-details.js';
+import { catalogKeyOptions, catalogListKey, useListDetails } from './use-list-details.js';
 import { CatalogListPanel, useSearchList } from './search-list.js';
 import { useKeys } from './keys.js';
 import { useLiveModel } from './live.js';
@@ -65,10 +65,7 @@ export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactN
     (input, key) => {
       switch (view.kind) {
         case 'list':
-          if (list.handle(input, key) || list.searching) return;
-          if (list.current === undefined) return;
-          if (key.return) panel.open({ kind: 'details', item: list.current });
-          else if (input === 'c') callForm(list.current);
+          catalogListKey(panel, list, input, key, { key: 'c', act: callForm });
           return;
         case 'details':
         case 'result':
@@ -85,32 +82,24 @@ export const ToolsPanel = ({ model, active, width, height }: PanelProps): ReactN
         }
       }
     },
-    { isActive: active, typing: view.kind === 'input' || (view.kind === 'list' && list.searching) },
+    catalogKeyOptions(panel, list, active),
   );
 
   if (view.kind === 'list')
     return <CatalogListPanel list={list} noun="tools" help={toolsHelp} height={height} bodyHeight={bodyHeight} width={width} />;
   const help = view.kind === 'details' ? detailsHelp : view.kind === 'input' ? callHelp : resultHelp;
   return (
-    <PanelFrame height={height} help={help} width={width}>
-      <Row
-        text={`${view.item.name}${view.kind === 'result' ? (view.running ? ' — calling…' : view.isError ? ' — error' : ' — result') : ''}`}
-        width={width}
-        bold
-        color="cyan"
-      />
-      {view.kind === 'input' ? (
-        <CallForm tool={view.item} input={view.input} width={width} bodyHeight={bodyHeight} />
-      ) : (
-        <ScrollView
-          lines={text}
-          offset={scroll.offset}
-          height={bodyHeight}
-          width={width}
-          color={view.kind === 'result' && view.isError ? 'red' : undefined}
-        />
-      )}
-    </PanelFrame>
+    <ItemFrame
+      title={`${view.item.name}${view.kind === 'result' ? (view.running ? ' — calling…' : view.isError ? ' — error' : ' — result') : ''}`}
+      help={help}
+      height={height}
+      bodyHeight={bodyHeight}
+      width={width}
+      form={view.kind === 'input' ? <CallForm tool={view.item} input={view.input} width={width} bodyHeight={bodyHeight} /> : undefined}
+      lines={text}
+      offset={scroll.offset}
+      isError={view.kind === 'result' && view.isError}
+    />
   );
 };
 

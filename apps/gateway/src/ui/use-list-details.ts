@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { describeFailure } from './format.js';
 import { useScroll } from './scroll.js';
 import type { Scroll } from './scroll.js';
+import type { SearchList } from './search-list.js';
 
 /**
  * Where a panel is: its list, one item's details, the item's input (a tool's JSON arguments, a
@@ -77,3 +78,30 @@ export const useListDetails = <T, Input = never>(options: {
     },
   };
 };
+
+/**
+ * A catalog panel's list keys: the search and the selection first; enter opens the current item's
+ * details, `actionKey` acts on it (calls a tool, fills a prompt's form).
+ */
+export const catalogListKey = <T, Input>(
+  panel: ListDetails<T, Input>,
+  list: SearchList<T>,
+  input: string,
+  key: Key,
+  action: { readonly key: string; readonly act: (item: T) => void },
+): void => {
+  if (list.handle(input, key) || list.searching) return;
+  if (list.current === undefined) return;
+  if (key.return) panel.open({ kind: 'details', item: list.current });
+  else if (input === action.key) action.act(list.current);
+};
+
+/** Keys type text, not commands, while an item's input is open or the list is being searched. */
+export const catalogKeyOptions = <T, Input>(
+  panel: ListDetails<T, Input>,
+  list: SearchList<T>,
+  active: boolean,
+): { readonly isActive: boolean; readonly typing: boolean } => ({
+  isActive: active,
+  typing: panel.view.kind === 'input' || (panel.view.kind === 'list' && list.searching),
+});

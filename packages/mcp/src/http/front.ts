@@ -136,7 +136,7 @@ const admit = (front: HttpFront, req: IncomingMessage, res: ServerResponse, auth
  * then the body is read and parsed once, trace headers are adopted, and the relay answers what it can.
  * Everything else goes on, body already parsed, to the SDK's path.
  */
-export const handleRequest = async (front: HttpFront, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+const handleRequest = async (front: HttpFront, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const { rateLimit } = front;
   if (rateLimit !== undefined) {
     const wait = rateWait(front, rateLimit, req);
@@ -166,3 +166,13 @@ export const handleRequest = async (front: HttpFront, req: IncomingMessage, res:
   // IncomingMessage always has a method on a server request; the SDK type says so strictly.
   await front.sdkPath(req as NodeIncomingMessageLike, res, parsedBody);
 };
+
+/** Node's request listener for the endpoint: every request through the steps above; a step that throws is logged and answered 500. */
+export const frontListener =
+  (front: HttpFront) =>
+  (req: IncomingMessage, res: ServerResponse): void => {
+    handleRequest(front, req, res).catch((error: unknown) => {
+      front.logger.error('http request failed', { reason: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };

@@ -14,7 +14,7 @@ import { loadServerSdk } from '../sdk.js';
 import type { McpServerBlueprint } from '../server/blueprint.js';
 import { createHttpAuthGate } from './auth-gate.js';
 import { identityOfAuthInfo } from './auth-identity.js';
-import { handleRequest, type HttpFront } from './front.js';
+import { frontListener, type HttpFront } from './front.js';
 import type { HttpHandle, HttpServeOptions } from './options.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createSdkPath, type SdkPath } from './sdk-path.js';
@@ -134,12 +134,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const stopNotifications = announce(blueprint, sdkPath, options);
   const bound = { url: '' };
   const front = createFront(sdk, blueprint, options, sdkPath, bound);
-  const httpServer = createServer((req, res) => {
-    handleRequest(front, req, res).catch((error: unknown) => {
-      logger.error('http request failed', { reason: error instanceof Error ? error.message : String(error) });
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
+  const httpServer = createServer(frontListener(front));
   await listen(httpServer, options, () => {
     stopNotifications();
     void sdkPath.sessions.close();
