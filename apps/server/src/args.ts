@@ -92,7 +92,7 @@ const findCommand = (argv: readonly string[]): { readonly name?: CommandName; re
   if (tokens.some((token) => token.kind === 'option' && !known.has(token.name))) return { rest: argv };
   const close = closestNames(first.value, commands, 1);
   // The hint follows the command after a colon: `Unknown command "lsit": did you mean "list"?`.
-  const hint = didYouMean(close, 'clause').replace(/^;/, ':');
+  const hint = didYouMean(close, 'colon');
   throw usageError(
     `Unknown command "${first.value}"${hint} The commands are ${formatList(commands)}; ` +
       `with none, the server starts${close.length === 0 ? ' (to serve a folder, pass --prompts <dir>)' : ''}.`,

@@ -24,7 +24,7 @@ export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogOpti
 export type { CatalogListOptions, CatalogPage } from './catalog/catalog-pages.js';
 export { loadConfig, resolveConfig } from './config/config.js';
 export type { LoadConfigOptions, LoadedConfig } from './config/config.js';
-export { envName } from './config/config-fields.js';
+export { envName, isTable } from './config/config-fields.js';
 export type { ConfigOf, ConfigSchema, FieldSpec, SectionSpec } from './config/config-fields.js';
 export { locateKey } from './config/config-sections.js';
 export { closestNames, didYouMean, formatList } from './text/suggest.js';

@@ -1,4 +1,5 @@
 /** What one backend is and how a new config differs from the running one: the router's view of `[servers.<id>]`. */
+import { isTable } from '@promptyard/core';
 
 export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -88,9 +89,6 @@ export const compileNameFilter = (filter: NameFilter): ((name: string) => boolea
   if (allow.length === 0 && deny.length === 0) return () => true;
   return (name) => (allow.length === 0 || allow.some((glob) => glob.test(name))) && !deny.some((glob) => glob.test(name));
 };
-
-const isTable = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 const stableJson = (value: unknown): string =>
   JSON.stringify(value, (_key, item: unknown) =>

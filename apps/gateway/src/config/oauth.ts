@@ -1,7 +1,7 @@
 import { closestNames, didYouMean } from '@promptyard/core';
 import { OAUTH_GRANTS } from '@promptyard/router';
 import type { OAuthSettings } from '@promptyard/router';
-import { isTable } from './values.js';
+import { isTable } from '@promptyard/core';
 
 /** Reads `auth = "oauth"` with its `[servers.<id>.oauth]` table: the gateway as an OAuth client of that server. */
 

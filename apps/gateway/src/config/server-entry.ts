@@ -3,7 +3,8 @@ import type { NameFilter } from '@promptyard/router';
 import { substituteVariables } from './substitute.js';
 import type { SubstitutionContext } from './substitute.js';
 import type { FILTER_KINDS } from './values.js';
-import { MAX_TIMEOUT_MS, isTable } from './values.js';
+import { isTable } from '@promptyard/core';
+import { MAX_TIMEOUT_MS } from './values.js';
 
 // One server entry from any format, and its fields read with their types checked and ${VAR}s substituted.
 

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { PromptyardError, closestNames, didYouMean, locateKey } from '@promptyard/core';
 import type { Problem, RawServer } from './server-entry.js';
-import { isTable } from './values.js';
+import { isTable } from '@promptyard/core';
 import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
 
 // Reads server entries out of gateway.toml or a Claude / Cursor / VS Code JSON file, with their lines.

@@ -23,6 +23,7 @@ describe('didYouMean', () => {
     expect(didYouMean(['review'])).toBe(' Did you mean "review"?');
     expect(didYouMean(['a', 'b'], 'aside')).toBe(' (did you mean "a" or "b"?)');
     expect(didYouMean(['x'], 'clause', (names) => names.map((name) => `[${name}]`).join(' or '))).toBe('; did you mean [x]?');
+    expect(didYouMean(['list'], 'colon')).toBe(': did you mean "list"?');
     expect(didYouMean([], 'aside')).toBe('');
   });
 });

@@ -56,12 +56,12 @@ export const formatList = (items: readonly string[], conjunction = 'or'): string
   return `${quoted.slice(0, -1).join(', ')} ${conjunction} ${quoted.at(-1) as string}`;
 };
 
-/** Where a hint stands in its message: a sentence of its own, an aside in parentheses, or a clause after `;`. */
-export type HintForm = 'sentence' | 'aside' | 'clause';
+/** Where a hint stands in its message: a sentence of its own, an aside in parentheses, or a clause after `;` or `:`. */
+export type HintForm = 'sentence' | 'aside' | 'clause' | 'colon';
 
 /**
  * The one "did you mean" hint for every message: `" Did you mean "a" or "b"?"` (sentence),
- * `" (did you mean "a"?)"` (aside) or `"; did you mean "a"?"` (clause), or `''` when nothing is
+ * `" (did you mean "a"?)"` (aside), `"; did you mean "a"?"` (clause) or `": did you mean "a"?"` (colon), or `''` when nothing is
  * close. `names` are shown as given to `formatList`; pass them already shaped (`[section]`,
  * `doc://x`) where the message names them so.
  */
@@ -74,5 +74,5 @@ export const didYouMean = (
   const names = show(close);
   if (form === 'sentence') return ` Did you mean ${names}?`;
   if (form === 'aside') return ` (did you mean ${names}?)`;
-  return `; did you mean ${names}?`;
+  return `${form === 'colon' ? ':' : ';'} did you mean ${names}?`;
 };
