@@ -23,6 +23,18 @@ export const policySection = {
   prompts: { type: 'string[]', doc: 'Globs of prompt names (as clients see them).' },
   resources: { type: 'string[]', doc: 'Globs of resource URIs (doc://team/*); templates are matched by their URI template.' },
   skills: { type: 'string[]', doc: "Globs of skill names (the path of a skill's skill:// URI before /SKILL.md)." },
+  approve: {
+    type: 'boolean',
+    default: false,
+    doc: 'Gateway only: a call to a tool this rule covers is first put to the calling client for a person to approve (elicitation on 2025-11-25, an input_required round on 2026-07-28), with the server, tool and a summary of the arguments; declined or unanswered calls are refused. A rule without subjects, groups, scopes or clients also applies to stdio clients.',
+  },
+  approve_ttl: {
+    type: 'integer',
+    min: 0,
+    max: 86_400,
+    default: 0,
+    doc: 'Seconds an approval holds for the same caller, profile, tool, arguments and rules; 0 = this call only.',
+  },
 } as const satisfies SectionSpec;
 
 export type PolicySectionValues = ConfigOf<{ 'policy[]': typeof policySection }>['policy[]'][number];
@@ -37,6 +49,8 @@ export interface PolicyRule {
   readonly effect: 'allow' | 'deny';
   readonly when: { readonly [K in (typeof conditionKeys)[number]]?: readonly string[] };
   readonly covers: { readonly [K in (typeof itemKeys)[number]]?: readonly string[] };
+  /** `approve = true`: the tools it covers are called only once a person approves; `ttlMs` from `approve_ttl`. */
+  readonly approve?: { readonly ttlMs: number } | undefined;
 }
 
 /**
@@ -58,6 +72,11 @@ export const checkPolicies = (
     }
     if (entry.servers !== undefined && !options.gateway)
       problems.push(`${label}: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here`);
+    if (entry.approve && !options.gateway) problems.push(`${label}: approve applies to promptyard-gateway only; remove it here`);
+    if (entry.approve && entry.effect === 'deny')
+      problems.push(`${label}: approve asks a person to allow a call, so it belongs on an allow rule, not a deny rule`);
+    if (!entry.approve && entry.approve_ttl > 0)
+      problems.push(`${label}: approve_ttl is set but approve is not; add approve = true or remove approve_ttl`);
     if (itemKeys.every((key) => entry[key] === undefined)) {
       problems.push(
         `${label} names nothing to ${entry.effect}: add ${options.gateway ? 'servers, ' : ''}tools, prompts, resources or skills (globs such as ["*"])`,
@@ -69,7 +88,13 @@ export const checkPolicies = (
           entry[key as keyof PolicySectionValues] === undefined ? [] : [[key, entry[key as keyof PolicySectionValues]]],
         ),
       ) as { [P in K]?: readonly string[] };
-    return { label, effect: entry.effect, when: pick(conditionKeys), covers: pick(itemKeys) };
+    return {
+      label,
+      effect: entry.effect,
+      when: pick(conditionKeys),
+      covers: pick(itemKeys),
+      ...(entry.approve ? { approve: { ttlMs: entry.approve_ttl * 1000 } } : {}),
+    };
   });
   return { rules: problems.length === 0 ? rules : [], problems };
 };

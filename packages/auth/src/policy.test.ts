@@ -134,3 +134,48 @@ describe('[[policy]] mistakes', () => {
     );
   });
 });
+
+describe('[[policy]] approve', () => {
+  it('asks for approval of the tools an approve rule covers, for callers it applies to (stdio: rules without conditions)', () => {
+    const policy = policyOf(
+      [
+        { name: 'everyone', servers: ['*'] },
+        { name: 'deploys', tools: ['deploy_*'], approve: true, approve_ttl: 60 },
+        { name: 'oncall deletes', groups: ['oncall'], tools: ['*_delete'], approve: true },
+      ],
+      true,
+    );
+    expect(policy?.approval(design, 'tool', 'deploy_prod')).toEqual({ label: '[[policy]] #2 "deploys"', ttlMs: 60_000 });
+    expect(policy?.approval(undefined, 'tool', 'deploy_prod')?.label).toBe('[[policy]] #2 "deploys"');
+    expect(policy?.approval(platform, 'tool', 'repo_delete')).toEqual({ label: '[[policy]] #3 "oncall deletes"', ttlMs: 0 });
+    expect(policy?.approval(undefined, 'tool', 'repo_delete')).toBeUndefined();
+    expect(policy?.approval(design, 'tool', 'search_web')).toBeUndefined();
+    // An approve rule allows what it covers, once approved.
+    expect(policy?.decide(platform, 'tool', 'repo_delete').allowed).toBe(true);
+  });
+
+  it('changes its version with the rules', () => {
+    const one = policyOf([{ tools: ['*'] }], true);
+    const two = policyOf([{ tools: ['*'], approve: true }], true);
+    expect(one?.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(one?.version).not.toBe(two?.version);
+  });
+
+  it('refuses approve on a deny rule, in promptyard-server, and approve_ttl without approve', () => {
+    const values = resolveConfig(
+      { 'policy[]': policySection },
+      {
+        policy: [
+          { effect: 'deny', tools: ['x'], approve: true },
+          { tools: ['y'], approve_ttl: 5 },
+        ],
+      },
+      { env: {} },
+    )['policy[]'];
+    expect(checkPolicies(values, { gateway: true }).problems).toEqual([
+      '[[policy]] #1: approve asks a person to allow a call, so it belongs on an allow rule, not a deny rule',
+      '[[policy]] #2: approve_ttl is set but approve is not; add approve = true or remove approve_ttl',
+    ]);
+    expect(checkPolicies(values, { gateway: false }).problems[0]).toMatch(/approve applies to promptyard-gateway only/);
+  });
+});

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type Picomatch from 'picomatch';
-import type { AccessDecision, AccessKind, AccessPolicy, Identity } from '@promptyard/core';
+import { canonicalDigest } from '@promptyard/core';
+import type { AccessDecision, AccessKind, AccessPolicy, ApprovalRule, Identity } from '@promptyard/core';
 import type { PolicyRule } from './policy-config.js';
 
 type Matcher = (value: string) => boolean;
@@ -26,6 +27,9 @@ const pluralOf: Readonly<Record<AccessKind, 'tools' | 'prompts' | 'resources' | 
 interface CompiledRule {
   readonly label: string;
   readonly deny: boolean;
+  /** Conditions on the caller exist: a caller without identity (stdio) is never one it applies to. */
+  readonly conditional: boolean;
+  readonly approval: ApprovalRule | undefined;
   readonly applies: (caller: Identity) => boolean;
   readonly covers: Readonly<Record<'servers' | 'tools' | 'prompts' | 'resources' | 'skills', Matcher | undefined>>;
 }
@@ -38,6 +42,8 @@ const compileRule = (rule: PolicyRule): CompiledRule => {
   return {
     label: rule.label,
     deny: rule.effect === 'deny',
+    conditional: [subjects, groups, scopes, clients].some((matcher) => matcher !== undefined),
+    approval: rule.approve === undefined ? undefined : { label: rule.label, ttlMs: rule.approve.ttlMs },
     // Every condition given must hold; a list holds when one of its globs matches.
     applies: (caller) =>
       (subjects === undefined || subjects(caller.subject)) &&
@@ -67,6 +73,7 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
   const compiled = rules.map(compileRule);
   const denies = compiled.filter((rule) => rule.deny);
   const allows = compiled.filter((rule) => !rule.deny);
+  const approvals = compiled.filter((rule) => rule.approval !== undefined);
   const covered = (rule: CompiledRule, kind: AccessKind, name: string, server: string | undefined): boolean =>
     rule.covers[pluralOf[kind]]?.(name) === true || (server !== undefined && rule.covers.servers?.(server) === true);
   const noRule: AccessDecision = { allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' };
@@ -80,5 +87,11 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
           return { allowed: true, explicit: true, reason: `allowed by ${rule.label}` };
       return noRule;
     },
+    approval: (caller, kind, name, server) => {
+      for (const rule of approvals)
+        if (covered(rule, kind, name, server) && (caller === undefined ? !rule.conditional : rule.applies(caller))) return rule.approval;
+      return undefined;
+    },
+    version: canonicalDigest(rules).slice(0, 16),
   };
 };

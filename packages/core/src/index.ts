@@ -16,7 +16,16 @@ export type {
 } from './contracts/types.js';
 export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors/errors.js';
 export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors/errors.js';
-export type { AccessDecision, AccessKind, AccessPolicy, AuthOutcome, AuthRefusal, Authenticator, Identity } from './contracts/identity.js';
+export type {
+  AccessDecision,
+  AccessKind,
+  AccessPolicy,
+  ApprovalRule,
+  AuthOutcome,
+  AuthRefusal,
+  Authenticator,
+  Identity,
+} from './contracts/identity.js';
 export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logging/logger.js';
 export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logging/logger.js';
 export { createCatalog, findOrSuggest } from './catalog/catalog.js';
@@ -30,6 +39,9 @@ export { locateKey } from './config/config-sections.js';
 export { closestNames, didYouMean, formatList } from './text/suggest.js';
 export type { HintForm } from './text/suggest.js';
 export { capText, cutNote, truncateUtf8 } from './text/text.js';
+export { canonicalDigest, canonicalJson, sha256Hex } from './text/digest.js';
+export { AUDIT_DECISIONS } from './contracts/audit.js';
+export type { AuditDecision, AuditEntry, AuditTrail } from './contracts/audit.js';
 export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths/paths.js';
 export type { RealLocation } from './paths/paths.js';
 export { createPromptService } from './prompts/prompt-service.js';

@@ -1,5 +1,7 @@
 /** What one backend is and how a new config differs from the running one: the router's view of `[servers.<id>]`. */
 import { isTable } from '@promptyard/core';
+import { compileGlobList } from './surface/globs.js';
+import type { Overrides, PinningMode } from './surface/surface-types.js';
 
 export type BackendTransport = 'stdio' | 'streamable-http' | 'sse';
 
@@ -23,7 +25,7 @@ export interface OAuthSettings {
   readonly redirectPort?: number;
 }
 
-/** Globs over a backend's own names (before prefixing): `*` any run, `?` one character; empty allow = all. */
+/** Globs over a backend's own names (before prefixing), picomatch syntax (`*`, `?`, `[ab]`, `{a,b}`); empty allow = all. */
 export interface NameFilter {
   readonly allow: readonly string[];
   readonly deny: readonly string[];
@@ -59,6 +61,10 @@ export interface BackendConfig {
   readonly tools: NameFilter;
   readonly prompts: NameFilter;
   readonly resources: NameFilter;
+  /** `[servers.<id>.overrides]`: renames, descriptions, annotations and fixed arguments, for every profile. */
+  readonly overrides: Overrides;
+  /** `pinning`: how far its definitions are trusted once recorded (default `warn`). */
+  readonly pinning: PinningMode;
 }
 
 /** The gateway's `[timeouts]` that a server's own `timeout` and `tool_timeout` override. */
@@ -72,22 +78,12 @@ export const toolTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts)
 
 export const requestTimeoutMs = (backend: BackendConfig, defaults: DefaultTimeouts): number => backend.timeoutMs ?? defaults.requestMs;
 
-/** `*` any run, `?` one character, anchored; everything else literal. */
-const globToRegExp = (glob: string): RegExp =>
-  new RegExp(
-    `^${glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.')}$`,
-    's',
-  );
-
 /** A name passes when some allow glob matches (or allow is empty) and no deny glob does. */
 export const compileNameFilter = (filter: NameFilter): ((name: string) => boolean) => {
-  const allow = filter.allow.map(globToRegExp);
-  const deny = filter.deny.map(globToRegExp);
-  if (allow.length === 0 && deny.length === 0) return () => true;
-  return (name) => (allow.length === 0 || allow.some((glob) => glob.test(name))) && !deny.some((glob) => glob.test(name));
+  if (filter.allow.length === 0 && filter.deny.length === 0) return () => true;
+  const allow = filter.allow.length === 0 ? () => true : compileGlobList(filter.allow);
+  const deny = filter.deny.length === 0 ? () => false : compileGlobList(filter.deny);
+  return (name) => allow(name) && !deny(name);
 };
 
 const stableJson = (value: unknown): string =>
@@ -125,6 +121,8 @@ const settingsFingerprint = (backend: BackendConfig): string =>
     tools: backend.tools,
     prompts: backend.prompts,
     resources: backend.resources,
+    overrides: backend.overrides,
+    pinning: backend.pinning,
   });
 
 export interface BackendDiff {

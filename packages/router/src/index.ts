@@ -20,3 +20,7 @@ export type { GatewayHandlersOptions } from './serve.js';
 export { killAllChildren } from './sdk/kill.js';
 export { checkGatewayChain, GATEWAY_LOOP_EXIT_CODE } from './backends/gateway-chain.js';
 export { GATEWAY_CHAIN_VARIABLE } from './sdk/child-env.js';
+export { DEFAULT_PROFILE, noOverrides, PINNING_MODES } from './surface/surface-types.js';
+export type { Overrides, PinningMode, ProfileConfig, ProfileServer, PromptOverride, ToolOverride } from './surface/surface-types.js';
+export { compileGlobList, globProblem } from './surface/globs.js';
+export type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinReview } from './pins/pin-types.js';

@@ -1,4 +1,5 @@
 import type { BackendConfig } from './config-backend.js';
+import type { ProfileConfig } from './surface/surface-types.js';
 
 /**
  * What routing reads of a gateway's configuration: its name, how names are joined, the servers and
@@ -20,4 +21,6 @@ export interface RouterConfig {
   readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
   /** In config order, disabled ones included. */
   readonly servers: readonly BackendConfig[];
+  /** `[profiles.<name>]`: curated surfaces besides the default one (everything). */
+  readonly profiles: readonly ProfileConfig[];
 }

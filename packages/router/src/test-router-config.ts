@@ -1,5 +1,6 @@
 import type { BackendConfig, NameFilter } from './config-backend.js';
 import type { RouterConfig } from './router-config.js';
+import { noOverrides } from './surface/surface-types.js';
 
 // Configs as the gateway's parser gives them, with its defaults, built without its file format.
 
@@ -19,6 +20,8 @@ export const backendConfig = (id: string, settings: Partial<BackendConfig> = {})
   tools: everything,
   prompts: everything,
   resources: everything,
+  overrides: noOverrides,
+  pinning: 'warn',
   ...settings,
 });
 
@@ -32,5 +35,6 @@ export const routerConfig = (servers: readonly BackendConfig[], settings: Partia
   timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
   restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
   servers,
+  profiles: [],
   ...settings,
 });

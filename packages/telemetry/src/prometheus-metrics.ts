@@ -38,7 +38,7 @@ type Observer = { observe(value: number): void };
  */
 export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}): Metrics => {
   const client = loadPromClient();
-  const { Histogram, Registry } = client;
+  const { Counter, Histogram, Registry } = client;
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) registerProcessMetrics(client, registry);
@@ -62,6 +62,9 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
       buckets: durationBuckets,
       registers,
     }));
+
+  let decisions: PromClient.Counter<'decision' | 'profile'> | undefined;
+  const decisionSeries = new Map<string, PromClient.Counter.Internal>();
 
   let reloads: ReloadCounters | undefined;
   /** Registered with the catalog, so that both counters are exported at 0 before the first reload. */
@@ -105,6 +108,21 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
       const counters = reloadCounters();
       counters.batches.inc();
       if (failures > 0) counters.failures.inc(failures);
+    },
+    decided: (decision, profile) => {
+      const key = `${decision} ${profile}`;
+      let series = decisionSeries.get(key);
+      if (series === undefined) {
+        decisions ??= new Counter({
+          name: 'promptyard_gateway_decisions_total',
+          help: 'Calls the gateway decided on, by decision (allowed, denied, quarantined, approved, declined, failed) and profile.',
+          labelNames: ['decision', 'profile'] as const,
+          registers,
+        });
+        series = decisions.labels(decision, profile);
+        decisionSeries.set(key, series);
+      }
+      series.inc();
     },
     scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };

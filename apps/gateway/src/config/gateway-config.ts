@@ -68,6 +68,7 @@ export const routerConfigOf = (config: GatewayConfig): RouterConfig => ({
   timeouts: config.timeouts,
   restart: config.restart,
   servers: config.servers,
+  profiles: config.profiles,
 });
 
 export interface ParseGatewayConfigOptions {
@@ -213,6 +214,7 @@ const toGatewayConfig = (
   },
   ...(cluster.redis_url === undefined ? {} : { cluster: { redisUrl: cluster.redis_url, keyPrefix: cluster.key_prefix } }),
   servers,
+  profiles: [],
   ...(file === undefined ? {} : { file }),
   format,
 });

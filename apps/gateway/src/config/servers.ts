@@ -4,6 +4,7 @@ import { formatList } from '@promptyard/core';
 import { NAME_CHARACTERS, PROTOCOL_CHOICES, uriScheme } from '@promptyard/router';
 import type { BackendConfig, BackendTransport, ProtocolChoice } from '@promptyard/router';
 import { readOAuth } from './oauth.js';
+import { noOverrides } from '@promptyard/router';
 import { openEntry, readFilter, readMilliseconds, readRecord, readStrings, readText } from './server-entry.js';
 import type { BuildContext, Problem, RawServer, ServerEntry } from './server-entry.js';
 
@@ -201,6 +202,8 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
     tools,
     prompts,
     resources,
+    overrides: noOverrides,
+    pinning: 'warn',
   };
 };
 

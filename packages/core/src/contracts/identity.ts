@@ -55,4 +55,20 @@ export interface AccessDecision {
  */
 export interface AccessPolicy {
   decide(caller: Identity, kind: AccessKind, name: string, server?: string): AccessDecision;
+  /**
+   * The first `approve = true` rule that applies to the caller and covers the tool: its call must be
+   * approved by a person first. A caller without identity (stdio) is matched by rules without
+   * conditions only. `undefined`: no approval needed.
+   */
+  approval(caller: Identity | undefined, kind: AccessKind, name: string, server?: string): ApprovalRule | undefined;
+  /** Changes whenever the rules change: an approval given under other rules is not reused. */
+  readonly version: string;
+}
+
+/** An `approve = true` rule, as the approval it asks for. */
+export interface ApprovalRule {
+  /** How audit lines and the question name it: `[[policy]] #2 "deploys"`. */
+  readonly label: string;
+  /** `approve_ttl`: how long an approval holds for the same caller, profile, tool and arguments; 0 = this call only. */
+  readonly ttlMs: number;
 }

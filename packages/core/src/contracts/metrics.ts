@@ -1,3 +1,4 @@
+import type { AuditDecision } from './audit.js';
 import type { ClusterStatus } from './cluster.js';
 import type { SectionSpec } from '../config/config-fields.js';
 
@@ -52,6 +53,8 @@ export interface Metrics {
   catalog(read: () => number): void;
   /** A hot reload applied a batch of changes; `failures` files in it did not load. */
   reloaded(failures: number): void;
+  /** The gateway decided on a call (the audit trail's `decision`), through `profile`. */
+  decided(decision: AuditDecision, profile: string): void;
   scrape(): Promise<MetricsScrape>;
 }
 

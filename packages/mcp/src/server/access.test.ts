@@ -15,6 +15,8 @@ const policy: AccessPolicy = {
     caller.subject === 'ada' && (name.startsWith('review') || name === 'a')
       ? { allowed: true, explicit: true, reason: 'allowed by test rule' }
       : { allowed: false, explicit: false, reason: 'no rule allows it' },
+  approval: () => undefined,
+  version: 'test',
 };
 
 const authenticator: Authenticator = {
