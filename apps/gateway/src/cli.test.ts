@@ -91,6 +91,27 @@ describe('formatStatus', () => {
       collisions: [{ kind: 'tool', name: 'search', kept: 'github/search', dropped: 'docs/search' }],
       counts: { tools: 3, prompts: 1, resources: 0, resourceTemplates: 1 },
       lazy: false,
+      profile: 'default',
+      quarantined: [
+        {
+          server: 'github',
+          kind: 'tool',
+          name: 'create_issue',
+          change: 'changed',
+          fields: ['description'],
+          message: 'Tool "create_issue" of server "github" changed since it was approved (description).',
+        },
+      ],
+      profiles: [
+        {
+          profile: 'coding',
+          backends: [],
+          collisions: [],
+          counts: { tools: 2, prompts: 0, resources: 0, resourceTemplates: 0 },
+          quarantined: [],
+          lazy: false,
+        },
+      ],
     };
     const text = formatStatus(status);
     expect(text).toMatch(/^server\s+state\s+transport\s+protocol\s+tools/);
@@ -99,6 +120,8 @@ describe('formatStatus', () => {
     expect(text).toMatch(/docs\s+restarting\s+streamable-http\s+-\s+0\s+0\s+0\s+0\s+2\s+connection refused/);
     expect(text).toContain('collision: tool "search" served by github/search; docs/search hidden');
     expect(text).toContain('total: 3 tools, 1 prompts, 0 resources, 1 templates');
+    expect(text).toContain('quarantined: Tool "create_issue" of server "github" changed since it was approved (description).');
+    expect(text).toContain('profile coding: no servers; 2 tools, 0 prompts, 0 resources, 0 templates');
   });
 });
 

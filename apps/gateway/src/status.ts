@@ -1,9 +1,16 @@
-import type { RouterStatus } from '@promptyard/router';
+import type { SurfaceStatus } from '@promptyard/router';
 
 const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
 
-/** The status table: one row per server, then collisions and the totals, counting resources and templates apart as the rows do. */
-export const formatStatus = (status: RouterStatus): string => {
+const totals = (status: SurfaceStatus): string =>
+  `${status.counts.tools} tools, ${status.counts.prompts} prompts, ${status.counts.resources} resources, ${status.counts.resourceTemplates} templates`;
+
+/**
+ * The status table of a surface (the default one, or a profile's): one row per server, then
+ * collisions, quarantined definitions, the totals (resources and templates counted apart as the rows
+ * do) and, for the default surface, one line per profile.
+ */
+export const formatStatus = (status: SurfaceStatus & { readonly profiles?: readonly SurfaceStatus[] }): string => {
   const rows = status.backends.map((backend) => [
     backend.id,
     backend.state,
@@ -29,8 +36,12 @@ export const formatStatus = (status: RouterStatus): string => {
   if (status.backends.length === 0) lines.push('(no servers configured)');
   for (const collision of status.collisions)
     lines.push(`collision: ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`);
-  lines.push(
-    `total: ${status.counts.tools} tools, ${status.counts.prompts} prompts, ${status.counts.resources} resources, ${status.counts.resourceTemplates} templates${status.lazy ? ' (lazy: only meta tools listed)' : ''}`,
-  );
+  for (const held of status.quarantined) lines.push(`quarantined: ${held.message}`);
+  const surface = status.profile === 'default' ? '' : ` (profile ${status.profile})`;
+  lines.push(`total${surface}: ${totals(status)}${status.lazy ? ' (lazy: only meta tools listed)' : ''}`);
+  for (const profile of status.profiles ?? [])
+    lines.push(
+      `profile ${profile.profile}: ${profile.backends.map((backend) => backend.id).join(', ') || 'no servers'}; ${totals(profile)}`,
+    );
   return `${lines.join('\n')}\n`;
 };

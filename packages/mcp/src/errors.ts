@@ -31,7 +31,7 @@ export class RpcError extends Error {
 }
 
 /** Failures of a tool call a model should read and may act on: `isError` results, not protocol errors. */
-const toolResultCodes: ReadonlySet<string> = new Set(['BACKEND_UNAVAILABLE', 'BACKEND_ERROR', 'TIMEOUT']);
+const toolResultCodes: ReadonlySet<string> = new Set(['BACKEND_UNAVAILABLE', 'BACKEND_ERROR', 'TIMEOUT', 'QUARANTINED', 'NOT_APPROVED']);
 
 /** The `isError` result a failed `tools/call` becomes, or `undefined` when it stays a protocol error. */
 export const toolErrorResult = (error: unknown): JsonObject | undefined =>

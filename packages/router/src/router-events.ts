@@ -12,7 +12,8 @@ export interface RouterLogRecord {
 }
 
 export interface RouterEvents {
-  listChanged: RoutedList;
+  /** A surface's list changed: `default` (everything) or a profile's. */
+  listChanged: { readonly list: RoutedList; readonly profile: string };
   log: RouterLogRecord;
   resourceUpdated: string;
   status: BackendStatus;

@@ -26,7 +26,12 @@ afterEach(async () => {
 describe('Router start-up', () => {
   it('serves the meta tools before any server is ready, and holds lists only within startup_wait_ms', async () => {
     const router = routerFor(hung(300));
-    expect(router.listTools().map((tool) => tool.name)).toContain('catalog_tools');
+    expect(
+      router
+        .view()
+        .listTools()
+        .map((tool) => tool.name),
+    ).toContain('catalog_tools');
     const started = Date.now();
     void router.start();
     const wait = router.startup();

@@ -66,7 +66,10 @@ afterAll(async () => {
 
 describe('Router', () => {
   it('namespaces, filters and passes names through, reporting collisions instead of shadowing', () => {
-    const names = router.listTools().map((tool) => tool.name);
+    const names = router
+      .view()
+      .listTools()
+      .map((tool) => tool.name);
     expect(names.slice(0, 7)).toEqual([
       'catalog_tools',
       'describe_tool',
@@ -79,56 +82,59 @@ describe('Router', () => {
     expect(names).toEqual(expect.arrayContaining(['alpha_echo', 'alpha_shared', 'echo', 'shared', 'secret_admin']));
     expect(names).not.toContain('alpha_secret_admin');
     // beta and gamma both pass `echo` through: beta (first in the config) keeps it, gamma's is reported.
-    expect(router.toolOwner('echo')).toEqual({ server: 'beta', original: 'echo' });
+    expect(router.view().toolOwner('echo')).toEqual({ server: 'beta', original: 'echo' });
     expect(router.status().collisions).toEqual(
       expect.arrayContaining([{ kind: 'tool', name: 'echo', kept: 'beta/echo', dropped: 'gamma/echo' }]),
     );
   });
 
   it('routes calls to the owning server and suggests names for unknown ones', async () => {
-    expect((await router.callTool('alpha_echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'alpha:echo:hi' }]);
-    expect((await router.callTool('shared', {})).content).toEqual([{ type: 'text', text: 'beta:shared:' }]);
-    await expect(router.callTool('alpha_ech', {})).rejects.toMatchObject({
+    expect((await router.view().callTool('alpha_echo', { text: 'hi' })).content).toEqual([{ type: 'text', text: 'alpha:echo:hi' }]);
+    expect((await router.view().callTool('shared', {})).content).toEqual([{ type: 'text', text: 'beta:shared:' }]);
+    await expect(router.view().callTool('alpha_ech', {})).rejects.toMatchObject({
       code: 'TOOL_NOT_FOUND',
       message: expect.stringContaining('Did you mean "alpha_echo"'),
     });
   });
 
   it("tells the gateway's own timeout from a backend error that mentions one", async () => {
-    await expect(router.callTool('alpha_hang', {})).rejects.toMatchObject({
+    await expect(router.view().callTool('alpha_hang', {})).rejects.toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringContaining('within 400 ms'),
     });
-    const backendError = await router.callTool('alpha_slowdb', {}).catch((error: unknown) => error);
+    const backendError = await router
+      .view()
+      .callTool('alpha_slowdb', {})
+      .catch((error: unknown) => error);
     expect(backendError).toBeInstanceOf(RpcError);
     expect(backendError).toMatchObject({ message: expect.stringMatching(/^alpha: .*the database timed out/) });
   });
 
   it('finds tools through the meta tools', async () => {
-    const found = await router.callTool('search_tools', { query: 'shared alpha' });
+    const found = await router.view().callTool('search_tools', { query: 'shared alpha' });
     expect(found.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('alpha_shared') });
-    const described = await router.callTool('describe_tool', { name: 'alpha_echo' });
+    const described = await router.view().callTool('describe_tool', { name: 'alpha_echo' });
     expect(JSON.parse((described.content[0] as { text: string }).text)).toMatchObject({
       name: 'alpha_echo',
       server: 'alpha',
       inputSchema: { type: 'object' },
     });
-    expect((await router.callTool('call_tool', { name: 'alpha_echo', arguments: { text: 'via meta' } })).content).toEqual([
+    expect((await router.view().callTool('call_tool', { name: 'alpha_echo', arguments: { text: 'via meta' } })).content).toEqual([
       { type: 'text', text: 'alpha:echo:via meta' },
     ]);
   });
 
   it('asks the calling client for sampling, and refuses to guess between two clients', async () => {
     const one = {};
-    expect((await router.callTool('alpha_ask', {}, { peer: peer(one, 'from one') })).content).toEqual([
+    expect((await router.view().callTool('alpha_ask', {}, { peer: peer(one, 'from one') })).content).toEqual([
       { type: 'text', text: 'answer: from one' },
     ]);
 
     // Two clients with calls in flight on the same 2025-era server: the request names neither.
     let release = (): void => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const first = router.callTool('alpha_ask', {}, { peer: peer({}, 'first', gate) });
-    const second = router.callTool('alpha_ask', {}, { peer: peer({}, 'second', gate) });
+    const first = router.view().callTool('alpha_ask', {}, { peer: peer({}, 'first', gate) });
+    const second = router.view().callTool('alpha_ask', {}, { peer: peer({}, 'second', gate) });
     release();
     const results = await Promise.allSettled([first, second]);
     const texts = results.map((result) => (result.status === 'fulfilled' ? JSON.stringify(result.value) : String(result.reason)));
@@ -138,9 +144,9 @@ describe('Router', () => {
   describe('relayToolCall (the stdio hot path)', () => {
     const relay = (name: string, args: Record<string, unknown> = {}, peerObject?: ClientPeer) =>
       new Promise<Record<string, unknown>>((resolve) => {
-        const handle = router.relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) =>
-          resolve({ ...message }),
-        );
+        const handle = router
+          .view()
+          .relayToolCall({ id: 'down-7', params: { name, arguments: args } }, peerObject, (message) => resolve({ ...message }));
         if (handle === undefined) resolve({ notRelayed: true });
       });
 
@@ -153,12 +159,12 @@ describe('Router', () => {
     });
 
     it('leaves unknown names, meta tools and calls that want progress to the full path', () => {
-      expect(router.relayToolCall({ id: 1, params: { name: 'nope' } }, undefined, () => {})).toBeUndefined();
+      expect(router.view().relayToolCall({ id: 1, params: { name: 'nope' } }, undefined, () => {})).toBeUndefined();
       expect(
-        router.relayToolCall({ id: 1, params: { name: 'search_tools', arguments: { query: 'x' } } }, undefined, () => {}),
+        router.view().relayToolCall({ id: 1, params: { name: 'search_tools', arguments: { query: 'x' } } }, undefined, () => {}),
       ).toBeUndefined();
       expect(
-        router.relayToolCall({ id: 1, params: { name: 'alpha_echo', _meta: { progressToken: 5 } } }, undefined, () => {}),
+        router.view().relayToolCall({ id: 1, params: { name: 'alpha_echo', _meta: { progressToken: 5 } } }, undefined, () => {}),
       ).toBeUndefined();
     });
 

@@ -1,44 +1,27 @@
-import type { AccessKind, Logger, Metrics } from '@promptyard/core';
-import type { ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
+import type { AuditTrail, Logger, Metrics } from '@promptyard/core';
+import { PromptyardError, closestNames, didYouMean } from '@promptyard/core';
+import type { ClientPeer, McpTracing } from '@promptyard/mcp';
 import type { Backend } from './backends/backend.js';
-import type { BackendStatus } from './backends/backend-status.js';
 import { BackendPool } from './backends/backend-pool.js';
 import type { ReloadResult } from './backends/backend-pool.js';
 import { StartupWait } from './backends/startup-wait.js';
-import type { CallContext } from './calls/call-context.js';
-import { Calls } from './calls/calls.js';
-import type { CompleteParams } from './calls/calls.js';
+import type { ApprovalGate } from './calls/approval-gate.js';
 import { PeerRequests } from './calls/peer-requests.js';
-import { relayToolCall } from './calls/tool-relay.js';
-import type { RelayRequest } from './calls/tool-relay.js';
-import { createMetaTools } from './meta-tools/meta-tools.js';
-import type { MetaToolHost } from './meta-tools/caller-view.js';
+import { ResourceSubscriptions } from './calls/resource-calls.js';
+import { metaToolDefinitions } from './meta-tools/meta-tools.js';
+import type { PinBook } from './pins/pin-types.js';
 import type { RouterConfig } from './router-config.js';
 import { RouterEmitter } from './router-events.js';
 import type { Listener, RouterEvents } from './router-events.js';
-import { createCatalogSearch } from './routes/catalog-search.js';
-import type { CatalogSearch, CatalogView } from './routes/catalog-search.js';
-import type { ResourceTarget } from './routes/resource-routes.js';
-import type { Collision } from './routes/route-table.js';
+import { RouterView } from './router-view.js';
+import type { SurfaceStatus, ViewParts } from './router-view.js';
 import { Routes } from './routes/routes.js';
-import type { Owner } from './routes/routes.js';
-import type {
-  CallToolResult,
-  CompleteResult,
-  GetPromptResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Tool,
-} from './sdk/upstream-types.js';
+import type { LoggingLevel } from './sdk/upstream-types.js';
+import { DEFAULT_PROFILE } from './surface/surface-types.js';
 
-export interface RouterStatus {
-  readonly backends: readonly BackendStatus[];
-  readonly collisions: readonly Collision[];
-  readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
-  readonly lazy: boolean;
+export interface RouterStatus extends SurfaceStatus {
+  /** Every configured profile besides the default one, with its own view. */
+  readonly profiles: readonly SurfaceStatus[];
 }
 
 export interface RouterOptions {
@@ -48,23 +31,30 @@ export interface RouterOptions {
   readonly metrics?: Metrics | undefined;
   /** Traces each call made for a traced request (a CLIENT span, its context sent in `_meta`); absent: none. */
   readonly tracing?: McpTracing | undefined;
+  /** Definition pinning (`pinning` of each server); absent: every definition is served as it comes. */
+  readonly pins?: PinBook | undefined;
+  /** `[audit]`: one line per call decided; absent: none. */
+  readonly trail?: AuditTrail | undefined;
+  /** `[[policy]] approve = true`: calls put to a person first; absent: none. */
+  readonly approvals?: ApprovalGate | undefined;
 }
 
 /**
- * The gateway's heart: supervised backends (`BackendPool`), their lists namespaced and merged into
- * routes (`Routes`: sync → namespace → cache → route → notify), calls routed back to the owner
- * (`Calls`), and everything a backend asks of its client routed to the downstream client it belongs
- * to (`PeerRequests`). What the front ends use of them is here.
+ * The gateway's heart: supervised backends (`BackendPool`), their lists reviewed against their pins,
+ * namespaced and merged into one route table per surface (`Routes`: sync → review → namespace →
+ * cache → route → notify), and everything a backend asks of its client routed to the downstream
+ * client it belongs to (`PeerRequests`). Each surface — the default one and each profile — is a
+ * `RouterView`: its lists, calls, search, meta tools and skills.
  */
-export class Router implements MetaToolHost, CatalogView {
-  /** The search behind search_tools / search_prompts, for other front ends (the terminal UI). */
-  readonly search: CatalogSearch;
+export class Router {
   private readonly events: RouterEmitter;
   private readonly startupWait = new StartupWait();
   private readonly peers = new PeerRequests();
   private readonly pool: BackendPool;
   private readonly routes: Routes;
-  private readonly calls: Calls;
+  private readonly parts: ViewParts;
+  private readonly views = new Map<string, RouterView>();
+  private readonly stopWatchingPins: () => void;
 
   constructor(config: RouterConfig, options: RouterOptions) {
     this.peers.metrics = options.metrics;
@@ -75,18 +65,26 @@ export class Router implements MetaToolHost, CatalogView {
       rebuild: () => this.routes.rebuild(),
       ask: (backend, what, ask) => this.peers.ask(backend, what, ask),
     });
-    // One search index, shared by the meta tools and other front ends (the terminal UI).
-    this.search = createCatalogSearch(this);
-    const metaTools = createMetaTools(this, this.search);
-    const definitions = metaTools.map((tool) => tool.definition);
-    this.routes = new Routes(this.pool, definitions, this.events, options.logger, this.startupWait);
-    this.calls = new Calls(
-      this.pool,
-      this.routes,
-      this.peers,
-      new Map(metaTools.map((tool) => [tool.definition.name, tool])),
-      this.startupWait,
-    );
+    const { pins } = options;
+    this.routes = new Routes(this.pool, metaToolDefinitions(), {
+      events: this.events,
+      logger: options.logger,
+      startupWait: this.startupWait,
+      pins,
+    });
+    this.parts = {
+      pool: this.pool,
+      routes: this.routes,
+      peers: this.peers,
+      startupWait: this.startupWait,
+      subscriptions: new ResourceSubscriptions(this.peers),
+      events: this.events,
+      tracing: options.tracing,
+      trail: options.trail,
+      approvals: options.approvals,
+    };
+    // An approval (`pins approve`, another replica) changes what may be served: review again.
+    this.stopWatchingPins = pins?.onChange(() => this.routes.scheduleRebuild()) ?? (() => {});
     // Lists exist (the meta tools, no server yet) before any server is ready, so each one joining is announced.
     this.routes.rebuild();
   }
@@ -94,6 +92,30 @@ export class Router implements MetaToolHost, CatalogView {
   /** Grows with every rebuild of the lists (the search indexes rebuild when it changed). */
   get version(): number {
     return this.routes.version;
+  }
+
+  /** The names of the configured profiles, besides `default`. */
+  profileNames(): string[] {
+    return this.pool.config.profiles.map((profile) => profile.name);
+  }
+
+  /**
+   * A surface: `default` (everything) or a configured profile. Views are made once and kept; a profile
+   * removed by a reload serves nothing until the gateway restarts without it.
+   */
+  view(profile: string = DEFAULT_PROFILE): RouterView {
+    let view = this.views.get(profile);
+    if (view !== undefined) return view;
+    const names = this.profileNames();
+    if (profile !== DEFAULT_PROFILE && !names.includes(profile)) {
+      throw new PromptyardError(
+        'CONFIG_INVALID',
+        `No profile "${profile}" in the gateway config.${didYouMean(closestNames(profile, names), 'sentence')} Profiles: ${names.join(', ') || 'none (add a [profiles.<name>] table)'}.`,
+      );
+    }
+    view = new RouterView(profile, this.parts);
+    this.views.set(profile, view);
+    return view;
   }
 
   // ——— backends ———
@@ -118,6 +140,7 @@ export class Router implements MetaToolHost, CatalogView {
   }
 
   close(): Promise<void> {
+    this.stopWatchingPins();
     return this.pool.close();
   }
 
@@ -143,19 +166,9 @@ export class Router implements MetaToolHost, CatalogView {
     return this.pool.setEnabled(id, enabled);
   }
 
+  /** The default surface's status, and each profile's. */
   status(): RouterStatus {
-    const routes = this.routes.current;
-    return {
-      backends: this.pool.statuses(),
-      collisions: routes.collisions,
-      counts: {
-        tools: routes.tools.size,
-        prompts: routes.prompts.size,
-        resources: routes.resources.size,
-        resourceTemplates: routes.templates.length,
-      },
-      lazy: this.pool.config.lazy,
-    };
+    return { ...this.view().status(), profiles: this.profileNames().map((name) => this.view(name).status()) };
   }
 
   /** Applies a new config: only added, removed and changed servers start or stop. */
@@ -180,103 +193,5 @@ export class Router implements MetaToolHost, CatalogView {
   /** A downstream client's roots changed: every backend is told. */
   rootsChanged(): Promise<void> {
     return this.pool.rootsChanged();
-  }
-
-  // ——— lists ———
-
-  listTools(): readonly Tool[] {
-    return this.routes.listTools();
-  }
-
-  /** Every backend tool, lazy mode or not (for the meta tools). */
-  allTools(): readonly Tool[] {
-    return this.routes.allTools();
-  }
-
-  /** A backend tool by its namespaced name (lazy mode or not). */
-  backendTool(name: string): Tool | undefined {
-    return this.routes.backendTool(name);
-  }
-
-  toolOwner(name: string): Owner | undefined {
-    return this.routes.toolOwner(name);
-  }
-
-  /** The server a tool, prompt, resource or skill comes from (`[[policy]] servers`). */
-  serverOf(kind: AccessKind, name: string): string | undefined {
-    return this.routes.serverOf(kind, name);
-  }
-
-  listPrompts(): readonly Prompt[] {
-    return this.routes.listPrompts();
-  }
-
-  promptOwner(name: string): Owner | undefined {
-    return this.routes.promptOwner(name);
-  }
-
-  getPromptDefinition(name: string): Prompt | undefined {
-    return this.routes.getPromptDefinition(name);
-  }
-
-  listResources(): readonly Resource[] {
-    return this.routes.listResources();
-  }
-
-  listResourceTemplates(): readonly ResourceTemplate[] {
-    return this.routes.listResourceTemplates();
-  }
-
-  /** Ready servers with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
-  skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[] {
-    return this.routes.skillServers();
-  }
-
-  /** Finds the backend of a namespaced (or passed-through) resource URI. */
-  resolveUri(uri: string): ResourceTarget {
-    return this.routes.resolveUri(uri);
-  }
-
-  // ——— calls ———
-
-  callTool(
-    name: string,
-    args: Record<string, unknown> | undefined,
-    context: CallContext = {},
-    meta?: Record<string, unknown>,
-  ): Promise<CallToolResult> {
-    return this.calls.callTool(name, args, context, meta);
-  }
-
-  /** The stdio hot path (tool-relay.ts): a 2025-era `tools/call` relayed as JSON-RPC; `undefined`: take the full path. */
-  relayToolCall(
-    request: RelayRequest,
-    peer: ClientPeer | undefined,
-    reply: (message: Readonly<Record<string, unknown>>) => void,
-    trace?: () => TraceContext,
-  ): { cancel(reason: string): void } | undefined {
-    // Straight to the relay: the hot path takes no hop through Calls.
-    const routing = { tools: this.routes.current.tools, timeouts: this.pool.config.timeouts, peers: this.peers };
-    return relayToolCall(routing, request, peer, reply, trace);
-  }
-
-  getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext = {}): Promise<GetPromptResult> {
-    return this.calls.getPrompt(name, args, context);
-  }
-
-  readResource(uri: string, context: CallContext = {}): Promise<ReadResourceResult> {
-    return this.calls.readResource(uri, context);
-  }
-
-  subscribe(uri: string): Promise<void> {
-    return this.calls.subscribe(uri);
-  }
-
-  unsubscribe(uri: string): Promise<void> {
-    return this.calls.unsubscribe(uri);
-  }
-
-  complete(params: CompleteParams, context: CallContext = {}): Promise<CompleteResult> {
-    return this.calls.complete(params, context);
   }
 }

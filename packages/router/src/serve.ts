@@ -2,6 +2,7 @@ import type { Logger } from '@promptyard/core';
 import type { JsonObject, ListAnswer, ListPage, McpAccess, McpHandlers, McpRelay, RequestContext } from '@promptyard/mcp';
 import type { CallContext } from './calls/call-context.js';
 import type { Router } from './router.js';
+import type { RouterView } from './router-view.js';
 import { createGatewaySkills } from './routes/skill-routes.js';
 
 export interface GatewayHandlersOptions {
@@ -11,6 +12,13 @@ export interface GatewayHandlersOptions {
   readonly logger: Logger;
   /** `[[policy]]`: who may use what; each item's server is the router's to say. */
   readonly access?: Omit<McpAccess, 'serverOf'> | undefined;
+  /** The surface served: `default` (everything) or a profile's name. */
+  readonly profile?: string | undefined;
+  /**
+   * Relay 2025-era `tools/call`s as JSON-RPC (default true). Off where a call's line must name its
+   * caller (an audit trail over HTTP): the relay sees no identity.
+   */
+  readonly relay?: boolean | undefined;
 }
 
 /**
@@ -18,7 +26,7 @@ export interface GatewayHandlersOptions {
  * has translated) to a 2025-era stdio backend travels as JSON-RPC, and its `notifications/cancelled`
  * follows it. Everything else takes the full path.
  */
-const createRelay = (router: Router): McpRelay => ({
+const createRelay = (router: RouterView): McpRelay => ({
   methods: ['tools/call'],
   open: (client) => {
     const relayed = new Map<unknown, { cancel(reason: string): void }>();
@@ -62,10 +70,12 @@ const createRelay = (router: Router): McpRelay => ({
  * router's events (list changes, backend logs, resource updates) announced to clients, and each
  * client remembered for the requests its servers make outside any call.
  */
-export const createGatewayHandlers = (router: Router, options: GatewayHandlersOptions): McpHandlers => {
+export const createGatewayHandlers = (gateway: Router, options: GatewayHandlersOptions): McpHandlers => {
+  const router = gateway.view(options.profile);
   const callContext = (context: RequestContext): CallContext => {
-    if (context.connection !== undefined) router.notePeer(context.connection);
+    if (context.connection !== undefined) gateway.notePeer(context.connection);
     return {
+      identity: context.identity,
       peer: context.client,
       signal: context.signal,
       onProgress: context.onProgress,
@@ -108,13 +118,13 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
       subscriptions: {
         subscribe: (uri) => router.subscribe(uri),
         unsubscribe: (uri) => router.unsubscribe(uri),
-        onUpdated: (listener) => router.on('resourceUpdated', listener),
+        onUpdated: (listener) => gateway.on('resourceUpdated', listener),
       },
     },
     complete: async (params, context) => (await router.complete(params as never, callContext(context))) as JsonObject,
     logs: {
       subscribe: (listener) =>
-        router.on('log', (record) =>
+        gateway.on('log', (record) =>
           listener({
             level: record.level,
             logger: record.logger === undefined ? record.server : `${record.server}/${record.logger}`,
@@ -122,11 +132,11 @@ export const createGatewayHandlers = (router: Router, options: GatewayHandlersOp
           }),
         ),
     },
-    setLogLevel: (level) => router.setLogLevel(level),
-    rootsChanged: () => void router.rootsChanged(),
-    onListChanged: (listener) => router.on('listChanged', listener),
-    disconnected: (connection) => router.forgetPeer(connection),
-    relay: createRelay(router),
+    setLogLevel: (level) => gateway.setLogLevel(level),
+    rootsChanged: () => void gateway.rootsChanged(),
+    onListChanged: (listener) => router.onListChanged(listener),
+    disconnected: (connection) => gateway.forgetPeer(connection),
+    ...(options.relay === false ? {} : { relay: createRelay(router) }),
     skills: createGatewaySkills(router),
     ...(options.access === undefined ? {} : { access: { ...options.access, serverOf: (kind, name) => router.serverOf(kind, name) } }),
   };

@@ -1,5 +1,5 @@
 import type { Logger, LogRecord } from '@promptyard/core';
-import type { BackendStatus, Hit, PromptCard, Router, RouterLogRecord, ToolCard } from '@promptyard/router';
+import type { BackendStatus, Hit, PromptCard, Router, RouterLogRecord, RouterView, ToolCard } from '@promptyard/router';
 
 /** One line of the Logs panel: a backend's stderr or a logging notification it sent. */
 export interface LogLine {
@@ -107,6 +107,8 @@ const recordText = (record: LogRecord): string => {
 export interface UiModelOptions {
   /** The gateway's own logger: its records join the log as server "gateway" (the UI owns the terminal, so they go nowhere else). */
   readonly logger?: Logger;
+  /** The surface shown: a profile's name; absent: the default one (everything). */
+  readonly profile?: string | undefined;
 }
 
 /** Listeners told of changes, bursts (a restart re-lists three kinds, logs arrive in floods) coalesced into one redraw. */
@@ -157,11 +159,11 @@ const followLogs = (router: Router, logger: Logger | undefined, lines: LogLine[]
   return stops;
 };
 
-const owner = (router: Router, name: string, kind: 'tool' | 'prompt'): string =>
+const owner = (router: RouterView, name: string, kind: 'tool' | 'prompt'): string =>
   (kind === 'tool' ? router.toolOwner(name)?.server : router.promptOwner(name)?.server) ?? '';
 
 /** The lists of the panels, each item with the server that serves it. */
-const catalogOf = (router: Router): Pick<UiModel, 'tools' | 'prompts' | 'resources' | 'templates'> => ({
+const catalogOf = (router: RouterView): Pick<UiModel, 'tools' | 'prompts' | 'resources' | 'templates'> => ({
   tools: () =>
     router.allTools().map((tool) => ({
       name: tool.name,
@@ -201,7 +203,8 @@ const catalogOf = (router: Router): Pick<UiModel, 'tools' | 'prompts' | 'resourc
 
 /** What a panel does to the gateway: search, call, render, read, restart and disable, results as text. */
 const actionsOf = (
-  router: Router,
+  gateway: Router,
+  router: RouterView,
 ): Pick<UiModel, 'searchTools' | 'searchPrompts' | 'callTool' | 'renderPrompt' | 'readResource' | 'restart' | 'setEnabled'> => ({
   searchTools: (query, server) => router.search.tools(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
   searchPrompts: (query, server) => router.search.prompts(query, { limit: 50, ...(server === undefined ? {} : { server }) }),
@@ -221,23 +224,24 @@ const actionsOf = (
       .map((item) => ('text' in item && typeof item.text === 'string' ? item.text : `[${item.mimeType ?? 'binary'} ${item.uri}]`))
       .join('\n');
   },
-  restart: (server) => router.restartServer(server),
-  setEnabled: (server, enabled) => router.setEnabled(server, enabled),
+  restart: (server) => gateway.restartServer(server),
+  setEnabled: (server, enabled) => gateway.setEnabled(server, enabled),
 });
 
 /** The UI model over a live router: its lists, states and events, with a bounded log. */
-export const createUiModel = (router: Router, options: UiModelOptions = {}): UiModel & { close(): void } => {
+export const createUiModel = (gateway: Router, options: UiModelOptions = {}): UiModel & { close(): void } => {
+  const router = gateway.view(options.profile);
   const { listeners, changed } = createChanges();
   const lines: LogLine[] = [];
   const stops: (() => void)[] = [
-    router.on('listChanged', changed),
-    router.on('status', changed),
-    ...followLogs(router, options.logger, lines, changed),
+    router.onListChanged(changed),
+    gateway.on('status', changed),
+    ...followLogs(gateway, options.logger, lines, changed),
   ];
   return {
     servers: () => router.status().backends,
     ...catalogOf(router),
-    ...actionsOf(router),
+    ...actionsOf(gateway, router),
     logs: () => lines,
     subscribe: (listener) => {
       listeners.add(listener);
@@ -250,7 +254,7 @@ export const createUiModel = (router: Router, options: UiModelOptions = {}): UiM
   };
 };
 
-const safeOwner = (router: Router, uri: string): string => {
+const safeOwner = (router: RouterView, uri: string): string => {
   try {
     return router.resolveUri(uri.split('{')[0] ?? uri).backend.id;
   } catch {

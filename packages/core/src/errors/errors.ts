@@ -17,6 +17,10 @@ export type PromptyardErrorCode =
   | 'RESPONSE_TOO_LARGE'
   | 'BACKEND_UNAVAILABLE'
   | 'BACKEND_ERROR'
+  /** A gateway definition held back by `pinning = "enforce"` until an operator approves it. */
+  | 'QUARANTINED'
+  /** A call that needed a person's approval and did not get it (declined, unanswered, nobody to ask). */
+  | 'NOT_APPROVED'
   | 'INTERNAL';
 
 export interface PromptyardErrorOptions {

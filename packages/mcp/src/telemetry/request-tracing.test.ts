@@ -15,6 +15,7 @@ const fakeTracing = () => {
     backendCall: () => {
       throw new Error('not used');
     },
+    traceId: () => undefined,
   };
   return { spans, tracing };
 };

@@ -44,4 +44,6 @@ export interface McpTracing {
   request(request: TracedRequest): RequestSpan;
   /** Starts the CLIENT span of a request to a backend, child of `parent` (the request being served). */
   backendCall(parent: TraceContext | undefined, call: TracedCall): BackendCallSpan;
+  /** The trace id of a request's context (for audit lines), when it is in a sampled or remote trace. */
+  traceId(context: TraceContext): string | undefined;
 }

@@ -102,4 +102,5 @@ export const createMcpTracing = (tracer: Tracer, propagator: TextMapPropagator =
     const span = tracer.startSpan(target === undefined ? method : `${method} ${target}`, { kind: SpanKind.CLIENT, attributes }, context);
     return new StartedSpan(span, context, propagator);
   },
+  traceId: (context: Context): string | undefined => trace.getSpanContext(context)?.traceId,
 });

@@ -1,3 +1,4 @@
+import type { Identity } from '@promptyard/core';
 import type { CallerAccess, ClientPeer, MultiRoundInput, TraceContext } from '@promptyard/mcp';
 
 /** A request's downstream context: who asked, progress to forward, cancellation. */
@@ -9,6 +10,8 @@ export interface CallContext {
   readonly multiRound?: MultiRoundInput | undefined;
   /** The caller's `[[policy]]`, when one governs it: the meta tools show and call only what it allows. */
   readonly access?: CallerAccess | undefined;
+  /** The authenticated caller over HTTP; absent on stdio and without auth (the local user). */
+  readonly identity?: Identity | undefined;
   /** With traces on: the span of the request being served, parent of the calls made for it. */
   readonly trace?: TraceContext | undefined;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend } from '../backends/backend.js';
 import { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from '../routes/route-table.js';
+import { Auditor } from './call-audit.js';
 import { relayToolCall } from './tool-relay.js';
 
 /** A ready 2025-era stdio backend whose relay answers every call with `result`. */
@@ -33,7 +34,13 @@ const relayed = (prefix: string | false, result: Record<string, unknown>, tracin
       const peers = new PeerRequests();
       peers.tracing = tracing;
       relayToolCall(
-        { tools, timeouts: { requestMs: 1000, toolMs: 1000 }, peers },
+        {
+          tools,
+          timeouts: { requestMs: 1000, toolMs: 1000 },
+          peers,
+          auditor: new Auditor(undefined, 'default', undefined),
+          approvals: undefined,
+        },
         { id: 7, params: { name: 'everything_get-resource-links', arguments: {}, _meta: { traceparent: 'the client’s', other: 1 } } },
         undefined,
         resolve,
@@ -90,6 +97,7 @@ describe('relayToolCall', () => {
           meta: (meta) => ({ ...meta, traceparent: 'the gateway’s' }),
         };
       },
+      traceId: () => undefined,
     };
     const served = { span: 'served' };
     const { call, sent } = relayed('everything', { content: [], isError: true }, tracing, () => served as never);

@@ -3,7 +3,10 @@ import { toolTimeoutMs } from '../config-backend.js';
 import type { DefaultTimeouts } from '../config-backend.js';
 import { BackendCall, openSpan } from './backend-call.js';
 import type { PeerRequests } from './peer-requests.js';
+import { routedArguments } from '../routes/route-table.js';
 import type { RouteTable } from '../routes/route-table.js';
+import type { ApprovalGate } from './approval-gate.js';
+import type { Auditor } from './call-audit.js';
 import { rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
 
 /** `error.type` of a backend's JSON-RPC response: its error's code, or `tool_error` for an `isError` result. */
@@ -24,6 +27,10 @@ export interface RelayRouting {
   readonly tools: RouteTable['tools'];
   readonly timeouts: DefaultTimeouts;
   readonly peers: PeerRequests;
+  /** The surface's audit: each relayed call's decision and outcome. */
+  readonly auditor: Auditor;
+  /** A call that needs a person's approval takes the full path, which asks. */
+  readonly approvals: ApprovalGate | undefined;
 }
 
 /**
@@ -48,7 +55,14 @@ export const relayToolCall = (
   if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
   const { backend, original } = route;
   const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
-  if (relay === undefined) return undefined;
+  if (relay === undefined || routing.approvals?.required(undefined, name, backend.id) !== undefined) return undefined;
+  const args = params['arguments'] as Record<string, unknown> | undefined;
+  const audit = routing.auditor.begin(
+    { kind: 'tool', name, server: backend.id, args },
+    routing.auditor.enabled && trace !== undefined ? { trace: trace() } : {},
+  );
+  const sent =
+    route.inject === undefined ? { ...params, name: original } : { ...params, name: original, arguments: routedArguments(route, args) };
   const target = { method: 'tools/call', target: original };
   const failure = (text: string): Record<string, unknown> => ({
     jsonrpc: '2.0',
@@ -60,38 +74,41 @@ export const relayToolCall = (
   const span = tracing === undefined ? undefined : openSpan(tracing, trace?.(), backend, target);
   const pending = new BackendCall(routing.peers, backend, target, toolTimeoutMs(backend.config, routing.timeouts), peer, span);
   let finished = false;
-  const finish = (error?: string): void => {
+  const finish = (error?: string, failed?: string): void => {
     finished = true;
     clearTimeout(timer);
     pending.end(error);
+    if (failed === undefined) audit.end('allowed');
+    else audit.end('failed', failed);
   };
-  const call = relay.call(
-    span === undefined ? { ...params, name: original } : { ...params, name: original, _meta: span.meta(meta) },
-    (response) => {
-      if (finished) return;
-      if (response === undefined) {
-        finish('connection_closed');
-        reply(failure(pending.stopped('connection closed')));
-        return;
-      }
-      finish(span === undefined ? undefined : responseErrorType(response));
-      const error = response['error'] as { message?: unknown } | undefined;
-      if (error !== undefined)
-        reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
-      else if (response['result'] === undefined) reply({ ...response, id });
-      else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });
-    },
-  );
+  const call = relay.call(span === undefined ? sent : { ...sent, _meta: span.meta(meta) }, (response) => {
+    if (finished) return;
+    if (response === undefined) {
+      const text = pending.stopped('connection closed');
+      finish('connection_closed', text);
+      reply(failure(text));
+      return;
+    }
+    const error = response['error'] as { message?: unknown } | undefined;
+    finish(
+      span === undefined ? undefined : responseErrorType(response),
+      error === undefined ? undefined : String(error.message ?? 'error'),
+    );
+    if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
+    else if (response['result'] === undefined) reply({ ...response, id });
+    else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });
+  });
   const timer = setTimeout(() => {
     if (finished) return;
-    finish('timeout');
+    const text = pending.timedOut();
+    finish('timeout', text);
     call.cancel(`timed out after ${pending.timeoutMs} ms`);
-    reply(failure(pending.timedOut()));
+    reply(failure(text));
   }, pending.timeoutMs);
   return {
     cancel: (reason) => {
       if (finished) return;
-      finish('cancelled');
+      finish('cancelled', `cancelled: ${reason}`);
       call.cancel(reason);
     },
   };

@@ -75,6 +75,10 @@ const toolDefinitions = {
 
 type MetaToolName = keyof typeof toolDefinitions;
 
+/** The meta tools' definitions, in the order tools/list shows them. */
+export const metaToolDefinitions = (): Tool[] =>
+  (Object.keys(toolDefinitions) as MetaToolName[]).map((name) => ({ name, ...toolDefinitions[name] }) as Tool);
+
 /** The meta tools over `host`, in the order tools/list shows them. */
 export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch): MetaTool[] => {
   const calls: Record<MetaToolName, (args: Record<string, unknown>, context: CallContext) => Promise<CallToolResult> | CallToolResult> = {
@@ -88,8 +92,8 @@ export const createMetaTools = (host: MetaToolHost, catalogSearch: CatalogSearch
     describe_prompt: (args, context) => describePrompt(host, args, context),
     search_prompts: (args, context) => search(host, catalogSearch, 'prompts', args, context),
   };
-  return (Object.keys(toolDefinitions) as MetaToolName[]).map((name) => ({
-    definition: { name, ...toolDefinitions[name] } as Tool,
-    call: async (args, context) => calls[name](args, context),
+  return metaToolDefinitions().map((definition) => ({
+    definition,
+    call: async (args, context) => calls[definition.name as MetaToolName](args, context),
   }));
 };

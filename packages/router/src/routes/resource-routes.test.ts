@@ -33,7 +33,7 @@ describe('resolveUri', () => {
   });
   const table = buildRouteTable(backends, { namers: createNamers(config.separator), metaTools: [], lazy: false });
   const resolve = (uri: string) => {
-    const target = resolveUri(table, backends, uri);
+    const target = resolveUri(table, uri);
     return { server: target.backend.id, uri: target.uri };
   };
 
@@ -47,7 +47,8 @@ describe('resolveUri', () => {
 
   it('passes other URIs to the only pass-through server, and refuses what nobody owns', () => {
     expect(resolve('ui://elsewhere/app.html')).toEqual({ server: 'plain', uri: 'ui://elsewhere/app.html' });
-    expect(() => resolveUri(table, backends.slice(0, 1), 'ui://elsewhere/app.html')).toThrow(/does not belong to any server/);
+    const onlyPrefixed = buildRouteTable(backends.slice(0, 1), { namers: createNamers(config.separator), metaTools: [], lazy: false });
+    expect(() => resolveUri(onlyPrefixed, 'ui://elsewhere/app.html')).toThrow(/does not belong to any server/);
   });
 
   it("reads with the contents' URIs namespaced for a prefixed server and as they are for a pass-through one", async () => {

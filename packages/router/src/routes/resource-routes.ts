@@ -13,7 +13,7 @@ export interface ResourceTarget {
 const hasScheme = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** Finds the backend of a namespaced (or passed-through) resource URI. */
-export const resolveUri = (routes: RouteTable, backends: Iterable<Backend>, uri: string): ResourceTarget => {
+export const resolveUri = (routes: RouteTable, uri: string): ResourceTarget => {
   const listed = routes.resources.get(uri);
   if (listed !== undefined) return { backend: listed.backend, uri: listed.original };
   const decoded = decodeUri(uri, routes.uriPrefixes.keys());
@@ -22,7 +22,7 @@ export const resolveUri = (routes: RouteTable, backends: Iterable<Backend>, uri:
     if (backend !== undefined) return { backend, uri: decoded.uri };
   }
   // Pass-through servers: match a template's literal start, else the only pass-through server with resources.
-  const passthrough = [...backends].filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
+  const passthrough = routes.members.filter((backend) => backend.config.prefix === false && backend.capabilities.resources !== undefined);
   for (const template of routes.templates) {
     if (template.backend.config.prefix !== false) continue;
     const literal = template.original.split('{')[0] ?? '';
@@ -38,11 +38,11 @@ export const resolveUri = (routes: RouteTable, backends: Iterable<Backend>, uri:
 };
 
 /** The backend of a listed URI template (for completions), else of a URI; undefined when none owns it. */
-export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>, uriTemplate: string): ResourceTarget | undefined => {
+export const resolveTemplate = (routes: RouteTable, uriTemplate: string): ResourceTarget | undefined => {
   const template = routes.templates.find((route) => route.item.uriTemplate === uriTemplate);
   if (template !== undefined) return { backend: template.backend, uri: template.original };
   try {
-    return resolveUri(routes, backends, uriTemplate);
+    return resolveUri(routes, uriTemplate);
   } catch {
     return undefined;
   }
@@ -52,10 +52,10 @@ export const resolveTemplate = (routes: RouteTable, backends: Iterable<Backend>,
  * The server an item comes from, for `[[policy]] servers`: a tool or prompt by name, a resource by URI
  * or URI template, a skill by its `skill://<prefix>/` URI; `undefined` for the gateway's own tools.
  */
-export const serverOfItem = (routes: RouteTable, backends: Iterable<Backend>, kind: AccessKind, name: string): string | undefined => {
+export const serverOfItem = (routes: RouteTable, kind: AccessKind, name: string): string | undefined => {
   if (kind === 'tool') return routes.tools.get(name)?.backend.id;
   if (kind === 'prompt') return routes.prompts.get(name)?.backend.id;
-  if (kind === 'resource') return resolveTemplate(routes, backends, name)?.backend.id;
+  if (kind === 'resource') return resolveTemplate(routes, name)?.backend.id;
   const prefix = /^skill:\/\/([^/]+)/.exec(name)?.[1];
   return prefix === undefined ? undefined : routes.uriPrefixes.get(decodeURIComponent(prefix))?.id;
 };

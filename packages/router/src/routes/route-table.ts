@@ -1,18 +1,26 @@
 import type { Backend } from '../backends/backend.js';
-import { compileNameFilter } from '../config-backend.js';
+import type { PinChange, PinReview } from '../pins/pin-types.js';
+import { injectArguments, overridePrompt, overrideTool } from '../surface/overrides.js';
+import { ownOverride, selectionOf } from '../surface/selection.js';
+import type { ServerSelection } from '../surface/selection.js';
+import type { ProfileConfig } from '../surface/surface-types.js';
 import { createNamer, encodeUri, encodeUriTemplate } from './names.js';
 import type { Namer } from './names.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../sdk/upstream-types.js';
 import { rewriteTool, uriMapFor } from './uri-rewrite.js';
+import type { UriMap } from './uri-rewrite.js';
 
 export type RoutedList = 'tools' | 'prompts' | 'resources';
 
 const routedLists: readonly RoutedList[] = ['tools', 'prompts', 'resources'];
 
-interface Route<T> {
+export interface Route<T> {
   readonly backend: Backend;
+  /** The item's name on its server (what a call is sent with). */
   readonly original: string;
   readonly item: T;
+  /** A tool's arguments fixed by an override: injected into every call. */
+  readonly inject?: Readonly<Record<string, unknown>> | undefined;
 }
 
 export interface Collision {
@@ -30,6 +38,8 @@ export interface RouteTable {
   readonly templates: readonly Route<ResourceTemplate>[];
   /** Every prefixed backend by its prefix, ready or not: their URIs stay resolvable while they are down. */
   readonly uriPrefixes: ReadonlyMap<string, Backend>;
+  /** The backends of this surface (the profile's servers), ready or not, in config order. */
+  readonly members: readonly Backend[];
   /** As served: tools/list holds the meta tools first, and in lazy mode only them. */
   readonly lists: {
     readonly tools: readonly Tool[];
@@ -38,6 +48,8 @@ export interface RouteTable {
     readonly templates: readonly ResourceTemplate[];
   };
   readonly collisions: readonly Collision[];
+  /** Definitions held back by `pinning = "enforce"`, by the name they would be served under: a call is told why. */
+  readonly quarantined: { readonly tools: ReadonlyMap<string, PinChange>; readonly prompts: ReadonlyMap<string, PinChange> };
   /** What clients were shown, to tell a real list change from a rebuild that changed nothing; '' before the first build. */
   readonly signatures: Readonly<Record<RoutedList, string>>;
 }
@@ -48,8 +60,10 @@ export const emptyRouteTable: RouteTable = {
   resources: new Map(),
   templates: [],
   uriPrefixes: new Map(),
+  members: [],
   lists: { tools: [], prompts: [], resources: [], templates: [] },
   collisions: [],
+  quarantined: { tools: new Map(), prompts: new Map() },
   signatures: { tools: '', prompts: '', resources: '' },
 };
 
@@ -64,76 +78,152 @@ export const createNamers = (separator: string): Namers => ({
   prompt: createNamer({ separator, sanitize: false }),
 });
 
+/** A server's tools and prompts as its pins allow them to be served. */
+export interface ReviewedLists {
+  readonly tools: PinReview<Tool>;
+  readonly prompts: PinReview<Prompt>;
+}
+
 export interface RouteTableOptions {
   readonly namers: Namers;
   /** The meta tools' definitions when they are served, else none: they are listed first and win name collisions. */
   readonly metaTools: readonly Tool[];
   /** tools/list holds only the meta tools; every backend tool stays routable. */
   readonly lazy: boolean;
+  /** The profile whose surface this is; absent: the default surface, every server. */
+  readonly profile?: ProfileConfig | undefined;
+  /** Each ready backend's lists reviewed against its pins; a backend absent here is served as it lists. */
+  readonly reviews?: ReadonlyMap<Backend, ReviewedLists> | undefined;
 }
 
-/** namespace → filter → merge: the table for `backends`, in config order (the first server keeps a contested name). */
-export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTableOptions): RouteTable => {
-  const { namers, metaTools, lazy } = options;
-  const tools = new Map<string, Route<Tool>>();
-  const prompts = new Map<string, Route<Prompt>>();
-  const resources = new Map<string, Route<Resource>>();
-  const templates: Route<ResourceTemplate>[] = [];
-  const uriPrefixes = new Map<string, Backend>();
-  const collisions: Collision[] = [];
-  const reserved = new Set(metaTools.map((tool) => tool.name));
-  // Skills are announced as resources changes: a skill's files can change while its listing stays.
-  const skills: unknown[] = [];
+/** The table being built, in config order. */
+interface Draft {
+  readonly options: RouteTableOptions;
+  readonly tools: Map<string, Route<Tool>>;
+  readonly prompts: Map<string, Route<Prompt>>;
+  readonly resources: Map<string, Route<Resource>>;
+  readonly templates: Route<ResourceTemplate>[];
+  readonly uriPrefixes: Map<string, Backend>;
+  readonly members: Backend[];
+  readonly collisions: Collision[];
+  readonly quarantined: { readonly tools: Map<string, PinChange>; readonly prompts: Map<string, PinChange> };
+  readonly reserved: ReadonlySet<string>;
+  /** Skills are announced as resources changes: a skill's files can change while its listing stays. */
+  readonly skills: unknown[];
+}
 
-  for (const backend of backends) {
-    const prefix = backend.config.prefix;
-    if (prefix !== false) uriPrefixes.set(prefix, backend);
-    if (backend.state !== 'ready') continue;
-    const allowTool = compileNameFilter(backend.config.tools);
-    const allowPrompt = compileNameFilter(backend.config.prompts);
-    const allowResource = compileNameFilter(backend.config.resources);
-    const uriMap = uriMapFor(prefix);
-    for (const tool of backend.lists.tools) {
-      if (!allowTool(tool.name)) continue;
-      const name = namers.tool.encode(prefix, tool.name);
-      const taken = tools.get(name);
-      if (taken !== undefined || reserved.has(name)) {
-        collisions.push({
-          kind: 'tool',
-          name,
-          kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`,
-          dropped: `${backend.id}/${tool.name}`,
-        });
-        continue;
-      }
-      // An MCP App's UI resource (`_meta.ui.resourceUri`) must be readable through the gateway.
-      tools.set(name, { backend, original: tool.name, item: rewriteTool({ ...tool, name }, uriMap) });
-    }
-    for (const prompt of backend.lists.prompts) {
-      if (!allowPrompt(prompt.name)) continue;
-      const name = namers.prompt.encode(prefix, prompt.name);
-      const taken = prompts.get(name);
-      if (taken !== undefined) {
-        collisions.push({ kind: 'prompt', name, kept: `${taken.backend.id}/${taken.original}`, dropped: `${backend.id}/${prompt.name}` });
-        continue;
-      }
-      prompts.set(name, { backend, original: prompt.name, item: { ...prompt, name } });
-    }
-    if (backend.lists.skills.length > 0) skills.push([backend.id, prefix, backend.lists.skills]);
-    for (const resource of backend.lists.resources) {
-      // A server's skill files are listed by the gateway's skills, under the server's prefix.
-      if (backend.lists.skills.length > 0 && resource.uri.startsWith('skill://')) continue;
-      if (!allowResource(resource.uri) && !allowResource(resource.name)) continue;
-      const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
-      if (!resources.has(uri)) resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
-    }
-    for (const template of backend.lists.resourceTemplates) {
-      if (!allowResource(template.uriTemplate) && !allowResource(template.name)) continue;
-      const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
-      templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
-    }
+const addTools = (draft: Draft, backend: Backend, selection: ServerSelection, uriMap: UriMap | undefined): void => {
+  const { namers } = draft.options;
+  const prefix = backend.config.prefix;
+  const review = draft.options.reviews?.get(backend)?.tools;
+  for (const [original, change] of review?.quarantined ?? []) {
+    if (!selection.tools(original)) continue;
+    const renamed = ownOverride(selection.overrides.tools, original)?.name ?? original;
+    draft.quarantined.tools.set(namers.tool.encode(prefix, renamed), change);
   }
+  for (const tool of review?.served ?? backend.lists.tools) {
+    if (!selection.tools(tool.name)) continue;
+    const override = ownOverride(selection.overrides.tools, tool.name);
+    const shown = overrideTool(tool, override);
+    const name = namers.tool.encode(prefix, shown.name);
+    const taken = draft.tools.get(name);
+    if (taken !== undefined || draft.reserved.has(name)) {
+      draft.collisions.push({
+        kind: 'tool',
+        name,
+        kept: taken === undefined ? 'gateway meta tool' : `${taken.backend.id}/${taken.original}`,
+        dropped: `${backend.id}/${tool.name}`,
+      });
+      continue;
+    }
+    // An MCP App's UI resource (`_meta.ui.resourceUri`) must be readable through the gateway.
+    const item = rewriteTool({ ...shown, name }, uriMap);
+    draft.tools.set(name, {
+      backend,
+      original: tool.name,
+      item,
+      ...(override?.arguments === undefined ? {} : { inject: override.arguments }),
+    });
+  }
+};
 
+const addPrompts = (draft: Draft, backend: Backend, selection: ServerSelection): void => {
+  const { namers } = draft.options;
+  const prefix = backend.config.prefix;
+  const review = draft.options.reviews?.get(backend)?.prompts;
+  for (const [original, change] of review?.quarantined ?? []) {
+    if (!selection.prompts(original)) continue;
+    const renamed = ownOverride(selection.overrides.prompts, original)?.name ?? original;
+    draft.quarantined.prompts.set(namers.prompt.encode(prefix, renamed), change);
+  }
+  for (const prompt of review?.served ?? backend.lists.prompts) {
+    if (!selection.prompts(prompt.name)) continue;
+    const shown = overridePrompt(prompt, ownOverride(selection.overrides.prompts, prompt.name));
+    const name = namers.prompt.encode(prefix, shown.name);
+    const taken = draft.prompts.get(name);
+    if (taken !== undefined) {
+      draft.collisions.push({
+        kind: 'prompt',
+        name,
+        kept: `${taken.backend.id}/${taken.original}`,
+        dropped: `${backend.id}/${prompt.name}`,
+      });
+      continue;
+    }
+    draft.prompts.set(name, { backend, original: prompt.name, item: { ...shown, name } });
+  }
+};
+
+const addResources = (draft: Draft, backend: Backend, selection: ServerSelection): void => {
+  const prefix = backend.config.prefix;
+  const allow = selection.resources;
+  for (const resource of backend.lists.resources) {
+    // A server's skill files are listed by the gateway's skills, under the server's prefix.
+    if (backend.lists.skills.length > 0 && resource.uri.startsWith('skill://')) continue;
+    if (!allow(resource.uri) && !allow(resource.name)) continue;
+    const uri = prefix === false ? resource.uri : encodeUri(prefix, resource.uri);
+    if (!draft.resources.has(uri)) draft.resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
+  }
+  for (const template of backend.lists.resourceTemplates) {
+    if (!allow(template.uriTemplate) && !allow(template.name)) continue;
+    const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
+    draft.templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
+  }
+};
+
+/** namespace → filter → override → merge: the table for `backends`, in config order (the first server keeps a contested name). */
+export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTableOptions): RouteTable => {
+  const draft: Draft = {
+    options,
+    tools: new Map(),
+    prompts: new Map(),
+    resources: new Map(),
+    templates: [],
+    uriPrefixes: new Map(),
+    members: [],
+    collisions: [],
+    quarantined: { tools: new Map(), prompts: new Map() },
+    reserved: new Set(options.metaTools.map((tool) => tool.name)),
+    skills: [],
+  };
+  for (const backend of backends) {
+    const selection = selectionOf(backend, options.profile);
+    if (selection === undefined) continue;
+    draft.members.push(backend);
+    const prefix = backend.config.prefix;
+    if (prefix !== false) draft.uriPrefixes.set(prefix, backend);
+    if (backend.state !== 'ready') continue;
+    addTools(draft, backend, selection, uriMapFor(prefix));
+    addPrompts(draft, backend, selection);
+    if (backend.lists.skills.length > 0) draft.skills.push([backend.id, prefix, backend.lists.skills]);
+    addResources(draft, backend, selection);
+  }
+  return finishTable(draft);
+};
+
+const finishTable = (draft: Draft): RouteTable => {
+  const { tools, prompts, resources, templates, uriPrefixes, members, collisions, quarantined } = draft;
+  const { metaTools, lazy } = draft.options;
   const lists = {
     tools: [...metaTools, ...(lazy ? [] : [...tools.values()].map((route) => route.item))],
     prompts: [...prompts.values()].map((route) => route.item),
@@ -143,10 +233,16 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
   const signatures = {
     tools: JSON.stringify(lists.tools),
     prompts: JSON.stringify(lists.prompts),
-    resources: JSON.stringify([lists.resources, lists.templates, skills]),
+    resources: JSON.stringify([lists.resources, lists.templates, draft.skills]),
   };
-  return { tools, prompts, resources, templates, uriPrefixes, lists, collisions, signatures };
+  return { tools, prompts, resources, templates, uriPrefixes, members, lists, collisions, quarantined, signatures };
 };
+
+/** A call's arguments as its route sends them: fixed ones injected. */
+export const routedArguments = (
+  route: Route<Tool>,
+  args: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> | undefined => injectArguments(args, route.inject);
 
 const collisionKey = (collision: Collision): string => `${collision.kind}:${collision.name}:${collision.dropped}`;
 

@@ -9,13 +9,16 @@ import type { AccessKind, Logger, PromptyardError } from '@promptyard/core';
 import type { Backend } from '../backends/backend.js';
 import type { BackendPool } from '../backends/backend-pool.js';
 import type { StartupWait } from '../backends/startup-wait.js';
+import type { PinBook } from '../pins/pin-types.js';
 import type { RouterEmitter } from '../router-events.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../sdk/upstream-types.js';
+import { DEFAULT_PROFILE } from '../surface/surface-types.js';
+import type { ProfileConfig } from '../surface/surface-types.js';
+import type { Tool } from '../sdk/upstream-types.js';
 import { notFound } from './not-found.js';
 import { resolveUri, serverOfItem } from './resource-routes.js';
 import type { ResourceTarget } from './resource-routes.js';
 import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
-import type { Namers, RouteTable } from './route-table.js';
+import type { Namers, ReviewedLists, RouteTable } from './route-table.js';
 
 /** A routed item's server and its name there. */
 export interface Owner {
@@ -25,7 +28,10 @@ export interface Owner {
 
 /** The route table of the moment, rebuilt as backends join, leave or change their lists, and what is read of it. */
 export class Routes {
-  private table: RouteTable = emptyRouteTable;
+  /** Each profile's table (the default one under `default`), replaced whole on each rebuild. */
+  private tables = new Map<string, RouteTable>([[DEFAULT_PROFILE, emptyRouteTable]]);
+  /** Pin warnings and quarantines already logged, so each change is told once. */
+  private readonly told = new Set<string>();
   private namers: Namers;
   private separator: string;
   private rebuildScheduled = false;
@@ -36,13 +42,19 @@ export class Routes {
   private readonly events: RouterEmitter;
   private readonly logger: Logger;
   private readonly startupWait: StartupWait;
+  private readonly pins: PinBook | undefined;
 
-  constructor(pool: BackendPool, metaTools: readonly Tool[], events: RouterEmitter, logger: Logger, startupWait: StartupWait) {
+  constructor(
+    pool: BackendPool,
+    metaTools: readonly Tool[],
+    parts: { events: RouterEmitter; logger: Logger; startupWait: StartupWait; pins: PinBook | undefined },
+  ) {
     this.pool = pool;
     this.metaTools = metaTools;
-    this.events = events;
-    this.logger = logger;
-    this.startupWait = startupWait;
+    this.events = parts.events;
+    this.logger = parts.logger;
+    this.startupWait = parts.startupWait;
+    this.pins = parts.pins;
     this.separator = pool.config.separator;
     this.namers = createNamers(this.separator);
   }
@@ -52,9 +64,14 @@ export class Routes {
     return this.rebuilds;
   }
 
-  /** The table as it stands (replaced whole on each rebuild). */
+  /** The default surface's table as it stands (replaced whole on each rebuild). */
   get current(): RouteTable {
-    return this.table;
+    return this.table();
+  }
+
+  /** A profile's table; an unknown (or removed) profile has an empty one. */
+  table(profile: string = DEFAULT_PROFILE): RouteTable {
+    return this.tables.get(profile) ?? emptyRouteTable;
   }
 
   /** Lazy mode serves the meta tools even when `meta_tools` is off: they are its only way to the tools. */
@@ -71,79 +88,75 @@ export class Routes {
     });
   }
 
-  /** sync → namespace → cache: merges every ready backend's lists, then notifies what changed. */
+  /** sync → review → namespace → cache: merges every ready backend's lists per profile, then notifies what changed. */
   rebuild(): void {
-    const { separator, lazy } = this.pool.config;
+    const { separator, lazy, profiles } = this.pool.config;
     if (separator !== this.separator) {
       this.separator = separator;
       this.namers = createNamers(separator);
     }
     const served = this.metaToolsServed() ? this.metaTools : [];
-    const next = buildRouteTable(this.pool.all(), { namers: this.namers, metaTools: served, lazy });
-    const { changed, newCollisions } = compareRouteTables(this.table, next);
-    this.table = next;
+    const reviews = this.review();
+    const surfaces: [string, ProfileConfig | undefined][] = [
+      [DEFAULT_PROFILE, undefined],
+      ...profiles.map((profile) => [profile.name, profile] as [string, ProfileConfig]),
+    ];
+    const next = new Map<string, RouteTable>();
+    for (const [name, profile] of surfaces) {
+      const table = buildRouteTable(this.pool.all(), { namers: this.namers, metaTools: served, lazy, profile, reviews });
+      const { changed, newCollisions } = compareRouteTables(this.tables.get(name) ?? emptyRouteTable, table);
+      next.set(name, table);
+      for (const collision of newCollisions) this.logger.warn(collisionWarning(collision), { name: collision.name, profile: name });
+      for (const list of changed) this.events.emit('listChanged', { list, profile: name });
+    }
+    this.tables = next;
     this.rebuilds++;
-    for (const collision of newCollisions) this.logger.warn(collisionWarning(collision), { name: collision.name });
-    for (const list of changed) this.events.emit('listChanged', list);
     this.startupWait.rebuilt();
   }
 
-  listTools(): readonly Tool[] {
-    return this.table.lists.tools;
+  /** Each ready backend's tools and prompts reviewed against its pins; changes are logged once each. */
+  private review(): ReadonlyMap<Backend, ReviewedLists> | undefined {
+    const { pins } = this;
+    if (pins === undefined) return undefined;
+    const reviews = new Map<Backend, ReviewedLists>();
+    for (const backend of this.pool.all()) {
+      if (backend.state !== 'ready') continue;
+      const mode = backend.config.pinning;
+      const reviewed = {
+        tools: pins.review(backend.id, mode, 'tool', backend.lists.tools),
+        prompts: pins.review(backend.id, mode, 'prompt', backend.lists.prompts),
+      };
+      reviews.set(backend, reviewed);
+      for (const change of [...reviewed.tools.quarantined.values(), ...reviewed.prompts.quarantined.values()])
+        this.tell('warn', change.message);
+      for (const change of [...reviewed.tools.warned.values(), ...reviewed.prompts.warned.values()]) this.tell('warn', change.message);
+    }
+    return reviews;
   }
 
-  /** Every backend tool, lazy mode or not (for the meta tools). */
-  allTools(): readonly Tool[] {
-    return [...this.table.tools.values()].map((route) => route.item);
+  private tell(level: 'warn', message: string): void {
+    if (this.told.has(message)) return;
+    if (this.told.size > 10_000) this.told.clear();
+    this.told.add(message);
+    this.logger[level](message);
   }
 
-  /** A backend tool by its namespaced name (lazy mode or not). */
-  backendTool(name: string): Tool | undefined {
-    return this.table.tools.get(name)?.item;
+  /** The server a tool, prompt, resource or skill of `table` comes from (`[[policy]] servers`). */
+  serverOf(kind: AccessKind, name: string, table: RouteTable): string | undefined {
+    return serverOfItem(table, kind, name);
   }
 
-  toolOwner(name: string): Owner | undefined {
-    const route = this.table.tools.get(name);
-    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
-  }
-
-  /** The server a tool, prompt, resource or skill comes from (`[[policy]] servers`). */
-  serverOf(kind: AccessKind, name: string): string | undefined {
-    return serverOfItem(this.table, this.pool.all(), kind, name);
-  }
-
-  listPrompts(): readonly Prompt[] {
-    return this.table.lists.prompts;
-  }
-
-  promptOwner(name: string): Owner | undefined {
-    const route = this.table.prompts.get(name);
-    return route === undefined ? undefined : { server: route.backend.id, original: route.original };
-  }
-
-  getPromptDefinition(name: string): Prompt | undefined {
-    return this.table.prompts.get(name)?.item;
-  }
-
-  listResources(): readonly Resource[] {
-    return this.table.lists.resources;
-  }
-
-  listResourceTemplates(): readonly ResourceTemplate[] {
-    return this.table.lists.templates;
-  }
-
-  /** Ready servers with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
-  skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[] {
+  /** Ready servers of `servers` with skills, in config order (the first keeps a contested skill URI), and their request timeouts. */
+  skillServers(servers: (id: string) => boolean): { readonly backend: Backend; readonly timeoutMs: number }[] {
     return this.pool
       .list()
-      .filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0)
+      .filter((backend) => backend.state === 'ready' && backend.lists.skills.length > 0 && servers(backend.id))
       .map((backend) => ({ backend, timeoutMs: this.pool.requestTimeout(backend) }));
   }
 
-  /** Finds the backend of a namespaced (or passed-through) resource URI. */
-  resolveUri(uri: string): ResourceTarget {
-    return resolveUri(this.table, this.pool.all(), uri);
+  /** Finds the backend of a namespaced (or passed-through) resource URI in `table`. */
+  resolveUri(uri: string, table: RouteTable): ResourceTarget {
+    return resolveUri(table, uri);
   }
 
   /** An unknown tool or prompt: the closest names, and the servers that may own it but are down. */

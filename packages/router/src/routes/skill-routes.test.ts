@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Backend } from '../backends/backend.js';
-import type { Router } from '../router.js';
+import type { SkillHost } from './skill-routes.js';
 import type { Skill } from '../sdk/upstream-skills.js';
 import { createGatewaySkills } from './skill-routes.js';
 
@@ -26,8 +26,10 @@ const server = (id: string, prefix: string | false, skills: readonly Skill[]): B
     },
   }) as unknown as Backend;
 
-const routerOf = (backends: readonly Backend[], startup?: Promise<void>): Router =>
-  ({ skillServers: () => backends.map((backend) => ({ backend, timeoutMs: 1000 })), startup: () => startup }) as unknown as Router;
+const routerOf = (backends: readonly Backend[], startup?: Promise<void>): SkillHost => ({
+  skillServers: () => backends.map((backend) => ({ backend, timeoutMs: 1000 })),
+  startup: () => startup,
+});
 
 const sourceOf = (backends: readonly Backend[], startup?: Promise<void>) => {
   const skills = createGatewaySkills(routerOf(backends, startup));

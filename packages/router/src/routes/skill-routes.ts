@@ -1,6 +1,10 @@
 import type { JsonObject, McpSkills, SkillContent } from '@promptyard/mcp';
 import type { Backend } from '../backends/backend.js';
-import type { Router } from '../router.js';
+/** What the gateway's skills read of a surface. */
+export interface SkillHost {
+  skillServers(): { readonly backend: Backend; readonly timeoutMs: number }[];
+  startup(): Promise<void> | undefined;
+}
 import type { Skill } from '../sdk/upstream-skills.js';
 
 const base = 'skill://';
@@ -39,7 +43,7 @@ const rewrite = (prefix: string | false, skill: Skill): Skill | undefined => {
     : undefined;
 };
 
-const routesOf = (router: Router): SkillRoute[] => {
+const routesOf = (router: SkillHost): SkillRoute[] => {
   const taken = new Set<string>();
   const routes: SkillRoute[] = [];
   for (const { backend, timeoutMs } of router.skillServers()) {
@@ -62,7 +66,7 @@ const decodedOrUndefined = (uri: string): string | undefined => {
 };
 
 /** The route of a gateway URI inside a served skill's folder, with the server's URI for it. */
-const locate = (router: Router, uri: string): { readonly route: SkillRoute; readonly original: string } | undefined => {
+const locate = (router: SkillHost, uri: string): { readonly route: SkillRoute; readonly original: string } | undefined => {
   // `..` or `.` segments (however encoded) would leave the folder the check below looks at.
   const decoded = decodedOrUndefined(uri);
   if (decoded === undefined || decoded.split('/').some((segment) => segment === '..' || segment === '.')) return undefined;
@@ -87,7 +91,7 @@ const contentOf = (contents: readonly Readonly<Record<string, unknown>>[]): Skil
  * serves them. A server without the skills extension contributes none. Changes are announced with
  * the resources list (the route table's resources signature covers the skills).
  */
-export const createGatewaySkills = (router: Router): McpSkills => ({
+export const createGatewaySkills = (router: SkillHost): McpSkills => ({
   source: {
     // As the other lists: during start-up they wait (a bounded wait) for the servers still starting.
     list: async () => {
