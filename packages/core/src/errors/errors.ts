@@ -17,6 +17,8 @@ export type PromptyardErrorCode =
   | 'RESPONSE_TOO_LARGE'
   | 'BACKEND_UNAVAILABLE'
   | 'BACKEND_ERROR'
+  /** A call that needs a person's approval (`[[policy]] approve`) did not get it: declined, unanswered, or nobody could be asked. */
+  | 'APPROVAL_DECLINED'
   | 'INTERNAL';
 
 export interface PromptyardErrorOptions {
