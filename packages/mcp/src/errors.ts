@@ -30,8 +30,17 @@ export class RpcError extends Error {
   }
 }
 
-/** Failures of a tool call a model should read and may act on: `isError` results, not protocol errors. */
-const toolResultCodes: ReadonlySet<string> = new Set(['BACKEND_UNAVAILABLE', 'BACKEND_ERROR', 'TIMEOUT', 'QUARANTINED', 'NOT_APPROVED']);
+/**
+ * Failures of a tool call a model should read and may act on: `isError` results, not protocol errors.
+ * A call the person asked did not approve, or one to a quarantined definition, is one: the model learns it was not made, and why.
+ */
+const toolResultCodes: ReadonlySet<string> = new Set([
+  'BACKEND_UNAVAILABLE',
+  'BACKEND_ERROR',
+  'TIMEOUT',
+  'APPROVAL_DECLINED',
+  'QUARANTINED',
+]);
 
 /** The `isError` result a failed `tools/call` becomes, or `undefined` when it stays a protocol error. */
 export const toolErrorResult = (error: unknown): JsonObject | undefined =>

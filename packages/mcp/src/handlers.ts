@@ -1,4 +1,4 @@
-import type { AccessKind, AccessPolicy, Identity, Logger, SkillTree } from '@promptyard/core';
+import type { AccessKind, AccessPolicy, AuditTrail, Identity, Logger, SkillTree } from '@promptyard/core';
 import type { TraceContext } from './telemetry/tracing-types.js';
 
 /**
@@ -183,6 +183,10 @@ export interface McpAccess {
   readonly policy: AccessPolicy;
   /** Where call decisions go, one line each: a logger clients do not hear (other callers' decisions are not theirs to read). */
   readonly audit: Logger;
+  /** The audit trail (`[audit]`): a refused call is recorded there as `denied`, besides its line in `audit`. */
+  readonly trail?: AuditTrail | undefined;
+  /** The profile the endpoint serves, as the trail names it; `default` when absent. */
+  readonly profile?: string | undefined;
   /** The gateway: the server a tool, prompt, resource (by URI) or skill comes from; `undefined` for its own. */
   serverOf?(kind: AccessKind, name: string): string | undefined;
 }

@@ -9,7 +9,7 @@ import type { Backend } from './backends/backend.js';
 import type { BackendPool } from './backends/backend-pool.js';
 import type { BackendStatus } from './backends/backend-status.js';
 import type { StartupWait } from './backends/startup-wait.js';
-import type { ApprovalGate } from './calls/approval-gate.js';
+import type { Approvals } from './calls/approval.js';
 import { Auditor } from './calls/call-audit.js';
 import type { CallContext } from './calls/call-context.js';
 import { Calls } from './calls/calls.js';
@@ -59,7 +59,7 @@ export interface ViewParts {
   readonly events: RouterEmitter;
   readonly tracing: McpTracing | undefined;
   readonly trail: AuditTrail | undefined;
-  readonly approvals: ApprovalGate | undefined;
+  readonly approvals: Approvals | undefined;
 }
 
 export class RouterView implements MetaToolHost, CatalogView, SkillHost {

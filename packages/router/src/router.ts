@@ -5,7 +5,7 @@ import type { Backend } from './backends/backend.js';
 import { BackendPool } from './backends/backend-pool.js';
 import type { ReloadResult } from './backends/backend-pool.js';
 import { StartupWait } from './backends/startup-wait.js';
-import type { ApprovalGate } from './calls/approval-gate.js';
+import type { Approvals } from './calls/approval.js';
 import { PeerRequests } from './calls/peer-requests.js';
 import { ResourceSubscriptions } from './calls/resource-calls.js';
 import { metaToolDefinitions } from './meta-tools/meta-tools.js';
@@ -36,7 +36,7 @@ export interface RouterOptions {
   /** `[audit]`: one line per call decided; absent: none. */
   readonly trail?: AuditTrail | undefined;
   /** `[[policy]] approve = true`: calls put to a person first; absent: none. */
-  readonly approvals?: ApprovalGate | undefined;
+  readonly approvals?: Approvals | undefined;
 }
 
 /**

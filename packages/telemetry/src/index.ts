@@ -1,3 +1,5 @@
+export { auditLine, openAuditTrail } from './audit-trail.js';
+export type { AuditTrailOptions, OpenedAuditTrail } from './audit-trail.js';
 export { createPrometheusMetrics } from './prometheus-metrics.js';
 export type { PrometheusMetricsOptions } from './prometheus-metrics.js';
 export { parseMetricsBind, serveMetrics } from './serve-metrics.js';

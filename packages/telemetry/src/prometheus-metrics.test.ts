@@ -23,6 +23,19 @@ describe('createPrometheusMetrics', () => {
     // Groups not in use export nothing.
     expect(body).not.toContain('promptyard_backend');
     expect(body).not.toContain('promptyard_http');
+    expect(body).not.toContain('promptyard_gateway_decisions_total');
+  });
+
+  it('counts the decisions the gateway takes, by decision and profile', async () => {
+    const metrics = createPrometheusMetrics({ processMetrics: false });
+    metrics.decided('denied', 'default');
+    metrics.decided('denied', 'default');
+    metrics.decided('approved', 'ops');
+    const { body } = await metrics.scrape();
+    expect(body).toContain('# TYPE promptyard_gateway_decisions_total counter');
+    expect(sample(body, 'promptyard_gateway_decisions_total{decision="denied",profile="default"}')).toBe(2);
+    expect(sample(body, 'promptyard_gateway_decisions_total{decision="approved",profile="ops"}')).toBe(1);
+    expect(sample(body, 'promptyard_gateway_decisions_total{decision="allowed",profile="default"}')).toBeUndefined();
   });
 
   it('reads backends, sessions, streams and the catalog at each scrape', async () => {
@@ -68,6 +81,7 @@ describe('createPrometheusMetrics', () => {
     metrics.http({ sessions: () => 0, streams: () => 0 });
     metrics.catalog(() => 1);
     metrics.reloaded(1);
+    metrics.decided('quarantined', 'ops');
     const checked = spawnSync('promtool', ['check', 'metrics'], { input: (await metrics.scrape()).body, encoding: 'utf8' });
     if (checked.error !== undefined) throw new Error(`promtool is missing: run bash scripts/ensure-tools.sh (${checked.error.message})`);
     expect(`${checked.stdout}${checked.stderr}`.trim()).toBe('');

@@ -29,6 +29,30 @@ const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 type Observer = { observe(value: number): void };
 
 /**
+ * `promptyard_gateway_decisions_total`, registered at the first decision (a promptyard-server takes
+ * none), its series looked up once per decision and profile.
+ */
+const decisionCounter = (client: typeof PromClient, registers: PromClient.Registry[]): Metrics['decided'] => {
+  let decisions: PromClient.Counter<'decision' | 'profile'> | undefined;
+  const series = new Map<string, PromClient.Counter.Internal>();
+  return (decision, profile) => {
+    const key = `${decision} ${profile}`;
+    let counter = series.get(key);
+    if (counter === undefined) {
+      decisions ??= new client.Counter({
+        name: 'promptyard_gateway_decisions_total',
+        help: 'Calls the gateway decided on, by decision (allowed, denied, quarantined, approved, declined, failed) and profile.',
+        labelNames: ['decision', 'profile'] as const,
+        registers,
+      });
+      counter = decisions.labels(decision, profile);
+      series.set(key, counter);
+    }
+    counter.inc();
+  };
+};
+
+/**
  * Core's `Metrics` as Prometheus instruments in a registry of their own. Groups register on first use:
  * a promptyard-server shows no backend series, a stdio server no HTTP ones.
  *
@@ -38,7 +62,7 @@ type Observer = { observe(value: number): void };
  */
 export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}): Metrics => {
   const client = loadPromClient();
-  const { Counter, Histogram, Registry } = client;
+  const { Histogram, Registry } = client;
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics ?? true) registerProcessMetrics(client, registry);
@@ -63,8 +87,7 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
       registers,
     }));
 
-  let decisions: PromClient.Counter<'decision' | 'profile'> | undefined;
-  const decisionSeries = new Map<string, PromClient.Counter.Internal>();
+  const decided = decisionCounter(client, registers);
 
   let reloads: ReloadCounters | undefined;
   /** Registered with the catalog, so that both counters are exported at 0 before the first reload. */
@@ -109,21 +132,7 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
       counters.batches.inc();
       if (failures > 0) counters.failures.inc(failures);
     },
-    decided: (decision, profile) => {
-      const key = `${decision} ${profile}`;
-      let series = decisionSeries.get(key);
-      if (series === undefined) {
-        decisions ??= new Counter({
-          name: 'promptyard_gateway_decisions_total',
-          help: 'Calls the gateway decided on, by decision (allowed, denied, quarantined, approved, declined, failed) and profile.',
-          labelNames: ['decision', 'profile'] as const,
-          registers,
-        });
-        series = decisions.labels(decision, profile);
-        decisionSeries.set(key, series);
-      }
-      series.inc();
-    },
+    decided,
     scrape: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
   };
 };

@@ -19,8 +19,8 @@ export type PromptyardErrorCode =
   | 'BACKEND_ERROR'
   /** A gateway definition held back by `pinning = "enforce"` until an operator approves it. */
   | 'QUARANTINED'
-  /** A call that needed a person's approval and did not get it (declined, unanswered, nobody to ask). */
-  | 'NOT_APPROVED'
+  /** A call that needs a person's approval (`[[policy]] approve`) did not get it: declined, unanswered, or nobody could be asked. */
+  | 'APPROVAL_DECLINED'
   | 'INTERNAL';
 
 export interface PromptyardErrorOptions {

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { createLogger } from '@promptyard/core';
-import type { AccessPolicy, AuthOutcome, Authenticator } from '@promptyard/core';
+import type { AccessPolicy, AuditEntry, AuthOutcome, Authenticator } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHandlers } from '../handlers.js';
 import { serveHttp } from '../http/serve-http.js';
@@ -45,7 +45,7 @@ afterEach(async () => {
   await Promise.all(handles.splice(0).map((handle) => handle.close()));
 });
 
-const serve = async (audit: string[]): Promise<HttpHandle> => {
+const serve = async (audit: string[], trail: AuditEntry[] = [], profile?: string): Promise<HttpHandle> => {
   const handlers: McpHandlers = {
     name: 'access-test',
     version: '1.0.0',
@@ -58,7 +58,13 @@ const serve = async (audit: string[]): Promise<HttpHandle> => {
     logs: { subscribe: () => () => {} },
     onListChanged: () => () => {},
     skills: { tree, onChanged: () => {} },
-    access: { policy, audit: createLogger({ level: 'debug', scope: 'audit', write: (line) => audit.push(line) }) },
+    access: {
+      policy,
+      audit: createLogger({ level: 'debug', scope: 'audit', write: (line) => audit.push(line) }),
+      trail: { record: (entry) => trail.push(entry), close: async () => {} },
+      profile,
+      serverOf: (kind, name) => (kind === 'skill' ? `skills-of-${name.split('/')[2] ?? ''}` : undefined),
+    },
   };
   const handle = await serveHttp(await createMcpServerBlueprint(handlers), {
     host: '127.0.0.1',
@@ -81,7 +87,8 @@ const connect = async (url: string, token: string): Promise<Client> => {
 describe('[[policy]] at the server adapter', () => {
   it('shows a caller only the skills it may use, and refuses the others unnamed', async () => {
     const audit: string[] = [];
-    const handle = await serve(audit);
+    const trail: AuditEntry[] = [];
+    const handle = await serve(audit, trail);
     const ada = await connect(handle.url, 'ada');
     const skills = new SkillsClient(ada);
     expect((await skills.list()).skills.map((skill) => skill.uri)).toEqual(['skill://review/SKILL.md']);
@@ -99,12 +106,29 @@ describe('[[policy]] at the server adapter', () => {
     ).toBe(true);
     expect(audit.some((line) => /access allowed subject=ada .*kind=skill name=skill:\/\/review\/refs\/GUIDE.md/.test(line))).toBe(true);
 
+    // Refusals reach the audit trail (skills as resources); what is allowed is the caller's to record.
+    const deployDenied = {
+      decision: 'denied',
+      identity: 'ada',
+      client: 'test-client',
+      profile: 'default',
+      kind: 'resource',
+      name: 'skill://deploy/SKILL.md',
+      server: 'skills-of-deploy',
+      reason: 'no rule allows it',
+      durationMs: 0,
+    };
+    expect(trail.length).toBeGreaterThan(0);
+    expect(trail.every((entry) => entry.decision === 'denied')).toBe(true);
+    expect(trail).toContainEqual(deployDenied);
+
     const grace = await connect(handle.url, 'grace');
     expect((await new SkillsClient(grace).list()).skills).toEqual([]);
   });
 
   it('completes only what the caller may use, and holds the static token to the policy too', async () => {
-    const handle = await serve([]);
+    const trail: AuditEntry[] = [];
+    const handle = await serve([], trail, 'ops');
     const ada = await connect(handle.url, 'ada');
     expect((await ada.complete({ ref: { type: 'ref/prompt', name: 'a' }, argument: { name: 'x', value: '' } })).completion.values).toEqual([
       'x',
@@ -118,5 +142,18 @@ describe('[[policy]] at the server adapter', () => {
     const operator = await connect(handle.url, 'static-secret');
     expect((await operator.listPrompts()).prompts).toEqual([]);
     await expect(operator.getPrompt({ name: 'a' })).rejects.toThrow('No prompt "a" is available to you');
+    expect(trail).toEqual([
+      {
+        decision: 'denied',
+        identity: 'server-token',
+        client: undefined,
+        profile: 'ops',
+        kind: 'prompt',
+        name: 'a',
+        server: undefined,
+        reason: 'no rule allows it',
+        durationMs: 0,
+      },
+    ]);
   });
 });

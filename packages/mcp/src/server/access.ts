@@ -47,7 +47,11 @@ export interface AccessGuard {
   conceal(error: unknown, kind: AccessKind, name: string, caller: Identity | undefined): unknown;
 }
 
-/** `[[policy]]` at the server adapter: lists filtered per caller, calls refused and audited. */
+/**
+ * `[[policy]]` at the server adapter: lists filtered per caller, calls refused and audited (a refusal
+ * also goes to the audit trail, when there is one; what the policy allows is recorded by whoever
+ * carries the call out, which knows how it ended).
+ */
 export const createAccessGuard = (access: McpAccess): AccessGuard => {
   const { policy, audit } = access;
   const decide = (caller: Identity, kind: AccessKind, name: string): AccessDecision => {
@@ -102,6 +106,17 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
         return;
       }
       audit.notice('access denied', fields);
+      access.trail?.record({
+        decision: 'denied',
+        identity: caller.subject,
+        client: caller.clientId,
+        profile: access.profile ?? 'default',
+        kind: kind === 'skill' ? 'resource' : kind,
+        name,
+        server: access.serverOf?.(kind, name),
+        reason: decision.reason,
+        durationMs: 0,
+      });
       throw unavailable(kind, name);
     },
     conceal: (error, kind, name, caller) =>

@@ -3,9 +3,9 @@
  * with what was decided — allowed, failed, quarantined, approved, declined — and how long it took.
  * Never the arguments' values: their digest. Without a trail, `begin` costs nothing.
  */
-import { canonicalDigest } from '@promptyard/core';
 import type { AuditDecision, AuditTrail } from '@promptyard/core';
 import type { McpTracing } from '@promptyard/mcp';
+import { argumentsDigest } from './approval.js';
 import type { CallContext } from './call-context.js';
 
 export interface CallAudit {
@@ -49,7 +49,7 @@ export class Auditor {
       server: call.server,
       kind: call.kind,
       name: call.name,
-      ...(call.args === undefined ? {} : { argumentsDigest: canonicalDigest(call.args) }),
+      argumentsDigest: argumentsDigest(call.args),
       ...(trace === undefined || this.tracing === undefined ? {} : { traceId: this.tracing.traceId(trace) }),
     };
     let ended = false;

@@ -17,7 +17,7 @@ import { routedArguments } from '../routes/route-table.js';
 import type { Route, RouteTable } from '../routes/route-table.js';
 import { rewritePromptResult, rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
 import type { CallToolResult, CompleteResult, GetPromptResult, ReadResourceResult, Tool } from '../sdk/upstream-types.js';
-import type { ApprovalGate } from './approval-gate.js';
+import type { Approvals } from './approval.js';
 import type { Auditor, CallAudit } from './call-audit.js';
 import type { CallContext } from './call-context.js';
 import type { PeerRequests } from './peer-requests.js';
@@ -34,7 +34,7 @@ export interface CallSurface {
   readonly profile: string;
   table(): RouteTable;
   readonly auditor: Auditor;
-  readonly approvals: ApprovalGate | undefined;
+  readonly approvals: Approvals | undefined;
 }
 
 /** Requests routed to the backend that owns what they name, waiting for it during the start-up wait. */

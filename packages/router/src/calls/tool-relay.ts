@@ -5,7 +5,7 @@ import { BackendCall, openSpan } from './backend-call.js';
 import type { PeerRequests } from './peer-requests.js';
 import { routedArguments } from '../routes/route-table.js';
 import type { RouteTable } from '../routes/route-table.js';
-import type { ApprovalGate } from './approval-gate.js';
+import type { Approvals } from './approval.js';
 import type { Auditor } from './call-audit.js';
 import { rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
 
@@ -30,7 +30,7 @@ export interface RelayRouting {
   /** The surface's audit: each relayed call's decision and outcome. */
   readonly auditor: Auditor;
   /** A call that needs a person's approval takes the full path, which asks. */
-  readonly approvals: ApprovalGate | undefined;
+  readonly approvals: Approvals | undefined;
 }
 
 /**
