@@ -15,6 +15,25 @@ export const locateTomlPath = (text: string, path: readonly string[]): number =>
       const line = locateKey(text, path.slice(0, split).join('.'), path.slice(split, end).join('.'));
       if (line > 0) return line;
     }
+    const nested = firstHeaderUnder(text, path.slice(0, end).join('.'));
+    if (nested > 0) return nested;
+  }
+  return 0;
+};
+
+/** The first header of a table inside `section` (`[profiles.coding.servers.github]` for `profiles.coding`); 0 when none. */
+const firstHeaderUnder = (text: string, section: string): number => {
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?/.exec(lines[index] as string);
+    if (
+      header &&
+      (header[1] as string)
+        .replace(/\s*\.\s*/g, '.')
+        .replace(/"/g, '')
+        .startsWith(`${section}.`)
+    )
+      return index + 1;
   }
   return 0;
 };
