@@ -259,3 +259,23 @@ describe('resolveProfile', () => {
     expect(() => resolveProfile(parse(servers), 'coding')).toThrow(/the config has no \[profiles.<name>\] tables/);
   });
 });
+
+describe('pinning and overrides in a client JSON config', () => {
+  it('reads them from a server entry, and reports a bad one at its line', () => {
+    const json = (name: string) => `{
+  "mcpServers": {
+    "github": {
+      "command": "github-mcp",
+      "pinning": "enforce",
+      "overrides": { "tools": { "search_issues": { "name": "${name}" } } }
+    }
+  }
+}`;
+    const config = parseGatewayConfig(json('find_issues'), { file: '/etc/gw/claude.json', env: {} });
+    expect(config.servers[0]).toMatchObject({ pinning: 'enforce', overrides: { tools: { search_issues: { name: 'find_issues' } } } });
+    expect(config.profiles).toEqual([]);
+    expect(() => parseGatewayConfig(json('find issues'), { file: '/etc/gw/claude.json', env: {} })).toThrow(
+      /claude\.json:6: \[servers\.github\.overrides\.tools\.search_issues\] name "find issues" must be letters/,
+    );
+  });
+});
