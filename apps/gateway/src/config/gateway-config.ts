@@ -3,8 +3,9 @@
  * Claude Code `mcpServers`, VS Code `mcp.json`), with `${VAR}` substitution and `PROMPTYARD_*`
  * overrides, checked into a {@link GatewayConfig} with every problem named by file and line. Here:
  * every key (`schema.ts`), reading the formats (`sources.ts`, `jsonc.ts`), one server entry's fields
- * (`server-entry.ts`, `substitute.ts`, `oauth.ts`) and the router's `BackendConfig`s made of them
- * (`servers.ts`). The router sees only {@link routerConfigOf}.
+ * (`server-entry.ts`, `substitute.ts`, `oauth.ts`, `overrides.ts`) and the router's `BackendConfig`s
+ * made of them (`servers.ts`), the profiles (`profiles.ts`), glob and line checks (`policy-globs.ts`,
+ * `toml-lines.ts`). The router sees only {@link routerConfigOf}.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
