@@ -10,6 +10,8 @@ export interface GatewayOverrides {
   readonly lazy?: boolean;
   readonly logLevel?: LogLevel;
   readonly watch?: boolean;
+  /** `--profile <name>`: serve one `[profiles.<name>]` over stdio instead of everything. */
+  readonly profile?: string;
 }
 
 export interface GatewayCli {
@@ -55,6 +57,8 @@ Options:
       --host <address>     HTTP bind address (default 127.0.0.1)
       --port <number>      HTTP port (default 3000; 0 picks a free port)
       --lazy               list only the meta tools; clients find and call the rest through them
+      --profile <name>     serve only what [profiles.<name>] shows (over HTTP every profile is also
+                           served at <path>/<name>)
       --log-level <level>  debug, info, notice, warning or error (default info)
       --no-watch           do not reload the config when it changes
       --json               (status) print JSON
@@ -82,6 +86,7 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
         host: { type: 'string' },
         port: { type: 'string' },
         lazy: { type: 'boolean' },
+        profile: { type: 'string' },
         'log-level': { type: 'string' },
         'no-watch': { type: 'boolean' },
         json: { type: 'boolean' },
@@ -97,6 +102,10 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
   const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = parseServeFlags(values, usageError);
   if (values.lazy === true) overrides.lazy = true;
   if (values['no-watch'] === true) overrides.watch = false;
+  if (values.profile !== undefined) {
+    if (values.profile === '') throw usageError('--profile needs the name of a [profiles.<name>] table');
+    overrides.profile = values.profile;
+  }
   const config = values.config ?? env['PROMPTYARD_GATEWAY_CONFIG'];
   return {
     command,

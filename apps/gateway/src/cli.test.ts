@@ -14,6 +14,8 @@ describe('parseGatewayCli', () => {
       config: 'g.toml',
       overrides: { transport: 'http', port: 0, lazy: true, watch: false },
     });
+    expect(parseGatewayCli(['--profile', 'coding'], {}).overrides).toEqual({ profile: 'coding' });
+    expect(() => parseGatewayCli(['--profile', ''], {})).toThrow(/--profile needs the name of a \[profiles.<name>\] table/);
     expect(parseGatewayCli(['status', '--json'], { PROMPTYARD_GATEWAY_CONFIG: 'env.toml' })).toMatchObject({
       command: 'status',
       json: true,
@@ -132,6 +134,20 @@ describe('the README gateway reference', () => {
       const label = section.endsWith('[]') ? `[[${section.slice(0, -2)}]]` : `[${section}]`;
       for (const key of Object.keys(fields)) expect(readme, `${label} ${key}`).toContain(`| \`${label} ${key}\``);
     }
+  });
+});
+
+describe('the README profiles example', () => {
+  it('is a valid gateway.toml with two profiles and overrides', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Profiles and overrides'));
+    const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const config = parseGatewayConfig(example, { file: 'gateway.toml', env: {} });
+    expect(config.profiles.map((profile) => [profile.name, profile.servers.map((entry) => entry.server)])).toEqual([
+      ['coding', ['github', 'jira']],
+      ['support', ['zendesk']],
+    ]);
+    expect(config.servers[0]?.overrides.tools['search_issues']).toMatchObject({ name: 'find_issues', arguments: { owner: 'acme' } });
   });
 });
 

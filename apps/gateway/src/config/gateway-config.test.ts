@@ -39,6 +39,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       policy: [],
       telemetry: { metrics: true },
       servers: [],
+      profiles: [],
       file: '/etc/gw/gateway.toml',
       format: 'toml',
     });
@@ -53,6 +54,10 @@ lazy = true
 meta_tools = false
 log_level = "debug"
 startup_wait_ms = 0
+pins_file = "state/pins.json"
+
+[audit]
+file = "/var/log/promptyard/audit.jsonl"
 
 [timeouts]
 connect_ms = 1000
@@ -78,6 +83,7 @@ cwd = "work"
 prefix = "gh"
 timeout = 5000
 tool_timeout = 60000
+pinning = "enforce"
 
 [servers.github.tools]
 allow = ["create_*", "list_*"]
@@ -103,6 +109,8 @@ enabled = false
       timeouts: { connectMs: 1000, requestMs: 2000, toolMs: 3000 },
       restart: { initialMs: 100, maxMs: 1000, maxRestarts: 5 },
       transport: { type: 'http', port: 8080, allowedHosts: ['gw.local'], authToken: 't' },
+      pinsFile: resolve('/etc/gw/state/pins.json'),
+      audit: { file: '/var/log/promptyard/audit.jsonl' },
     });
     expect(config.servers.map((server) => server.id)).toEqual(['github', 'remote', 'legacy']);
     expect(config.servers[0]).toEqual({
@@ -122,6 +130,8 @@ enabled = false
       tools: { allow: ['create_*', 'list_*'], deny: ['list_secrets'] },
       prompts: { allow: [], deny: [] },
       resources: { allow: [], deny: [] },
+      overrides: { tools: {}, prompts: {} },
+      pinning: 'enforce',
     });
     expect(config.servers[1]).toMatchObject({
       transport: 'streamable-http',
@@ -129,7 +139,7 @@ enabled = false
       headers: { Authorization: 'Bearer ghp_secret' },
       prefix: false,
     });
-    expect(config.servers[2]).toMatchObject({ transport: 'sse', enabled: false, prefix: 'legacy' });
+    expect(config.servers[2]).toMatchObject({ transport: 'sse', enabled: false, prefix: 'legacy', pinning: 'warn' });
   });
 
   it('accepts prefix = true, http as streamable-http and stdio with a command', () => {
@@ -513,11 +523,17 @@ describe('gatewayConfigSchema', () => {
       'policy[]',
       'telemetry',
       'cluster',
+      'audit',
       'servers.<id>',
       'servers.<id>.tools',
       'servers.<id>.prompts',
       'servers.<id>.resources',
       'servers.<id>.oauth',
+      'servers.<id>.overrides.tools.<tool>',
+      'servers.<id>.overrides.prompts.<prompt>',
+      'profiles.<name>',
+      'profiles.<name>.servers.<id>',
+      'profiles.<name>.servers.<id>.overrides',
     ]);
     for (const section of Object.values(gatewayConfigSchema)) {
       for (const spec of Object.values(section)) expect(spec.doc.length).toBeGreaterThan(10);
@@ -538,6 +554,7 @@ describe('gatewayConfigSchema', () => {
       'tool_timeout',
       'protocol',
       'auth',
+      'pinning',
     ]);
   });
 });

@@ -3,8 +3,9 @@
  * Claude Code `mcpServers`, VS Code `mcp.json`), with `${VAR}` substitution and `PROMPTYARD_*`
  * overrides, checked into a {@link GatewayConfig} with every problem named by file and line. Here:
  * every key (`schema.ts`), reading the formats (`sources.ts`, `jsonc.ts`), one server entry's fields
- * (`server-entry.ts`, `substitute.ts`, `oauth.ts`) and the router's `BackendConfig`s made of them
- * (`servers.ts`). The router sees only {@link routerConfigOf}.
+ * (`server-entry.ts`, `substitute.ts`, `oauth.ts`, `overrides.ts`) and the router's `BackendConfig`s
+ * made of them (`servers.ts`), the profiles (`profiles.ts`), glob and line checks (`policy-globs.ts`,
+ * `toml-lines.ts`). The router sees only {@link routerConfigOf}.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -13,12 +14,15 @@ import { PromptyardError, isPromptyardError, locateKey, resolveConfig } from '@p
 import { checkAuthSection, checkPolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { NAME_CHARACTERS } from '@promptyard/router';
-import type { BackendConfig, RouterConfig } from '@promptyard/router';
+import type { BackendConfig, ProfileConfig, RouterConfig } from '@promptyard/router';
+import { checkPolicyGlobs } from './policy-globs.js';
+import { readProfiles } from './profiles.js';
 import { SERVER_KEYS, sectionsSchema } from './schema.js';
 import type { Sections } from './schema.js';
 import type { BuildContext, Problem } from './server-entry.js';
 import { buildServers } from './servers.js';
 import { detectFormat, readJson, readToml } from './sources.js';
+import { locateTomlPath } from './toml-lines.js';
 import type { ServerSource } from './sources.js';
 
 type GatewayLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
@@ -54,6 +58,10 @@ export interface GatewayConfig extends RouterConfig {
   };
   /** `[cluster]`: the Redis replicas behind one load balancer share; absent: one node, in memory. */
   readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
+  /** `[audit] file`: where one JSON line per decision goes, absolute, or `-` for stderr; absent: no audit trail. */
+  readonly audit?: { readonly file: string };
+  /** `[gateway] pins_file`, absolute; absent: the default file in the user's state folder (without `[cluster]`). */
+  readonly pinsFile?: string;
   readonly file?: string;
   readonly format: GatewayConfigFormat;
 }
@@ -143,7 +151,17 @@ const buildContext = (
 
 /** What the schema cannot say about the sections. */
 const checkSections = (sections: Sections, text: string, problems: Problem[]): void => {
-  const { separator } = sections.gateway;
+  const { separator, pins_file: pinsFile } = sections.gateway;
+  if (pinsFile?.trim() === '')
+    problems.push({
+      line: locateKey(text, 'gateway', 'pins_file'),
+      message: '[gateway] pins_file must be a path: remove it for the default',
+    });
+  if (sections.audit.file?.trim() === '')
+    problems.push({
+      line: locateKey(text, 'audit', 'file'),
+      message: '[audit] file must be a path, or "-" for stderr: remove it for no audit trail',
+    });
   if (!NAME_CHARACTERS.test(separator)) {
     problems.push({
       line: locateKey(text, 'gateway', 'separator'),
@@ -175,13 +193,21 @@ const readAccess = (sections: Sections, text: string, problems: Problem[]): Acce
   for (const message of auth.problems) problems.push({ line: locateKey(text, 'auth'), message });
   const policy = checkPolicies(sections['policy[]'], { gateway: true });
   for (const message of policy.problems) problems.push({ line: locateKey(text, 'policy'), message });
+  checkPolicyGlobs(sections['policy[]'], text, problems);
   return { auth: auth.settings, policy: policy.rules };
 };
 
+/** What the file declares besides its sections, and where its relative paths resolve. */
+interface Declared {
+  readonly servers: readonly BackendConfig[];
+  readonly profiles: readonly ProfileConfig[];
+  readonly base: string;
+}
+
 const toGatewayConfig = (
-  { gateway, timeouts, restart, transport, telemetry, cluster }: Sections,
+  { gateway, timeouts, restart, transport, telemetry, cluster, audit }: Sections,
   access: Access,
-  servers: readonly BackendConfig[],
+  { servers, profiles, base }: Declared,
   file: string | undefined,
   format: GatewayConfigFormat,
 ): GatewayConfig => ({
@@ -213,8 +239,10 @@ const toGatewayConfig = (
     ...(telemetry.service_name === undefined ? {} : { serviceName: telemetry.service_name }),
   },
   ...(cluster.redis_url === undefined ? {} : { cluster: { redisUrl: cluster.redis_url, keyPrefix: cluster.key_prefix } }),
+  ...(audit.file === undefined ? {} : { audit: { file: audit.file === '-' ? '-' : resolve(base, audit.file) } }),
+  ...(gateway.pins_file === undefined ? {} : { pinsFile: resolve(base, gateway.pins_file) }),
   servers,
-  profiles: [],
+  profiles,
   ...(file === undefined ? {} : { file }),
   format,
 });
@@ -232,7 +260,14 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
   const source = readSource(text, options.file, label, problems);
   const sectionLines: string[] = [];
   const sections = resolveSections(source.document, label, source.format === 'toml' ? text : '', env, sectionLines);
-  const servers = buildServers(source.servers, buildContext(source.format, options, env, problems));
+  const context = buildContext(source.format, options, env, problems);
+  const servers = buildServers(source.servers, context);
+  const profiles = readProfiles(source.profiles, {
+    serverIds: source.servers.map((raw) => raw.key),
+    servers,
+    line: (path) => locateTomlPath(text, path),
+    problems,
+  });
   if (sections !== undefined) checkSections(sections, text, problems);
   const access = sections === undefined ? undefined : readAccess(sections, text, problems);
   if (problems.length > 0 || sectionLines.length > 0 || sections === undefined || access === undefined) {
@@ -242,7 +277,7 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     ];
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return toGatewayConfig(sections, access, servers, options.file, source.format);
+  return toGatewayConfig(sections, access, { servers, profiles, base: context.base }, options.file, source.format);
 };
 
 /** Reads and parses a gateway config file; see {@link parseGatewayConfig}. */

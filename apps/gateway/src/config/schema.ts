@@ -2,7 +2,7 @@ import { clusterSection, logLevels, telemetrySection } from '@promptyard/core';
 import type { ConfigOf, ConfigSchema } from '@promptyard/core';
 import { authSection, policySection } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
-import { OAUTH_GRANTS, PROTOCOL_CHOICES } from '@promptyard/router';
+import { OAUTH_GRANTS, PINNING_MODES, PROTOCOL_CHOICES } from '@promptyard/router';
 import { FILTER_KINDS, MAX_TIMEOUT_MS } from './values.js';
 
 /** The sections besides `[servers]`: what core's `resolveConfig` checks. */
@@ -27,6 +27,10 @@ export const sectionsSchema = {
       max: MAX_TIMEOUT_MS,
       default: 5000,
       doc: 'The gateway serves at once and servers join as they become ready; lists asked for this soon after start wait (this long at most) for servers still making their first connection. 0 = never wait.',
+    },
+    pins_file: {
+      type: 'string',
+      doc: "Where the pinned tool and prompt definitions are kept without [cluster], relative to the config file (default: a file for this config in the user's state folder, beside the OAuth tokens).",
     },
   },
   timeouts: {
@@ -68,13 +72,44 @@ export const sectionsSchema = {
   'policy[]': policySection,
   telemetry: telemetrySection,
   cluster: clusterSection,
+  audit: {
+    file: {
+      type: 'string',
+      doc: 'Append one JSON line per decision (who called which tool or prompt, the arguments\' digest, allowed / denied / quarantined / approved / declined / failed) to this file, relative to the config file, reopened on SIGHUP; "-" writes them to stderr; unset: no audit trail. Argument values are never written (PROMPTYARD_AUDIT_FILE).',
+    },
+  },
 } as const satisfies ConfigSchema;
 
 const filterDocs = (what: string) =>
   ({
-    allow: { type: 'string[]', default: [], doc: `Globs (* and ?) of the server's own ${what} names to serve; empty serves all.` },
+    allow: {
+      type: 'string[]',
+      default: [],
+      doc: `Globs (*, ?, [ab], {a,b}, !not) of the server's own ${what} names to serve; empty serves all.`,
+    },
     deny: { type: 'string[]', default: [], doc: `Globs of ${what} names to hide, applied after allow.` },
   }) as const;
+
+const promptOverrideDocs = {
+  name: {
+    type: 'string',
+    doc: 'Its new name on the server, before the prefix (letters, digits, "_", "-" and "."); calls to the new name reach the original.',
+  },
+  title: { type: 'string', doc: 'Replaces its title.' },
+  description: { type: 'string', doc: 'Replaces its description, e.g. one the model misreads.' },
+} as const;
+
+const toolOverrideDocs = {
+  ...promptOverrideDocs,
+  annotations: {
+    type: 'table',
+    doc: 'Merged over its own annotations: title (string), readOnlyHint, destructiveHint, idempotentHint, openWorldHint (true or false).',
+  },
+  arguments: {
+    type: 'table',
+    doc: 'Arguments given a fixed value (owner = "acme"): removed from the input schema clients see and set on every call.',
+  },
+} as const;
 
 /**
  * Every key of `gateway.toml`: section → key → { type, default?, doc }. The sections without `<id>`
@@ -122,6 +157,12 @@ export const gatewayConfigSchema = {
       default: 'none',
       doc: "oauth: the gateway is an OAuth client of this url server (discovery from its 401, dynamic registration or [servers.<id>.oauth] client_id, tokens stored under the user's config folder and refreshed); see [servers.<id>.oauth].",
     },
+    pinning: {
+      type: 'string',
+      enum: PINNING_MODES,
+      default: 'warn',
+      doc: "off: serve definitions as they come; warn: record a SHA-256 of each tool's and prompt's definition on first sight and warn when one changes; enforce: a changed or new definition is hidden and its calls refused until promptyard-gateway pins approve.",
+    },
   },
   'servers.<id>.tools': filterDocs('tool'),
   'servers.<id>.prompts': filterDocs('prompt'),
@@ -146,8 +187,41 @@ export const gatewayConfigSchema = {
       doc: "Loopback port login catches the redirect on, when the client's redirect URI is registered with a fixed port (default: any free port).",
     },
   },
+  'servers.<id>.overrides.tools.<tool>': toolOverrideDocs,
+  'servers.<id>.overrides.prompts.<prompt>': promptOverrideDocs,
+  'profiles.<name>': {
+    description: { type: 'string', doc: 'What the profile is for, in words for the people who choose one.' },
+  },
+  'profiles.<name>.servers.<id>': {
+    tools: {
+      type: 'string[]',
+      default: ['*'],
+      doc: "Globs (*, ?, [ab], {a,b}; !glob excludes) of the server's own tool names the profile shows; [] shows none.",
+    },
+    prompts: { type: 'string[]', default: ['*'], doc: "Globs of the server's own prompt names the profile shows; [] shows none." },
+    resources: {
+      type: 'string[]',
+      default: ['*'],
+      doc: 'Globs of the resource URIs (templates: their URI template) or names the profile shows; [] shows none.',
+    },
+  },
+  'profiles.<name>.servers.<id>.overrides': {
+    tools: {
+      type: 'table',
+      doc: "[profiles.<name>.servers.<id>.overrides.tools.<tool>] tables with the keys of [servers.<id>.overrides.tools.<tool>], applied over the server's own overrides for this profile only.",
+    },
+    prompts: {
+      type: 'table',
+      doc: '[profiles.<name>.servers.<id>.overrides.prompts.<prompt>] tables with the keys of [servers.<id>.overrides.prompts.<prompt>], for this profile only.',
+    },
+  },
 } as const;
 
 export type Sections = ConfigOf<typeof sectionsSchema>;
 
-export const SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['servers.<id>']), ...FILTER_KINDS, 'oauth'];
+export const TOOL_OVERRIDE_KEYS: readonly string[] = Object.keys(toolOverrideDocs);
+export const PROMPT_OVERRIDE_KEYS: readonly string[] = Object.keys(promptOverrideDocs);
+export const PROFILE_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['profiles.<name>']), 'servers'];
+export const PROFILE_SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['profiles.<name>.servers.<id>']), 'overrides'];
+
+export const SERVER_KEYS: readonly string[] = [...Object.keys(gatewayConfigSchema['servers.<id>']), ...FILTER_KINDS, 'oauth', 'overrides'];

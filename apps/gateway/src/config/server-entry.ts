@@ -1,4 +1,5 @@
 import { closestNames, didYouMean } from '@promptyard/core';
+import { globProblem } from '@promptyard/router';
 import type { NameFilter } from '@promptyard/router';
 import { substituteVariables } from './substitute.js';
 import type { SubstitutionContext } from './substitute.js';
@@ -126,7 +127,10 @@ const readGlobs = ({ problem }: ServerEntry, kind: FilterKind, table: Record<str
     );
     return [];
   }
-  return list as string[];
+  // Resources are matched by URI and by name: only what no URI could match is refused.
+  const problems = (list as string[]).flatMap((glob) => globProblem(glob, kind === 'resources' ? 'uri' : 'name') ?? []);
+  for (const message of problems) problem([kind, key], `${kind}.${key}: ${message}`);
+  return problems.length === 0 ? (list as string[]) : [];
 };
 
 /** `[servers.<id>.tools]` and the like: allow and deny globs. */

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatList } from '@promptyard/core';
-import { NAME_CHARACTERS, PROTOCOL_CHOICES, uriScheme } from '@promptyard/router';
-import type { BackendConfig, BackendTransport, ProtocolChoice } from '@promptyard/router';
+import { NAME_CHARACTERS, PINNING_MODES, PROTOCOL_CHOICES, uriScheme } from '@promptyard/router';
+import type { BackendConfig, BackendTransport, Overrides, PinningMode, ProtocolChoice } from '@promptyard/router';
 import { readOAuth } from './oauth.js';
-import { noOverrides } from '@promptyard/router';
+import { checkRenames, readOverrides } from './overrides.js';
 import { openEntry, readFilter, readMilliseconds, readRecord, readStrings, readText } from './server-entry.js';
 import type { BuildContext, Problem, RawServer, ServerEntry } from './server-entry.js';
 
@@ -159,6 +159,27 @@ const readProtocol = ({ raw, problem }: ServerEntry, transport: BackendTransport
   return 'auto';
 };
 
+const readPinning = ({ raw, problem }: ServerEntry): PinningMode => {
+  const value = raw.fields['pinning'];
+  if (value === undefined) return 'warn';
+  const mode = PINNING_MODES.find((item) => item === value);
+  if (mode !== undefined) return mode;
+  problem(['pinning'], `${raw.label('pinning')} must be ${formatList(PINNING_MODES)} ("warn" when absent), got ${JSON.stringify(value)}`);
+  return 'warn';
+};
+
+/** `[servers.<id>.overrides]`, with renames that would make two of its items share a name refused. */
+const readServerOverrides = ({ raw, context }: ServerEntry): Overrides => {
+  const scope = {
+    path: ['servers', raw.key, 'overrides'],
+    line: (path: readonly string[]) => raw.line(path.slice(2)),
+    problems: context.problems,
+  };
+  const overrides = readOverrides(raw.fields['overrides'], scope);
+  checkRenames(overrides, (kind, name) => ['servers', raw.key, 'overrides', kind, name], scope);
+  return overrides;
+};
+
 /** One entry, checked in the order its problems are reported; undefined when it has any. */
 const buildBackend = (raw: RawServer, context: BuildContext, id: string): BackendConfig | undefined => {
   const start = context.problems.length;
@@ -181,6 +202,8 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
   const prompts = readFilter(entry, 'prompts');
   const resources = readFilter(entry, 'resources');
   const oauth = readOAuth({ fields: raw.fields, transport, headers, problem: entry.problem, substitute: entry.substitute });
+  const overrides = readServerOverrides(entry);
+  const pinning = readPinning(entry);
   if (context.problems.length > start) return undefined;
   return {
     id,
@@ -202,8 +225,8 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
     tools,
     prompts,
     resources,
-    overrides: noOverrides,
-    pinning: 'warn',
+    overrides,
+    pinning,
   };
 };
 

@@ -4,6 +4,7 @@ import { PromptyardError, closestNames, didYouMean, locateKey } from '@promptyar
 import type { Problem, RawServer } from './server-entry.js';
 import { isTable } from '@promptyard/core';
 import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
+import { locateTomlPath } from './toml-lines.js';
 
 // Reads server entries out of gateway.toml or a Claude / Cursor / VS Code JSON file, with their lines.
 
@@ -26,6 +27,8 @@ export interface ServerSource {
   readonly format: 'toml' | 'claude' | 'vscode';
   readonly document: Record<string, unknown>;
   readonly servers: readonly RawServer[];
+  /** `[profiles]` as written (gateway.toml only), checked by `readProfiles`. */
+  readonly profiles?: unknown;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -57,8 +60,8 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
     }
     throw error;
   }
-  const { servers: table, ...rest } = document;
-  const sections = [...keys.sections, 'servers'];
+  const { servers: table, profiles, ...rest } = document;
+  const sections = [...keys.sections, 'servers', 'profiles'];
   for (const key of Object.keys(rest)) {
     if (keys.sections.includes(key)) continue;
     delete rest[key];
@@ -75,6 +78,10 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
     for (const [key, fields] of Object.entries(table ?? {})) {
       const section = `servers.${key}`;
       const line = (path: readonly string[] = []): number => {
+        if (path.length > 0) {
+          const exact = locateTomlPath(text, ['servers', key, ...path]);
+          if (exact > 0) return exact;
+        }
         const [first, ...more] = path;
         if (first !== undefined && more.length > 0) {
           const nested =
@@ -101,7 +108,7 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
       servers.push({ key, fields, label: (name) => name, line });
     }
   }
-  return { format: 'toml', document: rest, servers };
+  return { format: 'toml', document: rest, servers, ...(profiles === undefined ? {} : { profiles }) };
 };
 
 export const readJson = (text: string, file: string): ServerSource => {
@@ -152,6 +159,8 @@ export const readJson = (text: string, file: string): ServerSource => {
       protocol: raw['protocol'],
       auth: raw['auth'],
       oauth: raw['oauth'],
+      pinning: raw['pinning'],
+      overrides: raw['overrides'],
       ...(format === 'claude' && raw['disabled'] !== undefined
         ? { enabled: typeof raw['disabled'] === 'boolean' ? !raw['disabled'] : raw['disabled'] }
         : {}),
