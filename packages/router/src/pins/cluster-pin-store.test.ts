@@ -80,6 +80,21 @@ describe('pins in the cluster Redis', () => {
     expect(sawWinner.review('jira', 'enforce', 'tool', [tool('search', winner)]).quarantined.has('search')).toBe(true);
   });
 
+  it('are read again by a replica that reconnects after Redis was away', async () => {
+    const [a, b] = await nodes(2);
+    const pins = await book(a!);
+    const other = createClusterPinStore(b!);
+    open.push(other);
+    pins.review('github', 'enforce', 'tool', [tool('create_issue', 'Create an issue')]);
+    await until(other, (entries) => entries.length === 1);
+    const heard = nextChange(pins, 15_000);
+    await server.stop();
+    await server.start();
+    await heard;
+    // Redis restarted empty (no persistence here): the replica holds what Redis holds, and pins on first sight again.
+    expect(pins.entries()).toEqual([]);
+  }, 20_000);
+
   it('refuses pins it cannot read, naming the store and what to do', async () => {
     const [a] = await nodes(1);
     await a!.sharedMap('pins').set(new Map([['["github","tool","x"]', '{"server":"github"']]));

@@ -7,7 +7,8 @@ import type { PinEntry } from './pin-types.js';
 /**
  * Pins in the cluster's shared map `pins` (with `[cluster]`), so every replica reviews against the
  * same pins: one JSON entry per server, kind and name; first-sight pins are written only where no
- * replica wrote one yet, and a change one replica (or `pins approve`) makes reaches the others.
+ * replica wrote one yet, and a change one replica (or `pins approve`) makes reaches the others
+ * (and a replica that lost Redis for a while reads them again when it is back).
  */
 export const createClusterPinStore = (cluster: Cluster): PinStore => {
   const map = cluster.sharedMap('pins');
@@ -39,7 +40,15 @@ export const createClusterPinStore = (cluster: Cluster): PinStore => {
     },
     remove: (entries) => map.delete(entries.map(pinKey)),
     watch: (listener) => {
-      const unsubscribe = map.onChange(() => listener());
+      const changes = map.onChange(() => listener());
+      // Changes made while this node could not hear them: read the pins again once it hears again.
+      const reconnects = cluster.onStatus((status) => {
+        if (status === 'ready') listener();
+      });
+      const unsubscribe = (): void => {
+        changes();
+        reconnects();
+      };
       unsubscribes.add(unsubscribe);
       return () => {
         unsubscribes.delete(unsubscribe);

@@ -145,7 +145,12 @@ class StoredPinBook implements PinBook {
 
   async #reload(): Promise<void> {
     try {
+      const had = this.#entries.size;
       this.#replace(await this.#store.load());
+      if (had > 0 && this.#entries.size === 0)
+        this.#logger.warn(
+          `every definition pin is gone from ${this.#store.where} (pins reset, or the store lost its data): each server's definitions are pinned again as the gateway next sees them`,
+        );
     } catch (error) {
       this.#logger.error(`the pins changed but cannot be read; the gateway keeps reviewing against the last pins it read`, {
         error: describeError(error),
