@@ -31,7 +31,7 @@ const readText = async (file: string): Promise<string | undefined> => {
 };
 
 /** The entries of the file's text, or an error naming the file and what to do. */
-export const parsePinFile = (file: string, text: string | undefined): PinEntry[] => {
+const parsePinFile = (file: string, text: string | undefined): PinEntry[] => {
   if (text === undefined) return [];
   const refuse = (problem: string): PromptyardError =>
     new PromptyardError('CONFIG_INVALID', `the pin file ${file} ${problem}: ${unreadableAdvice}`);

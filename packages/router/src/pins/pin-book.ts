@@ -22,7 +22,7 @@ const nothing: ReadonlyMap<string, PinChange> = new Map();
 const noun = (kind: PinKind): string => (kind === 'tool' ? 'Tool' : 'Prompt');
 
 /** The sentence a refused call or a warning shows: what changed, and the commands that approve it. */
-export const pinChangeMessage = (change: Omit<PinChange, 'message'>, mode: 'warn' | 'enforce'): string => {
+const pinChangeMessage = (change: Omit<PinChange, 'message'>, mode: 'warn' | 'enforce'): string => {
   const address = `${change.server}/${change.name}`;
   const what =
     change.change === 'changed'

@@ -8,7 +8,7 @@ import type { PinKind } from './pin-types.js';
  */
 
 /** The fields a pin covers, per kind: what a model reads and what a call is checked against. */
-export const PINNED_FIELDS: Readonly<Record<PinKind, readonly string[]>> = {
+const PINNED_FIELDS: Readonly<Record<PinKind, readonly string[]>> = {
   tool: ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'],
   prompt: ['name', 'title', 'description', 'arguments'],
 };
