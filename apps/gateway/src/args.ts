@@ -15,9 +15,11 @@ export interface GatewayOverrides {
 }
 
 export interface GatewayCli {
-  readonly command: 'serve' | 'status' | 'ui' | 'login';
+  readonly command: 'serve' | 'status' | 'ui' | 'login' | 'pins';
   /** `login <server>`: the server to log in to. */
   readonly server?: string;
+  /** `pins <action> [target]`: the words after `pins`. */
+  readonly pins?: readonly string[];
   readonly help: boolean;
   readonly version: boolean;
   readonly config?: string;
@@ -29,6 +31,7 @@ export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway status [options]
        promptyard-gateway ui [options]
        promptyard-gateway login <server> [options]
+       promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -49,6 +52,10 @@ Commands:
                            URL to open, catches the redirect on a loopback port and stores the tokens
                            (under $XDG_CONFIG_HOME/promptyard/oauth, else ~/.config/…); a running
                            gateway picks them up
+  pins <action>            the definition pins of the config's servers (a file beside the OAuth
+                           tokens, or Redis with [cluster]): list them with their state, diff what
+                           changed since approval, approve it (a running gateway serves it again),
+                           or reset (forget) all or one server's pins
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,
@@ -72,14 +79,14 @@ const usageError = (message: string): PromptyardError =>
   new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
 
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
-  const command = argv[0] === 'status' || argv[0] === 'ui' || argv[0] === 'login' ? argv[0] : 'serve';
+  const command = argv[0] === 'status' || argv[0] === 'ui' || argv[0] === 'login' || argv[0] === 'pins' ? argv[0] : 'serve';
   let values;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: command === 'serve' ? [...argv] : argv.slice(1),
       strict: true,
-      allowPositionals: command === 'login',
+      allowPositionals: command === 'login' || command === 'pins',
       options: {
         config: { type: 'string', short: 'c' },
         transport: { type: 'string', short: 't' },
@@ -110,6 +117,7 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
   return {
     command,
     ...(command === 'login' && positionals[0] !== undefined ? { server: positionals[0] } : {}),
+    ...(command === 'pins' ? { pins: positionals } : {}),
     help: values.help === true,
     version: values.version === true,
     json: values.json === true,

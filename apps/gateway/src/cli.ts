@@ -15,6 +15,7 @@ import {
 import { parseGatewayCli, usage } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
+import { runPinsCommand } from './pins-command.js';
 import { formatStatus } from './status.js';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
@@ -54,6 +55,14 @@ const main = async (): Promise<void> => {
       result.grant === 'client_credentials'
         ? `The client credentials of ${server} work; the gateway gets its tokens itself (stored in ${result.file}).\n`
         : `Logged in to ${server}; tokens stored in ${result.file}. A running gateway uses them without a restart.\n`,
+    );
+    return;
+  }
+  if (cli.command === 'pins') {
+    const config = await loadConfig(file, cli.overrides);
+    const options = { args: cli.pins ?? [], config, configFile: file, logger: createLogger({ level: 'warning', scope: 'gateway' }) };
+    process.exitCode = await runPinsCommand({ ...options, out: (text) => process.stdout.write(text) }, (text) =>
+      process.stderr.write(text),
     );
     return;
   }

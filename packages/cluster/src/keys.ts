@@ -19,7 +19,11 @@ export interface Keys {
   rate(client: string): string;
   /** A key every node shares (`sharedSecret`), kept as long as Redis keeps its data. */
   secret(name: string): string;
+  /** A shared map (`sharedMap`): one Redis hash, kept as long as Redis keeps its data. */
+  map(name: string): string;
   readonly channels: {
+    /** Which keys of which shared map a node changed. */
+    readonly maps: string;
     readonly changes: string;
     readonly events: string;
     readonly forward: string;
@@ -40,7 +44,9 @@ export const createKeys = (prefix: string): Keys => ({
   claim: (key) => `${prefix}:claim:${key}`,
   rate: (client) => `${prefix}:rate:${client}`,
   secret: (name) => `${prefix}:secret:${name}`,
+  map: (name) => `${prefix}:map:${name}`,
   channels: {
+    maps: `${prefix}:maps`,
     changes: `${prefix}:changes`,
     events: `${prefix}:events`,
     forward: `${prefix}:forward`,

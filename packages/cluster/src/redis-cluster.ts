@@ -9,6 +9,7 @@ import { createKeys } from './keys.js';
 import type { Keys } from './keys.js';
 import { Listeners } from './listeners.js';
 import { createSessions } from './sessions.js';
+import { createSharedMaps } from './shared-maps.js';
 
 export interface RedisClusterOptions {
   /** `redis://` or `rediss://` URL (`[cluster] redis_url`). */
@@ -117,9 +118,11 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
   // This node's own channels for node-to-node questions (heard only once connected, after `questions` is made).
   channels.set(keys.channels.asks(nodeId), (message) => questions.hearQuestion(message));
   channels.set(keys.channels.answers(nodeId), (message) => questions.hearAnswer(message));
+  channels.set(keys.channels.maps, (message) => maps.hear(message));
   const connection = new Connection({ url: options.url, logger, nodeId, commandTimeoutMs: options.commandTimeoutMs ?? 1000, channels });
   const sessions = createSessions(connection, keys, logger);
   const questions = createAsks(connection, keys, nodeId, logger);
+  const maps = createSharedMaps(connection, keys, nodeId, logger);
 
   return {
     nodeId,
@@ -155,9 +158,11 @@ export const createRedisCluster = (options: RedisClusterOptions): Cluster => {
     },
 
     takeToken: (client, limit) => takeToken(connection, keys, client, limit),
+    sharedMap: maps.sharedMap,
 
     close: async () => {
       questions.close();
+      maps.close();
       await connection.close();
       for (const listeners of [changes, sessionEvents, forwards, closedSessions]) listeners.clear();
     },

@@ -85,6 +85,7 @@ export type {
   SessionEvent,
   SessionEventStore,
   SessionRecord,
+  SharedMap,
 } from './contracts/cluster.js';
 export { outcomeOfCode, telemetrySection } from './contracts/metrics.js';
 export type { BackendSample, Metrics, MetricsScrape, RequestDone, RequestOutcome } from './contracts/metrics.js';

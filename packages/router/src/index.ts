@@ -28,3 +28,9 @@ export { DEFAULT_PROFILE, noOverrides, PINNING_MODES } from './surface/surface-t
 export type { Overrides, PinningMode, ProfileConfig, ProfileServer, PromptOverride, ToolOverride } from './surface/surface-types.js';
 export { compileGlobList, globProblem } from './surface/globs.js';
 export type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinReview } from './pins/pin-types.js';
+export { openPinBook, openPinStore, pinFileFor } from './pins/open-pin-book.js';
+export type { PinLocation } from './pins/open-pin-book.js';
+export type { PinAddress, PinStore } from './pins/pin-store.js';
+export { approvePins, matchesTarget, pinState, resetPins } from './pins/pin-admin.js';
+export type { PinTarget } from './pins/pin-admin.js';
+export { changedFields } from './pins/pin-definition.js';

@@ -60,6 +60,23 @@ export interface SessionEvent {
 /** The id the SDK's session transport gives its standalone GET stream. */
 export const standaloneStreamId = '_GET_stream';
 
+/**
+ * A map of strings every node shares (`Cluster.sharedMap`): what one node writes, the others read,
+ * and hear of through the store's pub/sub.
+ */
+export interface SharedMap {
+  /** Every key and its value. */
+  getAll(): Promise<Map<string, string>>;
+  /**
+   * Writes `entries`; with `onlyIfAbsent`, only the keys no node has written yet (so two nodes that
+   * write the same key at once agree on the first). Resolves with the keys it wrote.
+   */
+  set(entries: ReadonlyMap<string, string>, options?: { readonly onlyIfAbsent?: boolean }): Promise<readonly string[]>;
+  delete(keys: readonly string[]): Promise<void>;
+  /** Called with the keys another node set or deleted (not this node's own changes); returns an unsubscribe function. */
+  onChange(listener: (keys: readonly string[]) => void): () => void;
+}
+
 export interface Cluster {
   /** This node's id (random per process): names it in logs and routing. */
   readonly nodeId: string;
@@ -115,6 +132,9 @@ export interface Cluster {
    * `requestsPerMinute`): 0 when allowed, else the seconds to wait.
    */
   takeToken(client: string, limit: { readonly requestsPerMinute: number; readonly burst: number }): Promise<number>;
+
+  /** The shared map `name` (kept as long as the store keeps its data), the same on every node. */
+  sharedMap(name: string): SharedMap;
 
   close(): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unwatchFile, watchFile, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describeError, PromptyardError } from '@promptyard/core';
+import { stateFolder } from '../state-folder.js';
 
 /**
  * What the gateway keeps of one OAuth-protected server between runs: the client it registered (or
@@ -24,12 +24,8 @@ export interface OAuthRecord {
 }
 
 /** `$XDG_CONFIG_HOME/promptyard/oauth` (else `~/.config/…`; `%APPDATA%\promptyard\oauth` on Windows). */
-export const oauthFolder = (env: Readonly<Record<string, string | undefined>> = process.env): string => {
-  const xdg = env['XDG_CONFIG_HOME'];
-  if (xdg !== undefined && xdg !== '') return join(xdg, 'promptyard', 'oauth');
-  if (process.platform === 'win32' && env['APPDATA'] !== undefined) return join(env['APPDATA'], 'promptyard', 'oauth');
-  return join(env['HOME'] ?? homedir(), '.config', 'promptyard', 'oauth');
-};
+export const oauthFolder = (env: Readonly<Record<string, string | undefined>> = process.env): string =>
+  join(stateFolder(env), 'promptyard', 'oauth');
 
 export class OAuthStore {
   readonly path: string;

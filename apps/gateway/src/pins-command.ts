@@ -1,0 +1,177 @@
+import { closestNames, describeError, didYouMean, PromptyardError } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import { approvePins, changedFields, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
+import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import type { GatewayConfig } from './config/gateway-config.js';
+
+/**
+ * `promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`:
+ * what a person does with the definition pins a gateway keeps (the pin file of its config, or the
+ * cluster's Redis with `[cluster]`). A running gateway hears the change and serves what was approved.
+ */
+
+const ACTIONS = ['list', 'diff', 'approve', 'reset'] as const;
+type PinsAction = (typeof ACTIONS)[number];
+
+export interface PinsCommandOptions {
+  /** The words after `pins`: the action and, for some, a target. */
+  readonly args: readonly string[];
+  readonly config: GatewayConfig;
+  /** The config's path: its pin file is `pinFileFor(configFile)` unless `pinsFile` says otherwise. */
+  readonly configFile: string;
+  readonly pinsFile?: string | undefined;
+  readonly logger: Logger;
+  readonly out: (text: string) => void;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+const refuse = (message: string): PromptyardError => new PromptyardError('INVALID_ARGUMENT', message);
+
+const parseArgs = (args: readonly string[]): { action: PinsAction; target: PinTarget } => {
+  const [action, target, ...rest] = args;
+  if (!ACTIONS.includes(action as PinsAction))
+    throw refuse(
+      `pins needs one of ${ACTIONS.join(', ')}${action === undefined ? '' : `, not "${action}"`}: promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`,
+    );
+  if (rest.length > 0) throw refuse(`pins ${action} takes at most one server or server/name, got ${args.slice(1).join(' ')}`);
+  if (target === undefined || target === '') return { action: action as PinsAction, target: {} };
+  const slash = target.indexOf('/');
+  const server = slash === -1 ? target : target.slice(0, slash);
+  const name = slash === -1 ? undefined : target.slice(slash + 1);
+  if (action === 'reset' && name !== undefined)
+    throw refuse(`pins reset forgets a whole server's pins: promptyard-gateway pins reset ${server}`);
+  return { action: action as PinsAction, target: { server, ...(name === undefined || name === '' ? {} : { name }) } };
+};
+
+/** The target's server and name must be known: a typo is an error with the close names, never "nothing to do". */
+const checkTarget = (target: PinTarget, entries: readonly PinEntry[], config: GatewayConfig, configFile: string): void => {
+  const { server, name } = target;
+  if (server === undefined) return;
+  const servers = new Set([...config.servers.map((backend) => backend.id), ...entries.map((entry) => entry.server)]);
+  if (!servers.has(server)) throw refuse(`no server "${server}" in ${configFile} or its pins.${didYouMean(closestNames(server, servers))}`);
+  if (name === undefined) return;
+  const names = new Set(entries.filter((entry) => entry.server === server).map((entry) => entry.name));
+  if (!names.has(name))
+    throw refuse(
+      `server "${server}" has no pinned tool or prompt "${name}".${didYouMean(closestNames(name, names).map((close) => `${server}/${close}`))}`,
+    );
+};
+
+const address = (entry: PinEntry): string => `${entry.server}/${entry.name}`;
+
+const fieldsOf = (entry: PinEntry): string[] =>
+  entry.pending === undefined
+    ? []
+    : entry.pinned === undefined
+      ? Object.keys(entry.pending.definition)
+      : changedFields(entry.pinned.definition, entry.pending.definition);
+
+const table = (rows: readonly (readonly string[])[]): string => {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+};
+
+const list = (entries: readonly PinEntry[], where: string): string => {
+  if (entries.length === 0) return `No pins in ${where}: a gateway pins each server's definitions when it first sees them.\n`;
+  const rows = entries.map((entry) => {
+    const state = pinState(entry);
+    return [entry.server, entry.kind, entry.name, state === 'changed' ? `changed (${fieldsOf(entry).join(', ')})` : state];
+  });
+  const count = (state: string): number => entries.filter((entry) => pinState(entry) === state).length;
+  return `${table([['server', 'kind', 'name', 'state'], ...rows])}\n${count('pinned')} pinned, ${count('changed')} changed, ${count('new')} new (${where})\n`;
+};
+
+/** A field as text a person reads: a string as it is, anything else as pretty JSON. */
+const readable = (value: unknown): string =>
+  value === undefined ? '' : `${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`;
+
+const diffOf = (entry: PinEntry & { readonly pending: PinRecord }): string => {
+  const { pinned, pending } = entry;
+  if (pinned === undefined)
+    return `${address(entry)} (${entry.kind}, new, first seen ${pending.at}):\n${JSON.stringify(pending.definition, null, 2).replace(/^/gm, '+ ')}\n`;
+  const patches = changedFields(pinned.definition, pending.definition).map((field) =>
+    createTwoFilesPatch(
+      `${field} (approved)`,
+      `${field} (seen)`,
+      readable(pinned.definition[field]),
+      readable(pending.definition[field]),
+      pinned.at,
+      pending.at,
+      {
+        headerOptions: FILE_HEADERS_ONLY,
+      },
+    ),
+  );
+  return `${address(entry)} (${entry.kind}, changed):\n${patches.join('')}`;
+};
+
+const run = async (action: PinsAction, target: PinTarget, store: PinStore, out: (text: string) => void): Promise<void> => {
+  const entries = (await store.load()).filter((entry) => matchesTarget(entry, target));
+  const pending = entries.filter((entry): entry is PinEntry & { readonly pending: PinRecord } => entry.pending !== undefined);
+  if (action === 'list') return out(list(entries, store.where));
+  if (action === 'diff')
+    return out(pending.length === 0 ? 'Nothing is pending: every definition seen is the approved one.\n' : pending.map(diffOf).join('\n'));
+  if (action === 'approve') {
+    const approved = await approvePins(store, target);
+    if (approved.length === 0) return out('Nothing to approve: every definition seen is the approved one.\n');
+    const lines = approved.map((entry) => `approved ${address(entry)} (${entry.kind}, ${pinState(entry)}: ${fieldsOf(entry).join(', ')})`);
+    return out(`${lines.join('\n')}\nA running gateway serves them as soon as it notices, and tells its clients their lists changed.\n`);
+  }
+  if (entries.length === 0) return out(`No pins to forget in ${store.where}.\n`);
+  out(`${entries.map((entry) => `forgetting ${address(entry)} (${entry.kind}, ${pinState(entry)})`).join('\n')}\n`);
+  const forgotten = await resetPins(store, target.server);
+  out(`Forgot ${forgotten.length} pins; the gateway pins what it sees next as approved (trust on first use).\n`);
+};
+
+/** Opens the store the gateway of `config` uses: its cluster's Redis, or its pin file. */
+const openStore = async (options: PinsCommandOptions): Promise<{ store: PinStore; close: () => Promise<void> }> => {
+  const { config, logger } = options;
+  if (config.cluster === undefined) {
+    const location: PinLocation = { file: options.pinsFile ?? pinFileFor(options.configFile, options.env) };
+    const store = await openPinStore(location, logger);
+    return { store, close: () => store.close() };
+  }
+  // Loaded only with [cluster]: the Redis client is not needed otherwise.
+  const { createRedisCluster, waitForCluster } = await import('@promptyard/cluster');
+  const cluster = createRedisCluster({ url: config.cluster.redisUrl, keyPrefix: config.cluster.keyPrefix, logger });
+  if ((await waitForCluster(cluster, 5000)) !== 'ready') {
+    await cluster.close();
+    throw new PromptyardError(
+      'BACKEND_UNAVAILABLE',
+      `cannot reach the cluster Redis of ${options.configFile} ([cluster] redis_url), where the pins are: check that Redis runs and the URL`,
+    );
+  }
+  const store = await openPinStore({ cluster }, logger);
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await cluster.close();
+    },
+  };
+};
+
+/** Runs `pins …`; resolves with the exit code: 0 done, 1 an error (written on `err`). */
+export const runPinsCommand = async (options: PinsCommandOptions, err: (text: string) => void): Promise<number> => {
+  let opened: { store: PinStore; close: () => Promise<void> } | undefined;
+  try {
+    const { action, target } = parseArgs(options.args);
+    opened = await openStore(options);
+    checkTarget(target, await opened.store.load(), options.config, options.configFile);
+    await run(action, target, opened.store, options.out);
+    return 0;
+  } catch (error) {
+    err(`promptyard-gateway: ${describeError(error)}\n`);
+    return 1;
+  } finally {
+    await opened?.close();
+  }
+};

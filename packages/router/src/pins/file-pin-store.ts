@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { basename, dirname } from 'node:path';
+import { describeError, isTable, PromptyardError } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import { checkEntry, pinKey, unreadableAdvice } from './pin-store.js';
+import type { PinStore } from './pin-store.js';
+import type { PinEntry } from './pin-types.js';
+
+/**
+ * Pins in one JSON file, `{ "version": 1, "pins": [entry…] }`: written whole (a temporary file in
+ * the same folder, then a rename, mode 0600, the folder made 0700) so a reader never sees half of
+ * it, and watched (the folder, debounced) so a running gateway hears `pins approve` from another
+ * process. A file that does not parse is an error naming it, never a silent re-trust.
+ */
+
+const FORMAT_VERSION = 1;
+/** How long the folder must be quiet after an event before the file is read again. */
+const debounceMs = 40;
+
+const readText = async (file: string): Promise<string | undefined> => {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new PromptyardError('BACKEND_ERROR', `cannot read the pin file ${file}: ${describeError(error)}`, { cause: error });
+  }
+};
+
+/** The entries of the file's text, or an error naming the file and what to do. */
+const parsePinFile = (file: string, text: string | undefined): PinEntry[] => {
+  if (text === undefined) return [];
+  const refuse = (problem: string): PromptyardError =>
+    new PromptyardError('CONFIG_INVALID', `the pin file ${file} ${problem}: ${unreadableAdvice}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`is not valid JSON (${describeError(error)})`);
+  }
+  if (!isTable(value) || value['version'] !== FORMAT_VERSION || !Array.isArray(value['pins']))
+    throw refuse(`is not a pin file of this version (expected { "version": ${FORMAT_VERSION}, "pins": [...] })`);
+  try {
+    return value['pins'].map((entry, index) => checkEntry(entry, `pins[${index}]`));
+  } catch (error) {
+    throw refuse(`has a broken entry: ${describeError(error)}`);
+  }
+};
+
+const formatPinFile = (entries: Iterable<PinEntry>): string => {
+  const pins = [...entries].sort((a, b) => (pinKey(a) < pinKey(b) ? -1 : pinKey(a) > pinKey(b) ? 1 : 0));
+  return `${JSON.stringify({ version: FORMAT_VERSION, pins }, null, 2)}\n`;
+};
+
+const writeAtomically = async (file: string, text: string): Promise<void> => {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, text, { mode: 0o600 });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new PromptyardError('BACKEND_ERROR', `cannot write the pin file ${file}: ${describeError(error)}`, { cause: error });
+  }
+};
+
+/** A lock older than this was left by a process that died while writing. */
+const staleLockMs = 10_000;
+
+/**
+ * Runs `work` holding `<file>.lock` (created exclusively), so a gateway recording what it saw and
+ * `pins approve` in another process never write over each other's read-modify-write.
+ */
+const withLock = async <T>(file: string, work: () => Promise<T>): Promise<T> => {
+  const lock = `${file}.lock`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      await (await open(lock, 'wx', 0o600)).close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (age > staleLockMs) await rm(lock, { force: true });
+      else if (Date.now() - started > staleLockMs + 1000)
+        throw new PromptyardError(
+          'TIMEOUT',
+          `the pin file ${file} stays locked by another process (${lock}); remove the lock file if no gateway is writing`,
+        );
+      else await delay(15);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    await rm(lock, { force: true });
+  }
+};
+
+/** Calls `noticed` once the folder of `file` is quiet after an event about it (renames replace the file, so its folder is watched). */
+const watchFile = (file: string, noticed: () => void, logger: Logger): { close(): void } => {
+  let timer: NodeJS.Timeout | undefined;
+  const watcher: FSWatcher = watch(dirname(file), { persistent: false }, (_event, name) => {
+    if (name !== null && name !== basename(file)) return;
+    clearTimeout(timer);
+    timer = setTimeout(noticed, debounceMs);
+  });
+  watcher.on('error', (error) => logger.warn('stopped watching the pin file', { file, error: describeError(error) }));
+  return {
+    close: () => {
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
+};
+
+/** The store of the pin file `file` (its folder is created, 0700, when missing). */
+export const createFilePinStore = async (file: string, logger: Logger): Promise<PinStore> => {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  /** The text this process last read or wrote: an event for it is this process's own write. */
+  let known: string | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work);
+    queue = next.catch(() => {});
+    return next;
+  };
+  const load = async (): Promise<PinEntry[]> => {
+    const text = await readText(file);
+    const entries = parsePinFile(file, text);
+    known = text;
+    return entries;
+  };
+  const listeners = new Set<() => void>();
+  const tell = (): void => {
+    for (const listener of listeners) listener();
+  };
+  /** Read, edit, write, under the lock; a file another process changed since this one last read it is news for the listeners too. */
+  const change = (edit: (entries: Map<string, PinEntry>) => boolean): Promise<boolean> =>
+    serial(() =>
+      withLock(file, async () => {
+        const before = known;
+        const entries = new Map((await load()).map((entry) => [pinKey(entry), entry]));
+        const outside = known !== before;
+        const complete = edit(entries);
+        const text = formatPinFile(entries.values());
+        await writeAtomically(file, text);
+        known = text;
+        if (outside) queueMicrotask(tell);
+        return complete;
+      }),
+    );
+  const noticed = async (): Promise<void> => {
+    const text = await readText(file).catch(() => undefined);
+    if (text === known) return;
+    known = text;
+    tell();
+  };
+  let watcher: { close(): void } | undefined;
+  return {
+    where: file,
+    load: () => serial(load),
+    write: (written, options) =>
+      change((entries) => {
+        let complete = true;
+        for (const entry of written) {
+          const key = pinKey(entry);
+          if (options?.onlyIfAbsent === true && entries.has(key)) complete = false;
+          else entries.set(key, entry);
+        }
+        return complete;
+      }),
+    remove: async (removed) => {
+      await change((entries) => {
+        for (const entry of removed) entries.delete(pinKey(entry));
+        return true;
+      });
+    },
+    watch: (listener) => {
+      watcher ??= watchFile(file, () => void serial(noticed), logger);
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close: async () => {
+      watcher?.close();
+      listeners.clear();
+      await queue;
+    },
+  };
+};
