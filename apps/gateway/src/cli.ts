@@ -14,6 +14,7 @@ import {
 } from '@promptyard/router';
 import { parseGatewayCli, usage } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
+import { resolveProfile } from './config/profiles.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
 import { runPinsCommand } from './pins-command.js';
 import { formatStatus } from './status.js';
@@ -60,7 +61,14 @@ const main = async (): Promise<void> => {
   }
   if (cli.command === 'pins') {
     const config = await loadConfig(file, cli.overrides);
-    const options = { args: cli.pins ?? [], config, configFile: file, logger: createLogger({ level: 'warning', scope: 'gateway' }) };
+    const logger = createLogger({ level: 'warning', scope: 'gateway' });
+    const options = {
+      args: cli.pins ?? [],
+      config,
+      configFile: file,
+      ...(config.pinsFile === undefined ? {} : { pinsFile: config.pinsFile }),
+      logger,
+    };
     process.exitCode = await runPinsCommand({ ...options, out: (text) => process.stdout.write(text) }, (text) =>
       process.stderr.write(text),
     );
@@ -82,7 +90,9 @@ const main = async (): Promise<void> => {
     // The servers start while the MCP client loads; their first connection takes them over.
     spawnStdioServersEarly(config.servers);
     await router.start();
-    const status = router.status();
+    // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
+    const status =
+      cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
     process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
     await router.close();
     process.exitCode = status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
@@ -100,7 +110,8 @@ const main = async (): Promise<void> => {
   const stdio = config.transport.type === 'stdio';
   const shutdown = handleShutdown({
     program: 'promptyard-gateway',
-    signals: ['SIGINT', 'SIGTERM', 'SIGHUP'],
+    // With an audit file, SIGHUP reopens it (logrotate) instead of ending the gateway.
+    signals: config.audit !== undefined && config.audit.file !== '-' ? ['SIGINT', 'SIGTERM'] : ['SIGINT', 'SIGTERM', 'SIGHUP'],
     stdio,
     graceMs: stdio ? 500 : 5000,
   });

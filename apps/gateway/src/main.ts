@@ -5,11 +5,15 @@ import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { startHost } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
-import { createMcpServerBlueprint } from '@promptyard/mcp';
-import { createGatewayHandlers, killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
+import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
+import type { PinBook } from '@promptyard/router';
+import type { Cluster } from '@promptyard/core';
 import type { GatewayOverrides } from './args.js';
 import { loadGatewayConfig, routerConfigOf } from './config/gateway-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
+import { resolveProfile } from './config/profiles.js';
+import { blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
+import type { SurfaceContext } from './surfaces.js';
 
 export interface RunningGateway {
   readonly router: Router;
@@ -80,6 +84,7 @@ export const watchConfig = async (
         logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
       if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
         logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
+      warnRestartOnly(previous, next, logger, file);
       const { added, removed, changed } = await router.reload(routerConfigOf(next));
       logger.notice('config reloaded', {
         file,
@@ -114,11 +119,15 @@ export const startGateway = async (
   options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides },
 ): Promise<RunningGateway> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
+  // An unknown --profile is a start-up error, before anything is started.
+  const profile = resolveProfile(config, options.overrides.profile)?.name ?? DEFAULT_PROFILE;
   const host = await startGatewayHost(config, logger, options.version);
-  const { metrics, tracing, cluster } = host;
-  const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing });
-  metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
+  const { metrics, tracing, cluster, trail } = host;
+  const pins = await openPins(config, file, cluster, logger);
   const policy = createAccessPolicy(config.policy);
+  const approvals = policy === undefined ? undefined : new Approvals(policy, { logger: logger.child('approval') });
+  const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing, pins, trail, approvals });
+  metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
   const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
   if (policy !== undefined && config.metaTools) {
@@ -126,15 +135,13 @@ export const startGateway = async (
       '[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it',
     );
   }
-  const blueprint = await createMcpServerBlueprint(
-    createGatewayHandlers(router, { name: config.name, version: options.version, logger, access }),
-    { metrics, tracing, cluster },
-  );
-  const { url } = await host.serve(blueprint, {
-    http: config.transport.type === 'http' ? httpEndpoint(router, config, logger) : undefined,
+  const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
+  const http = config.transport.type === 'http';
+  const { url } = await host.serve(await blueprintOf(surfaces, profile), {
+    http: http ? { ...httpEndpoint(router, config, logger), endpoints: await profileEndpoints(surfaces) } : undefined,
     issuer: config.auth?.issuer,
     policy: policy !== undefined,
-    counts: () => ({ servers: config.servers.length }),
+    counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),
   });
   // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
   if (url !== undefined) spawnStdioServersEarly(config.servers);
@@ -150,11 +157,34 @@ export const startGateway = async (
       before: () => stopWatching().catch(() => {}),
       after: async () => {
         await router.close();
+        await pins?.close();
         killAllChildren();
       },
     });
   };
   return { router, ...(url === undefined ? {} : { url }), close };
+};
+
+/** Definition pinning: in Redis with `[cluster]` (replicas agree), else in the pins file; none when every server has `pinning = "off"`. */
+export const openPins = async (
+  config: GatewayConfig,
+  file: string,
+  cluster: Cluster | undefined,
+  logger: Logger,
+): Promise<PinBook | undefined> => {
+  if (config.servers.every((server) => server.pinning === 'off')) return undefined;
+  const location = cluster !== undefined ? { cluster } : { file: config.pinsFile ?? pinFileFor(file) };
+  return openPinBook(location, logger.child('pins'));
+};
+
+/** What a reload cannot change in a running gateway: said once, applied at the next start. */
+const warnRestartOnly = (previous: GatewayConfig, next: GatewayConfig, logger: Logger, file: string): void => {
+  const names = (config: GatewayConfig): string => config.profiles.map((profile) => profile.name).join(',');
+  if (names(next) !== names(previous))
+    logger.warn('[profiles] added or removed apply at the next start of the gateway (changes to an existing profile apply now)', { file });
+  if (JSON.stringify(next.audit) !== JSON.stringify(previous.audit))
+    logger.warn('[audit] changes apply at the next start of the gateway', { file });
+  if (next.pinsFile !== previous.pinsFile) logger.warn('[gateway] pins_file changes apply at the next start of the gateway', { file });
 };
 
 /** `[telemetry]` and `[cluster]`. */
@@ -166,6 +196,7 @@ const startGatewayHost = (config: GatewayConfig, logger: Logger, version: string
     telemetry: { ...config.telemetry, serviceName: config.telemetry.serviceName ?? 'promptyard-gateway', serviceVersion: version },
     noteLevel: 'notice',
     cluster: { redisUrl: config.cluster?.redisUrl, keyPrefix: config.cluster?.keyPrefix },
+    audit: config.audit,
   });
 
 const announceReady = (router: Router, logger: Logger): void => {
@@ -191,9 +222,6 @@ const httpEndpoint = (router: Router, config: GatewayConfig, logger: Logger): Ht
     auth: config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') }),
     publicUrl: transport.publicUrl,
     maxBodyBytes: transport.maxBodyBytes,
-    health: () => {
-      const status = router.status();
-      return { servers: status.backends, collisions: status.collisions, counts: status.counts, lazy: status.lazy };
-    },
+    health: healthOf(router),
   };
 };

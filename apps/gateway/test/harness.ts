@@ -83,8 +83,14 @@ export const makeFolder = async (files: Readonly<Record<string, string>>): Promi
   return dir;
 };
 
+/**
+ * The gateways' state folder (pins, OAuth tokens) for this test file: never the user's own. Each test's
+ * cleanup empties it; a gateway makes what it needs again.
+ */
+export const stateHome = join(tmpdir(), `promptyard-gw-state-${process.pid}`);
+
 const childEnv = (env: Readonly<Record<string, string>> = {}): Record<string, string> => {
-  const base: Record<string, string> = {};
+  const base: Record<string, string> = { XDG_CONFIG_HOME: stateHome };
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) base[key] = process.env[key] as string;
   return { ...base, ...env };
 };
@@ -262,7 +268,7 @@ export const cleanup = async (): Promise<number[]> => {
   children.clear();
   await Promise.allSettled([...httpBackends].map((backend) => backend.stop()));
   httpBackends.clear();
-  await Promise.all(temporary.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all([...temporary.splice(0), stateHome].map((dir) => rm(dir, { recursive: true, force: true })));
   return survivors;
 };
 

@@ -1,4 +1,5 @@
-import type { Cluster, Logger, Metrics } from '@promptyard/core';
+import type { AuditTrail, Cluster, Logger, Metrics } from '@promptyard/core';
+import { openAuditTrail } from '@promptyard/telemetry';
 import type { McpServerBlueprint, McpTracing } from '@promptyard/mcp';
 import { joinCluster } from './join-cluster.js';
 import type { ClusterSettings } from './join-cluster.js';
@@ -17,6 +18,8 @@ export interface HostOptions {
   /** The level of the start-up notes (`traces to …`). */
   readonly noteLevel: 'info' | 'notice';
   readonly cluster: ClusterSettings;
+  /** `[audit] file`: one JSON line per call decided, to this file (`-`: stderr); absent: no audit trail. */
+  readonly audit?: { readonly file: string } | undefined;
 }
 
 /** What a binary's MCP server runs in: telemetry and cluster, then the transport it is served on. */
@@ -24,6 +27,8 @@ export interface Host {
   readonly metrics: Metrics | undefined;
   readonly tracing: McpTracing | undefined;
   readonly cluster: Cluster | undefined;
+  /** The audit trail (`[audit]`), counted in the metrics; absent without one. */
+  readonly trail: AuditTrail | undefined;
   /** Serves the blueprint (made with the host's metrics, tracing and cluster); `close` closes it. */
   serve(blueprint: McpServerBlueprint, options: ServeOptions): Promise<Served>;
   /**
@@ -39,11 +44,18 @@ export const startHost = async (options: HostOptions): Promise<Host> => {
   const { logger, http, noun } = options;
   const telemetry = await startTelemetry(options.telemetry, { http, logger, noteLevel: options.noteLevel });
   const cluster = await joinCluster(options.cluster, { http, noun, logger });
+  const { audit } = options;
+  // The file opens before anything is served: one that cannot be written to stops the start, with why.
+  const trail =
+    audit === undefined
+      ? undefined
+      : await openAuditTrail({ ...(audit.file === '-' ? {} : { file: audit.file }), metrics: telemetry.metrics, logger });
   let served: Served | undefined;
   return {
     metrics: telemetry.metrics,
     tracing: telemetry.tracing,
     cluster,
+    trail,
     serve: async (blueprint, serveOptions) => {
       served = await serve(blueprint, serveOptions, { noun, logger, telemetry, cluster });
       return served;
@@ -54,6 +66,7 @@ export const startHost = async (options: HostOptions): Promise<Host> => {
       await cluster?.close();
       await telemetry.closeMetrics();
       await after?.();
+      await trail?.close();
       await telemetry.shutdownTracing();
     },
   };

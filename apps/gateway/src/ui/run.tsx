@@ -5,7 +5,8 @@ import { killAllChildren, Router } from '@promptyard/router';
 import type { GatewayOverrides } from '../args.js';
 import { routerConfigOf } from '../config/gateway-config.js';
 import type { GatewayConfig } from '../config/gateway-config.js';
-import { watchConfig } from '../main.js';
+import { resolveProfile } from '../config/profiles.js';
+import { openPins, watchConfig } from '../main.js';
 import { App } from './app.js';
 import { createUiModel } from './model.js';
 
@@ -27,8 +28,12 @@ const leaveScreen = '\u001B[?1049l';
  */
 export const runUi = async ({ file, config, overrides, version }: RunUiOptions): Promise<void> => {
   const logger = createLogger({ level: config.logLevel, scope: 'gateway', write: () => {} });
-  const router = new Router(routerConfigOf(config), { logger, version });
-  const model = createUiModel(router, { logger });
+  const profile = resolveProfile(config, overrides.profile)?.name;
+  // The UI runs a gateway of its own: its servers' definitions are reviewed against the same pins
+  // (the file's; with [cluster] they are in Redis, which the UI does not join, so it shows none).
+  const pins = config.cluster === undefined ? await openPins(config, file, undefined, logger) : undefined;
+  const router = new Router(routerConfigOf(config), { logger, version, pins });
+  const model = createUiModel(router, { logger, profile });
   // While the UI owns the terminal, unexpected errors go to the Logs panel, not over the screen.
   for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
     process.removeAllListeners(event);
@@ -87,5 +92,6 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   await stopWatching?.().catch(() => {});
   model.close();
   await router.close().catch(() => {});
+  await pins?.close().catch(() => {});
   killAllChildren();
 };

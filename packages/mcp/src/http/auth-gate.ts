@@ -35,8 +35,8 @@ export interface HttpAuthGateOptions {
   readonly authenticator: Authenticator | undefined;
   /** The URL clients reach the endpoint at: the OAuth resource. Known once the server is bound. */
   readonly resource: () => string;
-  /** The endpoint's local path, also served suffixed to the metadata path. */
-  readonly path: string;
+  /** The endpoints' local paths, each also served suffixed to the metadata path (one resource for all). */
+  readonly paths: readonly string[];
   readonly logger: Logger;
 }
 

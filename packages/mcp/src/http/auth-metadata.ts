@@ -4,9 +4,9 @@ import { headerOf } from './messages.js';
 
 const metadataBase = '/.well-known/oauth-protected-resource';
 
-/** Where the RFC 9728 document is served: the base path, the SDK's URL for the resource, and the base suffixed with the endpoint's path. */
-const metadataPaths = (metadataUrl: string, path: string): Set<string> =>
-  new Set([metadataBase, new URL(metadataUrl).pathname, `${metadataBase}${path}`]);
+/** Where the RFC 9728 document is served: the base path, the SDK's URL for the resource, and the base suffixed with each endpoint's path. */
+const metadataPaths = (metadataUrl: string, paths: readonly string[]): Set<string> =>
+  new Set([metadataBase, new URL(metadataUrl).pathname, ...paths.map((path) => `${metadataBase}${path}`)]);
 
 /**
  * Answers a protected-resource metadata request (RFC 9728), CORS preflight included; `false` for
@@ -14,12 +14,12 @@ const metadataPaths = (metadataUrl: string, path: string): Set<string> =>
  */
 export const serveMetadata = (
   authenticator: Authenticator | undefined,
-  place: { readonly resource: () => string; readonly metadataUrl: () => string; readonly path: string },
+  place: { readonly resource: () => string; readonly metadataUrl: () => string; readonly paths: readonly string[] },
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
 ): boolean => {
-  if (authenticator === undefined || !pathname.startsWith(metadataBase) || !metadataPaths(place.metadataUrl(), place.path).has(pathname))
+  if (authenticator === undefined || !pathname.startsWith(metadataBase) || !metadataPaths(place.metadataUrl(), place.paths).has(pathname))
     return false;
   const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, HEAD, OPTIONS' };
   if (req.method === 'OPTIONS')

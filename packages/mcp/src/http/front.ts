@@ -14,8 +14,10 @@ import { adoptTraceHeaders } from './trace-headers.js';
 export interface HttpFront {
   readonly sdk: typeof ServerSdk;
   readonly logger: Logger;
-  /** The MCP endpoint's path. */
+  /** The MCP endpoint's path (the first of `endpoints`). */
   readonly path: string;
+  /** Every MCP endpoint by its path: what serves its requests. */
+  readonly endpoints: ReadonlyMap<string, FrontEndpoint>;
   readonly maxBodyBytes: number;
   readonly allowedHosts: string[];
   readonly allowedOrigins: string[];
@@ -29,6 +31,10 @@ export interface HttpFront {
   readonly streams: { track(res: ServerResponse): void } | undefined;
   /** Traces are exported: a request's `traceparent` header joins its trace. */
   readonly traced: boolean;
+}
+
+/** One MCP endpoint behind the front: its `tools/call` relay and the SDK's path for everything else. */
+export interface FrontEndpoint {
   readonly relay: HttpRelay | undefined;
   /** The SDK's path, for everything the relay does not answer. */
   readonly sdkPath: (req: NodeIncomingMessageLike, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
@@ -147,8 +153,12 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
   if (pathname === '/health') return serveHealth(front.health, front.gate, req, res);
   if (pathname === '/metrics' && front.servedMetrics !== undefined) return serveMetrics(front.gate, req, res, front.servedMetrics);
   if (front.gate.metadata(req, res, pathname)) return;
-  if (pathname !== front.path) {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found: the MCP endpoint is ${front.path}`);
+  const endpoint = front.endpoints.get(pathname);
+  if (endpoint === undefined) {
+    const paths = [...front.endpoints.keys()];
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end(paths.length === 1 ? `Not found: the MCP endpoint is ${front.path}` : `Not found: the MCP endpoints are ${paths.join(', ')}`);
     return;
   }
   const authInfo = await front.gate.check(req, res);
@@ -161,10 +171,10 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
     parsedBody = parseBody(res, text, front.maxBodyBytes);
     if (parsedBody === refusedBody) return;
     if (front.traced) adoptTraceHeaders(req, parsedBody);
-    if (front.relay?.(req, res, parsedBody) === true) return;
+    if (endpoint.relay?.(req, res, parsedBody) === true) return;
   }
   // IncomingMessage always has a method on a server request; the SDK type says so strictly.
-  await front.sdkPath(req as NodeIncomingMessageLike, res, parsedBody);
+  await endpoint.sdkPath(req as NodeIncomingMessageLike, res, parsedBody);
 };
 
 /** Node's request listener for the endpoint: every request through the steps above; a step that throws is logged and answered 500. */

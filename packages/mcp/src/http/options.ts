@@ -1,5 +1,14 @@
 import type { Authenticator, Cluster, Metrics } from '@promptyard/core';
 
+import type { McpServerBlueprint } from '../server/blueprint.js';
+
+/** A further MCP endpoint on the same listener: a server of its own (sessions, notifications) behind the same front. */
+export interface HttpEndpointSpec {
+  /** Its path, e.g. `/mcp/coding`. */
+  readonly path: string;
+  readonly blueprint: McpServerBlueprint;
+}
+
 export interface HttpServeOptions {
   readonly host: string;
   /** 0 picks a free port; the handle reports the one bound. */
@@ -41,6 +50,11 @@ export interface HttpServeOptions {
    * notifications, answers to server→client requests and the rate limit are shared through it.
    */
   readonly cluster?: Cluster | undefined;
+  /**
+   * Further endpoints served beside `path` (the gateway's profiles at `/mcp/<name>`), each its own
+   * server; the checks in front (rate, size, Host and Origin, token or OAuth) are the same for all.
+   */
+  readonly endpoints?: readonly HttpEndpointSpec[] | undefined;
 }
 
 export interface HttpHandle {

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { Server as NodeServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type * as NodeAdapter from '@modelcontextprotocol/node';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import { PromptyardError } from '@promptyard/core';
 import { announceChanges, announceLocally } from '../cluster/cluster-changes.js';
@@ -14,7 +15,7 @@ import { loadServerSdk } from '../sdk.js';
 import type { McpServerBlueprint } from '../server/blueprint.js';
 import { createHttpAuthGate } from './auth-gate.js';
 import { identityOfAuthInfo } from './auth-identity.js';
-import { frontListener, type HttpFront } from './front.js';
+import { frontListener, type FrontEndpoint, type HttpFront } from './front.js';
 import type { HttpHandle, HttpServeOptions } from './options.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createSdkPath, type SdkPath } from './sdk-path.js';
@@ -75,15 +76,39 @@ const listen = (server: NodeServer, options: HttpServeOptions, failed: () => voi
     });
   });
 
+/** One endpoint's server: its SDK path (sessions, the 2026-07-28 handler), its relay and its notifications. */
+interface ServedEndpoint {
+  readonly path: string;
+  readonly sdkPath: SdkPath;
+  readonly front: FrontEndpoint;
+  readonly stopNotifications: () => void;
+}
+
+const serveEndpoint = (
+  modules: { sdk: typeof ServerSdk; node: typeof NodeAdapter },
+  path: string,
+  blueprint: McpServerBlueprint,
+  options: HttpServeOptions,
+): ServedEndpoint => {
+  const sdkPath = createSdkPath(modules.sdk, modules.node, blueprint, options);
+  return {
+    path,
+    sdkPath,
+    front: { relay: frontRelay(modules.sdk, blueprint, sdkPath.sessions), sdkPath: sdkPath.serve },
+    stopNotifications: announce(blueprint, sdkPath, options),
+  };
+};
+
 /** The front's steps' settings, from the options. */
 const createFront = (
   sdk: typeof ServerSdk,
   blueprint: McpServerBlueprint,
   options: HttpServeOptions,
-  sdkPath: SdkPath,
+  endpoints: readonly ServedEndpoint[],
   bound: { url: string },
 ): HttpFront => {
-  const path = options.path ?? '/mcp';
+  const [main] = endpoints as [ServedEndpoint];
+  const { path, sdkPath } = main;
   const loopback = isLoopbackHost(options.host);
   const { logger } = blueprint;
   const { cluster, metrics, rateLimit } = options;
@@ -95,6 +120,7 @@ const createFront = (
     sdk,
     logger,
     path,
+    endpoints: new Map(endpoints.map((endpoint) => [endpoint.path, endpoint.front])),
     maxBodyBytes: options.maxBodyBytes,
     allowedHosts: [...(options.allowedHosts ?? (loopback ? sdk.localhostAllowedHostnames() : [options.host]))],
     allowedOrigins: [...(options.allowedOrigins ?? (loopback ? sdk.localhostAllowedOrigins() : [options.host]))],
@@ -108,15 +134,13 @@ const createFront = (
       authToken: options.authToken,
       authenticator: options.auth,
       resource: () => options.publicUrl ?? bound.url,
-      path,
+      paths: endpoints.map((endpoint) => endpoint.path),
       logger,
     }),
     health: { startedAt: Date.now(), sessions: sdkPath.sessions, cluster, extra: options.health },
     servedMetrics: options.serveMetrics === true ? metrics : undefined,
     streams,
     traced: blueprint.tracing !== undefined,
-    relay: frontRelay(sdk, blueprint, sdkPath.sessions),
-    sdkPath: sdkPath.serve,
   };
 };
 
@@ -130,15 +154,18 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   // The Node adapter loads here, not at import: a stdio server never pays for it.
   const [sdk, node] = await Promise.all([loadServerSdk(), import('@modelcontextprotocol/node')]);
   const { logger } = blueprint;
-  const sdkPath = createSdkPath(sdk, node, blueprint, options);
-  const stopNotifications = announce(blueprint, sdkPath, options);
+  const endpoints = [
+    serveEndpoint({ sdk, node }, options.path ?? '/mcp', blueprint, options),
+    ...(options.endpoints ?? []).map((spec) => serveEndpoint({ sdk, node }, spec.path, spec.blueprint, options)),
+  ];
+  const stop = async (): Promise<void> => {
+    for (const endpoint of endpoints) endpoint.stopNotifications();
+    await Promise.all(endpoints.map((endpoint) => endpoint.sdkPath.sessions.close()));
+  };
   const bound = { url: '' };
-  const front = createFront(sdk, blueprint, options, sdkPath, bound);
+  const front = createFront(sdk, blueprint, options, endpoints, bound);
   const httpServer = createServer(frontListener(front));
-  await listen(httpServer, options, () => {
-    stopNotifications();
-    void sdkPath.sessions.close();
-  });
+  await listen(httpServer, options, () => void stop());
   httpServer.on('error', (error) => logger.error('http server error', { reason: error.message }));
   const address = httpServer.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -148,9 +175,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     port: address.port,
     host: address.address,
     close: async () => {
-      stopNotifications();
-      await sdkPath.sessions.close();
-      await sdkPath.close().catch(() => {});
+      await stop();
+      await Promise.all(endpoints.map((endpoint) => endpoint.sdkPath.close().catch(() => {})));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

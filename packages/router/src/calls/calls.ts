@@ -21,7 +21,8 @@ import type { Approvals } from './approval.js';
 import type { Auditor, CallAudit } from './call-audit.js';
 import type { CallContext } from './call-context.js';
 import type { PeerRequests } from './peer-requests.js';
-import { readResource, ResourceSubscriptions } from './resource-calls.js';
+import type { ResourceSubscriptions } from './resource-calls.js';
+import { readResource } from './resource-calls.js';
 
 export interface CompleteParams {
   readonly ref: { readonly type: string; readonly name?: string; readonly uri?: string };
