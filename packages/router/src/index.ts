@@ -27,6 +27,7 @@ export { GATEWAY_CHAIN_VARIABLE } from './sdk/child-env.js';
 export { DEFAULT_PROFILE, noOverrides, PINNING_MODES } from './surface/surface-types.js';
 export type { Overrides, PinningMode, ProfileConfig, ProfileServer, PromptOverride, ToolOverride } from './surface/surface-types.js';
 export { compileGlobList, globProblem } from './surface/globs.js';
+export { layerOverrides } from './surface/overrides.js';
 export type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinReview } from './pins/pin-types.js';
 export { openPinBook, openPinStore, pinFileFor } from './pins/open-pin-book.js';
 export type { PinLocation } from './pins/open-pin-book.js';

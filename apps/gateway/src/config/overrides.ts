@@ -203,13 +203,3 @@ export const checkRenames = (
     }
   }
 };
-
-/** A profile's overrides over its server's, item by item: what the profile serves. */
-export const mergeOverrides = (server: Overrides, profile: Overrides): Overrides => {
-  const merge = <T extends object>(base: Readonly<Record<string, T>>, over: Readonly<Record<string, T>>): Record<string, T> => {
-    const result: Record<string, T> = { ...base };
-    for (const [name, item] of Object.entries(over)) result[name] = { ...base[name], ...item } as T;
-    return result;
-  };
-  return { tools: merge(server.tools, profile.tools), prompts: merge(server.prompts, profile.prompts) };
-};

@@ -1,7 +1,7 @@
 import { PromptyardError, closestNames, didYouMean, formatList, isTable } from '@promptyard/core';
-import { DEFAULT_PROFILE, globProblem, noOverrides } from '@promptyard/router';
+import { DEFAULT_PROFILE, globProblem, layerOverrides, noOverrides } from '@promptyard/router';
 import type { BackendConfig, Overrides, ProfileConfig, ProfileServer } from '@promptyard/router';
-import { checkRenames, mergeOverrides, readOverrides, tableName } from './overrides.js';
+import { checkRenames, readOverrides, tableName } from './overrides.js';
 import type { OverrideScope } from './overrides.js';
 import { PROFILE_KEYS, PROFILE_SERVER_KEYS } from './schema.js';
 import type { Problem } from './server-entry.js';
@@ -66,7 +66,7 @@ const readProfileOverrides = (
   const serverPath = ['servers', server?.sourceId ?? server?.id ?? '', 'overrides'];
   const mine = (kind: 'tools' | 'prompts', name: string): boolean => own[kind][name] !== undefined;
   checkRenames(
-    mergeOverrides(server?.overrides ?? noOverrides, own),
+    layerOverrides(server?.overrides ?? noOverrides, own),
     (kind, name) => [...(mine(kind, name) ? scope.path : serverPath), kind, name],
     scope,
     (kind, names) => names.some((name) => mine(kind, name)),

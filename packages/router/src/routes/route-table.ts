@@ -112,15 +112,24 @@ interface Draft {
   readonly skills: unknown[];
 }
 
+/** Held-back definitions this surface shows, under the names they would be served with (a call is told why). */
+const addQuarantined = (
+  into: Map<string, PinChange>,
+  review: PinReview<unknown> | undefined,
+  shown: (name: string) => boolean,
+  overrides: Readonly<Record<string, { readonly name?: string | undefined }>>,
+  served: (name: string) => string,
+): void => {
+  for (const [original, change] of review?.quarantined ?? []) {
+    if (shown(original)) into.set(served(ownOverride(overrides, original)?.name ?? original), change);
+  }
+};
+
 const addTools = (draft: Draft, backend: Backend, selection: ServerSelection, uriMap: UriMap | undefined): void => {
   const { namers } = draft.options;
   const prefix = backend.config.prefix;
   const review = draft.options.reviews?.get(backend)?.tools;
-  for (const [original, change] of review?.quarantined ?? []) {
-    if (!selection.tools(original)) continue;
-    const renamed = ownOverride(selection.overrides.tools, original)?.name ?? original;
-    draft.quarantined.tools.set(namers.tool.encode(prefix, renamed), change);
-  }
+  addQuarantined(draft.quarantined.tools, review, selection.tools, selection.overrides.tools, (name) => namers.tool.encode(prefix, name));
   for (const tool of review?.served ?? backend.lists.tools) {
     if (!selection.tools(tool.name)) continue;
     const override = ownOverride(selection.overrides.tools, tool.name);
@@ -151,11 +160,9 @@ const addPrompts = (draft: Draft, backend: Backend, selection: ServerSelection):
   const { namers } = draft.options;
   const prefix = backend.config.prefix;
   const review = draft.options.reviews?.get(backend)?.prompts;
-  for (const [original, change] of review?.quarantined ?? []) {
-    if (!selection.prompts(original)) continue;
-    const renamed = ownOverride(selection.overrides.prompts, original)?.name ?? original;
-    draft.quarantined.prompts.set(namers.prompt.encode(prefix, renamed), change);
-  }
+  addQuarantined(draft.quarantined.prompts, review, selection.prompts, selection.overrides.prompts, (name) =>
+    namers.prompt.encode(prefix, name),
+  );
   for (const prompt of review?.served ?? backend.lists.prompts) {
     if (!selection.prompts(prompt.name)) continue;
     const shown = overridePrompt(prompt, ownOverride(selection.overrides.prompts, prompt.name));

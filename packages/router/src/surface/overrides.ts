@@ -6,27 +6,26 @@
 import type { Prompt, Tool } from '../sdk/upstream-types.js';
 import type { Overrides, PromptOverride, ToolOverride } from './surface-types.js';
 
-/** A server's overrides with a profile's laid over them: a profile's field wins, annotations and arguments merge. */
+/** Two overrides of one tool, `over` winning field by field; annotations and fixed arguments merge. */
+const layerTool = (below: ToolOverride | undefined, over: ToolOverride): ToolOverride => {
+  if (below === undefined) return over;
+  const annotations =
+    below.annotations === undefined && over.annotations === undefined ? {} : { annotations: { ...below.annotations, ...over.annotations } };
+  const fixed =
+    below.arguments === undefined && over.arguments === undefined ? {} : { arguments: { ...below.arguments, ...over.arguments } };
+  return { ...below, ...over, ...annotations, ...fixed };
+};
+
+/** A server's overrides with a profile's laid over them, item by item: the profile's fields win. */
 export const layerOverrides = (base: Overrides, over: Overrides | undefined): Overrides => {
   if (over === undefined || (Object.keys(over.tools).length === 0 && Object.keys(over.prompts).length === 0)) return base;
   const tools: Record<string, ToolOverride> = { ...base.tools };
-  for (const [name, override] of Object.entries(over.tools)) {
-    const below = tools[name];
-    tools[name] =
-      below === undefined
-        ? override
-        : {
-            ...below,
-            ...override,
-            ...(below.annotations === undefined && override.annotations === undefined
-              ? {}
-              : { annotations: { ...below.annotations, ...override.annotations } }),
-            ...(below.arguments === undefined && override.arguments === undefined
-              ? {}
-              : { arguments: { ...below.arguments, ...override.arguments } }),
-          };
-  }
-  return { tools, prompts: { ...base.prompts, ...over.prompts } };
+  for (const [name, override] of Object.entries(over.tools))
+    tools[name] = layerTool(Object.hasOwn(base.tools, name) ? base.tools[name] : undefined, override);
+  const prompts: Record<string, PromptOverride> = { ...base.prompts };
+  for (const [name, override] of Object.entries(over.prompts))
+    prompts[name] = { ...(Object.hasOwn(base.prompts, name) ? base.prompts[name] : {}), ...override };
+  return { tools, prompts };
 };
 
 type Schema = Tool['inputSchema'];
