@@ -12,7 +12,7 @@ import type { GatewayOverrides } from './args.js';
 import { loadGatewayConfig, routerConfigOf } from './config/gateway-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
-import { blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
+import { admission, blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
 import type { SurfaceContext } from './surfaces.js';
 
 export interface RunningGateway {
@@ -138,7 +138,9 @@ export const startGateway = async (
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
   const http = config.transport.type === 'http';
   const { url } = await host.serve(await blueprintOf(surfaces, profile), {
-    http: http ? { ...httpEndpoint(router, config, logger), endpoints: await profileEndpoints(surfaces) } : undefined,
+    http: http
+      ? { ...httpEndpoint(router, config, logger), endpoints: await profileEndpoints(surfaces), admit: admission(surfaces, profile) }
+      : undefined,
     issuer: config.auth?.issuer,
     policy: policy !== undefined,
     counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),

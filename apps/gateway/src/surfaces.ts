@@ -6,7 +6,7 @@
 import type { AccessPolicy, AuditTrail, Cluster, Logger, Metrics } from '@promptyard/core';
 import type { HttpEndpoint } from '@promptyard/host';
 import { createMcpServerBlueprint } from '@promptyard/mcp';
-import type { McpServerBlueprint, McpTracing } from '@promptyard/mcp';
+import type { HttpEndpointSpec, McpServerBlueprint, McpTracing } from '@promptyard/mcp';
 import { createGatewayHandlers } from '@promptyard/router';
 import type { Router } from '@promptyard/router';
 import type { GatewayConfig } from './config/gateway-config.js';
@@ -41,12 +41,28 @@ export const blueprintOf = (context: SurfaceContext, profile: string): Promise<M
 /** The path a profile is served at over HTTP. */
 export const profilePath = (path: string, profile: string): string => `${path.replace(/\/+$/u, '')}/${profile}`;
 
+/**
+ * `[[policy]] profiles`: who may use a surface, asked of every request after authentication; every
+ * caller when no rule names profiles. A refusal is written to the audit lines of `[[policy]]`.
+ */
+export const admission =
+  (context: SurfaceContext, profile: string): HttpEndpointSpec['admit'] =>
+  (caller) => {
+    const { access } = context;
+    if (access === undefined || caller === undefined) return undefined;
+    const decision = access.policy.admits(caller, profile);
+    if (decision === undefined || decision.allowed) return undefined;
+    access.audit.notice('profile refused', { subject: caller.subject, client: caller.clientId, profile, reason: decision.reason });
+    return `The profile "${profile}" is not available to you: the gateway's [[policy]] does not allow it for you. Ask the gateway's administrator if you need it.`;
+  };
+
 /** Each profile's endpoint beside the default one. */
 export const profileEndpoints = async (context: SurfaceContext): Promise<NonNullable<HttpEndpoint['endpoints']>> =>
   Promise.all(
     context.config.profiles.map(async (profile) => ({
       path: profilePath(context.config.transport.path, profile.name),
       blueprint: await blueprintOf(context, profile.name),
+      admit: admission(context, profile.name),
     })),
   );
 

@@ -23,6 +23,10 @@ export const policySection = {
   prompts: { type: 'string[]', doc: 'Globs of prompt names (as clients see them).' },
   resources: { type: 'string[]', doc: 'Globs of resource URIs (doc://team/*); templates are matched by their URI template.' },
   skills: { type: 'string[]', doc: "Globs of skill names (the path of a skill's skill:// URI before /SKILL.md)." },
+  profiles: {
+    type: 'string[]',
+    doc: 'Gateway only: globs of profile names (`default` is the plain endpoint) the callers it applies to may use (or, with effect = "deny", may not); once a rule names profiles, a caller uses only the profiles a rule allows it.',
+  },
   approve: {
     type: 'boolean',
     default: false,
@@ -40,7 +44,7 @@ export const policySection = {
 export type PolicySectionValues = ConfigOf<{ 'policy[]': typeof policySection }>['policy[]'][number];
 
 const conditionKeys = ['subjects', 'groups', 'scopes', 'clients'] as const;
-const itemKeys = ['servers', 'tools', 'prompts', 'resources', 'skills'] as const;
+const itemKeys = ['servers', 'tools', 'prompts', 'resources', 'skills', 'profiles'] as const;
 
 /** One `[[policy]]` entry, checked; an absent list is no condition (or covers nothing). */
 export interface PolicyRule {
@@ -72,6 +76,8 @@ export const checkPolicies = (
     }
     if (entry.servers !== undefined && !options.gateway)
       problems.push(`${label}: servers applies to promptyard-gateway only; name tools, prompts, resources or skills here`);
+    if (entry.profiles !== undefined && !options.gateway)
+      problems.push(`${label}: profiles applies to promptyard-gateway only; remove it here`);
     if (entry.approve && !options.gateway) problems.push(`${label}: approve applies to promptyard-gateway only; remove it here`);
     if (entry.approve && entry.effect === 'deny')
       problems.push(`${label}: approve asks a person to allow a call, so it belongs on an allow rule, not a deny rule`);
@@ -79,7 +85,7 @@ export const checkPolicies = (
       problems.push(`${label}: approve_ttl is set but approve is not; add approve = true or remove approve_ttl`);
     if (itemKeys.every((key) => entry[key] === undefined)) {
       problems.push(
-        `${label} names nothing to ${entry.effect}: add ${options.gateway ? 'servers, ' : ''}tools, prompts, resources or skills (globs such as ["*"])`,
+        `${label} names nothing to ${entry.effect}: add ${options.gateway ? 'servers, profiles, ' : ''}tools, prompts, resources or skills (globs such as ["*"])`,
       );
     }
     const pick = <K extends string>(keys: readonly K[]): { [P in K]?: readonly string[] } =>

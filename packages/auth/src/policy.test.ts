@@ -179,3 +179,23 @@ describe('[[policy]] approve', () => {
     expect(checkPolicies(values, { gateway: false }).problems[0]).toMatch(/approve applies to promptyard-gateway only/);
   });
 });
+
+describe('[[policy]] profiles', () => {
+  it('admits callers to the profiles a rule allows them, once a rule names profiles', () => {
+    expect(policyOf([{ servers: ['*'] }], true)?.admits(design, 'coding')).toBeUndefined();
+    const policy = policyOf(
+      [
+        { name: 'everyone', servers: ['*'], profiles: ['default'] },
+        { name: 'designers', groups: ['design'], profiles: ['{design,review}'] },
+        { name: 'no contractors', effect: 'deny', groups: ['contractors'], profiles: ['*'] },
+      ],
+      true,
+    );
+    expect(policy?.admits(design, 'design')).toEqual({ allowed: true, explicit: true, reason: 'allowed by [[policy]] #2 "designers"' });
+    expect(policy?.admits(platform, 'design')?.allowed).toBe(false);
+    expect(policy?.admits(platform, 'default')?.allowed).toBe(true);
+    expect(policy?.admits(caller({ groups: ['design', 'contractors'] }), 'design')?.reason).toBe(
+      'denied by [[policy]] #3 "no contractors"',
+    );
+  });
+});

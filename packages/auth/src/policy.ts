@@ -31,7 +31,7 @@ interface CompiledRule {
   readonly conditional: boolean;
   readonly approval: ApprovalRule | undefined;
   readonly applies: (caller: Identity) => boolean;
-  readonly covers: Readonly<Record<'servers' | 'tools' | 'prompts' | 'resources' | 'skills', Matcher | undefined>>;
+  readonly covers: Readonly<Record<'servers' | 'tools' | 'prompts' | 'resources' | 'skills' | 'profiles', Matcher | undefined>>;
 }
 
 const compileRule = (rule: PolicyRule): CompiledRule => {
@@ -56,6 +56,7 @@ const compileRule = (rule: PolicyRule): CompiledRule => {
       prompts: compile(rule.covers.prompts),
       resources: compile(rule.covers.resources),
       skills: compile(rule.covers.skills),
+      profiles: compile(rule.covers.profiles),
     },
   };
 };
@@ -74,6 +75,7 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
   const denies = compiled.filter((rule) => rule.deny);
   const allows = compiled.filter((rule) => !rule.deny);
   const approvals = compiled.filter((rule) => rule.approval !== undefined);
+  const profileRules = compiled.some((rule) => rule.covers.profiles !== undefined);
   const covered = (rule: CompiledRule, kind: AccessKind, name: string, server: string | undefined): boolean =>
     rule.covers[pluralOf[kind]]?.(name) === true || (server !== undefined && rule.covers.servers?.(server) === true);
   const noRule: AccessDecision = { allowed: false, explicit: false, reason: 'no [[policy]] rule allows it' };
@@ -93,5 +95,15 @@ export const createAccessPolicy = (rules: readonly PolicyRule[]): AccessPolicy |
       return undefined;
     },
     version: canonicalDigest(rules).slice(0, 16),
+    admits: (caller, profile) => {
+      if (!profileRules) return undefined;
+      for (const rule of denies)
+        if (rule.covers.profiles?.(profile) === true && rule.applies(caller))
+          return { allowed: false, explicit: true, reason: `denied by ${rule.label}` };
+      for (const rule of allows)
+        if (rule.covers.profiles?.(profile) === true && rule.applies(caller))
+          return { allowed: true, explicit: true, reason: `allowed by ${rule.label}` };
+      return { allowed: false, explicit: false, reason: 'no [[policy]] rule allows this profile' };
+    },
   };
 };

@@ -63,6 +63,11 @@ export interface AccessPolicy {
   approval(caller: Identity | undefined, kind: AccessKind, name: string, server?: string): ApprovalRule | undefined;
   /** Changes whenever the rules change: an approval given under other rules is not reused. */
   readonly version: string;
+  /**
+   * Whether the caller may use a gateway profile (`[[policy]] profiles`): deny rules first, then allow
+   * rules, else refused. `undefined` when no rule names profiles: every caller may use every profile.
+   */
+  admits(caller: Identity, profile: string): AccessDecision | undefined;
 }
 
 /** An `approve = true` rule, as the approval it asks for. */

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { Cluster, Logger, Metrics } from '@promptyard/core';
+import type { Cluster, Identity, Logger, Metrics } from '@promptyard/core';
 import type { ServerSdk } from '../sdk.js';
 import type { HttpAuthGate } from './auth-gate.js';
+import { identityOfAuthInfo } from './auth-identity.js';
 import { headerOf, sendJsonError } from './messages.js';
 import { serveHealth, serveMetrics, type HealthSource } from './probes.js';
 import { clientAddress, type RateLimiter } from './rate-limit.js';
@@ -35,6 +36,8 @@ export interface HttpFront {
 
 /** One MCP endpoint behind the front: its `tools/call` relay and the SDK's path for everything else. */
 export interface FrontEndpoint {
+  /** Who may use it (after authentication): a refusal's reason, or `undefined`. */
+  readonly admit: ((caller: Identity | undefined) => string | undefined) | undefined;
   readonly relay: HttpRelay | undefined;
   /** The SDK's path, for everything the relay does not answer. */
   readonly sdkPath: (req: NodeIncomingMessageLike, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
@@ -163,6 +166,11 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
   }
   const authInfo = await front.gate.check(req, res);
   if (authInfo === undefined) return;
+  const refusal = endpoint.admit?.(identityOfAuthInfo(authInfo));
+  if (refusal !== undefined) {
+    sendJsonError(res, 403, -32000, refusal);
+    return;
+  }
   admit(front, req, res, authInfo);
   let parsedBody: unknown;
   if (hasJsonBody(req)) {

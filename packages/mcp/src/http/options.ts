@@ -1,4 +1,4 @@
-import type { Authenticator, Cluster, Metrics } from '@promptyard/core';
+import type { Authenticator, Cluster, Identity, Metrics } from '@promptyard/core';
 
 import type { McpServerBlueprint } from '../server/blueprint.js';
 
@@ -7,6 +7,8 @@ export interface HttpEndpointSpec {
   /** Its path, e.g. `/mcp/coding`. */
   readonly path: string;
   readonly blueprint: McpServerBlueprint;
+  /** Who may use it, asked after authentication: a refusal's reason (a 403), or `undefined` to admit. */
+  readonly admit?: ((caller: Identity | undefined) => string | undefined) | undefined;
 }
 
 export interface HttpServeOptions {
@@ -55,6 +57,8 @@ export interface HttpServeOptions {
    * server; the checks in front (rate, size, Host and Origin, token or OAuth) are the same for all.
    */
   readonly endpoints?: readonly HttpEndpointSpec[] | undefined;
+  /** Who may use the main endpoint (`path`), as an endpoint's `admit`. */
+  readonly admit?: HttpEndpointSpec['admit'];
 }
 
 export interface HttpHandle {

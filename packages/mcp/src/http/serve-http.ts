@@ -16,7 +16,7 @@ import type { McpServerBlueprint } from '../server/blueprint.js';
 import { createHttpAuthGate } from './auth-gate.js';
 import { identityOfAuthInfo } from './auth-identity.js';
 import { frontListener, type FrontEndpoint, type HttpFront } from './front.js';
-import type { HttpHandle, HttpServeOptions } from './options.js';
+import type { HttpEndpointSpec, HttpHandle, HttpServeOptions } from './options.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createSdkPath, type SdkPath } from './sdk-path.js';
 import { createStreamCounter } from './stream-counter.js';
@@ -86,15 +86,15 @@ interface ServedEndpoint {
 
 const serveEndpoint = (
   modules: { sdk: typeof ServerSdk; node: typeof NodeAdapter },
-  path: string,
-  blueprint: McpServerBlueprint,
+  spec: HttpEndpointSpec,
   options: HttpServeOptions,
 ): ServedEndpoint => {
+  const { path, blueprint } = spec;
   const sdkPath = createSdkPath(modules.sdk, modules.node, blueprint, options);
   return {
     path,
     sdkPath,
-    front: { relay: frontRelay(modules.sdk, blueprint, sdkPath.sessions), sdkPath: sdkPath.serve },
+    front: { admit: spec.admit, relay: frontRelay(modules.sdk, blueprint, sdkPath.sessions), sdkPath: sdkPath.serve },
     stopNotifications: announce(blueprint, sdkPath, options),
   };
 };
@@ -155,8 +155,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const [sdk, node] = await Promise.all([loadServerSdk(), import('@modelcontextprotocol/node')]);
   const { logger } = blueprint;
   const endpoints = [
-    serveEndpoint({ sdk, node }, options.path ?? '/mcp', blueprint, options),
-    ...(options.endpoints ?? []).map((spec) => serveEndpoint({ sdk, node }, spec.path, spec.blueprint, options)),
+    serveEndpoint({ sdk, node }, { path: options.path ?? '/mcp', blueprint, admit: options.admit }, options),
+    ...(options.endpoints ?? []).map((spec) => serveEndpoint({ sdk, node }, spec, options)),
   ];
   const stop = async (): Promise<void> => {
     for (const endpoint of endpoints) endpoint.stopNotifications();

@@ -16,6 +16,7 @@ const policy: AccessPolicy = {
       ? { allowed: true, explicit: true, reason: 'allowed by test rule' }
       : { allowed: false, explicit: false, reason: 'no rule allows it' },
   approval: () => undefined,
+  admits: () => undefined,
   version: 'test',
 };
 

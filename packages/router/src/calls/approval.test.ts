@@ -13,6 +13,7 @@ const policyWith = (rule: ApprovalRule): AccessPolicy & { version: string } => (
   version: 'v1',
   decide: () => ({ allowed: true, explicit: true, reason: 'test' }),
   approval: (_caller, kind, name) => (kind === 'tool' && name.startsWith('deploy') ? rule : undefined),
+  admits: () => undefined,
 });
 
 /** A client whose person answers each question with the next of `answers` (and records the questions). */

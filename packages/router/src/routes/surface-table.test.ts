@@ -9,7 +9,7 @@ import { backendConfig } from '../test-router-config.js';
 import { buildRouteTable, createNamers, routedArguments } from './route-table.js';
 import type { ReviewedLists } from './route-table.js';
 
-const tool = (name: string, properties: Record<string, unknown> = {}): Tool => ({
+const tool = (name: string, properties: Record<string, { type: string }> = {}): Tool => ({
   name,
   description: `${name} it`,
   inputSchema: { type: 'object', properties, required: Object.keys(properties) },
