@@ -79,8 +79,11 @@ export interface RequestContext {
 export interface CallerAccess {
   /** Whether the caller may use the item (no audit line: for lists and search results). */
   allows(kind: AccessKind, name: string): boolean;
-  /** Refuses what the caller may not use, as an unknown name is refused, and writes the decision's audit line either way. */
-  check(kind: AccessKind, name: string): void;
+  /**
+   * Refuses what the caller may not use, as an unknown name is refused, and writes the decision's audit
+   * line either way (a refusal's with the digest of `args`, a call's arguments).
+   */
+  check(kind: AccessKind, name: string, args?: Readonly<Record<string, unknown>>): void;
 }
 
 /** A page of a list as JSON text: `items` is the JSON of its items array, made once and kept. */

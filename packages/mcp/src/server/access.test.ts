@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
-import { createLogger } from '@promptyard/core';
+import { canonicalDigest, createLogger } from '@promptyard/core';
 import type { AccessPolicy, AuditEntry, AuthOutcome, Authenticator } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHandlers } from '../handlers.js';
@@ -142,7 +142,7 @@ describe('[[policy]] at the server adapter', () => {
     // The static token names no person: it is the caller "server-token", whom no rule here allows anything.
     const operator = await connect(handle.url, 'static-secret');
     expect((await operator.listPrompts()).prompts).toEqual([]);
-    await expect(operator.getPrompt({ name: 'a' })).rejects.toThrow('No prompt "a" is available to you');
+    await expect(operator.getPrompt({ name: 'a', arguments: { topic: 'private' } })).rejects.toThrow('No prompt "a" is available to you');
     expect(trail).toEqual([
       {
         decision: 'denied',
@@ -152,6 +152,8 @@ describe('[[policy]] at the server adapter', () => {
         kind: 'prompt',
         name: 'a',
         server: undefined,
+        // The arguments' digest, never their values.
+        argumentsDigest: canonicalDigest({ topic: 'private' }),
         reason: 'no rule allows it',
         durationMs: 0,
       },

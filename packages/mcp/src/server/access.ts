@@ -1,4 +1,4 @@
-import { isPromptyardError, PromptyardError } from '@promptyard/core';
+import { canonicalDigest, isPromptyardError, PromptyardError } from '@promptyard/core';
 import type { AccessDecision, AccessKind, Identity } from '@promptyard/core';
 import type { JsonObject, ListPage, McpAccess } from '../handlers.js';
 
@@ -41,8 +41,11 @@ export interface AccessGuard {
   filterItems(key: ListedKey, entries: readonly JsonObject[], caller: Identity | undefined): JsonObject[];
   /** Whether `caller` may use the item, without an audit line (completion, which only suggests). */
   allows(kind: AccessKind, name: string, caller: Identity | undefined): boolean;
-  /** Refuses (throws) a call `caller` may not make; writes the decision's audit line either way. */
-  check(kind: AccessKind, name: string, caller: Identity | undefined): void;
+  /**
+   * Refuses (throws) a call `caller` may not make; writes the decision's audit line either way. A
+   * tool's or prompt's refusal is audited with the digest of its arguments `args`, never their values.
+   */
+  check(kind: AccessKind, name: string, caller: Identity | undefined, args?: Readonly<Record<string, unknown>>): void;
   /** A not-found failure told to a caller under the policy in the words of a refusal (its suggestions may name denied items). */
   conceal(error: unknown, kind: AccessKind, name: string, caller: Identity | undefined): unknown;
 }
@@ -97,7 +100,7 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
     filter: (key, page, caller) => (caller === undefined ? page : { ...page, items: filterItems(key, page.items, caller) }),
     filterItems,
     allows: (kind, name, caller) => caller === undefined || decide(caller, kind, name).allowed,
-    check: (kind, name, caller) => {
+    check: (kind, name, caller, args) => {
       if (caller === undefined) return;
       const decision = decide(caller, kind, name);
       const fields = { subject: caller.subject, client: caller.clientId, kind, name, reason: decision.reason };
@@ -114,6 +117,7 @@ export const createAccessGuard = (access: McpAccess): AccessGuard => {
         kind: kind === 'skill' ? 'resource' : kind,
         name,
         server: access.serverOf?.(kind, name),
+        argumentsDigest: kind === 'tool' || kind === 'prompt' ? canonicalDigest(args ?? {}) : undefined,
         reason: decision.reason,
         durationMs: 0,
       });

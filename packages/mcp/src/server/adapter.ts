@@ -72,7 +72,7 @@ const accessOf = (adapter: Adapter, ctx: ServerContext): CallerAccess | undefine
   const { guard } = adapter;
   const caller = governed(adapter, ctx);
   if (guard === undefined || caller === undefined) return undefined;
-  return { allows: (kind, name) => guard.allows(kind, name, caller), check: (kind, name) => guard.check(kind, name, caller) };
+  return { allows: (kind, name) => guard.allows(kind, name, caller), check: (kind, name, args) => guard.check(kind, name, caller, args) };
 };
 
 export const contextOf = (adapter: Adapter, instance: Instance, ctx: ServerContext): RequestContext =>

@@ -11,7 +11,7 @@ export const registerPrompts = (adapter: Adapter, instance: Instance): void => {
     const { name } = request.params;
     const caller = governed(adapter, ctx);
     try {
-      guard?.check('prompt', name, caller);
+      guard?.check('prompt', name, caller, request.params.arguments);
       return asResult(
         await multiRound(adapter, instance, ctx, `prompts/get "${name}"`, (context) =>
           handlers.prompts.get(name, request.params.arguments, context),

@@ -13,7 +13,7 @@ export const registerTools = (adapter: Adapter, instance: Instance, tools: NonNu
     const { name } = request.params;
     const caller = governed(adapter, ctx);
     try {
-      guard?.check('tool', name, caller);
+      guard?.check('tool', name, caller, request.params.arguments);
       return (await multiRound(adapter, instance, ctx, `tools/call "${name}"`, (context) =>
         tools.call(name, request.params.arguments, context),
       )) as never;

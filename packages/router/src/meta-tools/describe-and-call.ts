@@ -56,7 +56,7 @@ export const callTool = (
   // The target is checked (and audited) as if the caller had called it directly; a refusal is
   // this tool's error, in the words of a direct call's.
   try {
-    context.access?.check('tool', name);
+    context.access?.check('tool', name, value as Record<string, unknown> | undefined);
   } catch (error) {
     if (isPromptyardError(error)) return text(error.message, true);
     throw error;

@@ -5,6 +5,7 @@ import { readResource } from '../calls/resource-calls.js';
 import { resolveUri } from './resource-routes.js';
 import { buildRouteTable, createNamers } from './route-table.js';
 import { backendConfig, routerConfig } from '../test-router-config.js';
+import { noOverrides } from '../surface/surface-types.js';
 
 describe('resolveUri', () => {
   const config = routerConfig([backendConfig('App_1', { command: 'app' }), backendConfig('plain', { command: 'plain', prefix: false })]);
@@ -43,6 +44,25 @@ describe('resolveUri', () => {
     expect(resolve('app-1+ui://get-time/mcp-app.html')).toEqual({ server: 'App_1', uri: 'ui://get-time/mcp-app.html' });
     expect(resolve('app-1+:notes/today.md')).toEqual({ server: 'App_1', uri: 'notes/today.md' });
     expect(resolve('App-1+demo://resource/dynamic/text/7')).toEqual({ server: 'App_1', uri: 'demo://resource/dynamic/text/7' });
+  });
+
+  it("refuses a URI a profile's resource globs hide, listed or not", () => {
+    const profileTable = (resources: readonly string[]) =>
+      buildRouteTable(backends, {
+        namers: createNamers(config.separator),
+        metaTools: [],
+        lazy: false,
+        profile: { name: 'p', servers: [{ server: 'App_1', tools: ['*'], prompts: ['*'], resources, overrides: noOverrides }] },
+      });
+    const none = profileTable([]);
+    expect(none.lists.resources).toEqual([]);
+    expect(() => resolveUri(none, 'app-1+app1://listed')).toThrow(/does not belong to any server/);
+    expect(() => resolveUri(none, 'app-1+ui://get-time/mcp-app.html')).toThrow(/does not belong to any server/);
+    // Not in the profile: the pass-through server is nobody's here.
+    expect(() => resolveUri(none, 'ui://elsewhere/app.html')).toThrow(/does not belong to any server/);
+    const ui = profileTable(['ui://*']);
+    expect(resolveUri(ui, 'app-1+ui://get-time/mcp-app.html').uri).toBe('ui://get-time/mcp-app.html');
+    expect(() => resolveUri(ui, 'app-1+:notes/today.md')).toThrow(/does not belong to any server/);
   });
 
   it('passes other URIs to the only pass-through server, and refuses what nobody owns', () => {

@@ -40,6 +40,8 @@ export interface RouteTable {
   readonly uriPrefixes: ReadonlyMap<string, Backend>;
   /** The backends of this surface (the profile's servers), ready or not, in config order. */
   readonly members: readonly Backend[];
+  /** Each member's resource filter (its own, and the profile's globs): an unlisted URI is read only when it passes. */
+  readonly resourceFilters: ReadonlyMap<Backend, (uri: string) => boolean>;
   /** As served: tools/list holds the meta tools first, and in lazy mode only them. */
   readonly lists: {
     readonly tools: readonly Tool[];
@@ -61,6 +63,7 @@ export const emptyRouteTable: RouteTable = {
   templates: [],
   uriPrefixes: new Map(),
   members: [],
+  resourceFilters: new Map(),
   lists: { tools: [], prompts: [], resources: [], templates: [] },
   collisions: [],
   quarantined: { tools: new Map(), prompts: new Map() },
@@ -105,6 +108,7 @@ interface Draft {
   readonly templates: Route<ResourceTemplate>[];
   readonly uriPrefixes: Map<string, Backend>;
   readonly members: Backend[];
+  readonly resourceFilters: Map<Backend, (uri: string) => boolean>;
   readonly collisions: Collision[];
   readonly quarantined: { readonly tools: Map<string, PinChange>; readonly prompts: Map<string, PinChange> };
   readonly reserved: ReadonlySet<string>;
@@ -208,6 +212,7 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     templates: [],
     uriPrefixes: new Map(),
     members: [],
+    resourceFilters: new Map(),
     collisions: [],
     quarantined: { tools: new Map(), prompts: new Map() },
     reserved: new Set(options.metaTools.map((tool) => tool.name)),
@@ -217,6 +222,7 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     const selection = selectionOf(backend, options.profile);
     if (selection === undefined) continue;
     draft.members.push(backend);
+    draft.resourceFilters.set(backend, selection.resources);
     const prefix = backend.config.prefix;
     if (prefix !== false) draft.uriPrefixes.set(prefix, backend);
     if (backend.state !== 'ready') continue;
@@ -229,7 +235,7 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
 };
 
 const finishTable = (draft: Draft): RouteTable => {
-  const { tools, prompts, resources, templates, uriPrefixes, members, collisions, quarantined } = draft;
+  const { tools, prompts, resources, templates, uriPrefixes, members, resourceFilters, collisions, quarantined } = draft;
   const { metaTools, lazy } = draft.options;
   const lists = {
     tools: [...metaTools, ...(lazy ? [] : [...tools.values()].map((route) => route.item))],
@@ -242,7 +248,7 @@ const finishTable = (draft: Draft): RouteTable => {
     prompts: JSON.stringify(lists.prompts),
     resources: JSON.stringify([lists.resources, lists.templates, draft.skills]),
   };
-  return { tools, prompts, resources, templates, uriPrefixes, members, lists, collisions, quarantined, signatures };
+  return { tools, prompts, resources, templates, uriPrefixes, members, resourceFilters, lists, collisions, quarantined, signatures };
 };
 
 /** A call's arguments as its route sends them: fixed ones injected. */
