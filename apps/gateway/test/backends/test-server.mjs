@@ -4,6 +4,7 @@
  *
  *   node test-server.mjs --name <n> [--transport stdio|http] [--era both|legacy] [--port 0] [--env-tool]
  *                        [--handshake-delay-ms <ms>] [--never-answer] [--redescribe-tool] [--schema-variant 1|2]
+ *                        [--call-counter]
  *
  * stdio serves both protocol eras (the SDK's `serveStdio` pins the era on the opening exchange).
  * http serves Streamable HTTP on 127.0.0.1 at /mcp and prints `listening on http://127.0.0.1:<port>/mcp`
@@ -29,6 +30,7 @@
  * `--redescribe-tool` adds a tool `redescribe` that changes another tool's description at run time and
  * sends `notifications/tools/list_changed` (a "rug pull"); `--schema-variant 2` gives `echo` another
  * input schema (an optional `loud` flag) from the start, as an upgraded server would.
+ * `--call-counter` adds a tool `calls` that says how many times this process ran the tool `name`.
  *
  * State that a test observes across calls (runtime tools, the cancelled-call count) is per process,
  * so it holds across the per-request instances of the modern HTTP entry. Logs go to stderr only.
@@ -51,6 +53,7 @@ const { values: options } = parseArgs({
     'never-answer': { type: 'boolean', default: false },
     'redescribe-tool': { type: 'boolean', default: false },
     'schema-variant': { type: 'string', default: '1' },
+    'call-counter': { type: 'boolean', default: false },
   },
 });
 const name = options.name;
@@ -69,6 +72,8 @@ const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\
 const runtimeTools = new Map();
 /** Descriptions changed with `redescribe`, name → description. */
 const redescribed = new Map();
+/** How many times each tool ran, name → count (`--call-counter`). */
+const callCounts = new Map();
 let cancelledCalls = 0;
 /** `slow` calls waiting now: a test cancels a call once it is here. */
 let slowCalls = 0;
@@ -159,6 +164,9 @@ const staticTools = [
           inputSchema: object({ name: str, description: str }),
         },
       ]
+    : []),
+  ...(options['call-counter']
+    ? [{ name: 'calls', description: 'How many times this process ran the tool `name`.', inputSchema: object({ name: str }) }]
     : []),
   ...(options['env-tool']
     ? [
@@ -367,6 +375,8 @@ const tools = {
 
   whoami: (_args, _ctx, era) => text(`name=${name} pid=${process.pid} era=${era}`),
 
+  ...(options['call-counter'] ? { calls: (args) => text(String(callCounts.get(needString(args, 'name')) ?? 0)) } : {}),
+
   ...(options['env-tool']
     ? {
         env: (args) => {
@@ -420,6 +430,7 @@ const createInstance = (era, live) => {
     const handler =
       tools[toolName] ?? (runtimeTools.has(toolName) ? (toolArgs) => text(`${toolName}: ${toolArgs?.text ?? ''}`) : undefined);
     if (handler === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
+    callCounts.set(toolName, (callCounts.get(toolName) ?? 0) + 1);
     try {
       return await handler(args ?? {}, ctx, era);
     } catch (error) {
