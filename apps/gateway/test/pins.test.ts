@@ -268,9 +268,13 @@ describe('a pin file that does not parse', () => {
     const configPath = join(folder, 'gateway.toml');
     const pinFile = join(folder, 'pins.json');
     const refused = await runCli(['--config', configPath, '--transport', 'http', '--port', '0']);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain(`the pin file ${pinFile} is not valid JSON`);
-    expect(refused.stderr).toContain('promptyard-gateway pins reset');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^promptyard-gateway: the pin file ${pinFile} is not valid JSON \\(.*\\): fix it, or forget the pins with \`promptyard-gateway pins reset\``,
+      ),
+    );
+    expect(refused.stderr).not.toContain('listening on');
     expect(await readFile(pinFile, 'utf8')).toBe('{ "version": 1, "pins": [ {"server": "alpha"');
 
     const listed = await pins(configPath, 'list');
