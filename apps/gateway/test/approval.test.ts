@@ -135,6 +135,16 @@ describe('approval over stdio (SDK v2 client on 2025-11-25, declaring elicitatio
     expect(await ranTimes(client, 'add')).toBe(3);
   });
 
+  it('asks for a call made through the call_tool meta tool too', async () => {
+    const before = asked.questions.length;
+    asked.answers.push({ action: 'decline' });
+    expect(await outcome(client, 'call_tool', { name: 'math_add', arguments: { a: 5, b: 5 } })).toMatch(
+      /^error: The call of tool "math_add" was not made: .*declined by the person asked\.$/,
+    );
+    expect(asked.questions.length - before).toBe(1);
+    expect(await ranTimes(client, 'add')).toBe(3);
+  });
+
   it('reuses an approval within approve_ttl for the same arguments only', async () => {
     const before = asked.questions.length;
     asked.answers.push(yes);
@@ -161,6 +171,7 @@ describe('approval over stdio (SDK v2 client on 2025-11-25, declaring elicitatio
       ['math_add', 'declined'],
       ['math_add', 'approved'],
       ['math_add', 'approved'],
+      ['math_add', 'declined'],
       ['math_echo', 'approved'],
       ['math_echo', 'approved'],
       ['math_echo', 'declined'],

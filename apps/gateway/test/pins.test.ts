@@ -148,6 +148,11 @@ describe('pinning = "enforce" (HTTP gateway, a 2025-11-25 and a 2026-07-28 SDK v
       /^error: Tool "echo" of server "alpha" changed since it was approved \(description\); it is quarantined until an operator reviews it: promptyard-gateway pins diff alpha\/echo, then promptyard-gateway pins approve alpha\/echo\.$/;
     expect(await outcome(legacy, 'alpha_echo', { text: 'hi' })).toMatch(refusal);
     expect(await outcome(modern, 'alpha_echo', { text: 'hi' })).toMatch(refusal);
+    // Nor through the meta tools: call_tool refuses it alike, and the catalog does not show it.
+    expect(await outcome(legacy, 'call_tool', { name: 'alpha_echo', arguments: { text: 'hi' } })).toMatch(refusal);
+    const catalog = await outcome(legacy, 'catalog_tools', { server: 'alpha' });
+    expect(catalog).toContain('alpha_add');
+    expect(catalog).not.toContain('alpha_echo');
     // Logged once, however many lists are reviewed since.
     await legacy.listTools();
     expect(
