@@ -189,7 +189,8 @@ describe('approval over HTTP', () => {
   let gateway: HttpGateway;
 
   beforeAll(async () => {
-    gateway = await startHttpGateway({ config });
+    // A person who never answers is given the tool's timeout.
+    gateway = await startHttpGateway({ config: gatewayToml({ math: { ...math, tool_timeout: 2000 } }, {}, policy) });
   });
 
   afterAll(async () => {
@@ -217,6 +218,20 @@ describe('approval over HTTP', () => {
     expect(request?.method).toBe('elicitation/create');
     expect(request?.params?.message).toMatch(/^Approve the call of tool "math_add"/);
     expect(await ranTimes(client, 'add')).toBe(1);
+  });
+
+  it('refuses a call nobody answers for within the tool timeout (a 2025-11-25 session)', async () => {
+    const session = await connectHttp(gateway.url, { client: { capabilities: { elicitation: { form: {} } } } });
+    let questions = 0;
+    session.setRequestHandler('elicitation/create', () => {
+      questions += 1;
+      return new Promise<never>(() => {});
+    });
+    expect(await outcome(session, 'math_add', { a: 3, b: 4 })).toMatch(
+      /^error: The call of tool "math_add" was not made: it needs approval \(.*\) and was not answered within 2 s\.$/,
+    );
+    expect(questions).toBe(1);
+    expect(await ranTimes(session, 'add')).toBe(1);
   });
 
   it('tells a client that cannot be asked what the operator must enable, and never runs the call', async () => {
