@@ -30,7 +30,7 @@ const connectToReplica = async (url: string): Promise<{ client: Client; heard: (
   return { client, heard: () => heard };
 };
 
-const echoOf = async (client: Client): Promise<{ description?: string } | undefined> =>
+const echoOf = async (client: Client): Promise<{ description?: string | undefined } | undefined> =>
   (await client.listTools()).tools.find((tool) => tool.name === 'shared_echo');
 
 describe('promptyard-gateway: 2 replicas agree on definition pins (Redis, nginx)', () => {
