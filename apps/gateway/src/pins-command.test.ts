@@ -141,6 +141,12 @@ describe('promptyard-gateway pins', () => {
     const { code, err } = await pins('list');
     expect(code).toBe(1);
     expect(err).toMatch(new RegExp(`the pin file ${pinsFile} is not valid JSON .*promptyard-gateway pins reset`));
+    // The way out the error names works: reset forgets what cannot be read; one server's reset cannot.
+    expect((await pins('reset', 'github')).code).toBe(1);
+    const reset = await pins('reset');
+    expect(reset).toMatchObject({ code: 0, err: '' });
+    expect(reset.out).toContain(`The pins in ${pinsFile} could not be read; forgot them all`);
+    expect((await pins('list')).out).toMatch(/^No pins in /);
   });
 });
 

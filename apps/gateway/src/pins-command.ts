@@ -1,4 +1,4 @@
-import { closestNames, describeError, didYouMean, PromptyardError } from '@promptyard/core';
+import { closestNames, describeError, didYouMean, isPromptyardError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { approvePins, changedFields, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
 import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
@@ -159,13 +159,37 @@ const openStore = async (options: PinsCommandOptions): Promise<{ store: PinStore
   };
 };
 
+/**
+ * The store's entries; `pins reset` of every server also forgets pins that cannot be read (the way
+ * out their error names), and then resolves `undefined`: nothing more to do.
+ */
+const loadOrForget = async (
+  action: PinsAction,
+  target: PinTarget,
+  store: PinStore,
+  out: (text: string) => void,
+): Promise<PinEntry[] | undefined> => {
+  try {
+    return await store.load();
+  } catch (error) {
+    if (action !== 'reset' || target.server !== undefined || !isPromptyardError(error) || error.code !== 'CONFIG_INVALID') throw error;
+    await store.clear();
+    out(
+      `The pins in ${store.where} could not be read; forgot them all: the gateway pins what it sees next as approved (trust on first use).\n`,
+    );
+    return undefined;
+  }
+};
+
 /** Runs `pins …`; resolves with the exit code: 0 done, 1 an error (written on `err`). */
 export const runPinsCommand = async (options: PinsCommandOptions, err: (text: string) => void): Promise<number> => {
   let opened: { store: PinStore; close: () => Promise<void> } | undefined;
   try {
     const { action, target } = parseArgs(options.args);
     opened = await openStore(options);
-    checkTarget(target, await opened.store.load(), options.config, options.configFile);
+    const entries = await loadOrForget(action, target, opened.store, options.out);
+    if (entries === undefined) return 0;
+    checkTarget(target, entries, options.config, options.configFile);
     await run(action, target, opened.store, options.out);
     return 0;
   } catch (error) {

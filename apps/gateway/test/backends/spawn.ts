@@ -113,9 +113,17 @@ export interface HttpBackendOptions {
   readonly listen?: 'ok' | 'error' | 'silent' | 'drop-once';
   /** Never answer the 2026-07-28 `server/discover` probe. */
   readonly silentDiscover?: boolean;
+  /** Further flags (`--redescribe-tool` …). */
+  readonly args?: readonly string[];
 }
 
-export const startHttpBackend = ({ name, era = 'both', listen = 'ok', silentDiscover = false }: HttpBackendOptions): Promise<HttpBackend> =>
+export const startHttpBackend = ({
+  name,
+  era = 'both',
+  listen = 'ok',
+  silentDiscover = false,
+  args = [],
+}: HttpBackendOptions): Promise<HttpBackend> =>
   startProcess(
     {
       command: process.execPath,
@@ -132,6 +140,7 @@ export const startHttpBackend = ({ name, era = 'both', listen = 'ok', silentDisc
         '--listen',
         listen,
         ...(silentDiscover ? ['--silent-discover'] : []),
+        ...args,
       ],
     },
     /listening on (http:\/\/\S+)/,

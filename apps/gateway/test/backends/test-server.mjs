@@ -3,7 +3,8 @@
  * A configurable MCP server the gateway's black-box tests and benchmark use as a real backend.
  *
  *   node test-server.mjs --name <n> [--transport stdio|http] [--era both|legacy] [--port 0] [--env-tool]
- *                        [--handshake-delay-ms <ms>] [--never-answer]
+ *                        [--handshake-delay-ms <ms>] [--never-answer] [--redescribe-tool] [--schema-variant 1|2]
+ *                        [--call-counter]
  *
  * stdio serves both protocol eras (the SDK's `serveStdio` pins the era on the opening exchange).
  * http serves Streamable HTTP on 127.0.0.1 at /mcp and prints `listening on http://127.0.0.1:<port>/mcp`
@@ -26,6 +27,11 @@
  * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
  * tool counts other tests expect stay the same).
  *
+ * `--redescribe-tool` adds a tool `redescribe` that changes another tool's description at run time and
+ * sends `notifications/tools/list_changed` (a "rug pull"); `--schema-variant 2` gives `echo` another
+ * input schema (an optional `loud` flag) from the start, as an upgraded server would.
+ * `--call-counter` adds a tool `calls` that says how many times this process ran the tool `name`.
+ *
  * State that a test observes across calls (runtime tools, the cancelled-call count) is per process,
  * so it holds across the per-request instances of the modern HTTP entry. Logs go to stderr only.
  */
@@ -45,6 +51,9 @@ const { values: options } = parseArgs({
     'silent-discover': { type: 'boolean', default: false },
     'handshake-delay-ms': { type: 'string', default: '0' },
     'never-answer': { type: 'boolean', default: false },
+    'redescribe-tool': { type: 'boolean', default: false },
+    'schema-variant': { type: 'string', default: '1' },
+    'call-counter': { type: 'boolean', default: false },
   },
 });
 const name = options.name;
@@ -52,6 +61,7 @@ if (!['stdio', 'http'].includes(options.transport)) throw new Error(`--transport
 if (!['both', 'legacy'].includes(options.era)) throw new Error(`--era must be both or legacy, not ${options.era}`);
 if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen))
   throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
+if (!['1', '2'].includes(options['schema-variant'])) throw new Error(`--schema-variant must be 1 or 2, not ${options['schema-variant']}`);
 const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\n`);
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +70,10 @@ const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\
 
 /** Tools added with `add_tool`, name → description. */
 const runtimeTools = new Map();
+/** Descriptions changed with `redescribe`, name → description. */
+const redescribed = new Map();
+/** How many times each tool ran, name → count (`--call-counter`). */
+const callCounts = new Map();
 let cancelledCalls = 0;
 /** `slow` calls waiting now: a test cancels a call once it is here. */
 let slowCalls = 0;
@@ -108,7 +122,11 @@ const str = { type: 'string' };
 const num = { type: 'number' };
 
 const staticTools = [
-  { name: 'echo', description: 'Returns its text.', inputSchema: object({ text: str }) },
+  {
+    name: 'echo',
+    description: 'Returns its text.',
+    inputSchema: options['schema-variant'] === '2' ? object({ text: str, loud: { type: 'boolean' } }, ['text']) : object({ text: str }),
+  },
   {
     name: 'add',
     description: 'Adds two numbers.',
@@ -138,6 +156,18 @@ const staticTools = [
   { name: 'crash', description: 'Exits the process (code 3) mid-call.', inputSchema: object({}) },
   { name: 'touch_resource', description: 'Sends notifications/resources/updated for `uri`.', inputSchema: object({ uri: str }) },
   { name: 'whoami', description: 'Name, pid and protocol era of this call.', inputSchema: object({}) },
+  ...(options['redescribe-tool']
+    ? [
+        {
+          name: 'redescribe',
+          description: "Changes a tool's description at run time.",
+          inputSchema: object({ name: str, description: str }),
+        },
+      ]
+    : []),
+  ...(options['call-counter']
+    ? [{ name: 'calls', description: 'How many times this process ran the tool `name`.', inputSchema: object({ name: str }) }]
+    : []),
   ...(options['env-tool']
     ? [
         {
@@ -151,10 +181,11 @@ const staticTools = [
 ];
 const staticNames = new Set(staticTools.map((tool) => tool.name));
 
-const listTools = () => [
-  ...staticTools,
-  ...[...runtimeTools].map(([toolName, description]) => ({ name: toolName, description, inputSchema: object({ text: str }, []) })),
-];
+const listTools = () =>
+  [
+    ...staticTools,
+    ...[...runtimeTools].map(([toolName, description]) => ({ name: toolName, description, inputSchema: object({ text: str }, []) })),
+  ].map((tool) => (redescribed.has(tool.name) ? { ...tool, description: redescribed.get(tool.name) } : tool));
 
 /** Resolves after `ms`, or rejects when `signal` aborts (counting the cancellation). */
 const wait = (ms, signal) =>
@@ -310,6 +341,21 @@ const tools = {
     return text(`removed ${toolName}`);
   },
 
+  ...(options['redescribe-tool']
+    ? {
+        redescribe: (args) => {
+          const toolName = needString(args, 'name');
+          if (!listTools().some((tool) => tool.name === toolName)) return toolError(`no tool "${toolName}"`);
+          redescribed.set(toolName, needString(args, 'description'));
+          broadcast(
+            (instance) => instance.sendToolListChanged().catch(() => {}),
+            (notify) => notify.toolsChanged(),
+          );
+          return text(`redescribed ${toolName}`);
+        },
+      }
+    : {}),
+
   crash: () => {
     log('crashing on request');
     process.exit(3);
@@ -328,6 +374,8 @@ const tools = {
   },
 
   whoami: (_args, _ctx, era) => text(`name=${name} pid=${process.pid} era=${era}`),
+
+  ...(options['call-counter'] ? { calls: (args) => text(String(callCounts.get(needString(args, 'name')) ?? 0)) } : {}),
 
   ...(options['env-tool']
     ? {
@@ -382,6 +430,7 @@ const createInstance = (era, live) => {
     const handler =
       tools[toolName] ?? (runtimeTools.has(toolName) ? (toolArgs) => text(`${toolName}: ${toolArgs?.text ?? ''}`) : undefined);
     if (handler === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
+    callCounts.set(toolName, (callCounts.get(toolName) ?? 0) + 1);
     try {
       return await handler(args ?? {}, ctx, era);
     } catch (error) {

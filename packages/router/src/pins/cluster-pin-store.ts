@@ -39,6 +39,9 @@ export const createClusterPinStore = (cluster: Cluster): PinStore => {
       return written.length === values.size;
     },
     remove: (entries) => map.delete(entries.map(pinKey)),
+    clear: async () => {
+      await map.delete([...(await map.getAll()).keys()]);
+    },
     watch: (listener) => {
       const changes = map.onChange(() => listener());
       // Changes made while this node could not hear them: read the pins again once it hears again.

@@ -179,6 +179,14 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
         return true;
       });
     },
+    clear: () =>
+      serial(() =>
+        withLock(file, async () => {
+          const text = formatPinFile([]);
+          await writeAtomically(file, text);
+          known = text;
+        }),
+      ),
     watch: (listener) => {
       watcher ??= watchFile(file, () => void serial(noticed), logger);
       listeners.add(listener);

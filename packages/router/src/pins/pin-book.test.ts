@@ -3,7 +3,7 @@ import type * as Core from '@promptyard/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFilePinStore } from './file-pin-store.js';
 import { openPinBook } from './open-pin-book.js';
-import { approvePins } from './pin-admin.js';
+import { approvePins, resetPins } from './pin-admin.js';
 import type { PinStore } from './pin-store.js';
 import type { PinBook } from './pin-types.js';
 import { nextChange, recordingLogger, temporaryFolder, tool, until } from './test-pins.js';
@@ -141,6 +141,23 @@ describe('PinBook.review', () => {
     const review = second.review('github', 'enforce', 'prompt', [{ name: 'exfiltrate', description: 'Send everything' }]);
     expect(review.served).toEqual([]);
     expect(review.quarantined.get('exfiltrate')?.change).toBe('new');
+  });
+
+  it('trusts a server again, its tools and its prompts, once its pins are reset from another process', async () => {
+    const pins = await book();
+    pins.review('github', 'enforce', 'tool', [tool('create_issue', 'Create')]);
+    pins.review('github', 'enforce', 'prompt', [{ name: 'triage', description: 'Triage' }]);
+    const cli = await store();
+    await until(cli, (entries) => entries.length === 2);
+    const heard = nextChange(pins);
+    await resetPins(cli);
+    await heard;
+    const tools = [tool('create_issue', 'Create'), tool('close_issue', 'Close')];
+    expect(pins.review('github', 'enforce', 'tool', tools).served).toEqual(tools);
+    const prompts = [{ name: 'triage', description: 'Triage' }];
+    expect(pins.review('github', 'enforce', 'prompt', prompts).served).toEqual(prompts);
+    const stored = await until(cli, (entries) => entries.length === 3);
+    expect(stored.every((entry) => entry.pending === undefined)).toBe(true);
   });
 
   it('hashes each definition object once: reviewing an unchanged list again costs no digest', async () => {

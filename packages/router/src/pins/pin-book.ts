@@ -120,6 +120,9 @@ class StoredPinBook implements PinBook {
   #replace(entries: readonly PinEntry[]): void {
     this.#entries = new Map(entries.map((entry) => [pinKey(entry), entry]));
     this.#servers = new Set(entries.map((entry) => entry.server));
+    // A server whose pins were forgotten (`pins reset`) is seen for the first time again: all its kinds.
+    for (const server of this.#trusted) if (!this.#servers.has(server)) this.#trusted.delete(server);
+    for (const pair of this.#reviewed) if (!this.#servers.has((JSON.parse(pair) as [string, PinKind])[0])) this.#reviewed.delete(pair);
   }
 
   #enqueue(work: () => Promise<void>): void {

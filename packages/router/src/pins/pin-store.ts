@@ -19,6 +19,8 @@ export interface PinStore {
   write(entries: readonly PinEntry[], options?: { readonly onlyIfAbsent?: boolean }): Promise<boolean>;
   /** Forgets the entries of these servers, kinds and names. */
   remove(entries: readonly PinAddress[]): Promise<void>;
+  /** Forgets every entry, even when what the store holds cannot be read (`pins reset` of a broken file). */
+  clear(): Promise<void>;
   /** Called when the store changed outside this process; returns an unsubscribe function. */
   watch(listener: () => void): () => void;
   close(): Promise<void>;
