@@ -15,7 +15,7 @@
  * BENCH_LISTS the listings per run. Needs apps/gateway/dist/cli.js (`pnpm build`).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,12 +64,21 @@ interface CallSample {
   readonly callsPerSecond: number;
 }
 
-/** Warm-up, sequential calls (p50), then `burstCalls` calls with 32 in flight (calls/s). */
-const measureCalls = async ({ client }: Gateway, tool: string): Promise<CallSample> => {
-  const call = async (index: number): Promise<void> => {
+/** The text the backend's echo sends back when the override fixes its argument. */
+const fixedText = 'message 1000';
+
+/**
+ * Warm-up, sequential calls (p50), then `burstCalls` calls with 32 in flight (calls/s). The first call
+ * checks the configuration took effect: `fixed`, the text the backend got whatever the caller sent.
+ */
+const measureCalls = async ({ client }: Gateway, tool: string, fixed?: string): Promise<CallSample> => {
+  const call = async (index: number): Promise<unknown> => {
     const result = await client.callTool({ name: tool, arguments: { text: `message ${index}` } });
     if (result.isError === true) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
+    return result.content;
   };
+  const first = JSON.stringify(await call(1));
+  if (fixed !== undefined && !first.includes(JSON.stringify(fixed))) throw new Error(`${tool} did not get the fixed argument: ${first}`);
   for (let index = 0; index < warmCalls; index++) await call(index);
   const latencies: number[] = [];
   for (let index = 0; index < measuredCalls; index++) {
@@ -135,7 +144,7 @@ const writeConfigs = async (dir: string): Promise<Record<'plain' | 'surface' | '
       '[servers.echo.overrides.tools.echo]',
       'name = "say"',
       'description = "Says a fixed message."',
-      'arguments = { text = "message 1000" }',
+      `arguments = { text = ${toml(fixedText)} }`,
       '',
       '[profiles.bench.servers.echo]',
       'tools = ["{echo,add}"]',
@@ -166,7 +175,7 @@ const runOnce = async (configs: Awaited<ReturnType<typeof writeConfigs>>, run: n
   const calls = async (kind: 'plain' | 'surface'): Promise<CallSample> => {
     const gateway = await startGateway(configs[kind], kind === 'surface' ? 'bench' : undefined);
     try {
-      return await measureCalls(gateway, kind === 'surface' ? 'echo_say' : 'echo_echo');
+      return kind === 'surface' ? await measureCalls(gateway, 'echo_say', fixedText) : await measureCalls(gateway, 'echo_echo');
     } finally {
       await gateway.close();
     }
@@ -202,6 +211,9 @@ const main = async (): Promise<void> => {
       process.stderr.write(`surface run ${run + 1}/${runs}\n`);
       samples.push(await runOnce(configs, run));
     }
+    const audited = (await readFile(join(dir, 'audit.log'), 'utf8')).split('\n').filter((line) => line.includes('"echo_say"')).length;
+    const expectedLines = runs * (1 + warmCalls + measuredCalls + burstCalls);
+    if (audited !== expectedLines) throw new Error(`the audit file holds ${audited} lines of echo_say calls, expected ${expectedLines}`);
     type Row = readonly [
       label: string,
       pick: (sample: RunSample) => [number, number],
@@ -231,15 +243,16 @@ const main = async (): Promise<void> => {
     const lines = [
       `promptyard-gateway surfaces (${gatewayCli}), ${warmCalls} warm + ${measuredCalls} sequential echo calls, ${burstCalls.toLocaleString('en-US')} at ${inFlight} in flight, ${listings} full listings, medians of ${runs} runs, Node ${process.version}`,
       '',
-      '| measure | profile + overrides + pinning enforce + audit file (list: profile) | plain config (same run) | ratio (median of runs) | target |',
-      '|---|---|---|---|---|',
+      '| measure | profile + overrides + pinning enforce + audit file (list: profile) | plain config (same run) | ratio (median of runs) | each run | target |',
+      '|---|---|---|---|---|---|',
       ...rows.map(([label, pick, unit, target, met]) => {
-        const ratio = median(samples.map((sample) => pick(sample)[0] / pick(sample)[1]));
+        const ratios = samples.map((sample) => pick(sample)[0] / pick(sample)[1]);
+        const ratio = median(ratios);
         const [withSurface, plain] = [0, 1].map((side) => median(samples.map((sample) => pick(sample)[side] as number))) as [
           number,
           number,
         ];
-        return `| ${label} | ${format(withSurface, unit)} | ${format(plain, unit)} | ${ratio.toFixed(3)}× | ${target} ${met(ratio) ? 'met' : '**missed**'} |`;
+        return `| ${label} | ${format(withSurface, unit)} | ${format(plain, unit)} | ${ratio.toFixed(3)}× | ${ratios.map((each) => each.toFixed(2)).join(', ')} | ${target} ${met(ratio) ? 'met' : '**missed**'} |`;
       }),
     ];
     const table = lines.join('\n');
