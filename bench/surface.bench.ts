@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: what a curated surface costs promptyard-gateway, each figure beside the same gateway
- * with a plain config, both measured in the same runs (order alternated), medians of BENCH_RUNS runs
- * (default 3). Ratios are the median of each run's own ratio.
+ * with a plain config, both measured in the same runs — the two gateways' calls alternated call by call
+ * (bursts 500 calls at a time), the listings back to back in alternating order — medians of BENCH_RUNS
+ * runs (default 3). Ratios are the median of each run's own ratio.
  *
  *   echo over stdio   SDK client → gateway (stdio) → test-server's `echo` (stdio). "surface": served through
  *                     `--profile bench` (a brace glob), `echo` renamed `say` with `text` fixed by an override,
@@ -67,33 +68,59 @@ interface CallSample {
 /** The text the backend's echo sends back when the override fixes its argument. */
 const fixedText = 'message 1000';
 
-/**
- * Warm-up, sequential calls (p50), then `burstCalls` calls with 32 in flight (calls/s). The first call
- * checks the configuration took effect: `fixed`, the text the backend got whatever the caller sent.
- */
-const measureCalls = async ({ client }: Gateway, tool: string, fixed?: string): Promise<CallSample> => {
-  const call = async (index: number): Promise<unknown> => {
+type Caller = (index: number) => Promise<unknown>;
+
+/** Calls `tool` with a text argument; throws on an error result. */
+const callerOf =
+  ({ client }: Gateway, tool: string): Caller =>
+  async (index) => {
     const result = await client.callTool({ name: tool, arguments: { text: `message ${index}` } });
     if (result.isError === true) throw new Error(`${tool} failed: ${JSON.stringify(result.content)}`);
     return result.content;
   };
-  const first = JSON.stringify(await call(1));
-  if (fixed !== undefined && !first.includes(JSON.stringify(fixed))) throw new Error(`${tool} did not get the fixed argument: ${first}`);
-  for (let index = 0; index < warmCalls; index++) await call(index);
-  const latencies: number[] = [];
-  for (let index = 0; index < measuredCalls; index++) {
-    const began = performance.now();
-    await call(index);
-    latencies.push(performance.now() - began);
-  }
+
+/** Seconds `count` calls take with 32 in flight. */
+const burst = async (call: Caller, count: number): Promise<number> => {
   let next = 0;
   const began = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      while (next < burstCalls) await call(next++);
+      while (next < count) await call(next++);
     }),
   );
-  return { p50: median(latencies), callsPerSecond: burstCalls / ((performance.now() - began) / 1000) };
+  return (performance.now() - began) / 1000;
+};
+
+/**
+ * Both gateways, measured in turn so a busy moment of a shared machine falls on both: warm-up, then
+ * sequential calls alternating call by call (p50), then bursts of 500 calls with 32 in flight
+ * alternating (calls/s). The first call checks the surface's override took effect: the backend got
+ * the fixed text whatever the caller sent.
+ */
+const measureCalls = async (plain: Caller, surface: Caller): Promise<{ plain: CallSample; surface: CallSample }> => {
+  const first = JSON.stringify(await surface(1));
+  if (!first.includes(JSON.stringify(fixedText))) throw new Error(`the surface's echo did not get the fixed argument: ${first}`);
+  for (let index = 0; index < warmCalls; index++) await Promise.all([plain(index), surface(index)]);
+  const latencies = { plain: [] as number[], surface: [] as number[] };
+  const timed = async (side: 'plain' | 'surface', index: number): Promise<void> => {
+    const began = performance.now();
+    await (side === 'plain' ? plain : surface)(index);
+    latencies[side].push(performance.now() - began);
+  };
+  for (let index = 0; index < measuredCalls; index++) {
+    const order = index % 2 === 0 ? (['plain', 'surface'] as const) : (['surface', 'plain'] as const);
+    for (const side of order) await timed(side, index);
+  }
+  const seconds = { plain: 0, surface: 0 };
+  for (let done = 0, round = 0; done < burstCalls; done += 500, round++) {
+    const count = Math.min(500, burstCalls - done);
+    const order = round % 2 === 0 ? (['plain', 'surface'] as const) : (['surface', 'plain'] as const);
+    for (const side of order) seconds[side] += await burst(side === 'plain' ? plain : surface, count);
+  }
+  return {
+    plain: { p50: median(latencies.plain), callsPerSecond: burstCalls / seconds.plain },
+    surface: { p50: median(latencies.surface), callsPerSecond: burstCalls / seconds.surface },
+  };
 };
 
 /** Every page of `tools/list`: how many tools. */
@@ -170,14 +197,19 @@ interface RunSample {
   listProfile: number;
 }
 
-/** One run: each pair measured back to back, the order flipped on odd runs. */
+/** One run: the calls of both gateways interleaved; the listings back to back, their order flipped on odd runs. */
 const runOnce = async (configs: Awaited<ReturnType<typeof writeConfigs>>, run: number): Promise<RunSample> => {
-  const calls = async (kind: 'plain' | 'surface'): Promise<CallSample> => {
-    const gateway = await startGateway(configs[kind], kind === 'surface' ? 'bench' : undefined);
+  const calls = async (): Promise<{ plain: CallSample; surface: CallSample }> => {
+    const plain = await startGateway(configs.plain);
     try {
-      return kind === 'surface' ? await measureCalls(gateway, 'echo_say', fixedText) : await measureCalls(gateway, 'echo_echo');
+      const surface = await startGateway(configs.surface, 'bench');
+      try {
+        return await measureCalls(callerOf(plain, 'echo_echo'), callerOf(surface, 'echo_say'));
+      } finally {
+        await surface.close();
+      }
     } finally {
-      await gateway.close();
+      await plain.close();
     }
   };
   const list = async (kind: 'listPlain' | 'listProfile'): Promise<number> => {
@@ -189,13 +221,12 @@ const runOnce = async (configs: Awaited<ReturnType<typeof writeConfigs>>, run: n
     }
   };
   const flip = run % 2 === 1;
-  const calledFirst = flip ? await calls('surface') : await calls('plain');
-  const calledSecond = flip ? await calls('plain') : await calls('surface');
+  const called = await calls();
   const listedFirst = flip ? await list('listProfile') : await list('listPlain');
   const listedSecond = flip ? await list('listPlain') : await list('listProfile');
   return flip
-    ? { plain: calledSecond, surface: calledFirst, listPlain: listedSecond, listProfile: listedFirst }
-    : { plain: calledFirst, surface: calledSecond, listPlain: listedFirst, listProfile: listedSecond };
+    ? { ...called, listPlain: listedSecond, listProfile: listedFirst }
+    : { ...called, listPlain: listedFirst, listProfile: listedSecond };
 };
 
 const main = async (): Promise<void> => {
