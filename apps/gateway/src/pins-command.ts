@@ -2,8 +2,8 @@ import { closestNames, describeError, didYouMean, isPromptyardError, PromptyardE
 import type { Logger } from '@promptyard/core';
 import { approvePins, changedFields, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
 import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { GatewayConfig } from './config/gateway-config.js';
+import { pinAddress, pinDiff } from './pin-diff.js';
 
 /**
  * `promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`:
@@ -58,8 +58,6 @@ const checkTarget = (target: PinTarget, entries: readonly PinEntry[], config: Ga
     );
 };
 
-const address = (entry: PinEntry): string => `${entry.server}/${entry.name}`;
-
 const fieldsOf = (entry: PinEntry): string[] =>
   entry.pending === undefined
     ? []
@@ -89,44 +87,22 @@ const list = (entries: readonly PinEntry[], where: string): string => {
   return `${table([['server', 'kind', 'name', 'state'], ...rows])}\n${count('pinned')} pinned, ${count('changed')} changed, ${count('new')} new (${where})\n`;
 };
 
-/** A field as text a person reads: a string as it is, anything else as pretty JSON. */
-const readable = (value: unknown): string =>
-  value === undefined ? '' : `${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`;
-
-const diffOf = (entry: PinEntry & { readonly pending: PinRecord }): string => {
-  const { pinned, pending } = entry;
-  if (pinned === undefined)
-    return `${address(entry)} (${entry.kind}, new, first seen ${pending.at}):\n${JSON.stringify(pending.definition, null, 2).replace(/^/gm, '+ ')}\n`;
-  const patches = changedFields(pinned.definition, pending.definition).map((field) =>
-    createTwoFilesPatch(
-      `${field} (approved)`,
-      `${field} (seen)`,
-      readable(pinned.definition[field]),
-      readable(pending.definition[field]),
-      pinned.at,
-      pending.at,
-      {
-        headerOptions: FILE_HEADERS_ONLY,
-      },
-    ),
-  );
-  return `${address(entry)} (${entry.kind}, changed):\n${patches.join('')}`;
-};
-
 const run = async (action: PinsAction, target: PinTarget, store: PinStore, out: (text: string) => void): Promise<void> => {
   const entries = (await store.load()).filter((entry) => matchesTarget(entry, target));
   const pending = entries.filter((entry): entry is PinEntry & { readonly pending: PinRecord } => entry.pending !== undefined);
   if (action === 'list') return out(list(entries, store.where));
   if (action === 'diff')
-    return out(pending.length === 0 ? 'Nothing is pending: every definition seen is the approved one.\n' : pending.map(diffOf).join('\n'));
+    return out(pending.length === 0 ? 'Nothing is pending: every definition seen is the approved one.\n' : pending.map(pinDiff).join('\n'));
   if (action === 'approve') {
     const approved = await approvePins(store, target);
     if (approved.length === 0) return out('Nothing to approve: every definition seen is the approved one.\n');
-    const lines = approved.map((entry) => `approved ${address(entry)} (${entry.kind}, ${pinState(entry)}: ${fieldsOf(entry).join(', ')})`);
+    const lines = approved.map(
+      (entry) => `approved ${pinAddress(entry)} (${entry.kind}, ${pinState(entry)}: ${fieldsOf(entry).join(', ')})`,
+    );
     return out(`${lines.join('\n')}\nA running gateway serves them as soon as it notices, and tells its clients their lists changed.\n`);
   }
   if (entries.length === 0) return out(`No pins to forget in ${store.where}.\n`);
-  out(`${entries.map((entry) => `forgetting ${address(entry)} (${entry.kind}, ${pinState(entry)})`).join('\n')}\n`);
+  out(`${entries.map((entry) => `forgetting ${pinAddress(entry)} (${entry.kind}, ${pinState(entry)})`).join('\n')}\n`);
   const forgotten = await resetPins(store, target.server);
   out(`Forgot ${forgotten.length} pins; the gateway pins what it sees next as approved (trust on first use).\n`);
 };

@@ -13,13 +13,13 @@ describe('App', () => {
     const ui = await renderUi(<App model={sampleModel()} />);
     const rows = lines(ui.frame());
     expect(rows[0]).toBe('promptyard-gateway · 3 servers (1 ready) · 3 tools · 2 prompts · 1 resources');
-    expect(rows[1]).toBe('1 Servers  2 Tools  3 Prompts  4 Resources  5 Logs');
+    expect(rows[1]).toBe('1 Servers  2 Tools  3 Prompts  4 Resources  5 Logs  6 Pins');
     expect(rows).toHaveLength(24);
     expect(rows[23]).toBe('↑↓ select  r restart  d disable/enable  tab panels  q quit');
     expect(rows.every((row) => row.length <= 100)).toBe(true);
   });
 
-  it('switches panels with 1–5, tab and shift-tab', async () => {
+  it('switches panels with 1–6, tab and shift-tab', async () => {
     const ui = await renderUi(<App model={sampleModel()} />);
     await ui.press('2');
     await ui.until((frame) => expect(lines(frame)[23]).toBe('↑↓ select  / search  s server  enter details  c call  esc back  q quit'));
@@ -28,9 +28,25 @@ describe('App', () => {
     await ui.press(keys.shiftTab, keys.shiftTab);
     await ui.until((frame) => expect(frame).toContain('alpha  ready'));
     await ui.press(keys.shiftTab);
+    await ui.until((frame) => expect(frame).toContain('(nothing quarantined: every definition served is the approved one)'));
+    await ui.press(keys.shiftTab);
     await ui.until((frame) => expect(frame).toContain('1 of 3 servers ready'));
     await ui.press('4');
     await ui.until((frame) => expect(frame).toContain('alpha+test://alpha/info'));
+  });
+
+  it('counts the quarantined definitions on the Pins tab, and shows them on 6', async () => {
+    const model = sampleModel();
+    const ui = await renderUi(<App model={model} />);
+    model.update({
+      quarantined: [
+        { server: 'alpha', kind: 'tool', name: 'echo', change: 'changed', fields: ['description'], message: 'alpha/echo changed' },
+      ],
+    });
+    await ui.until((frame) => expect(lines(frame)[1]).toBe('1 Servers  2 Tools  3 Prompts  4 Resources  5 Logs  6 Pins (1)'));
+    await ui.press('6');
+    await ui.until((frame) => expect(frame).toMatch(/› alpha\/echo\s+tool\s+changed\s+description/));
+    expect(lines(ui.frame())).toHaveLength(24);
   });
 
   it('quits on q, but q typed into a search is text', async () => {

@@ -7,18 +7,25 @@ import { useLiveModel } from './live.js';
 import { LogsPanel } from './logs-panel.js';
 import type { UiModel } from './model.js';
 import type { PanelProps } from './panel.js';
+import { PinsPanel } from './pins-panel.js';
 import { PromptsPanel } from './prompts-panel.js';
 import { ResourcesPanel } from './resources-panel.js';
 import { ServersPanel } from './servers-panel.js';
 import { ToolsPanel } from './tools-panel.js';
 import { KeyRoot } from './keys.js';
 
-const panels: readonly { readonly title: string; readonly Panel: (props: PanelProps) => ReactNode }[] = [
+const panels: readonly {
+  readonly title: string;
+  readonly Panel: (props: PanelProps) => ReactNode;
+  /** A count the tab shows beside its title when there is something to look at. */
+  readonly badge?: (model: UiModel) => number;
+}[] = [
   { title: 'Servers', Panel: ServersPanel },
   { title: 'Tools', Panel: ToolsPanel },
   { title: 'Prompts', Panel: PromptsPanel },
   { title: 'Resources', Panel: ResourcesPanel },
   { title: 'Logs', Panel: LogsPanel },
+  { title: 'Pins', Panel: PinsPanel, badge: (model) => model.quarantined().length },
 ];
 
 const sizeOf = (stdout: NodeJS.WriteStream): { readonly columns: number; readonly rows: number } => ({
@@ -52,7 +59,7 @@ export interface AppProps {
   readonly onQuit?: () => void;
 }
 
-/** The gateway's terminal UI: a header, five panels behind tabs, and each panel's keys on the last row. */
+/** The gateway's terminal UI: a header, six panels behind tabs, and each panel's keys on the last row. */
 export const App = ({ model, onQuit }: AppProps): ReactNode => {
   useLiveModel(model);
   const { exit } = useApp();
@@ -62,7 +69,7 @@ export const App = ({ model, onQuit }: AppProps): ReactNode => {
     if (input === 'q') {
       onQuit?.();
       exit();
-    } else if (/^[1-5]$/.test(input)) setTab(Number(input) - 1);
+    } else if (/^[1-9]$/.test(input) && Number(input) <= panels.length) setTab(Number(input) - 1);
     else if (key.tab) setTab((current) => (current + (key.shift ? panels.length - 1 : 1)) % panels.length);
     else return false;
     return true;
@@ -77,12 +84,15 @@ export const App = ({ model, onQuit }: AppProps): ReactNode => {
           {clip(header(model), width)}
         </Text>
         <Text wrap="truncate-end">
-          {panels.map(({ title }, index) => (
-            <Text key={title} inverse={index === tab} bold={index === tab}>
-              {index === 0 ? '' : '  '}
-              {`${index + 1} ${title}`}
-            </Text>
-          ))}
+          {panels.map(({ title, badge }, index) => {
+            const count = badge?.(model) ?? 0;
+            return (
+              <Text key={title} inverse={index === tab} bold={index === tab} {...(count === 0 ? {} : { color: 'yellow' })}>
+                {index === 0 ? '' : '  '}
+                {`${index + 1} ${title}${count === 0 ? '' : ` (${count})`}`}
+              </Text>
+            );
+          })}
         </Text>
         {panels.map(({ title, Panel }, index) => (
           <Box key={title} display={index === tab ? 'flex' : 'none'} flexDirection="column">

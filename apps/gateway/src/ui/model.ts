@@ -1,5 +1,6 @@
 import type { Logger, LogRecord } from '@promptyard/core';
-import type { BackendStatus, Hit, PromptCard, Router, RouterLogRecord, RouterView, ToolCard } from '@promptyard/router';
+import type { BackendStatus, Hit, PinBook, PinChange, PromptCard, Router, RouterLogRecord, RouterView, ToolCard } from '@promptyard/router';
+import { pinDiff } from '../pin-diff.js';
 
 /** One line of the Logs panel: a backend's stderr or a logging notification it sent. */
 export interface LogLine {
@@ -63,6 +64,10 @@ export interface UiModel {
   restart(server: string): Promise<void>;
   setEnabled(server: string, enabled: boolean): Promise<void>;
   logs(): readonly LogLine[];
+  /** The tools and prompts this surface holds back (`pinning = "enforce"`) until `pins approve`: what changed and how to approve it. */
+  quarantined(): readonly PinChange[];
+  /** The held-back definition against the approved one, as `pins diff` shows it; undefined when the pins hold no pending form of it. */
+  pinDiff(change: PinChange): string | undefined;
   /** Called after anything above changed (lists, states, new log lines); returns the unsubscribe. */
   subscribe(listener: () => void): () => void;
 }
@@ -109,6 +114,8 @@ export interface UiModelOptions {
   readonly logger?: Logger;
   /** The surface shown: a profile's name; absent: the default one (everything). */
   readonly profile?: string | undefined;
+  /** The pins the router reviews its lists against: where a quarantined definition's diff comes from. */
+  readonly pins?: PinBook | undefined;
 }
 
 /** Listeners told of changes, bursts (a restart re-lists three kinds, logs arrive in floods) coalesced into one redraw. */
@@ -237,12 +244,18 @@ export const createUiModel = (gateway: Router, options: UiModelOptions = {}): Ui
     router.onListChanged(changed),
     gateway.on('status', changed),
     ...followLogs(gateway, options.logger, lines, changed),
+    ...(options.pins === undefined ? [] : [options.pins.onChange(changed)]),
   ];
   return {
     servers: () => router.status().backends,
     ...catalogOf(router),
     ...actionsOf(gateway, router),
     logs: () => lines,
+    quarantined: () => router.status().quarantined,
+    pinDiff: ({ server, kind, name }) => {
+      const entry = options.pins?.entries().find((each) => each.server === server && each.kind === kind && each.name === name);
+      return entry?.pending === undefined ? undefined : pinDiff({ ...entry, pending: entry.pending });
+    },
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -33,7 +33,7 @@ export const runUi = async ({ file, config, overrides, version }: RunUiOptions):
   // (the file's; with [cluster] they are in Redis, which the UI does not join, so it shows none).
   const pins = config.cluster === undefined ? await openPins(config, file, undefined, logger) : undefined;
   const router = new Router(routerConfigOf(config), { logger, version, pins });
-  const model = createUiModel(router, { logger, profile });
+  const model = createUiModel(router, { logger, profile, pins });
   // While the UI owns the terminal, unexpected errors go to the Logs panel, not over the screen.
   for (const event of ['unhandledRejection', 'uncaughtException'] as const) {
     process.removeAllListeners(event);

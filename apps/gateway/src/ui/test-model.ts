@@ -1,5 +1,5 @@
 import { createCardIndex } from '@promptyard/router';
-import type { BackendStatus, Hit, PromptCard, ToolCard } from '@promptyard/router';
+import type { BackendStatus, Hit, PinChange, PromptCard, ToolCard } from '@promptyard/router';
 import type { LogLine, PromptInfo, ResourceInfo, TemplateInfo, ToolInfo, UiModel } from './model.js';
 
 /** An in-memory UiModel for component tests: plain data in, every action recorded. */
@@ -24,6 +24,9 @@ export interface TestData {
   resources: ResourceInfo[];
   templates: TemplateInfo[];
   logs: LogLine[];
+  quarantined: PinChange[];
+  /** The diff text of each quarantined definition, by `server/name`. */
+  pinDiffs: Record<string, string>;
   /** What callTool answers; an Error rejects. */
   toolResult: { readonly text: string; readonly isError: boolean } | Error;
   promptResult: string | Error;
@@ -77,6 +80,8 @@ const createTestModel = (initial: Partial<TestData> = {}): TestModel => {
     resources: [],
     templates: [],
     logs: [],
+    quarantined: [],
+    pinDiffs: {},
     toolResult: { text: 'ok', isError: false },
     promptResult: 'user: hello',
     resourceText: 'resource text',
@@ -120,6 +125,8 @@ const createTestModel = (initial: Partial<TestData> = {}): TestModel => {
       calls.setEnabled.push({ server: serverId, enabled });
     },
     logs: () => data.logs,
+    quarantined: () => data.quarantined,
+    pinDiff: ({ server: serverId, name }) => data.pinDiffs[`${serverId}/${name}`],
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
