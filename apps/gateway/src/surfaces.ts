@@ -39,7 +39,7 @@ export const blueprintOf = (context: SurfaceContext, profile: string): Promise<M
 };
 
 /** The path a profile is served at over HTTP. */
-export const profilePath = (path: string, profile: string): string => `${path.replace(/\/+$/u, '')}/${profile}`;
+const profilePath = (path: string, profile: string): string => `${path.replace(/\/+$/u, '')}/${profile}`;
 
 /**
  * `[[policy]] profiles`: who may use a surface, asked of every request after authentication; every
