@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { describeError, PromptyardError } from '@promptyard/core';
@@ -73,25 +74,43 @@ const openFile = async (file: string): Promise<FileHandle> => {
 };
 
 /**
- * Lines appended to one file in the order they were recorded: lines recorded while a write is under
- * way are written together by the next one. Every step (writes, reopening, closing) runs in turn, and
- * a line goes to the file open when it was recorded.
+ * How long lines wait to be written together. Measured on the stdio echo bench (bench/README.md):
+ * one append per call cost ~8% of a call's p50 and ~15% of calls/s; written every 25 ms, the trail
+ * costs next to nothing. Lines still waiting when the process exits are written synchronously.
+ */
+const FLUSH_MS = 25;
+
+/**
+ * Lines appended to one file in the order they were recorded, written together every `FLUSH_MS`.
+ * Every step (writes, reopening, closing) runs in turn, and a line goes to the file open when it was
+ * recorded.
  */
 class FileTrail implements OpenedAuditTrail {
   private handle: FileHandle | undefined;
-  /** The lines of the last step queued, a write not yet started: lines recorded now join it. */
-  private batch: string[] | undefined;
+  /** Entries recorded since the last write was queued. */
+  private pending: AuditEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
   private tail: Promise<void> = Promise.resolve();
   private failed = false;
   private readonly file: string;
   private readonly metrics: Metrics | undefined;
   private readonly logger: Logger;
+  /** An exit with lines still waiting (no time for an asynchronous write) writes them at once. */
+  private readonly onExit = (): void => {
+    if (this.handle === undefined || this.pending.length === 0) return;
+    try {
+      writeSync(this.handle.fd, this.pending.map((entry) => auditLine(entry)).join(''));
+    } catch {
+      // Exiting: nowhere left to say it.
+    }
+  };
 
   constructor(file: string, handle: FileHandle, metrics: Metrics | undefined, logger: Logger) {
     this.file = file;
     this.handle = handle;
     this.metrics = metrics;
     this.logger = logger;
+    process.on('exit', this.onExit);
   }
 
   record(entry: AuditEntry): void {
@@ -100,20 +119,26 @@ class FileTrail implements OpenedAuditTrail {
       this.fail('the trail is closed', undefined);
       return;
     }
-    if (this.batch === undefined) {
-      const batch: string[] = [];
-      this.batch = batch;
-      this.enqueue(() => {
-        if (this.batch === batch) this.batch = undefined;
-        return this.write(batch);
-      });
+    this.pending.push(entry);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), FLUSH_MS);
+      this.timer.unref();
     }
-    this.batch.push(auditLine(entry));
+  }
+
+  /** Queues the write of what waits; resolves once it is written. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const entries = this.pending;
+    if (entries.length === 0) return this.tail;
+    this.pending = [];
+    return this.enqueue(() => this.write(entries.map((entry) => auditLine(entry))));
   }
 
   reopen(): Promise<void> {
-    // Lines recorded from now on go to the reopened file.
-    this.batch = undefined;
+    // Lines recorded until now go to the old file, those recorded from now on to the reopened one.
+    void this.flush();
     return this.enqueue(async () => {
       if (this.handle === undefined) return;
       let next: FileHandle;
@@ -132,7 +157,8 @@ class FileTrail implements OpenedAuditTrail {
 
   close(): Promise<void> {
     unwatchHangup(this);
-    this.batch = undefined;
+    void this.flush();
+    process.off('exit', this.onExit);
     return this.enqueue(async () => {
       const handle = this.handle;
       this.handle = undefined;
