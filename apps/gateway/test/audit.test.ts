@@ -152,4 +152,33 @@ metrics = true
     expect(seriesValue(body, 'promptyard_gateway_decisions_total{decision="allowed",profile="default"}')).toBe(1);
     expect(seriesValue(body, 'promptyard_gateway_decisions_total{decision="denied",profile="default"}')).toBe(1);
   });
+
+  it('admits a caller only to the profiles a [[policy]] rule allows it', async () => {
+    const policy = `[auth]
+issuer = "${issuer.issuer}"
+required_scopes = ["mcp"]
+
+[[policy]]
+name = "design"
+groups = ["design"]
+servers = ["alpha"]
+profiles = ["default", "ops"]
+
+[profiles.ops.servers.alpha]
+
+[profiles.secret.servers.alpha]
+`;
+    const gateway = await startHttpGateway({ config: twoServers(`${auditToml}\n${policy}`) });
+    resources = [gateway.url];
+    const token = await issuer.token({ clientId: 'designer' });
+    const ops = await connectHttp(`${gateway.url}/ops`, { token });
+    expect(await outcome(ops, 'alpha_echo', { text: 'hi' })).toBe('hi');
+    const refused = await fetch(`${gateway.url}/secret`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(await refused.json())).toContain('The profile \\"secret\\" is not available to you');
+  });
 });
