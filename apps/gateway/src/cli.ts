@@ -16,7 +16,6 @@ import { parseGatewayCli, usage } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
-import { runPinsCommand } from './pins-command.js';
 import { formatStatus } from './status.js';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
@@ -60,6 +59,8 @@ const main = async (): Promise<void> => {
     return;
   }
   if (cli.command === 'pins') {
+    // The diff library loads only here: serving never pays for it.
+    const { runPinsCommand } = await import('./pins-command.js');
     const config = await loadConfig(file, cli.overrides);
     const logger = createLogger({ level: 'warning', scope: 'gateway' });
     const options = {

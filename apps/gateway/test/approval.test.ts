@@ -9,6 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   cleanup,
   connectHttp,
@@ -247,5 +250,25 @@ describe('approval over HTTP', () => {
       (found) => found.some((line) => line.decision === 'declined'),
     );
     expect(lines.filter((line) => line.name === 'math_add').map((line) => line.decision)).toContain('approved');
+  });
+
+  it('asks an SDK v1 client in a 2025-11-25 session, and forwards the accepted call once', async () => {
+    const client = new ClientV1({ name: 'approval-e2e-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const questions: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      questions.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    await client.connect(new TransportV1(new URL(gateway.url)));
+    try {
+      const before = Number(textOf((await client.callTool({ name: 'math_calls', arguments: { name: 'add' } })) as { content?: unknown }));
+      const result = (await client.callTool({ name: 'math_add', arguments: { a: 6, b: 7 } })) as { content?: unknown };
+      expect(textOf(result)).toBe('13');
+      expect(questions).toEqual([expect.stringMatching(/^Approve the call of tool "math_add" on server "math"\?/)]);
+      const after = Number(textOf((await client.callTool({ name: 'math_calls', arguments: { name: 'add' } })) as { content?: unknown }));
+      expect(after - before).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -618,7 +618,7 @@ describe('parseGatewayConfig: [[policy]]', () => {
   it('names the file and line of a [[policy]] mistake', () => {
     const message = problems(() => parse('[servers.a]\ncommand = "x"\n\n[[policy]]\ngroups = ["design"]\n'));
     expect(message).toContain(
-      '/etc/gw/gateway.toml:4: [[policy]] #1 names nothing to allow: add servers, tools, prompts, resources or skills',
+      '/etc/gw/gateway.toml:4: [[policy]] #1 names nothing to allow: add servers, profiles, tools, prompts, resources or skills',
     );
   });
 });
