@@ -187,6 +187,11 @@ const warnRestartOnly = (previous: GatewayConfig, next: GatewayConfig, logger: L
   if (JSON.stringify(next.audit) !== JSON.stringify(previous.audit))
     logger.warn('[audit] changes apply at the next start of the gateway', { file });
   if (next.pinsFile !== previous.pinsFile) logger.warn('[gateway] pins_file changes apply at the next start of the gateway', { file });
+  const pinned = (config: GatewayConfig): boolean => config.servers.some((server) => server.pinning !== 'off');
+  if (pinned(next) && !pinned(previous))
+    logger.warn('pinning turned on while every server had pinning = "off": definitions are pinned from the next start of the gateway', {
+      file,
+    });
 };
 
 /** `[telemetry]` and `[cluster]`. */
