@@ -29,7 +29,13 @@ const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {
 /** `[servers.github.overrides.tools.search_issues]`: how messages name a table. */
 export const tableName = (path: readonly string[]): string => `[${path.join('.')}]`;
 
-const unknownKeys = (table: Record<string, unknown>, known: readonly string[], at: readonly string[], scope: OverrideScope): void => {
+/** Every key of `table` not in `known`, reported with its line, the closest known one and the list of them. */
+export const unknownKeys = (
+  table: Record<string, unknown>,
+  known: readonly string[],
+  at: readonly string[],
+  scope: { readonly line: (path: readonly string[]) => number; readonly problems: Problem[] },
+): void => {
   for (const key of Object.keys(table)) {
     if (known.includes(key)) continue;
     const hint = didYouMean(closestNames(key, known, 1), 'aside');

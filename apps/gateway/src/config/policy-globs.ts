@@ -17,6 +17,7 @@ const KINDS = {
   prompts: 'name',
   resources: 'uri',
   skills: 'name',
+  profiles: 'name',
 } as const;
 
 export const checkPolicyGlobs = (entries: readonly PolicySectionValues[], text: string, problems: Problem[]): void => {

@@ -182,12 +182,14 @@ tools = ["*"]
 name = "ci"
 groups = ["Platform Team"]
 tools = ["github_{}"]
+profiles = ["{ops"]
 `),
     ).toEqual([
       'gateway.toml:8: server "github": tools.deny: "{echo,get-env" does not parse: "{" is not matched (escape it as "\\{" to mean the character)',
       'gateway.toml:11: [profiles.p.servers.github] tools: "get issue" cannot match a name: names hold no spaces',
       'gateway.toml:12: [profiles.p.servers.github] resources: "doc://[]" cannot match: it holds an empty {} or []',
       'gateway.toml:20: [[policy]] #2 "ci" tools: "github_{}" cannot match: it holds an empty {} or []',
+      'gateway.toml:21: [[policy]] #2 "ci" profiles: "{ops" does not parse: "{" is not matched (escape it as "\\{" to mean the character)',
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { PromptyardError, closestNames, didYouMean, formatList, isTable } from '@promptyard/core';
 import { DEFAULT_PROFILE, globProblem, layerOverrides, noOverrides } from '@promptyard/router';
 import type { BackendConfig, Overrides, ProfileConfig, ProfileServer } from '@promptyard/router';
-import { checkRenames, readOverrides, tableName } from './overrides.js';
+import { checkRenames, readOverrides, tableName, unknownKeys } from './overrides.js';
 import type { OverrideScope } from './overrides.js';
 import { PROFILE_KEYS, PROFILE_SERVER_KEYS } from './schema.js';
 import type { Problem } from './server-entry.js';
@@ -19,17 +19,6 @@ export interface ProfileContext {
   readonly line: (path: readonly string[]) => number;
   readonly problems: Problem[];
 }
-
-const unknownKeys = (table: Record<string, unknown>, known: readonly string[], at: readonly string[], context: ProfileContext): void => {
-  for (const key of Object.keys(table)) {
-    if (known.includes(key)) continue;
-    const hint = didYouMean(closestNames(key, known, 1), 'aside');
-    context.problems.push({
-      line: context.line([...at, key]),
-      message: `unknown key "${key}" in ${tableName(at)}${hint}; allowed keys: ${known.join(', ')}`,
-    });
-  }
-};
 
 /** A list of globs; `["*"]` when absent. */
 const readGlobList = (
