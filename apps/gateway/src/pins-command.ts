@@ -1,6 +1,6 @@
 import { closestNames, describeError, didYouMean, isPromptyardError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { approvePins, changedFields, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
+import { approvePins, fieldsSeen, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
 import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
 import type { GatewayConfig } from './config/gateway-config.js';
 import { pinAddress, pinDiff } from './pin-diff.js';
@@ -58,12 +58,7 @@ const checkTarget = (target: PinTarget, entries: readonly PinEntry[], config: Ga
     );
 };
 
-const fieldsOf = (entry: PinEntry): string[] =>
-  entry.pending === undefined
-    ? []
-    : entry.pinned === undefined
-      ? Object.keys(entry.pending.definition)
-      : changedFields(entry.pinned.definition, entry.pending.definition);
+const fieldsOf = (entry: PinEntry): string[] => (entry.pending === undefined ? [] : fieldsSeen(entry.pinned, entry.pending));
 
 const table = (rows: readonly (readonly string[])[]): string => {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];

@@ -34,4 +34,4 @@ export type { PinLocation } from './pins/open-pin-book.js';
 export type { PinAddress, PinStore } from './pins/pin-store.js';
 export { approvePins, matchesTarget, pinState, resetPins } from './pins/pin-admin.js';
 export type { PinTarget } from './pins/pin-admin.js';
-export { changedFields } from './pins/pin-definition.js';
+export { changedFields, fieldsSeen } from './pins/pin-definition.js';

@@ -147,7 +147,8 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
         const outside = known !== before;
         const complete = edit(entries);
         const text = formatPinFile(entries.values());
-        await writeAtomically(file, text);
+        // Nothing changed (every first-sight pin already there): no write, no watch event for others.
+        if (text !== known) await writeAtomically(file, text);
         known = text;
         if (outside) queueMicrotask(tell);
         return complete;

@@ -1,7 +1,7 @@
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { PinningMode } from '../surface/surface-types.js';
-import { changedFields, pinnedForm } from './pin-definition.js';
+import { fieldsSeen, pinnedForm } from './pin-definition.js';
 import type { PinnedForm } from './pin-definition.js';
 import { pinKey } from './pin-store.js';
 import type { PinStore } from './pin-store.js';
@@ -80,7 +80,7 @@ class StoredPinBook implements PinBook {
           const seen = this.#set({ server, kind, name, ...(pinned === undefined ? {} : { pinned }), pending: record(form) });
           (entry === undefined ? absent : replaced).push(seen);
         }
-        const fields = pinned === undefined ? Object.keys(form.definition) : changedFields(pinned.definition, form.definition);
+        const fields = fieldsSeen(pinned, form);
         const change = { server, kind, name, change: pinned === undefined ? 'new' : 'changed', fields } as const;
         (mode === 'enforce' ? quarantined : warned).set(name, { ...change, message: pinChangeMessage(change, mode) });
         if (mode === 'enforce') continue;

@@ -39,3 +39,9 @@ export const changedFields = (before: Readonly<Record<string, unknown>>, after: 
   [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
     (field) => canonicalJson(before[field]) !== canonicalJson(after[field]),
   );
+
+/** What differs in a definition seen against its pin: every field of one never pinned (new). */
+export const fieldsSeen = (
+  pinned: { readonly definition: Readonly<Record<string, unknown>> } | undefined,
+  seen: { readonly definition: Readonly<Record<string, unknown>> },
+): string[] => (pinned === undefined ? Object.keys(seen.definition) : changedFields(pinned.definition, seen.definition));
