@@ -42,19 +42,19 @@ export const blueprintOf = (context: SurfaceContext, profile: string): Promise<M
 const profilePath = (path: string, profile: string): string => `${path.replace(/\/+$/u, '')}/${profile}`;
 
 /**
- * `[[policy]] profiles`: who may use a surface, asked of every request after authentication; every
- * caller when no rule names profiles. A refusal is written to the audit lines of `[[policy]]`.
+ * `[[policy]] profiles`: who may use a surface, asked of every request after authentication. No hook
+ * at all when no rule names profiles: every caller may use every profile, at no cost per request.
  */
-export const admission =
-  (context: SurfaceContext, profile: string): HttpEndpointSpec['admit'] =>
-  (caller) => {
-    const { access } = context;
-    if (access === undefined || caller === undefined) return undefined;
-    const decision = access.policy.admits(caller, profile);
-    if (decision === undefined || decision.allowed) return undefined;
+export const admission = (context: SurfaceContext, profile: string): HttpEndpointSpec['admit'] => {
+  const { access, config } = context;
+  if (access === undefined || !config.policy.some((rule) => rule.covers.profiles !== undefined)) return undefined;
+  return (caller) => {
+    const decision = caller === undefined ? undefined : access.policy.admits(caller, profile);
+    if (caller === undefined || decision === undefined || decision.allowed) return undefined;
     access.audit.notice('profile refused', { subject: caller.subject, client: caller.clientId, profile, reason: decision.reason });
     return `The profile "${profile}" is not available to you: the gateway's [[policy]] does not allow it for you. Ask the gateway's administrator if you need it.`;
   };
+};
 
 /** Each profile's endpoint beside the default one. */
 export const profileEndpoints = async (context: SurfaceContext): Promise<NonNullable<HttpEndpoint['endpoints']>> =>
