@@ -245,10 +245,12 @@ describe('approval over HTTP', () => {
       /^error: The call of tool "math_add" needs a person's approval \(\[\[policy\]\] #1 "a person approves additions"\), but this client cannot be asked: use a client that supports elicitation \(form mode\).*or remove approve from that \[\[policy\]\] rule\.$/,
     );
     expect(await ranTimes(plain, 'add')).toBe(before);
+    // This call's own line: the last math_add decision, declined because nobody could be asked.
     const lines = await eventually(
       () => auditLines(gateway.configPath),
-      (found) => found.some((line) => line.decision === 'declined'),
+      (found) => /cannot be asked/.test(found.filter((line) => line.name === 'math_add').at(-1)?.reason ?? ''),
     );
+    expect(lines.filter((line) => line.name === 'math_add').at(-1)).toMatchObject({ decision: 'declined' });
     expect(lines.filter((line) => line.name === 'math_add').map((line) => line.decision)).toContain('approved');
   });
 

@@ -106,8 +106,8 @@ describe('[audit] file over HTTP with [[policy]]', () => {
   });
   afterAll(() => issuer.close());
 
-  it('writes who was allowed and who was denied, and counts decisions on /metrics', async () => {
-    const policy = `[auth]
+  /** OAuth by the test issuer, and the designers' rule (with `rest` added to it). */
+  const designers = (rest = ''): string => `[auth]
 issuer = "${issuer.issuer}"
 required_scopes = ["mcp"]
 
@@ -115,7 +115,10 @@ required_scopes = ["mcp"]
 name = "design"
 groups = ["design"]
 servers = ["alpha"]
+${rest}`;
 
+  it('writes who was allowed and who was denied, and counts decisions on /metrics', async () => {
+    const policy = `${designers()}
 [telemetry]
 metrics = true
 `;
@@ -138,7 +141,15 @@ metrics = true
         name: 'alpha_echo',
         decision: 'allowed',
       }),
-      expect.objectContaining({ identity: 'designer', profile: 'default', kind: 'tool', name: 'beta_echo', decision: 'denied' }),
+      expect.objectContaining({
+        identity: 'designer',
+        profile: 'default',
+        server: 'beta',
+        kind: 'tool',
+        name: 'beta_echo',
+        decision: 'denied',
+        reason: 'no [[policy]] rule allows it',
+      }),
     ]);
     for (const line of lines) {
       expect(line.argumentsDigest).toMatch(/^[0-9a-f]{64}$/);
@@ -154,15 +165,7 @@ metrics = true
   });
 
   it('admits a caller only to the profiles a [[policy]] rule allows it', async () => {
-    const policy = `[auth]
-issuer = "${issuer.issuer}"
-required_scopes = ["mcp"]
-
-[[policy]]
-name = "design"
-groups = ["design"]
-servers = ["alpha"]
-profiles = ["default", "ops"]
+    const policy = `${designers('profiles = ["default", "ops"]')}
 
 [profiles.ops.servers.alpha]
 

@@ -44,7 +44,7 @@ const checkCoding = async (client: Client): Promise<void> => {
   expect(names((await client.listPrompts()).prompts)).toEqual(['alpha_greet']);
   expect((await client.listResources()).resources).toEqual([]);
   expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
-  await expect(client.readResource({ uri: 'alpha+test://a1/info' })).rejects.toThrow();
+  await expect(client.readResource({ uri: 'alpha+test://a1/info' })).rejects.toThrow(/does not belong to any server/);
 };
 
 describe('profiles over HTTP (one gateway, /mcp, /mcp/coding and /mcp/support)', () => {
