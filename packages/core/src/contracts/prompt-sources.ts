@@ -22,6 +22,11 @@ export interface PromptSource {
   load(): Promise<readonly PromptEntry[]>;
   /** Hot reload, when the source can change: report changes until `close`. Resolves once watching. */
   watch?(onChange: (delta: PromptSourceDelta) => void): Promise<void>;
+  /**
+   * Re-reads the given changed paths now (absolute; files or folders, present or gone) and says what
+   * changed: for a source whose folder its owner moves (a git checkout) instead of watching it.
+   */
+  reload?(paths: readonly string[]): Promise<PromptSourceDelta>;
   /** Stops watching and releases what the source holds. */
   close?(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { identityOfAuthInfo } from './auth-identity.js';
 import { headerOf, sendJsonError } from './messages.js';
 import { serveHealth, serveMetrics, type HealthSource } from './probes.js';
 import { clientAddress, type RateLimiter } from './rate-limit.js';
+import type { HttpRoute } from './options.js';
 import type { HttpRelay } from './tool-relay.js';
 import { adoptTraceHeaders } from './trace-headers.js';
 
@@ -32,6 +33,8 @@ export interface HttpFront {
   readonly streams: { track(res: ServerResponse): void } | undefined;
   /** Traces are exported: a request's `traceparent` header joins its trace. */
   readonly traced: boolean;
+  /** Requests that are not MCP, by path, each checking its own credentials. */
+  readonly routes: ReadonlyMap<string, HttpRoute>;
 }
 
 /** One MCP endpoint behind the front: its `tools/call` relay and the SDK's path for everything else. */
@@ -98,8 +101,8 @@ const refusedBody: unique symbol = Symbol('refused body');
 /** Only a JSON POST has a body the front reads: anything else goes to the SDK as it came. */
 const hasJsonBody = (req: IncomingMessage): boolean => req.method === 'POST' && (headerOf(req, 'content-type') ?? '').includes('json');
 
-/** The request body; `undefined` once it passes `limit` bytes (the rest is not kept), `null` if the client went away first. */
-const readBody = (req: IncomingMessage, limit: number): Promise<string | undefined | null> =>
+/** The request body's bytes; `undefined` once it passes `limit` bytes (the rest is not kept), `null` if the client went away first. */
+const readRawBody = (req: IncomingMessage, limit: number): Promise<Buffer | undefined | null> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -114,10 +117,31 @@ const readBody = (req: IncomingMessage, limit: number): Promise<string | undefin
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
     req.once('close', () => resolve(null));
     req.once('error', reject);
   });
+
+/** The request body as text, as `readRawBody` reads it. */
+const readBody = async (req: IncomingMessage, limit: number): Promise<string | undefined | null> => {
+  const bytes = await readRawBody(req, limit);
+  return bytes == null ? bytes : bytes.toString('utf8');
+};
+
+/** A request to one of the `routes` (a signed webhook): its own credentials, its own answer. */
+const serveRoute = async (front: HttpFront, route: HttpRoute, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const body = await readRawBody(req, front.maxBodyBytes);
+  if (body === null) return;
+  if (body === undefined) {
+    sendJsonError(res, 413, -32600, `Request body is over the ${front.maxBodyBytes}-byte limit ([transport] max_body_bytes).`);
+    return;
+  }
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+  );
+  const answer = await route.handle(headers, body);
+  res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body));
+};
 
 /** The body parsed once, for the relay and the SDK alike; `refusedBody` once the refusal is written. */
 const parseBody = (res: ServerResponse, text: string | undefined, maxBodyBytes: number): unknown => {
@@ -153,6 +177,8 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
   }
   if (refuseDeclaredSize(front, req, res) || refuseHostOrOrigin(front, req, res)) return;
   const pathname = pathnameOf(req);
+  const route = front.routes.get(pathname);
+  if (route !== undefined && req.method === route.method) return serveRoute(front, route, req, res);
   if (pathname === '/health') return serveHealth(front.health, front.gate, req, res);
   if (pathname === '/metrics' && front.servedMetrics !== undefined) return serveMetrics(front.gate, req, res, front.servedMetrics);
   if (front.gate.metadata(req, res, pathname)) return;

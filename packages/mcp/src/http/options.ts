@@ -11,6 +11,25 @@ export interface HttpEndpointSpec {
   readonly admit?: ((caller: Identity | undefined) => string | undefined) | undefined;
 }
 
+/** What an `HttpRoute` answers: a status, a JSON body, and headers. */
+export interface HttpRouteAnswer {
+  readonly status: number;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A request served beside the MCP endpoints that checks its own credentials (a signed webhook):
+ * behind the rate limit, the body cap and the Host check, but not the token or OAuth.
+ */
+export interface HttpRoute {
+  readonly method: 'POST';
+  /** Its path, e.g. `/hooks/git`. */
+  readonly path: string;
+  /** Answers the request from its headers (lower-case names) and raw body (at most `maxBodyBytes`). */
+  handle(headers: Readonly<Record<string, string | undefined>>, body: Buffer): Promise<HttpRouteAnswer>;
+}
+
 export interface HttpServeOptions {
   readonly host: string;
   /** 0 picks a free port; the handle reports the one bound. */
@@ -57,6 +76,8 @@ export interface HttpServeOptions {
    * server; the checks in front (rate, size, Host and Origin, token or OAuth) are the same for all.
    */
   readonly endpoints?: readonly HttpEndpointSpec[] | undefined;
+  /** Requests that are not MCP (`POST /hooks/git`), each authenticating itself. */
+  readonly routes?: readonly HttpRoute[] | undefined;
   /** Who may use the main endpoint (`path`), as an endpoint's `admit`. */
   readonly admit?: HttpEndpointSpec['admit'];
 }

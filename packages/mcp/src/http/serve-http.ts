@@ -141,6 +141,7 @@ const createFront = (
     servedMetrics: options.serveMetrics === true ? metrics : undefined,
     streams,
     traced: blueprint.tracing !== undefined,
+    routes: new Map((options.routes ?? []).map((route) => [route.path, route])),
   };
 };
 
