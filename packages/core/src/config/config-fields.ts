@@ -4,7 +4,16 @@ import { formatList } from '../text/suggest.js';
 /** The schema a config is checked against, and how one field's value is read, checked and described. */
 
 export type FieldSpec =
-  | { readonly type: 'string'; readonly enum?: readonly string[]; readonly default?: string; readonly doc?: string }
+  | {
+      readonly type: 'string';
+      readonly enum?: readonly string[];
+      readonly default?: string;
+      readonly doc?: string;
+      /** In a `[[name]]` entry: the entry is refused without it. */
+      readonly required?: boolean;
+    }
+  /** A duration in milliseconds, written `"60s"`, `"500ms"`, `"5m"`, `"1h"` or `0`; from the environment the same way. */
+  | { readonly type: 'duration'; readonly min?: number; readonly default?: number; readonly doc?: string }
   | { readonly type: 'integer'; readonly min?: number; readonly max?: number; readonly default?: number; readonly doc?: string }
   | { readonly type: 'boolean'; readonly default?: boolean; readonly doc?: string }
   | { readonly type: 'string[]'; readonly default?: readonly string[]; readonly separator?: 'comma' | 'path'; readonly doc?: string }
@@ -19,7 +28,7 @@ type FieldValue<F extends FieldSpec> = F extends { type: 'string'; enum: readonl
   ? E
   : F extends { type: 'string' }
     ? string
-    : F extends { type: 'integer' }
+    : F extends { type: 'integer' | 'duration' }
       ? number
       : F extends { type: 'boolean' }
         ? boolean
@@ -47,6 +56,8 @@ export const describeField = (spec: FieldSpec): string => {
           : 'an integer';
     case 'boolean':
       return 'true or false';
+    case 'duration':
+      return `a duration such as "60s", "5m" or "500ms"${spec.min === undefined ? '' : ` of at least ${spec.min} ms`} (0 for none)`;
     case 'string[]':
       return 'a list of strings';
     case 'record':
@@ -57,8 +68,23 @@ export const describeField = (spec: FieldSpec): string => {
 export const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
+const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `"60s"` → 60000; `0` or `"0"` → 0; anything else (a bare number other than 0, another unit) → undefined. */
+const durationMs = (value: unknown): number | undefined => {
+  if (value === 0 || value === '0') return 0;
+  if (typeof value !== 'string') return undefined;
+  // A strict form on purpose: "60" alone would be ambiguous (seconds or milliseconds).
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(value.trim());
+  return match === null ? undefined : Math.round(Number(match[1]) * (durationUnits[match[2] as string] as number));
+};
+
 export const coerce = (spec: FieldSpec, value: unknown): { ok: true; value: unknown } | { ok: false } => {
   switch (spec.type) {
+    case 'duration': {
+      const ms = durationMs(typeof value === 'bigint' ? Number(value) : value);
+      return ms === undefined || (spec.min !== undefined && ms !== 0 && ms < spec.min) ? { ok: false } : { ok: true, value: ms };
+    }
     case 'string':
       if (typeof value !== 'string') return { ok: false };
       if (spec.enum && !spec.enum.includes(value)) return { ok: false };
@@ -83,6 +109,7 @@ export const coerce = (spec: FieldSpec, value: unknown): { ok: true; value: unkn
 export const fromEnvString = (spec: FieldSpec, raw: string): unknown => {
   switch (spec.type) {
     case 'string':
+    case 'duration':
       return raw;
     case 'integer':
       return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;

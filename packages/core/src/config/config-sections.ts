@@ -92,6 +92,7 @@ const readTable = (
       if (coerced.ok) values[key] = coerced.value;
       else problems.push({ where, message: `[[${section}]] ${key} must be ${describeField(spec)}, got ${JSON.stringify(table[key])}` });
     } else if (spec.default !== undefined) values[key] = spec.default;
+    else if (spec.type === 'string' && spec.required === true) problems.push({ where, message: `[[${section}]] needs ${key}` });
   }
   return values;
 };

@@ -36,6 +36,28 @@ describe('loadConfig', () => {
     expect(message).toMatch(/promptyard\.toml:8: unknown section \[extra\]/);
   });
 
+  it('reads durations and refuses a [[name]] entry without a required key', async () => {
+    const durations = {
+      watch: { poll: { type: 'duration', min: 1000, default: 60_000 } },
+      'items[]': { url: { type: 'string', required: true }, every: { type: 'duration', default: 0 } },
+    } as const;
+    const { values } = await loadConfig(durations, {
+      source: '[watch]\npoll = "1.5m"\n[[items]]\nurl = "a"\nevery = "250ms"\n[[items]]\nurl = "b"\n',
+      env: {},
+    });
+    expect(values.watch.poll).toBe(90_000);
+    expect(values['items[]']).toEqual([
+      { url: 'a', every: 250 },
+      { url: 'b', every: 0 },
+    ]);
+    expect((await loadConfig(durations, { source: '', env: { PROMPTYARD_WATCH_POLL: '0' } })).values.watch.poll).toBe(0);
+    const error = await loadConfig(durations, { file: 'd.toml', source: '[watch]\npoll = "60"\n[[items]]\nevery = "1h"\n' }).catch(
+      (caught: unknown) => caught as Error,
+    );
+    expect(error.message).toContain('d.toml:2: [watch] poll must be a duration such as "60s", "5m" or "500ms" of at least 1000 ms');
+    expect(error.message).toMatch(/\[\[items\]\] #1\): \[\[items\]\] needs url/);
+  });
+
   it('reports TOML syntax errors with line and column', async () => {
     await expect(loadConfig(schema, { file: 'bad.toml', source: '[server]\nname = \n' })).rejects.toThrow(/bad\.toml:2:\d+/);
   });
