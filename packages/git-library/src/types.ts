@@ -67,7 +67,7 @@ export interface ServedVersion {
   readonly changed: readonly string[] | undefined;
 }
 
-/** `_meta["promptyard/git"]` of every prompt and skill served from git. */
+/** `_meta["dev.promptyard/git"]` of every prompt and skill served from git. */
 export interface GitMeta {
   readonly repository: string;
   readonly ref: string;
@@ -173,7 +173,7 @@ export interface GitSourceHandle {
   readonly dir: string;
   readonly gate: SwapGate;
   status(): GitSourceStatus;
-  /** `_meta["promptyard/git"]` of the file `file` (absolute, inside `dir`) at the served commit. */
+  /** `_meta["dev.promptyard/git"]` of the file `file` (absolute, inside `dir`) at the served commit. */
   metaOf(file: string): GitMeta;
   /**
    * Sets what applies a new version: re-reads `version.changed` and updates what is served. Runs

@@ -259,3 +259,19 @@ describe('createPromptFolderSource: many files', () => {
     expect(logs.warnings()).toHaveLength(3);
   });
 });
+
+describe('createPromptFolderSource: reload', () => {
+  it('re-reads only the paths it is given, as one delta', async () => {
+    await folder.writeAll({ 'a.md': 'A one', 'b.md': 'B one', 'c.md': 'C one' });
+    const source = createPromptFolderSource({ dir: folder.dir, engines: testEngines, logger: logs.logger });
+    await source.load();
+    await folder.writeAll({ 'a.md': 'A two', 'b.md': 'B two', 'd.md': 'D one' });
+    await folder.remove('c.md');
+    // b.md changed on disk too, but is not named: it keeps what was read.
+    const delta = await source.reload([join(folder.dir, 'a.md'), join(folder.dir, 'c.md'), join(folder.dir, 'd.md')]);
+    expect(names(delta.upserted).sort()).toEqual(['a', 'd']);
+    expect(delta.removed).toEqual(['c']);
+    expect(byName(delta.upserted, 'a').text).toContain('A two');
+    expect(names(await source.load()).sort()).toEqual(['a', 'b', 'd']);
+  });
+});

@@ -52,6 +52,7 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
     id: dir,
     dir,
     load: (): Promise<readonly PromptEntry[]> => serially(() => index.loadAll()),
+    reload: (paths) => serially(() => index.apply(paths)),
     watch: async (onChange: (delta: PromptDelta) => void): Promise<void> => {
       if (watcher !== undefined) throw new PromptyardError('INVALID_REQUEST', `already watching ${dir}`);
       const current = startFolderWatcher({

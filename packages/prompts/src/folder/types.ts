@@ -27,6 +27,8 @@ export interface PromptFolderSource extends PromptSource {
   readonly dir: string;
   /** Full load; invalid files are logged and skipped. */
   load(): Promise<readonly PromptEntry[]>;
+  /** Re-reads the given changed paths (files or folders, present or gone) now, one batch, after `load()`. */
+  reload(paths: readonly string[]): Promise<PromptDelta>;
   /** Starts hot reload; resolves once the watcher is ready. Call after `load()`. */
   watch(onChange: (delta: PromptDelta) => void): Promise<void>;
   /** Stops the watcher and pending timers. */

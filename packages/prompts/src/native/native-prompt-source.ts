@@ -44,6 +44,8 @@ export interface NativePromptSource extends PromptSource {
   load(): Promise<readonly PromptEntry[]>;
   /** Full load that returns the problems instead of logging them. */
   inspect(): Promise<NativeInspection>;
+  /** Loads the whole folder again (whatever `paths` changed) and says which prompts changed. */
+  reload(paths?: readonly string[]): Promise<PromptSourceDelta>;
   /**
    * Hot reload: a change reloads the whole folder (native folders are small) and reports what
    * changed. Prompty's folder is the project itself, too large to watch: it is read at start-up only.
@@ -92,6 +94,13 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
     served = new Map(entries.map((entry) => [entry.name, signature(entry)]));
     return entries;
   };
+  /** Loads the folder again and says which prompts changed (native folders are small: no per-file index). */
+  const reload = async (): Promise<PromptSourceDelta> => {
+    const before = served;
+    const entries = await load();
+    const upserted = entries.filter((entry) => !before.has(entry.name) || before.get(entry.name) !== signature(entry));
+    return { upserted, removed: [...before.keys()].filter((name) => !served.has(name)) };
+  };
 
   return {
     id: dir,
@@ -100,6 +109,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
     prefix,
     inspect,
     load,
+    reload,
     watch: async (onChange) => {
       if (options.format === 'prompty' || watcher !== undefined) return;
       const current = startFolderWatcher({
@@ -108,11 +118,8 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
         logger,
         isPromptFile: (path) => /\.(md|toml|prompt)$/i.test(path),
         onBatch: async () => {
-          const before = served;
-          const entries = await load();
-          const upserted = entries.filter((entry) => !before.has(entry.name) || before.get(entry.name) !== signature(entry));
-          const removed = [...before.keys()].filter((name) => !served.has(name));
-          if (current.isActive() && (upserted.length > 0 || removed.length > 0)) onChange({ upserted, removed });
+          const delta = await reload();
+          if (current.isActive() && (delta.upserted.length > 0 || delta.removed.length > 0)) onChange(delta);
         },
       });
       watcher = current;
