@@ -25,13 +25,22 @@ describe('parseCli', () => {
       args: { code: '1' },
     });
     expect(parseCli(['-p', 'x', 'validate', '--strict'], {}).command).toEqual({ kind: 'validate', strict: true });
+    expect(parseCli(['list', '--versions'], {}).command).toEqual({ kind: 'list', versions: true });
+    expect(parseCli(['versions', 'review', '--frozen'], {})).toMatchObject({
+      command: { kind: 'versions', name: 'review' },
+      overrides: { frozen: true },
+    });
+    expect(parseCli(['lock'], {}).command).toEqual({ kind: 'lock' });
+    expect(fails(['versions'])).toContain('versions takes one prompt name');
     // An option's value is not a command, even when it is spelled like one.
     expect(parseCli(['--prompts', 'list'], {})).toMatchObject({ overrides: { prompts: ['list'] } });
     expect(parseCli(['--prompts', 'list'], {}).command).toBeUndefined();
   });
 
   it('suggests the closest command for a mistyped one', () => {
-    expect(fails(['lsit'])).toMatch(/^Unknown command "lsit": did you mean "list"\? The commands are "list", "render" or "validate"/);
+    expect(fails(['lsit'])).toMatch(
+      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock" or "versions"/,
+    );
     expect(fails(['--prompts', 'x', 'valdiate'])).toContain('did you mean "validate"?');
     expect(fails(['./prompts'])).toContain('to serve a folder, pass --prompts <dir>');
   });

@@ -5,7 +5,10 @@ import type { Overrides } from './config.js';
 
 /** A one-shot subcommand instead of serving. */
 export type CliCommand =
-  | { readonly kind: 'list' }
+  | { readonly kind: 'list'; readonly versions: boolean }
+  | { readonly kind: 'sync' }
+  | { readonly kind: 'lock' }
+  | { readonly kind: 'versions'; readonly name: string }
   | { readonly kind: 'render'; readonly name: string; readonly args: Readonly<Record<string, string>> }
   | { readonly kind: 'validate'; readonly strict: boolean };
 
@@ -18,9 +21,10 @@ export interface CliOptions {
 }
 
 export const usage = `Usage: promptyard-server [options]
-       promptyard-server [options] list
+       promptyard-server [options] list [--versions]
        promptyard-server [options] render <name> [--arg key=value …]
        promptyard-server [options] validate [--strict]
+       promptyard-server [options] sync | lock | versions <name>
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -28,10 +32,17 @@ folders configured, serves the well-known folders of the project and the home fo
 
 Commands:
   list                     print every prompt: name, arguments and description
+                           (--versions: first each git source's commit and when it was fetched)
   render <name>            print a prompt rendered with --arg key=value (repeatable)
   validate                 load every source; report parse errors, declared-but-unused and
                            used-but-undeclared arguments as file:line; exit 1 on errors
-                           (--strict: on warnings too) — usable in a pre-commit hook
+                           (--strict: on warnings too) — usable in a pre-commit hook; with
+                           git libraries, also checks promptyard.lock against their commits
+  sync                     fetch every git library now; running servers on the same cache
+                           ([state] dir) move to what was fetched
+  lock                     write promptyard.lock: each git library's commit and the SHA-256 of
+                           every file served from it (serve it with --frozen)
+  versions <name>          the commits of its git library that changed a prompt
 
 Options:
   -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else none)
@@ -41,6 +52,7 @@ Options:
       --port <number>      HTTP port (default 3000; 0 picks a free port)
       --log-level <level>  debug, info, notice, warning or error (default info)
       --no-watch           do not watch the folders for changes
+      --frozen             serve exactly the commits in promptyard.lock ([prompts] frozen)
   -h, --help               show this help
   -v, --version            print the version
 
@@ -54,7 +66,7 @@ Logs go to stderr; stdout carries only the protocol.`;
 const usageError = (message: string): PromptyardError =>
   new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
 
-const commands = ['list', 'render', 'validate'] as const;
+const commands = ['list', 'render', 'validate', 'sync', 'lock', 'versions'] as const;
 type CommandName = (typeof commands)[number];
 const isCommand = (word: string | undefined): word is CommandName => (commands as readonly (string | undefined)[]).includes(word);
 
@@ -66,10 +78,15 @@ const commonOptions = {
   port: { type: 'string' },
   'log-level': { type: 'string' },
   'no-watch': { type: 'boolean' },
+  frozen: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
-const commandOptions = { arg: { type: 'string', short: 'a', multiple: true }, strict: { type: 'boolean' } } as const;
+const commandOptions = {
+  arg: { type: 'string', short: 'a', multiple: true },
+  strict: { type: 'boolean' },
+  versions: { type: 'boolean' },
+} as const;
 
 /**
  * The subcommand wherever it stands (`promptyard-server --prompts x list` as well as `list --prompts
@@ -107,12 +124,13 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
     commandName = found.name;
     parsed = parseArgs({
       args: [...found.rest],
-      allowPositionals: commandName === 'render',
+      allowPositionals: commandName === 'render' || commandName === 'versions',
       strict: true,
       options: {
         ...commonOptions,
         ...(commandName === 'render' ? { arg: commandOptions.arg } : {}),
         ...(commandName === 'validate' ? { strict: commandOptions.strict } : {}),
+        ...(commandName === 'list' ? { versions: commandOptions.versions } : {}),
       },
     });
   } catch (error) {
@@ -121,7 +139,12 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   }
   const { values, positionals } = parsed;
   let command: CliCommand | undefined;
-  if (commandName === 'list') command = { kind: 'list' };
+  if (commandName === 'list') command = { kind: 'list', versions: (values as { versions?: boolean }).versions === true };
+  if (commandName === 'sync' || commandName === 'lock') command = { kind: commandName };
+  if (commandName === 'versions') {
+    if (positionals.length !== 1) throw usageError('versions takes one prompt name: promptyard-server versions <name>');
+    command = { kind: 'versions', name: positionals[0] as string };
+  }
   if (commandName === 'validate') command = { kind: 'validate', strict: (values as { strict?: boolean }).strict === true };
   if (commandName === 'render') {
     if (positionals.length !== 1) throw usageError('render takes one prompt name: promptyard-server render <name> --arg key=value');
@@ -136,6 +159,7 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = parseServeFlags(values, usageError);
   if (values.prompts !== undefined) overrides.prompts = values.prompts;
   if (values['no-watch'] === true) overrides.watch = false;
+  if (values.frozen === true) overrides.frozen = true;
   const config = values.config ?? env['PROMPTYARD_CONFIG'];
   return {
     ...(command === undefined ? {} : { command }),

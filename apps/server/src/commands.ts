@@ -6,6 +6,7 @@ import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
 import { createEngines, createLibrary, type Library } from './library/library.js';
+import { lockCommand, lockFindings, syncCommand, versionLines, versionsCommand } from './git-commands.js';
 import { loadProviders, promptSourcesOf } from './providers.js';
 
 export interface CommandIo {
@@ -114,7 +115,9 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
     }),
   );
   library.sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
+  await library.close();
   const empty = library.catalog.size === 0;
+  findings.push(...(await lockFindings(resolved, logger)));
   for (const record of records) {
     const finding = await findingOf(record);
     if (finding !== undefined) findings.push(finding);
@@ -144,17 +147,36 @@ const unknownArguments = (entry: PromptEntry, args: Readonly<Record<string, stri
   return `prompt "${entry.name}" has no argument${unknown.length > 1 ? 's' : ''} ${formatList(unknown, 'and')}${hint} (${takes}).`;
 };
 
-/** Runs `list`, `render` or `validate`; resolves with the exit code. */
+/** Runs a command; resolves with the exit code. */
 export const runCommand = async (command: CliCommand, resolved: ResolvedConfig, io: CommandIo): Promise<number> => {
   if (command.kind === 'validate') return validate(resolved, command.strict, io);
   const logger = createLogger({ level: 'warning', scope: 'promptyard', write: (line) => io.stderr(`${line}\n`) });
+  if (command.kind === 'sync') return syncCommand(resolved, io, logger);
+  if (command.kind === 'lock') return lockCommand(resolved, io, logger);
   const library = await openLibrary(resolved, logger);
-  await loadAll(library);
-  if (library.catalog.size === 0) throw library.emptyLibrary();
+  try {
+    await loadAll(library);
+    if (library.catalog.size === 0) throw library.emptyLibrary();
+    return await runLibraryCommand(command, resolved, library, io, logger);
+  } finally {
+    await library.close();
+  }
+};
+
+/** `list`, `render` and `versions`: on the loaded library. */
+const runLibraryCommand = async (
+  command: Extract<CliCommand, { readonly kind: 'list' | 'render' | 'versions' }>,
+  resolved: ResolvedConfig,
+  library: Library,
+  io: CommandIo,
+  logger: Logger,
+): Promise<number> => {
   if (command.kind === 'list') {
+    if (command.versions) for (const line of versionLines(library)) io.stdout(`${line}\n`);
     for (const entry of entries(library)) io.stdout(`${promptCard(entry)}\n`);
     return 0;
   }
+  if (command.kind === 'versions') return versionsCommand(resolved, library, library.prompts.find(command.name), io, logger);
   try {
     const unknown = unknownArguments(library.prompts.find(command.name), command.args);
     if (unknown !== undefined) {

@@ -7,6 +7,8 @@ import { transportSection } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/web-search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
+import { gitConfigSections, gitPromptKeys, resolveGitSettings } from './library/git-config.js';
+import type { GitSettings } from './library/git-config.js';
 
 /** `promptyard.toml`: every key, its type and default. The README's config reference mirrors it. */
 export const configSchema = {
@@ -50,7 +52,9 @@ export const configSchema = {
       default: false,
       doc: 'Serve (and embed) files and folders whose symlinks lead outside their prompt folder; off: such a link is skipped with a warning.',
     },
+    ...gitPromptKeys,
   },
+  ...gitConfigSections,
   skills: {
     folders: {
       type: 'string[]',
@@ -267,6 +271,8 @@ export interface Overrides {
   readonly prompts?: readonly string[];
   readonly logLevel?: (typeof logLevels)[number];
   readonly watch?: boolean;
+  /** `--frozen`: serve the lock file's commits. */
+  readonly frozen?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -289,6 +295,8 @@ export interface ResolvedConfig {
   readonly auth: AuthSettings | undefined;
   /** `[[policy]]` checked: who may use what over HTTP; empty: every caller may use everything. */
   readonly policy: readonly PolicyRule[];
+  /** `[[prompts.git]]`, `[[skills.git]]` and what serving them needs. */
+  readonly git: GitSettings;
   /** API keys, from the environment only: a config file is too easily committed. */
   readonly keys: { readonly serper?: string; readonly perplexity?: string; readonly jina?: string };
 }
@@ -377,6 +385,17 @@ export const resolveServerConfig = async (options: {
             configured,
             file !== undefined && env['PROMPTYARD_RESOURCES_DOC_CACHE_DIR'] === undefined ? dirname(file) : options.cwd,
           ))(config['resources.doc'].cache_dir),
+    git: resolveGitSettings(
+      {
+        prompts: config['prompts.git[]'],
+        skills: config['skills.git[]'],
+        stateDir: config.state.dir,
+        lockFile: config.prompts.lock_file,
+        frozen: overrides.frozen ?? config.prompts.frozen,
+        webhookSecretEnv: config.git.webhook_secret_env,
+      },
+      { file, cwd: options.cwd, env },
+    ),
     codexHome: nonEmpty(env['CODEX_HOME']) ? absolute(env['CODEX_HOME'], options.cwd) : undefined,
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),

@@ -11,7 +11,8 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 const main = async (): Promise<void> => {
   const cli = parseCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
-  const resolved = await resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
+  const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
+  const resolved = await resolveConfig();
   if (cli.command !== undefined) {
     const io = {
       stdout: (text: string) => process.stdout.write(text),
@@ -29,7 +30,7 @@ const main = async (): Promise<void> => {
     stdio: resolved.config.transport.type === 'stdio',
     graceMs: 3000,
   });
-  const server = await startServer(resolved, { version });
+  const server = await startServer(resolved, { version, reloadConfig: resolveConfig });
   await shutdown.started(() => server.close());
 };
 

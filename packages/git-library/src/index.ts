@@ -18,3 +18,6 @@ export type * from './types.js';
 // library/ — the sources of a binary
 
 // serve/ — what is served from a checkout
+export { gitMetaKey, servePromptsFromGit } from './serve/git-prompt-source.js';
+export type { CheckoutPromptSource } from './serve/git-prompt-source.js';
+export { gateSkillTree, skillMetaOf } from './serve/gated-skill-tree.js';

@@ -156,6 +156,8 @@ export type McpSkills =
       readonly tree: SkillTree;
       /** The tree's files changed: rebuild, and announce the change when anything did. */
       onChanged(listener: () => void): void;
+      /** Keys added to a skill's `_meta` in `skills/list` and `skills/get` (where a git library's skill comes from), by skill folder name. */
+      readonly metaOf?: ((skill: string) => Readonly<Record<string, unknown>> | undefined) | undefined;
     }
   | {
       readonly source: {

@@ -6,7 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
-import type { Catalog, CatalogOwner, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
+import type { Catalog, CatalogOwner, Cluster, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
+import { openGitLibrary, servePromptsFromGit } from '@promptyard/git-library';
+import type { GitLibrary, GitSourceHandle } from '@promptyard/git-library';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
 import type { NativePromptSource } from '@promptyard/prompts';
 import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
@@ -18,6 +20,8 @@ interface LibrarySource {
   readonly owner: CatalogOwner<PromptEntry>;
   /** Set for discovered folders: `validate` asks them for their problems. */
   readonly native?: NativePromptSource;
+  /** A git library's checkout: it moves with its versions, whatever `[prompts] watch` says. */
+  readonly fromGit?: boolean;
 }
 
 /** The prompt sources the config names (or discovery finds), their catalog and the prompt service. */
@@ -33,8 +37,12 @@ export interface Library {
    * `validate`, `render` and serving give for an empty library.
    */
   emptyLibrary(): PromptyardError;
-  /** Folders of Agent Skills: `[skills] folders`, else the well-known ones when discovery runs. */
+  /** Folders of Agent Skills: `[skills] folders` (else the well-known ones when discovery runs), then those from git. */
   readonly skillFolders: readonly string[];
+  /** `[[prompts.git]]` and `[[skills.git]]`, each checked out at the version served. */
+  readonly git: GitLibrary | undefined;
+  /** Releases what the library holds (its git checkouts). */
+  close(): Promise<void>;
 }
 
 const requireFolder = async (folder: string, kind: string): Promise<void> => {
@@ -121,7 +129,8 @@ const discover = async (
 ): Promise<{ readonly discovered: DiscoveredFolder[]; readonly skillFolders: readonly string[] }> => {
   const { config } = resolved;
   const { discovery } = config;
-  const discovering = folders.length === 0 && discovery.enabled;
+  // Git libraries are configured prompts too: with one, nothing is discovered.
+  const discovering = folders.length === 0 && resolved.git.sources.length === 0 && discovery.enabled;
   const discovered: DiscoveredFolder[] = discovering
     ? await discoverFolders({
         cwd: resolved.cwd,
@@ -149,11 +158,19 @@ interface SourceParts {
 
 /** A folder in a tool's own format, with the limits every source shares. */
 const nativeSource = (
-  { config, engines, catalog, logger }: SourceParts,
+  parts: SourceParts,
   folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>,
   ownerId: string,
 ): LibrarySource => {
-  const native = createNativePromptSource({
+  const native = nativeFolder(parts, folder);
+  return { source: native, native, owner: parts.catalog.owner(ownerId) };
+};
+
+const nativeFolder = (
+  { config, engines, logger }: SourceParts,
+  folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>,
+): NativePromptSource =>
+  createNativePromptSource({
     format: folder.format,
     dir: folder.dir,
     root: folder.root,
@@ -164,12 +181,15 @@ const nativeSource = (
     logger,
     followExternalSymlinks: config.prompts.follow_external_symlinks,
   });
-  return { source: native, native, owner: catalog.owner(ownerId) };
-};
 
 /** A configured prompt folder or library (Markdown, twig.toml). */
-const folderSource = ({ config, engines, catalog, logger }: SourceParts, dir: string): LibrarySource => ({
-  source: createPromptFolderSource({
+const folderSource = (parts: SourceParts, dir: string): LibrarySource => ({
+  source: markdownFolder(parts, dir),
+  owner: parts.catalog.owner(dir),
+});
+
+const markdownFolder = ({ config, engines, logger }: SourceParts, dir: string) =>
+  createPromptFolderSource({
     dir,
     engines,
     createLibraryEngine: (root) => createLiquidEngine({ ...liquidLimits(config), root }),
@@ -177,9 +197,31 @@ const folderSource = ({ config, engines, catalog, logger }: SourceParts, dir: st
     debounceMs: config.prompts.debounce_ms,
     logger,
     followExternalSymlinks: config.prompts.follow_external_symlinks,
-  }),
-  owner: catalog.owner(dir),
-});
+  });
+
+/** A git library's checkout: Markdown prompts, or skills (also served as prompts), named by their commit. */
+const gitSource = (parts: SourceParts, handle: GitSourceHandle): LibrarySource => {
+  const { config, catalog } = parts;
+  const inner =
+    handle.config.kind === 'prompts'
+      ? markdownFolder(parts, handle.dir)
+      : nativeFolder(parts, { format: 'claude-skills', dir: handle.dir, root: handle.dir, prefix: config.skills.prefix });
+  return { source: servePromptsFromGit(handle, inner), owner: catalog.owner(`git ${handle.id}`), fromGit: true };
+};
+
+/** `[[prompts.git]]` and `[[skills.git]]` checked out (the lock's, the remote's or the cache's commits); undefined without any. */
+const openGit = async (resolved: ResolvedConfig, logger: Logger, cluster: Cluster | undefined): Promise<GitLibrary | undefined> => {
+  const { git } = resolved;
+  if (git.sources.length === 0) return undefined;
+  return openGitLibrary({
+    sources: git.sources,
+    cacheDir: git.cacheDir,
+    logger: logger.child('git'),
+    lockFile: git.lockFile,
+    frozen: git.frozen,
+    cluster,
+  });
+};
 
 /**
  * Builds (but does not load) the sources: configured folders and libraries, else the well-known
@@ -191,17 +233,25 @@ export const createLibrary = async (
   logger: Logger,
   engines: Engines,
   fromProviders: readonly { readonly name: string; readonly source: PromptSource }[] = [],
+  cluster?: Cluster,
 ): Promise<Library> => {
   const { config } = resolved;
   const folders = [...resolved.folders, ...resolved.libraries];
-  const { discovered, skillFolders } = await discover(resolved, folders);
+  const { discovered, skillFolders: plainSkillFolders } = await discover(resolved, folders);
   const emptyLibrary = (): PromptyardError => emptyLibraryError({ resolved, folders, discovered, fromProviders });
-  if (folders.length === 0 && discovered.length === 0 && fromProviders.length === 0 && skillFolders.length === 0) throw emptyLibrary();
+  const nothing = [folders, discovered, fromProviders, plainSkillFolders, resolved.git.sources].every((list) => list.length === 0);
+  if (nothing) throw emptyLibrary();
   await Promise.all([
     ...resolved.folders.map((folder) => requireFolder(folder, 'prompt folder')),
     ...resolved.libraries.map((folder) => requireFolder(folder, 'library folder')),
     ...resolved.skillFolders.map((folder) => requireFolder(folder, 'skill folder')),
   ]);
+  const git = await openGit(resolved, logger, cluster);
+  const gitHandles = git?.sources ?? [];
+  const skillFolders = [
+    ...plainSkillFolders,
+    ...gitHandles.filter((handle) => handle.config.kind === 'skills').map((handle) => handle.dir),
+  ];
 
   const catalog = createCatalog<PromptEntry>({ kind: 'prompt', defaultPageSize: config.prompts.page_size });
   catalog.onConflict(({ name, kept, shadowed }) =>
@@ -215,8 +265,9 @@ export const createLibrary = async (
   const sources: LibrarySource[] = [
     ...folders.map((dir) => folderSource(parts, dir)),
     ...discovered.map((found) => nativeSource(parts, found, `${found.scope} ${found.format} ${found.dir}`)),
+    ...gitHandles.map((handle) => gitSource(parts, handle)),
     // Skill folders not already read as Claude skills are prompts too, for clients without the extension.
-    ...skillFolders
+    ...plainSkillFolders
       .filter((dir) => !discovered.some((found) => found.format === 'claude-skills' && found.dir === dir))
       .map((dir) => nativeSource(parts, { format: 'claude-skills', dir, root: dir, prefix: config.skills.prefix }, `skills ${dir}`)),
     ...fromProviders.map(({ name, source }) => ({ source, owner: catalog.owner(`provider ${name} ${source.id}`) })),
@@ -227,5 +278,5 @@ export const createLibrary = async (
     limits: { maxArgumentChars: config.limits.max_argument_chars, maxResponseBytes: config.limits.max_response_bytes },
     timeoutMs: config.timeouts.prompt_ms,
   });
-  return { catalog, prompts, sources, folders, discovered, skillFolders, emptyLibrary };
+  return { catalog, prompts, sources, folders, discovered, skillFolders, emptyLibrary, git, close: async () => git?.close() };
 };

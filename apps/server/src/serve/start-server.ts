@@ -16,6 +16,7 @@ import { createEngines, createLibrary, describeDiscovery } from '../library/libr
 import type { Library } from '../library/library.js';
 import { loadProviders, promptSourcesOf } from '../providers.js';
 import { createServedResources, createServedTools } from './services.js';
+import { gitHealth, reconfigureOnEdit, syncOnHangup } from './git-serving.js';
 import { createServedSkills } from './skills.js';
 import type { ServedSkills } from './skills.js';
 
@@ -40,14 +41,22 @@ interface ServerParts {
 /** Composes config, prompt sources, providers, the catalogs and a transport (through the host) into a running server. */
 export const startServer = async (
   resolved: ResolvedConfig,
-  options: { readonly version: string; readonly logger?: Logger },
+  options: {
+    readonly version: string;
+    readonly logger?: Logger;
+    /** Resolves the config again (a config edit moves git libraries whose ref changed). */
+    readonly reloadConfig?: () => Promise<ResolvedConfig>;
+  },
 ): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
   const engines = createEngines(config);
   const packages = await loadProviders(resolved, { logger, engines });
-  const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages));
-  const skills = createServedSkills(config, library.skillFolders, logger);
+  const version = config.server.version ?? options.version;
+  // The host first: replicas agree on the commit of each git library through its cluster.
+  const host = await startServerHost(resolved, logger, version);
+  const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages), host.cluster);
+  const skills = createServedSkills(config, library.skillFolders, logger, library.git?.sources);
   const serviceParts = { library, skillTree: skills?.tree, packages };
   const tools = createServedTools(resolved, logger, serviceParts);
   const resources = createServedResources(resolved, serviceParts);
@@ -57,22 +66,41 @@ export const startServer = async (
       '[fallback] tools and resources serve every prompt by name: give them only to callers who may use all prompts ([[policy]] tools = ["get_prompt", …], resources = ["prompt://*"])',
     );
   }
-  const version = config.server.version ?? options.version;
   const parts: ServerParts = { resolved, logger, version, library, skills, tools, resources, policy };
-  const host = await startServerHost(resolved, logger, version);
   host.metrics?.catalog(() => library.catalog.size);
   const blueprint = await loadWithBlueprint(parts, host);
   const { url } = await serve(parts, host, blueprint);
-  if (config.prompts.watch) watchSources(parts, host.metrics);
+  watchSources(parts, host.metrics);
+  const stopFollowing = await followGit(parts, options.reloadConfig);
 
   let closing: Promise<void> | undefined;
   return {
     ...(url === undefined ? {} : { url }),
     close: () =>
       (closing ??= host.close({
-        before: () => Promise.allSettled([...library.sources.map(({ source }) => source.close?.()), skills?.tree.close?.()]),
-        after: () => Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.())]),
+        before: () =>
+          Promise.allSettled([stopFollowing(), ...library.sources.map(({ source }) => source.close?.()), skills?.tree.close?.()]),
+        after: () => Promise.allSettled([resources?.close(), ...packages.map((loaded) => loaded.tools?.close?.()), library.close()]),
       })),
+  };
+};
+
+/** Git libraries move from here on: polls, sync requests, SIGHUP, config edits. Returns how to stop. */
+const followGit = async (
+  { resolved, library, logger }: ServerParts,
+  reloadConfig: (() => Promise<ResolvedConfig>) | undefined,
+): Promise<() => Promise<void>> => {
+  const { git } = library;
+  if (git === undefined) return async () => {};
+  git.start();
+  const stopHangup = syncOnHangup(git, logger);
+  const stopWatching =
+    resolved.file === undefined || reloadConfig === undefined
+      ? async () => {}
+      : await reconfigureOnEdit(resolved.file, reloadConfig, { git, resolved, logger });
+  return async () => {
+    stopHangup();
+    await stopWatching();
   };
 };
 
@@ -109,7 +137,7 @@ const serverHandlers = ({ resolved, logger, version, library, skills, tools, res
       resources,
       pageSize: config.prompts.page_size,
     }),
-    ...(skills === undefined ? {} : { skills: { tree: skills.tree, onChanged: skills.onChanged } }),
+    ...(skills === undefined ? {} : { skills: { tree: skills.tree, onChanged: skills.onChanged, metaOf: skills.metaOf } }),
     ...(policy === undefined
       ? {}
       : // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
@@ -164,9 +192,10 @@ const serve = async (
     prompts: catalog.size,
     tools: tools?.catalog.size ?? 0,
     catalogVersion: catalog.version,
+    ...gitHealth(library.git),
   });
   const served = await host.serve(blueprint, {
-    http: httpEndpoint(resolved, logger, health),
+    http: httpEndpoint(resolved, logger, health, library.git),
     issuer: resolved.auth?.issuer,
     policy: policy !== undefined,
     counts: () => ({ prompts: catalog.size }),
@@ -177,9 +206,14 @@ const serve = async (
   return served;
 };
 
-/** `[prompts] watch`: every source and the skills reload as their files change; a source that cannot watch is served as loaded. */
-const watchSources = ({ library, skills, logger }: ServerParts, metrics: Metrics | undefined): void => {
-  for (const { source, owner } of library.sources) {
+/**
+ * `[prompts] watch`: every source and the skills reload as their files change; a source that cannot
+ * watch is served as loaded. Git libraries move whatever `watch` says (their `poll` is theirs).
+ */
+const watchSources = ({ resolved, library, skills, logger }: ServerParts, metrics: Metrics | undefined): void => {
+  const { watch } = resolved.config.prompts;
+  for (const { source, owner, fromGit } of library.sources) {
+    if (!watch && fromGit !== true) continue;
     source
       .watch?.((delta) => {
         owner.update(delta);
@@ -189,5 +223,5 @@ const watchSources = ({ library, skills, logger }: ServerParts, metrics: Metrics
         logger.warn('hot reload is off for this source', { source: source.id, reason: describeError(error) });
       });
   }
-  skills?.watch();
+  if (watch) skills?.watch();
 };

@@ -60,6 +60,27 @@ const governedHandler = (
 
 const baseUri = 'skill://';
 
+type MetaOf = (skill: string) => Readonly<Record<string, unknown>> | undefined;
+
+/** A skill entry with its `_meta` keys added: its name is the first segment of its `skill://` URI. */
+const withMeta = (entry: unknown, metaOf: MetaOf): unknown => {
+  if (typeof entry !== 'object' || entry === null || typeof (entry as JsonObject)['uri'] !== 'string') return entry;
+  const { uri, _meta } = entry as JsonObject;
+  const meta = metaOf((uri as string).slice(baseUri.length).split('/')[0] ?? '');
+  return meta === undefined ? entry : { ...(entry as JsonObject), _meta: { ...(_meta as JsonObject | undefined), ...meta } };
+};
+
+/** `skills/list` and `skills/get` answering each skill with the `_meta` keys `metaOf` gives it. */
+const describedHandler =
+  (method: string, handler: SkillsHandler, metaOf: MetaOf): SkillsHandler =>
+  async (params, ctx) => {
+    const result = await handler(params, ctx);
+    if (method === 'skills/list' && Array.isArray(result['skills']))
+      return { ...result, skills: (result['skills'] as unknown[]).map((entry) => withMeta(entry, metaOf)) };
+    if (method === 'skills/get' && result['skill'] !== undefined) return { ...result, skill: withMeta(result['skill'], metaOf) };
+    return result;
+  };
+
 /**
  * The SDK's `SkillsExtension` attaches to an `McpServer`; the adapter serves on the low-level
  * `Server`, so attaching goes through this stand-in: the extension registers its methods on the
@@ -167,6 +188,9 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
     skills.onChanged(changed);
   }
 
+  const metaOf = 'tree' in skills ? skills.metaOf : undefined;
+  const described = (method: string, handler: SkillsHandler): SkillsHandler =>
+    metaOf === undefined ? handler : describedHandler(method, handler, metaOf);
   return {
     attach: (server, access) =>
       attachTo(
@@ -175,12 +199,14 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
         (read) => {
           reader = read;
         },
-        access === undefined
+        access === undefined && metaOf === undefined
           ? undefined
           : (method, handler) =>
-              governedHandler(method, handler, access, (error) => {
-                throw toProtocolError(sdk, error, logger, method);
-              }),
+              access === undefined
+                ? described(method, handler)
+                : governedHandler(method, described(method, handler), access, (error) => {
+                    throw toProtocolError(sdk, error, logger, method);
+                  }),
       ),
     owns: (uri) => uri.startsWith(baseUri),
     read: async (uri, ctx) => {

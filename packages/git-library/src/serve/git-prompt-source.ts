@@ -1,0 +1,88 @@
+/**
+ * A prompt source over a git checkout: the folder source reads the files, this one names the commit
+ * each prompt is served from (`_meta["dev.promptyard/git"]`) and makes a version move one catalog
+ * change, answered wholly from one version: renders pass the source's gate, and a render that waited
+ * for a move renders the prompt as the new version has it.
+ */
+import { PromptyardError } from '@promptyard/core';
+import type { PromptEntry, PromptSource, PromptSourceDelta, RenderOptions, RenderedPrompt } from '@promptyard/core';
+import type { GitSourceHandle, ServedVersion } from '../types.js';
+
+/** The folder source below: it reads the checkout's files, and re-reads those a move changed. */
+export type CheckoutPromptSource = PromptSource & Required<Pick<PromptSource, 'reload'>>;
+
+export const gitMetaKey = 'dev.promptyard/git';
+
+/** The source over `inner`, a folder source reading `handle.dir`. */
+export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutPromptSource): PromptSource => {
+  /** The folder source's entries of the version served, by name. */
+  const current = new Map<string, PromptEntry>();
+
+  const renderCurrent = (name: string, args: Readonly<Record<string, string>>, options?: RenderOptions): Promise<RenderedPrompt> =>
+    handle.gate.shared(() => {
+      // Looked up once the gate is passed: a render that waited for a move renders the new version.
+      const entry = current.get(name);
+      if (entry === undefined) {
+        const { commit } = handle.status();
+        throw new PromptyardError(
+          'PROMPT_NOT_FOUND',
+          `Prompt "${name}" is no longer served: the library moved to commit ${commit ?? '?'}.`,
+        );
+      }
+      return entry.render(args, options);
+    });
+
+  const served = (entry: PromptEntry): PromptEntry => ({
+    name: entry.name,
+    ...(entry.title === undefined ? {} : { title: entry.title }),
+    description: entry.description,
+    arguments: entry.arguments,
+    meta: { ...entry.meta, [gitMetaKey]: handle.metaOf(entry.origin.file) },
+    origin: entry.origin,
+    ...(entry.text === undefined ? {} : { text: entry.text }),
+    render: (args, options) => renderCurrent(entry.name, args, options),
+  });
+
+  /** Every prompt of the version served: each names that commit, so all of them change with it. */
+  const everything = (): PromptEntry[] => [...current.values()].map(served);
+
+  const loadAll = async (): Promise<void> => {
+    current.clear();
+    for (const entry of await inner.load()) current.set(entry.name, entry);
+  };
+
+  const adopt = (delta: PromptSourceDelta): void => {
+    for (const name of delta.removed) current.delete(name);
+    for (const entry of delta.upserted) current.set(entry.name, entry);
+  };
+
+  /** A new version: the changed files re-read (everything on the first move), then every prompt anew. */
+  const move = async (version: ServedVersion): Promise<PromptSourceDelta> => {
+    const before = [...current.keys()];
+    let failed: number | undefined;
+    if (version.changed === undefined) await loadAll();
+    else {
+      const delta = await inner.reload(version.changed);
+      adopt(delta);
+      failed = delta.failed;
+    }
+    const removed = before.filter((name) => !current.has(name));
+    return { upserted: everything(), removed, ...(failed === undefined ? {} : { failed }) };
+  };
+
+  return {
+    id: `${handle.config.kind} ${handle.status().url}#${handle.config.ref}:${handle.config.path}`,
+    load: async () => {
+      await loadAll();
+      return everything();
+    },
+    reload: async (paths) => {
+      const delta = await inner.reload(paths);
+      adopt(delta);
+      return { ...delta, upserted: delta.upserted.map(served) };
+    },
+    // Versions move through the handle (poll, sync, webhook, config), not a file watcher.
+    watch: async (onChange) => handle.onVersion(async (version) => onChange(await move(version))),
+    close: async () => inner.close?.(),
+  };
+};
