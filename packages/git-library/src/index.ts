@@ -10,10 +10,16 @@ export type * from './types.js';
 // git/ — the system git: the cache of remotes and the checkouts
 
 // lock/ — promptyard.lock
+export { checkDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
+export type { DigestCheck } from './lock/lock-file.js';
 
 // webhook/ — signed push payloads
+export { pushMatches, verifyPush } from './webhook/verify-push.js';
+export type { VerifiedPush, WebhookHeaders } from './webhook/verify-push.js';
 
 // gate/ — swaps between versions
+export { createSwapGate } from './gate/swap-gate.js';
+export type { SwapGateOptions } from './gate/swap-gate.js';
 
 // library/ — the sources of a binary
 
