@@ -22,5 +22,7 @@ export { createSwapGate } from './gate/swap-gate.js';
 export type { SwapGateOptions } from './gate/swap-gate.js';
 
 // library/ — the sources of a binary
+export { openGitLibrary } from './library/git-library.js';
+export { requestSync } from './library/sync-requests.js';
 
 // serve/ — what is served from a checkout
