@@ -31,7 +31,7 @@ const openAll = async (options: GitLibraryOptions, cache: GitCache, shared: Shar
   const states: SourceState[] = [];
   try {
     for (const config of options.sources) {
-      const locked = lock === undefined ? undefined : lockedSource(lock, config, normalizeRepositoryUrl);
+      const locked = lock === undefined ? undefined : lockedSource(lock, config);
       states.push(
         await openSource(config, sourceId(config), {
           cache,
@@ -183,6 +183,7 @@ export const openGitLibrary = async (options: GitLibraryOptions & { readonly cac
 
   const close = async (): Promise<void> => {
     for (const poller of pollers.values()) poller.stop();
+    for (const state of states) state.closed = true;
     await watching;
     for (const stop of stops.splice(0)) stop();
     await Promise.all(states.map((state) => state.queue));

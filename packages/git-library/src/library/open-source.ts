@@ -80,6 +80,36 @@ const cachedChoice = async (
   return { commit: cached.commit, refKind: cached.kind, fetchedAt: cached.fetchedAt.toISOString(), stale: true, lastError: reason };
 };
 
+/**
+ * The commit the replicas agreed on for the source (`known`: whether the cluster has one) and whether
+ * it was fetched: a commit the remote no longer offers (a force-push) is logged and resolved anew.
+ */
+const agreedCommit = async (
+  config: GitSourceConfig,
+  id: string,
+  remote: RemoteCache,
+  { shared, logger }: OpenSourceContext,
+): Promise<{ readonly known: boolean; readonly fetched: string | undefined }> => {
+  const source = describeSource(config);
+  const agreed = await shared?.read(id, config.ref).catch((error: unknown) => {
+    logger.warn('the cluster cannot say which commit replicas serve; resolving alone', { source, error: describeError(error) });
+    return undefined;
+  });
+  if (agreed === undefined) return { known: false, fetched: undefined };
+  try {
+    await remote.fetch(config.ref, agreed);
+    return { known: true, fetched: agreed };
+  } catch (error) {
+    if (failureReason(error) === 'unreachable') throw error;
+    logger.warn('the commit replicas serve cannot be fetched; resolving the ref anew', {
+      source,
+      commit: agreed,
+      error: redactUrl(describeError(error)),
+    });
+    return { known: true, fetched: undefined };
+  }
+};
+
 /** The commit to serve: the lock's, the cluster's, the remote's now, or the cache's. */
 const chooseCommit = async (config: GitSourceConfig, id: string, remote: RemoteCache, context: OpenSourceContext): Promise<Choice> => {
   if (context.frozen) {
@@ -93,19 +123,12 @@ const chooseCommit = async (config: GitSourceConfig, id: string, remote: RemoteC
     return lockedChoice(config, remote, context.locked);
   }
   try {
-    const agreed = await context.shared?.read(id, config.ref).catch((error: unknown) => {
-      context.logger.warn('the cluster cannot say which commit replicas serve; resolving alone', {
-        source: describeSource(config),
-        error: describeError(error),
-      });
-      return undefined;
-    });
-    if (agreed !== undefined) {
-      await remote.fetch(config.ref, agreed);
-      return fresh(agreed, (await remote.cached(config.ref))?.kind);
-    }
+    const agreed = await agreedCommit(config, id, remote, context);
+    if (agreed.fetched !== undefined) return fresh(agreed.fetched, (await remote.cached(config.ref))?.kind);
     const resolved = await remote.resolve(config.ref);
-    const commit = (await context.shared?.write(id, config.ref, resolved.commit, true).catch(() => undefined)) ?? resolved.commit;
+    // The first node to resolve the ref announces it; one that found the agreed commit gone replaces it.
+    const announced = await context.shared?.write(id, config.ref, resolved.commit, !agreed.known).catch(() => undefined);
+    const commit = announced ?? resolved.commit;
     await remote.fetch(config.ref, commit);
     return fresh(commit, resolved.kind);
   } catch (error) {
@@ -151,6 +174,7 @@ export const openSource = async (config: GitSourceConfig, id: string, context: O
     lastError: choice.lastError,
     apply: undefined,
     queue: Promise.resolve(),
+    closed: false,
   };
   try {
     await checkout.moveTo(choice.commit);

@@ -37,6 +37,8 @@ export interface SourceState {
   apply: ((version: ServedVersion) => Promise<void>) | undefined;
   /** The last move asked: the next starts after it. */
   queue: Promise<unknown>;
+  /** Set by `close`: no move starts any more. */
+  closed: boolean;
 }
 
 /** How messages and logs name a source: kind, URL without credentials, ref and path. */
@@ -96,7 +98,9 @@ export const handleOf = (state: SourceState): GitSourceHandle => ({
 
 /** Runs `work` after the source's previous move (whatever it did): two moves of a source never overlap. */
 export const queued = <T>(state: SourceState, work: () => Promise<T>): Promise<T> => {
-  const run = state.queue.then(work, work);
+  const guarded = (): Promise<T> =>
+    state.closed ? Promise.reject(new Error(`${describeSource(state.config)}: the library is closed`)) : work();
+  const run = state.queue.then(guarded, guarded);
   state.queue = run.catch(() => undefined);
   return run;
 };

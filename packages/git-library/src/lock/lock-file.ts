@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptyardError } from '@promptyard/core';
+import { normalizeRepositoryUrl } from '../git/urls.js';
 import type { GitSourceConfig, GitSourceKind, LockFile, LockedSource } from '../types.js';
 
 const fix = 'run promptyard-server lock to write it again';
@@ -93,17 +94,17 @@ export const writeLockFile = async (file: string, lock: LockFile): Promise<void>
 };
 
 /**
- * The lock's entry for `config` (same kind, URL once normalized, and path), or undefined when the
- * lock has none. An entry written for another `ref` is a CONFIG_INVALID error saying to lock again.
+ * The lock's entry for `config` (same kind, URL once normalized — by `normalizeRepositoryUrl` unless
+ * told otherwise — and path), or undefined when the lock has none. An entry written for another `ref` is a CONFIG_INVALID error saying to lock again.
  */
 export const lockedSource = (
   lock: LockFile,
   config: GitSourceConfig,
-  normalizeRepositoryUrl: (url: string) => string,
+  normalize: (url: string) => string = normalizeRepositoryUrl,
 ): LockedSource | undefined => {
-  const url = normalizeRepositoryUrl(config.url);
+  const url = normalize(config.url);
   const entry = lock.sources.find(
-    (candidate) => candidate.kind === config.kind && candidate.path === config.path && normalizeRepositoryUrl(candidate.url) === url,
+    (candidate) => candidate.kind === config.kind && candidate.path === config.path && normalize(candidate.url) === url,
   );
   if (entry !== undefined && entry.ref !== config.ref) {
     throw new PromptyardError(
