@@ -8,6 +8,10 @@
 export type * from './types.js';
 
 // git/ — the system git: the cache of remotes and the checkouts
+export { openGitCache } from './git/open-git-cache.js';
+export type { GitCacheOptions } from './git/open-git-cache.js';
+export { normalizeRepositoryUrl, redactUrl, sourceId } from './git/urls.js';
+export { ensureGit, redact } from './git/run-git.js';
 
 // lock/ — promptyard.lock
 export { checkDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
