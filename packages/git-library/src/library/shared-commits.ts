@@ -6,9 +6,9 @@
  */
 import type { Cluster, SharedMap } from '@promptyard/core';
 
-export const sharedMapName = 'git-library';
+const sharedMapName = 'git-library';
 
-export interface SharedCommit {
+interface SharedCommit {
   readonly ref: string;
   readonly commit: string;
 }

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 
 export const gitEnv: Record<string, string | undefined> = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 
-export const git = async (cwd: string, ...args: string[]): Promise<string> => {
+const git = async (cwd: string, ...args: string[]): Promise<string> => {
   const result = await execa('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
     cwd,
     env: gitEnv,
