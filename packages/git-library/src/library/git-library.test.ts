@@ -130,6 +130,14 @@ describe('openGitLibrary', () => {
     expect(existsSync(join(dir, 'a.md'))).toBe(false);
     expect(await readFile(join(dir, 'b.md'), 'utf8')).toBe('b1');
     expect(second.status()[0]?.lastError).toMatch(/1 file\(s\) refused/);
+    await second.close();
+    open.splice(0);
+
+    // The next start restores the file from git (and checks it again).
+    await writeLockFile(lockFile, { lockfileVersion: 1, sources: [{ ...entry, files: { 'a.md': sha('a1'), 'b.md': sha('b1') } }] });
+    const third = await library([source()], { frozen: true, lockFile });
+    expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('a1');
+    expect(third.status()[0]?.lastError).toBeUndefined();
   });
 
   it('frozen without an entry in the lock refuses to start', async () => {
