@@ -87,6 +87,20 @@ const createBareRepository = async (gitDir: string, env: Env): Promise<void> => 
   }
 };
 
+/** The bare repository of `gitUrl`, made when missing, its `origin` the URL as configured. */
+const initRepository = async (gitDir: string, gitUrl: string, url: string, options: RemoteCacheOptions): Promise<void> => {
+  const local: RunGitOptions = { env: options.env, cwd: gitDir };
+  try {
+    await createBareRepository(gitDir, options.env);
+    await withLockRetry(async () => {
+      const current = await runGit(['config', '--get', 'remote.origin.url'], local).catch(() => undefined);
+      if (current?.trim() !== gitUrl) await runGit(['config', 'remote.origin.url', gitUrl], local);
+    }, options.logger);
+  } catch (error) {
+    throw localError(url, error, `creating the cache repository ${gitDir}`);
+  }
+};
+
 /** What the functions of a remote's cache share. */
 interface RemoteContext {
   readonly url: string;
@@ -168,20 +182,8 @@ export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache
     return { ...local, auth: gitAuth(options.credentials, options.env, url), timeoutMs: networkTimeoutMs };
   };
 
-  const init = async (): Promise<void> => {
-    try {
-      await createBareRepository(gitDir, options.env);
-      await withLockRetry(async () => {
-        const current = await runGit(['config', '--get', 'remote.origin.url'], local).catch(() => undefined);
-        if (current?.trim() !== gitUrl) await runGit(['config', 'remote.origin.url', gitUrl], local);
-      }, logger);
-    } catch (error) {
-      throw localError(url, error, `creating the cache repository ${gitDir}`);
-    }
-  };
-
   const ready = (): Promise<void> => {
-    initialized ??= init().catch((error: unknown) => {
+    initialized ??= initRepository(gitDir, gitUrl, url, options).catch((error: unknown) => {
       initialized = undefined;
       throw error;
     });
