@@ -28,7 +28,7 @@ const notARepository =
 const authFailed =
   /authentication failed|could not read (username|password)|terminal prompts disabled|permission denied \(publickey|http 40[13]|returned error: 40[13]/i;
 const refused = /not our ref|unadvertised object|couldn't find remote ref|no such remote ref|upload-pack: not our ref/i;
-const locked = /index\.lock|shallow\.lock|cannot lock ref|unable to create '[^']*\.lock'|\.lock': file exists/i;
+const locked = /index\.lock|shallow\.lock|cannot lock ref|could not lock config file|unable to create '[^']*\.lock'|\.lock': file exists/i;
 
 /** Whether the server refused to send a commit it does not advertise (git daemon without allowReachableSHA1InWant). */
 export const isRefusedWant = (error: unknown): boolean => error instanceof GitCommandError && refused.test(error.stderr);

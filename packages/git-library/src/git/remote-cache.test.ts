@@ -185,6 +185,54 @@ describe('over git daemon', () => {
   });
 });
 
+describe('a server that sends only advertised commits', () => {
+  it('is asked for the ref instead, and a commit the ref moved away from is a clear error', async () => {
+    const fixture = await makeFixtureRepo();
+    const dir = await tempDir('git-cache-v0');
+    temps.push(fixture.root, dir);
+    // c1 is then only the commit of the annotated tag v1, and c2 no tip at all.
+    await git(fixture.bare, 'tag', '-d', 'dup', 'v2');
+    await git(fixture.bare, 'branch', '-D', 'dup');
+    const daemon = await startGitDaemon(fixture.root);
+    try {
+      const v0 = { ...testEnv, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'protocol.version', GIT_CONFIG_VALUE_0: '0' };
+      const remote = (await openGitCache({ dir, logger: silentLogger(), env: v0 })).remote(
+        `git://127.0.0.1:${String(daemon.port)}/origin.git`,
+      );
+      const v1 = await remote.resolve('v1');
+      await remote.fetch('v1', v1.commit);
+      expect(await remote.cached('v1')).toMatchObject({ commit: fixture.c1, kind: 'tag' });
+      const moved = await rejection(remote.fetch('main', fixture.c2));
+      expect(moved.data).toMatchObject({ reason: 'commit-not-found' });
+      expect(moved.message).toContain(fixture.c2);
+      expect(await remote.cached('main')).toBeUndefined();
+    } finally {
+      await daemon.stop();
+    }
+  });
+});
+
+describe('two processes on one cache folder', () => {
+  it('fetch at the same time', async () => {
+    const fixture = await makeFixtureRepo();
+    const dir = await tempDir('git-cache-shared');
+    temps.push(fixture.root, dir);
+    const [one, two] = await Promise.all([0, 1].map(() => openGitCache({ dir, logger: silentLogger(), env: testEnv })));
+    const url = `file://${fixture.bare}`;
+    const a = one?.remote(url);
+    const b = two?.remote(url);
+    await Promise.all([a?.fetch('v1', fixture.c1), b?.fetch('v2', fixture.c2), a?.fetch('main', fixture.c3), b?.fetch('HEAD', fixture.c3)]);
+    for (const [ref, commit] of [
+      ['v1', fixture.c1],
+      ['v2', fixture.c2],
+      ['main', fixture.c3],
+    ] as const) {
+      expect(await a?.has(commit)).toBe(true);
+      expect((await b?.cached(ref))?.commit).toBe(commit);
+    }
+  });
+});
+
 describe('credentials', () => {
   it('never show the token nor URL userinfo', async () => {
     const port = await freePort();

@@ -3,8 +3,8 @@
  * single commits, recording what each ref last resolved to so that a start without network serves
  * the last fetched commit. Several processes may share it: fetches retry on git's lock files.
  */
-import { createHash } from 'node:crypto';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { access, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '@promptyard/core';
@@ -68,6 +68,36 @@ const withLockRetry = async <T>(task: () => Promise<T>, logger: Logger): Promise
       logger.debug('git lock held by another process; trying again', { attempt: attempt + 1 });
       await delay(100 + 200 * attempt + Math.floor(Math.random() * 100));
     }
+  }
+};
+
+/** `git init --bare` beside `gitDir`, then renamed into place: another process creating it at the same moment finds it whole or absent. */
+const createBareRepository = async (gitDir: string, env: Env): Promise<void> => {
+  if (await exists(path.join(gitDir, 'HEAD'))) return;
+  await mkdir(path.dirname(gitDir), { recursive: true });
+  const temp = `${gitDir}.${String(process.pid)}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await runGit(['init', '--bare', '--quiet', temp], { env });
+    await rename(temp, gitDir).catch(async (error: unknown) => {
+      // Made by another process meanwhile: use that one.
+      if (!(await exists(path.join(gitDir, 'HEAD')))) throw error;
+    });
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+};
+
+/** The bare repository of `gitUrl`, made when missing, its `origin` the URL as configured. */
+const initRepository = async (gitDir: string, gitUrl: string, url: string, options: RemoteCacheOptions): Promise<void> => {
+  const local: RunGitOptions = { env: options.env, cwd: gitDir };
+  try {
+    await createBareRepository(gitDir, options.env);
+    await withLockRetry(async () => {
+      const current = await runGit(['config', '--get', 'remote.origin.url'], local).catch(() => undefined);
+      if (current?.trim() !== gitUrl) await runGit(['config', 'remote.origin.url', gitUrl], local);
+    }, options.logger);
+  } catch (error) {
+    throw localError(url, error, `creating the cache repository ${gitDir}`);
   }
 };
 
@@ -152,19 +182,8 @@ export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache
     return { ...local, auth: gitAuth(options.credentials, options.env, url), timeoutMs: networkTimeoutMs };
   };
 
-  const init = async (): Promise<void> => {
-    await mkdir(path.dirname(gitDir), { recursive: true });
-    await withLockRetry(async () => {
-      if (!(await exists(path.join(gitDir, 'HEAD')))) await runGit(['init', '--bare', '--quiet', gitDir], { env: options.env });
-      const current = await runGit(['config', '--get', 'remote.origin.url'], local).catch(() => undefined);
-      if (current?.trim() !== gitUrl) await runGit(['config', 'remote.origin.url', gitUrl], local);
-    }, logger).catch((error: unknown) => {
-      throw localError(url, error, `creating the cache repository ${gitDir}`);
-    });
-  };
-
   const ready = (): Promise<void> => {
-    initialized ??= init().catch((error: unknown) => {
+    initialized ??= initRepository(gitDir, gitUrl, url, options).catch((error: unknown) => {
       initialized = undefined;
       throw error;
     });

@@ -140,7 +140,8 @@ export const commandError = (
   );
 };
 
-let checked: Promise<string> | undefined;
+/** One check per PATH (tests give another). */
+const checked = new Map<string, Promise<string>>();
 
 const gitMissing = (detail: string): PromptyardError =>
   new PromptyardError(
@@ -166,9 +167,12 @@ const checkGit = async (env: Env): Promise<string> => {
 
 /** Checks once per process that git runs and is recent enough (`GIT_CONFIG_COUNT` needs 2.31); resolves with its version line. */
 export const ensureGit = (env: Env = process.env): Promise<string> => {
-  checked ??= checkGit(env).catch((error: unknown) => {
-    checked = undefined;
-    throw error;
-  });
-  return checked;
+  const key = env.PATH ?? '';
+  let check = checked.get(key);
+  if (check === undefined) {
+    check = checkGit(env);
+    checked.set(key, check);
+    check.catch(() => checked.delete(key));
+  }
+  return check;
 };
