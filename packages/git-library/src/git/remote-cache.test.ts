@@ -137,6 +137,19 @@ describe('digests', () => {
     ]);
   });
 
+  it('leave submodules out', async () => {
+    const fixture = await makeFixtureRepo();
+    temps.push(fixture.root);
+    await git(fixture.work, 'update-index', '--add', '--cacheinfo', `160000,${fixture.c1},prompts/vendor`);
+    await git(fixture.work, 'commit', '--quiet', '-m', 'a submodule');
+    await git(fixture.work, 'push', '--quiet', fixture.bare, 'main');
+    const withSubmodule = (await git(fixture.work, 'rev-parse', 'HEAD')).trim();
+    const remote = cache.remote(fixture.bare);
+    await remote.fetch('main', withSubmodule);
+    expect(await git(fixture.bare, 'ls-tree', '-r', withSubmodule, 'prompts/vendor')).toMatch(/^160000 commit/);
+    expect([...(await remote.digests(withSubmodule, 'prompts')).keys()].sort()).toEqual(['a.md', 'b.md', 'd.md', 'link']);
+  });
+
   it('fail for a path that is not a folder at that commit', async () => {
     const remote = cache.remote(repo.bare);
     await remote.fetch('v2', repo.c2);
