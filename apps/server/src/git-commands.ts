@@ -133,12 +133,15 @@ export const lockFindings = async (
   const cache = await openGitCache({ dir: git.cacheDir, logger });
   const findings = [];
   for (const source of git.sources) {
-    const entry = lockedSource(lock, source);
-    if (!entry.ok) {
-      findings.push(problem(`${sourceLabel(source)}: ${entry.reason}`));
+    let entry: LockedSource | undefined;
+    try {
+      entry = lockedSource(lock, source);
+    } catch (error) {
+      findings.push(problem(describeError(error)));
       continue;
     }
-    findings.push(...(await lockedFileProblems(remoteOf(cache, source), source, entry.source)).map(problem));
+    if (entry === undefined) findings.push(problem(`${sourceLabel(source)} is not in the lock; run promptyard-server lock`));
+    else findings.push(...(await lockedFileProblems(remoteOf(cache, source), source, entry)).map(problem));
   }
   return findings;
 };

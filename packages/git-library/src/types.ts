@@ -176,9 +176,9 @@ export interface GitSourceHandle {
   /** `_meta["dev.promptyard/git"]` of the file `file` (absolute, inside `dir`) at the served commit. */
   metaOf(file: string): GitMeta;
   /**
-   * Sets what applies a new version: re-reads `version.changed` and updates what is served. Runs
-   * inside `gate.exclusive`, with the checkout already moved; a rejection is logged and the source
-   * stays on the new commit (its files are what git says).
+   * Adds what applies a new version: re-reads `version.changed` and updates what is served. Each runs
+   * in the order added, inside `gate.exclusive`, with the checkout already moved; a rejection is
+   * logged and the source stays on the new commit (its files are what git says).
    */
   onVersion(apply: (version: ServedVersion) => Promise<void>): void;
 }

@@ -172,7 +172,7 @@ export const openSource = async (config: GitSourceConfig, id: string, context: O
     fetchedAt: choice.fetchedAt,
     stale: choice.stale,
     lastError: choice.lastError,
-    apply: undefined,
+    applies: [],
     queue: Promise.resolve(),
     closed: false,
   };

@@ -34,7 +34,8 @@ export interface SourceState {
   fetchedAt: string | undefined;
   stale: boolean;
   lastError: string | undefined;
-  apply: ((version: ServedVersion) => Promise<void>) | undefined;
+  /** What applies a new version, in the order given (the prompts over the checkout, then the skills). */
+  readonly applies: ((version: ServedVersion) => Promise<void>)[];
   /** The last move asked: the next starts after it. */
   queue: Promise<unknown>;
   /** Set by `close`: no move starts any more. */
@@ -92,7 +93,7 @@ export const handleOf = (state: SourceState): GitSourceHandle => ({
     path: repositoryPath(state, file),
   }),
   onVersion: (apply) => {
-    state.apply = apply;
+    state.applies.push(apply);
   },
 });
 
@@ -127,14 +128,16 @@ export const moveSource = async (state: SourceState, ref: string, commit: string
     files = changed?.length ?? 0;
     state.commit = commit;
     state.fetchedAt = new Date().toISOString();
-    try {
-      await state.apply?.({ commit, dir: state.dir, changed });
-    } catch (error) {
-      logger.error('the new version of a git source could not be applied; its files are those of the new commit', {
-        source: describeSource(state.config),
-        commit,
-        error: redactUrl(describeError(error)),
-      });
+    for (const apply of state.applies) {
+      try {
+        await apply({ commit, dir: state.dir, changed });
+      } catch (error) {
+        logger.error('the new version of a git source could not be applied; its files are those of the new commit', {
+          source: describeSource(state.config),
+          commit,
+          error: redactUrl(describeError(error)),
+        });
+      }
     }
   });
   state.stale = false;
