@@ -385,17 +385,7 @@ export const resolveServerConfig = async (options: {
             configured,
             file !== undefined && env['PROMPTYARD_RESOURCES_DOC_CACHE_DIR'] === undefined ? dirname(file) : options.cwd,
           ))(config['resources.doc'].cache_dir),
-    git: resolveGitSettings(
-      {
-        prompts: config['prompts.git[]'],
-        skills: config['skills.git[]'],
-        stateDir: config.state.dir,
-        lockFile: config.prompts.lock_file,
-        frozen: overrides.frozen ?? config.prompts.frozen,
-        webhookSecretEnv: config.git.webhook_secret_env,
-      },
-      { file, cwd: options.cwd, env },
-    ),
+    git: resolveGitSettings(config, { file, cwd: options.cwd, env, frozen: overrides.frozen }),
     codexHome: nonEmpty(env['CODEX_HOME']) ? absolute(env['CODEX_HOME'], options.cwd) : undefined,
     keys: {
       ...(nonEmpty(env['SERPER_API_KEY']) ? { serper: env['SERPER_API_KEY'] } : {}),

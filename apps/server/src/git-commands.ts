@@ -17,7 +17,7 @@ export interface GitCommandIo {
 }
 
 /** `prompts https://git.example.com/team/prompts.git#v1.4:prompts`: how a source is named to the user. */
-export const sourceLabel = (source: Pick<GitSourceConfig, 'kind' | 'url' | 'ref' | 'path'>): string =>
+const sourceLabel = (source: Pick<GitSourceConfig, 'kind' | 'url' | 'ref' | 'path'>): string =>
   `${source.kind} ${redactUrl(source.url)}#${source.ref}${source.path === '' ? '' : `:${source.path}`}`;
 
 const requireSources = (resolved: ResolvedConfig, command: string): readonly GitSourceConfig[] => {

@@ -130,28 +130,35 @@ const defaultStateDir = (env: Readonly<Record<string, string | undefined>>): str
   return join(env['HOME'] ?? homedir(), '.cache', 'promptyard');
 };
 
+/** The sections of the server's config these settings are read from. */
 export interface GitConfigInput {
-  readonly prompts: readonly SourceTable[];
-  readonly skills: readonly SourceTable[];
-  readonly stateDir: string | undefined;
-  readonly lockFile: string;
-  readonly frozen: boolean;
-  readonly webhookSecretEnv: string;
+  readonly 'prompts.git[]': readonly SourceTable[];
+  readonly 'skills.git[]': readonly SourceTable[];
+  readonly state: { readonly dir?: string | undefined };
+  readonly prompts: { readonly lock_file: string; readonly frozen: boolean };
+  readonly git: { readonly webhook_secret_env: string };
 }
 
-/** The git settings; relative paths resolve against the config file's folder (else the working folder). */
+/** The git settings; relative paths resolve against the config file's folder (else the working folder); `--frozen` wins. */
 export const resolveGitSettings = (
-  input: GitConfigInput,
-  context: { readonly file: string | undefined; readonly cwd: string; readonly env: Readonly<Record<string, string | undefined>> },
+  config: GitConfigInput,
+  context: {
+    readonly file: string | undefined;
+    readonly cwd: string;
+    readonly env: Readonly<Record<string, string | undefined>>;
+    readonly frozen?: boolean | undefined;
+  },
 ): GitSettings => {
   const base = context.file === undefined ? context.cwd : dirname(context.file);
-  const secret = context.env[input.webhookSecretEnv];
+  const secretEnv = config.git.webhook_secret_env;
+  const secret = context.env[secretEnv];
+  const stateDir = config.state.dir;
   return {
-    sources: [...sourcesOf('prompts', input.prompts, base), ...sourcesOf('skills', input.skills, base)],
-    cacheDir: join(input.stateDir === undefined ? defaultStateDir(context.env) : resolve(base, input.stateDir), 'git'),
-    lockFile: resolve(base, input.lockFile),
-    frozen: input.frozen,
+    sources: [...sourcesOf('prompts', config['prompts.git[]'], base), ...sourcesOf('skills', config['skills.git[]'], base)],
+    cacheDir: join(stateDir === undefined ? defaultStateDir(context.env) : resolve(base, stateDir), 'git'),
+    lockFile: resolve(base, config.prompts.lock_file),
+    frozen: context.frozen ?? config.prompts.frozen,
     webhookSecret: secret === undefined || secret === '' ? undefined : secret,
-    webhookSecretEnv: input.webhookSecretEnv,
+    webhookSecretEnv: secretEnv,
   };
 };

@@ -131,6 +131,19 @@ const sourceOf = (skills: Extract<McpSkills, { readonly source: unknown }>['sour
   readDirectory: async (uri, { cursor }) => (await skills.readDirectory(uri, cursor)) as never,
 });
 
+/** How each method's handler is wrapped: skills described with `metaOf`, then governed by `access`; undefined for neither. */
+const wrapperOf = (
+  metaOf: MetaOf | undefined,
+  access: SkillsAccess | undefined,
+  refused: (method: string, error: unknown) => never,
+): ((method: string, handler: SkillsHandler) => SkillsHandler) | undefined => {
+  if (access === undefined && metaOf === undefined) return undefined;
+  return (method, handler) => {
+    const described = metaOf === undefined ? handler : describedHandler(method, handler, metaOf);
+    return access === undefined ? described : governedHandler(method, described, access, (error) => refused(method, error));
+  };
+};
+
 /**
  * Serves `skills` through the SDK's skills extension: a tree of skill folders becomes a catalog the
  * SDK builds (digests, sizes, frontmatter checks) and rebuilds when the tree changes; a source (the
@@ -189,8 +202,6 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
   }
 
   const metaOf = 'tree' in skills ? skills.metaOf : undefined;
-  const described = (method: string, handler: SkillsHandler): SkillsHandler =>
-    metaOf === undefined ? handler : describedHandler(method, handler, metaOf);
   return {
     attach: (server, access) =>
       attachTo(
@@ -199,14 +210,9 @@ export const serveSkills = async (skills: McpSkills, logger: Logger): Promise<Se
         (read) => {
           reader = read;
         },
-        access === undefined && metaOf === undefined
-          ? undefined
-          : (method, handler) =>
-              access === undefined
-                ? described(method, handler)
-                : governedHandler(method, described(method, handler), access, (error) => {
-                    throw toProtocolError(sdk, error, logger, method);
-                  }),
+        wrapperOf(metaOf, access, (method, error) => {
+          throw toProtocolError(sdk, error, logger, method);
+        }),
       ),
     owns: (uri) => uri.startsWith(baseUri),
     read: async (uri, ctx) => {
