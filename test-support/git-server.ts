@@ -294,3 +294,44 @@ export const startGitHttp = async (
     },
   };
 };
+
+/** One `[[prompts.git]]` or `[[skills.git]]` table. */
+export interface GitSourceTable {
+  readonly url: string;
+  readonly ref?: string;
+  readonly path?: string;
+  /** `"1s"`, or 0 for never. */
+  readonly poll?: string | number;
+  readonly auth_token_env?: string;
+  readonly auth_user?: string;
+}
+
+const tomlValue = (value: string | number | boolean): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+
+const tables = (name: string, sources: readonly GitSourceTable[]): string[] =>
+  sources.flatMap((source) => [
+    '',
+    `[[${name}]]`,
+    ...Object.entries(source)
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${key} = ${tomlValue(value as string | number)}`),
+  ]);
+
+/**
+ * A promptyard.toml serving git libraries, its cache in `stateDir` (never the user's), with `more`
+ * (further sections, as TOML text) after them.
+ */
+export const gitLibraryToml = (options: {
+  readonly stateDir: string;
+  readonly prompts?: readonly GitSourceTable[];
+  readonly skills?: readonly GitSourceTable[];
+  readonly more?: string;
+}): string =>
+  [
+    '[state]',
+    `dir = ${tomlValue(options.stateDir)}`,
+    ...(options.more === undefined ? [] : ['', options.more]),
+    ...tables('prompts.git', options.prompts ?? []),
+    ...tables('skills.git', options.skills ?? []),
+    '',
+  ].join('\n');
