@@ -4,8 +4,8 @@
  * behind nginx) with and without a token, `versions <prompt>` and `list --versions`.
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,14 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
 const textOf = async (client: Client, name: string): Promise<string> => {
   const content = (await client.getPrompt({ name })).messages[0]?.content;
   return content?.type === 'text' ? content.text : JSON.stringify(content);
+};
+
+/** The files under `dir` whose bytes contain `text` (a token written to disk would be one). */
+const filesContaining = async (dir: string, text: string): Promise<string[]> => {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  const found = await Promise.all(files.map(async (path) => ((await readFile(path)).includes(text) ? [path] : [])));
+  return found.flat();
 };
 
 const metaOf = async (client: Client, name: string): Promise<unknown> =>
@@ -145,6 +153,7 @@ describe.skipIf(httpSkip !== undefined)('a library over smart HTTP (git http-bac
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout + listed.stderr).not.toContain(token);
     expect(server.stderr.text).not.toContain(token);
+    expect(await filesContaining(join(dirname(file), 'state'), token)).toEqual([]);
 
     // A wrong token (and a fresh cache): the server does not start, and says so without the token.
     const wrong = 'tok-wrong-9e8d7c6b5a4f3e2d';
