@@ -48,8 +48,8 @@ const freePort = (): Promise<number> =>
   });
 
 /** `git daemon` serving the test repository's folder; resolves with the repository's git:// URL once it accepts. */
-const startDaemon = async (): Promise<string> => {
-  const port = await freePort();
+const startDaemon = async (port?: number): Promise<string> => {
+  port ??= await freePort();
   const started = execa(
     '/usr/lib/git-core/git-daemon',
     ['--verbose', '--reuseaddr', '--export-all', `--base-path=${repo.root}`, '--listen=127.0.0.1', `--port=${port}`, repo.root],
@@ -123,6 +123,53 @@ describe('a remote that cannot be reached', () => {
     );
     if (!isPromptyardError(error)) throw new Error(`expected a PromptyardError, got ${String(error)}`);
     expect(error.message).toMatch(/cannot reach git:\/\/127\.0\.0\.1:\d+\/remote\.git and nothing is cached in /);
+  });
+});
+
+describe('credentials', () => {
+  it('never appear in the error of a source that cannot be opened', async () => {
+    const port = await freePort();
+    const url = `http://someone:s3cret-token@127.0.0.1:${port}/team/prompts.git`;
+    const error = await library([source(url)], await folder()).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (!isPromptyardError(error)) throw new Error(`expected a PromptyardError, got ${String(error)}`);
+    expect(error.message).toMatch(/cannot reach/);
+    expect(error.message).toContain(`127.0.0.1:${port}/team/prompts.git`);
+    expect(`${error.message} ${JSON.stringify(error.data)}`).not.toContain('s3cret-token');
+  });
+});
+
+describe('a remote that fails while followed', () => {
+  it('keeps serving, logs once per failure streak, retries with backoff and logs the recovery', async () => {
+    await repo.commit({ 'prompts/a.md': 'a1' });
+    const url = await startDaemon();
+    const port = Number(/:(\d+)\//.exec(url)?.[1]);
+    const { logger, records } = recordingLogger();
+    const opened = await openGitLibrary({ sources: [source(url, { pollMs: 50 })], cacheDir: await folder(), logger, env: gitEnv });
+    open.push(opened);
+    const failed = new Promise<void>((resolve) => {
+      logger.subscribe((record) => {
+        if (/remote check failed/.test(record.message)) resolve();
+      });
+    });
+    await stopDaemon();
+    opened.start();
+    await failed;
+    expect(opened.status()[0]).toMatchObject({ stale: true, lastError: expect.any(String) });
+    const recovered = new Promise<void>((resolve) => {
+      logger.subscribe((record) => {
+        if (/answers again/.test(record.message)) resolve();
+      });
+    });
+    const moved = nextVersion(opened);
+    const next = await repo.commit({ 'prompts/a.md': 'a2' });
+    await startDaemon(port);
+    await recovered;
+    expect((await moved).commit).toBe(next);
+    expect(records.filter((record) => /remote check failed/.test(record.message))).toHaveLength(1);
+    expect(opened.status()[0]).toMatchObject({ stale: false, lastError: undefined, commit: next });
   });
 });
 
