@@ -18,7 +18,7 @@ import {
   startGitHttp,
 } from '../../../test-support/git-server.js';
 import type { GitHttpServer, GitSourceTable, Repository } from '../../../test-support/git-server.js';
-import { cleanup, connectHttp, makeFolder, runCli, startHttp } from './harness.js';
+import { cleanup, connectHttp, eventually, makeFolder, runCli, startHttp } from './harness.js';
 
 afterEach(cleanup);
 
@@ -96,6 +96,51 @@ describe('skills from git', () => {
     const asPrompt = prompts.find((entry) => entry.name === 'skill:review');
     expect(asPrompt?._meta?.[gitMetaKey]).toMatchObject({ commit, path: 'skills/review/SKILL.md' });
     expect(await textOf(client, 'skill:review')).toContain('Review the change.');
+  });
+});
+
+describe('skills from git, moved', () => {
+  let repo: Repository;
+  const skill = (description: string): string => `---\nname: lint\ndescription: ${description}\n---\n\n${description}.\n`;
+
+  beforeAll(async () => {
+    repo = await makeRepository();
+    await repo.commit({ 'lint/SKILL.md': skill('Lint the old way') }, 'old');
+    await repo.push();
+  });
+
+  afterAll(async () => {
+    await repo?.remove();
+  });
+
+  it('a new commit (SIGHUP) changes the skill in skills/list, its digest and commit, and as the prompt skill:lint', async () => {
+    const file = await project({ skills: [{ url: repo.bare, ref: 'main', poll: 0 }] });
+    const server = await startHttp(['--config', file], { env: gitEnv });
+    const client = await connectHttp(server.url);
+    const skills = new SkillsClient(client);
+    expect((await skills.list()).skills[0]?.frontmatter.description).toBe('Lint the old way');
+    expect(await textOf(client, 'skill:lint')).toContain('Lint the old way.');
+
+    const moved = skill('Lint the new way');
+    await repo.commit({ 'lint/SKILL.md': moved }, 'new');
+    const commit = await repo.push();
+    process.kill(server.child.pid as number, 'SIGHUP');
+    const [entry] = (
+      await eventually(
+        () => skills.list(),
+        (listing) => listing.skills[0]?.frontmatter.description === 'Lint the new way',
+        15_000,
+      )
+    ).skills;
+    expect(entry?.resources).toContainEqual(expect.objectContaining({ uri: 'skill://lint/SKILL.md', digest: `sha256:${sha256(moved)}` }));
+    expect(entry?._meta?.[gitMetaKey]).toMatchObject({ commit, path: 'lint/SKILL.md' });
+    expect(await skills.read(entry!)).toMatchObject({ verified: true });
+    await eventually(
+      () => textOf(client, 'skill:lint'),
+      (text) => text.includes('Lint the new way.'),
+      15_000,
+    );
+    expect(await metaOf(client, 'skill:lint')).toMatchObject({ commit });
   });
 });
 
