@@ -1,7 +1,8 @@
 /**
  * Two replicas of the built promptyard-server sharing one Redis behind nginx round-robin
  * (test-support/cluster.ts), serving a followed branch of a git library (poll 1 s): after a push both
- * replicas serve the same new commit, and a client through nginx sees the new text.
+ * replicas serve the same new commit, and a client through nginx sees the new text (never the old
+ * one again once it saw the new).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,20 @@ describe('promptyard-server: 2 replicas serving a followed git branch, Redis, ng
 
       await repo.commit({ 'greet.md': prompt('Hello, pushed') }, 'pushed');
       const pushed = await repo.push();
-      await eventually(commits, (served) => served.every((commit) => commit === pushed), 20_000, 'both replicas on the pushed commit');
+      // One client asks through nginx all along: once it was answered from the new commit, never again from the old.
+      const answers: string[] = [];
+      let moving = true;
+      const asking = (async () => {
+        while (moving) answers.push(await textOf(client));
+      })();
+      try {
+        await eventually(commits, (served) => served.every((commit) => commit === pushed), 20_000, 'both replicas on the pushed commit');
+      } finally {
+        moving = false;
+        await asking;
+      }
+      const firstNew = answers.indexOf('Hello, pushed\n');
+      expect(answers.slice(firstNew === -1 ? answers.length : firstNew).filter((answer) => answer !== 'Hello, pushed\n')).toEqual([]);
       // Round-robin: consecutive requests reach both replicas, and every one is answered from the new commit.
       for (let index = 0; index < 10; index += 1) expect(await textOf(client)).toBe('Hello, pushed\n');
       const { prompts } = await client.listPrompts();
