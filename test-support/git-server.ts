@@ -135,14 +135,23 @@ const accepting = async (port: number, timeoutMs = 10_000): Promise<void> => {
   }
 };
 
-const stopper = (child: ReturnType<typeof spawn>): (() => Promise<void>) => {
-  return async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    process.kill(child.pid as number, 'SIGTERM');
+/**
+ * Ends `child` by PID (SIGTERM) and waits for it; with `group`, its whole process group (a child
+ * spawned `detached`: fcgiwrap's preforked workers outlive their parent otherwise).
+ */
+const stopper =
+  (child: ReturnType<typeof spawn>, group = false): (() => Promise<void>) =>
+  async () => {
+    const pid = child.pid as number;
+    const running = child.exitCode === null && child.signalCode === null;
+    const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+    try {
+      process.kill(group ? -pid : pid, 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
     await exited;
   };
-};
 
 /** `git daemon` serving every repository in `baseDir` on 127.0.0.1 (git://127.0.0.1:<port>/<name>). */
 export const startGitDaemon = async (baseDir: string): Promise<GitServer> => {
@@ -263,11 +272,17 @@ export const startGitHttp = async (
     await writeFile(htpasswd, `${options.basicAuth.user}:${stdout.trim()}\n`, { mode: 0o644 });
   }
   const socket = join(dir, 'fcgiwrap.sock');
-  const child = spawn(fcgiwrap, ['-c', '4', '-s', `unix:${socket}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const stopWrapper = stopper(child);
+  // Its own process group: stopping it ends the workers it preforks too.
+  const child = spawn(fcgiwrap, ['-c', '4', '-s', `unix:${socket}`], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // Read all along (a full pipe would stall it), kept for the error when it exits early.
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const stopWrapper = stopper(child, true);
   let nginx: Nginx | undefined;
   try {
-    const failed = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`fcgiwrap exited with ${code}`))));
+    const failed = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`fcgiwrap exited with ${code}: ${stderr}`))),
+    );
     failed.catch(() => {});
     await Promise.race([socketAccepting(socket), failed]);
     await chmod(socket, 0o777);
