@@ -153,9 +153,12 @@ const stopper =
     await exited;
   };
 
-/** `git daemon` serving every repository in `baseDir` on 127.0.0.1 (git://127.0.0.1:<port>/<name>). */
-export const startGitDaemon = async (baseDir: string): Promise<GitServer> => {
-  const port = await freePort();
+/**
+ * `git daemon` serving every repository in `baseDir` on 127.0.0.1 (git://127.0.0.1:<port>/<name>), on
+ * a free port or `port` (a remote back at the address it had).
+ */
+export const startGitDaemon = async (baseDir: string, options: { readonly port?: number } = {}): Promise<GitServer> => {
+  const port = options.port ?? (await freePort());
   const { child, output } = await startTool(
     'git daemon',
     'git',

@@ -1,7 +1,8 @@
 /**
  * Git libraries held still and gone wrong (the built binary against real git remotes on loopback):
  * `lock` + `--frozen` serve the locked commit after the branch moved and refuse a tampered file;
- * a remote stopped at start serves the cached commit, stale; clear errors naming the source.
+ * a remote stopped at start serves the cached commit, stale, until it is back; clear errors naming the
+ * source.
  */
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gitEnv, gitLibraryToml, makeRepository, startGitDaemon } from '../../../test-support/git-server.js';
 import type { GitServer, GitSourceTable, Repository } from '../../../test-support/git-server.js';
-import { cleanup, connectHttp, makeFolder, runCli, startHttp, waitForExit } from './harness.js';
+import { cleanup, connectHttp, eventually, makeFolder, runCli, startHttp, waitForExit } from './harness.js';
 import type { HttpServer } from './harness.js';
 
 afterEach(cleanup);
@@ -60,7 +61,7 @@ describe('lock and --frozen', () => {
 
   beforeAll(async () => {
     repo = await makeRepository();
-    locked = await repo.commit({ 'prompts/greet.md': greet, 'prompts/other.md': other }, 'locked');
+    locked = await repo.commit({ 'prompts/greet.md': greet, 'prompts/other.md': other, 'extra/more.md': prompt('More') }, 'locked');
     await repo.push();
   });
 
@@ -125,6 +126,24 @@ describe('lock and --frozen', () => {
     expect(invalid.stdout + invalid.stderr).toMatch(/promptyard\.lock/);
   });
 
+  it('a source missing from the lock: validate says so, and a frozen server does not start', async () => {
+    const first: GitSourceTable = { url: repo.bare, ref: 'main', path: 'prompts', poll: 0 };
+    const { file, stateDir } = await project([first]);
+    const lock = await runCli(['--config', file, 'lock'], { env: gitEnv });
+    expect(lock.code, lock.stderr).toBe(0);
+    await writeFile(file, gitLibraryToml({ stateDir, prompts: [first, { url: repo.bare, ref: 'main', path: 'extra', poll: 0 }] }));
+    const invalid = await runCli(['--config', file, 'validate'], { env: gitEnv });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout + invalid.stderr).toMatch(/extra[\s\S]*lock|lock[\s\S]*extra/);
+    const failed = await startHttp(['--config', file, '--frozen'], { env: gitEnv }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(failed).toMatch(/exited with [1-9]/);
+    expect(failed).toMatch(/extra/);
+    expect(failed).toMatch(/promptyard-server lock/);
+  });
+
   it('refuses to start frozen when the locked commit cannot be had', async () => {
     const { dir, file } = await project([{ url: repo.bare, ref: 'main', path: 'prompts' }], '[prompts]\nfrozen = true');
     const missing = 'f'.repeat(40);
@@ -154,7 +173,7 @@ describe('a remote that cannot be reached', () => {
     await repo?.remove();
   });
 
-  it('serves the cached commit with a warning and /health stale when the remote is down at start; never fetched: exits naming the source', async () => {
+  it('serves the cached commit with a warning and /health stale when the remote is down at start, fresh once it is back; never fetched: exits naming the source', async () => {
     const url = daemon.url(repo.name);
     const { file } = await project([{ url, ref: 'main', poll: 0 }]);
     const first = await startHttp(['--config', file], { env: gitEnv });
@@ -179,6 +198,18 @@ describe('a remote that cannot be reached', () => {
     );
     expect(failed).toMatch(/exited with [1-9]/);
     expect(failed).toContain(url);
+
+    // The remote back (same address) with a new commit: a sync moves the stale server, fresh again.
+    daemon = await startGitDaemon(repo.base, { port: daemon.port });
+    await repo.commit({ 'greet.md': prompt('Greet, back online') }, 'back');
+    const back = await repo.push();
+    process.kill(offline.child.pid as number, 'SIGHUP');
+    await eventually(
+      async () => (await gitHealth(offline))[0],
+      (source) => source?.commit === back && !source.stale,
+      15_000,
+    );
+    expect(await textOf(client, 'greet')).toBe('Greet, back online\n');
   });
 });
 
