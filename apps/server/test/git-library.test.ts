@@ -214,6 +214,15 @@ describe('a followed branch', () => {
     ).toBe(401);
     expect(await served()).toBe(start);
     expect(await greetText(client)).not.toBe(first.text);
+    // Signed, but of another branch or another repository: accepted, nothing follows it, nothing moves.
+    for (const other of [
+      JSON.stringify({ ref: 'refs/heads/feature', after: first.commit, repository: { clone_url: url } }),
+      JSON.stringify({ ref: 'refs/heads/main', after: first.commit, repository: { clone_url: 'https://git.example.com/other.git' } }),
+    ]) {
+      const response = await hook({ 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${sign(other)}` }, other);
+      expect(response.status, await response.clone().text()).toBe(202);
+    }
+    expect(await served()).toBe(start);
 
     const github = await hook({ 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${sign(body)}` }, body);
     expect(github.status, await github.clone().text()).toBe(200);
