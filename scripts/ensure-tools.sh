@@ -2,8 +2,11 @@
 # Installs the system tools the tests need and a clean machine may lack: tmux, which gives the
 # terminal UI's black-box test (apps/gateway/test/ui.test.ts) a real pseudo-terminal; Prometheus
 # (the Debian package `prometheus` brings `prometheus` and `promtool`), which scrapes both binaries in
-# the metrics tests and checks their exposition; and `redis-server` and nginx (`nginx-light`), the
-# shared state and the round-robin balancer of the cluster tests. Idempotent: a no-op when everything is present. Installs with apt-get (Debian/Ubuntu), through sudo when not root.
+# the metrics tests and checks their exposition; `redis-server` and nginx (`nginx-light`), the
+# shared state and the round-robin balancer of the cluster tests; and `git` (git daemon and
+# git http-backend come with it) and `fcgiwrap`, which serve the git libraries' repositories over
+# git:// and smart HTTP behind nginx in the git library tests. Idempotent: a no-op when everything is
+# present. Installs with apt-get (Debian/Ubuntu), through sudo when not root.
 set -euo pipefail
 
 missing=()
@@ -11,6 +14,8 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then missing+=(prometheus); fi
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v git >/dev/null 2>&1 || missing+=(git)
+command -v fcgiwrap >/dev/null 2>&1 || [ -x /usr/sbin/fcgiwrap ] || missing+=(fcgiwrap)
 if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi

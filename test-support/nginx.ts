@@ -44,15 +44,10 @@ export interface Nginx {
 const nginxBinary = (): string => (existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx');
 
 /**
- * nginx in the foreground as the current user, its prefix, pid file, temp folders and access log in a
- * temporary folder, serving deploy/nginx/promptyard.conf rendered for `upstreamPorts`.
+ * nginx in the foreground as the current user, its prefix, pid file, temp folders and access log in
+ * `dir`, serving the `http { … }` contents in `dir`/`included` on 127.0.0.1:`port`.
  */
-export const startNginx = async (upstreamPorts: readonly number[]): Promise<Nginx> => {
-  const dir = await mkdtemp(join(tmpdir(), 'promptyard-nginx-'));
-  // As root, nginx's workers run as `nobody`: they must reach the temp folders.
-  await chmod(dir, 0o755);
-  const port = await freePort();
-  await writeFile(join(dir, 'promptyard.conf'), renderNginxConfig(await readFile(nginxConfigPath, 'utf8'), upstreamPorts, port));
+const runNginx = async (dir: string, port: number, included: string): Promise<Nginx> => {
   const temp = (name: string): string => `${name}_temp_path ${join(dir, name)};`;
   await writeFile(
     join(dir, 'nginx.conf'),
@@ -63,7 +58,7 @@ export const startNginx = async (upstreamPorts: readonly number[]): Promise<Ngin
       `  log_format cluster '$msec $request_method $status $upstream_addr last-event-id="$http_last_event_id"';`,
       `  access_log ${join(dir, 'access.log')} cluster;`,
       ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `  ${temp(name)}`),
-      `  include ${join(dir, 'promptyard.conf')};`,
+      `  include ${join(dir, included)};`,
       '}',
       '',
     ].join('\n'),
@@ -91,4 +86,33 @@ export const startNginx = async (upstreamPorts: readonly number[]): Promise<Ngin
       await rm(dir, { recursive: true, force: true });
     },
   };
+};
+
+/** A fresh prefix folder for nginx; as root, nginx's workers run as `nobody`: they must reach it. */
+const nginxPrefix = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), 'promptyard-nginx-'));
+  await chmod(dir, 0o755);
+  return dir;
+};
+
+/**
+ * nginx in the foreground as the current user, its prefix, pid file, temp folders and access log in a
+ * temporary folder, serving deploy/nginx/promptyard.conf rendered for `upstreamPorts`.
+ */
+export const startNginx = async (upstreamPorts: readonly number[]): Promise<Nginx> => {
+  const dir = await nginxPrefix();
+  const port = await freePort();
+  await writeFile(join(dir, 'promptyard.conf'), renderNginxConfig(await readFile(nginxConfigPath, 'utf8'), upstreamPorts, port));
+  return runNginx(dir, port, 'promptyard.conf');
+};
+
+/**
+ * nginx as `startNginx` runs it, serving the `server { … }` block `server` returns for a free port
+ * and its prefix folder (where the block may keep files of its own: sockets, password files).
+ */
+export const startNginxServer = async (server: (listen: string, dir: string) => string | Promise<string>): Promise<Nginx> => {
+  const dir = await nginxPrefix();
+  const port = await freePort();
+  await writeFile(join(dir, 'server.conf'), await server(`127.0.0.1:${port}`, dir));
+  return runNginx(dir, port, 'server.conf');
 };
