@@ -38,6 +38,8 @@ export interface ClusterOptions {
   readonly args?: readonly string[];
   /** Further environment for every replica. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Further environment of one replica (its own `[state] dir` …), over `env`. */
+  readonly envOf?: (index: number) => Readonly<Record<string, string>>;
   /** `false`: the replicas are not given the Redis (each keeps its state in memory), for comparison. Default `true`. */
   readonly shared?: boolean;
 }
@@ -186,7 +188,10 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
   try {
     redis = await startRedisServer();
     const env = childEnv({ ...(options.shared === false ? {} : { PROMPTYARD_CLUSTER_REDIS_URL: redis.url }), ...options.env });
-    for (let index = 0; index < count; index += 1) replicas.push(new Replica(index, await freePort(), command, env, options.app));
+    for (let index = 0; index < count; index += 1) {
+      const own = { ...env, ...options.envOf?.(index) };
+      replicas.push(new Replica(index, await freePort(), command, own, options.app));
+    }
     await Promise.all(replicas.map((replica) => replica.start()));
     nginx = await startNginx(replicas.map((replica) => replica.port));
   } catch (error) {

@@ -38,6 +38,8 @@ describe('promptyard-server: 2 replicas serving a followed git branch, Redis, ng
       replicas: 2,
       config: gitLibraryToml({ stateDir, prompts: [{ url: repo.bare, ref: 'main', poll: '1s' }] }),
       env: gitEnv,
+      // A cache of its own each, as replicas on separate machines have: they agree through Redis alone.
+      envOf: (index) => ({ PROMPTYARD_STATE_DIR: join(stateDir, `replica-${index}`) }),
     });
   }, 300_000);
 

@@ -96,7 +96,8 @@ const repositoryUrl = (url: string, base: string): string => (remoteForm.test(ur
 
 /** `path` as a `/`-separated folder inside the repository, or why it is not one. */
 const folderInside = (path: string, where: string): string => {
-  const normalized = posix.normalize(path.replace(/\\/g, '/')).replace(/^\.\/?|\/$/g, '');
+  // Only a leading `./` and a trailing `/` go: `../x` must stay what it is to be refused.
+  const normalized = posix.normalize(path.replace(/\\/g, '/')).replace(/^\.\/|\/$/g, '');
   if (posix.isAbsolute(normalized) || normalized === '..' || normalized.startsWith('../'))
     throw new PromptyardError(
       'CONFIG_INVALID',

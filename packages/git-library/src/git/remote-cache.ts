@@ -11,6 +11,7 @@ import type { Logger } from '@promptyard/core';
 import type { FileVersion, GitCredentials, RefKind, RemoteCache, RemoteRef } from '../types.js';
 import { hashObjects, listBlobs } from './digests.js';
 import { readFetched, recordFetched } from './fetched-record.js';
+import { withFileLock } from './file-lock.js';
 import { isLockContention, isRefusedWant, localError, networkError, sourceError } from './git-errors.js';
 import { candidateRefs, isCommitId, lsRemoteRef } from './remote-refs.js';
 import { gitAuth, networkTimeoutMs, runGit, type Env, type RunGitOptions } from './run-git.js';
@@ -215,14 +216,23 @@ export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache
   const fetch = async (ref: string, commitId: string): Promise<void> => {
     await ready();
     const commit = commitId.toLowerCase();
-    await options.serialize(gitDir, async () => {
-      if (!(await has(commit))) await fetchCommit(context, ref, commit);
-      const kind = await kindOf(ref);
-      await withLockRetry(() => runGit(['update-ref', '--no-deref', refName(ref), commit], local), logger).catch((error: unknown) => {
-        throw localError(url, error, `recording ${ref} → ${commit}`);
-      });
-      await recordFetched(gitDir, ref, { commit, kind, fetchedAt: new Date().toISOString() });
-    });
+    // Processes sharing the cache fetch into one repository one at a time: two shallow fetches at
+    // once leave it without objects either needs ("remote did not send all necessary objects").
+    const fetchLock = { staleMs: 2 * networkTimeoutMs + 10_000 };
+    await options.serialize(gitDir, () =>
+      withFileLock(
+        path.join(gitDir, 'promptyard-fetch'),
+        async () => {
+          if (!(await has(commit))) await fetchCommit(context, ref, commit);
+          const kind = await kindOf(ref);
+          await withLockRetry(() => runGit(['update-ref', '--no-deref', refName(ref), commit], local), logger).catch((error: unknown) => {
+            throw localError(url, error, `recording ${ref} → ${commit}`);
+          });
+          await recordFetched(gitDir, ref, { commit, kind, fetchedAt: new Date().toISOString() });
+        },
+        fetchLock,
+      ),
+    );
   };
 
   const cached = async (ref: string): Promise<{ commit: string; kind: RefKind; fetchedAt: Date } | undefined> => {
