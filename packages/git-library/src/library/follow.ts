@@ -39,12 +39,8 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
         return false;
       }
       await state.remote.fetch(ref, now.commit);
-      await context.shared?.write(state.id, ref, now.commit, false).catch((error: unknown) => {
-        context.logger.warn('the cluster could not be told of a new commit', {
-          source: describeSource(state.config),
-          error: describeError(error),
-        });
-      });
+      const at = await announce(state, ref, now.commit, context);
+      await waitUntil(at);
       return await moveSource(state, ref, now.commit, context.logger);
     } catch (error) {
       state.stale = true;
@@ -53,10 +49,40 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
     }
   });
 
-/** Moves the source to the commit the cluster agreed on (another node found it). */
-export const followCluster = (state: SourceState, commit: string, context: FollowContext): Promise<boolean> =>
+/** How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it. */
+const switchDelayMs = 1000;
+
+/** Resolves at `at` (epoch ms); at once when it has passed. */
+export const waitUntil = (at: number): Promise<void> => {
+  const wait = at - Date.now();
+  return wait <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, wait));
+};
+
+/**
+ * Tells the cluster of a new commit, to switch to a moment ahead; resolves with when to move (now
+ * without a cluster, or when it could not be told: this node does not wait for the others then).
+ */
+export const announce = async (state: SourceState, ref: string, commit: string, context: FollowContext): Promise<number> => {
+  if (context.shared === undefined) return 0;
+  const at = Date.now() + switchDelayMs;
+  try {
+    await context.shared.write(state.id, ref, commit, false, at);
+    return at;
+  } catch (error) {
+    context.logger.warn('the cluster could not be told of a new commit', {
+      source: describeSource(state.config),
+      error: describeError(error),
+    });
+    return 0;
+  }
+};
+
+/** Moves the source to the commit the cluster agreed on (another node found it): fetched first, moved at the time it names. */
+export const followCluster = (state: SourceState, commit: string, at: number, context: FollowContext): Promise<boolean> =>
   queued(state, async () => {
     try {
+      if (!(await state.remote.has(commit))) await state.remote.fetch(state.config.ref, commit);
+      await waitUntil(at);
       return await moveSource(state, state.config.ref, commit, context.logger);
     } catch (error) {
       state.lastError = redactUrl(describeError(error));

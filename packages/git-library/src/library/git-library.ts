@@ -11,7 +11,7 @@ import { normalizeRepositoryUrl, redactUrl, sourceId } from '../git/urls.js';
 import { lockedSource, readLockFile } from '../lock/lock-file.js';
 import type { GitCache, GitLibrary, GitLibraryOptions, GitSourceConfig, LockFile, PushEvent, SyncReport } from '../types.js';
 import { pushMatches } from '../webhook/verify-push.js';
-import { checkSource, createPoller, followCluster, isFollowed } from './follow.js';
+import { announce, checkSource, createPoller, followCluster, isFollowed, waitUntil } from './follow.js';
 import type { FollowContext, Poller } from './follow.js';
 import { openSource } from './open-source.js';
 import { sharedCommits } from './shared-commits.js';
@@ -87,7 +87,7 @@ const moveToRef = async (state: SourceState, config: GitSourceConfig, context: F
       await state.remote.fetch(config.ref, now.commit);
       state.config = config;
       state.refKind = now.kind;
-      await context.shared?.write(state.id, config.ref, now.commit, false).catch(() => undefined);
+      await waitUntil(await announce(state, config.ref, now.commit, context));
       await moveSource(state, config.ref, now.commit, context.logger);
     } catch (error) {
       state.config = previous;
@@ -143,9 +143,10 @@ export const openGitLibrary = async (options: GitLibraryOptions & { readonly cac
 
   const onClusterChange = async (ids: readonly string[]): Promise<void> => {
     for (const state of states.filter((candidate) => ids.includes(candidate.id) && !candidate.frozen)) {
-      const commit = await shared?.read(state.id, state.config.ref).catch(() => undefined);
-      if (commit === undefined || commit === state.commit) continue;
-      await followCluster(state, commit, context).catch((error: unknown) => {
+      const agreed = await shared?.readSwitch(state.id, state.config.ref).catch(() => undefined);
+      if (agreed === undefined || agreed.commit === state.commit) continue;
+      const { commit, at } = agreed;
+      await followCluster(state, commit, at, context).catch((error: unknown) => {
         logger.warn('git source cannot move to the commit the cluster serves', {
           source: describeSource(state.config),
           commit,
