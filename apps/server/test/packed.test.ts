@@ -21,6 +21,7 @@ const serverPackages = [
   'templates',
   'search-index',
   'prompts',
+  'git-library',
   'resources',
   'web-search',
   'telemetry',
