@@ -8,14 +8,26 @@
 export type * from './types.js';
 
 // git/ — the system git: the cache of remotes and the checkouts
+export { openGitCache } from './git/open-git-cache.js';
+export type { GitCacheOptions } from './git/open-git-cache.js';
+export { normalizeRepositoryUrl, redactUrl, sourceId } from './git/urls.js';
+export { ensureGit, redact } from './git/run-git.js';
 
 // lock/ — promptyard.lock
+export { checkDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
+export type { DigestCheck } from './lock/lock-file.js';
 
 // webhook/ — signed push payloads
+export { pushMatches, verifyPush } from './webhook/verify-push.js';
+export type { VerifiedPush, WebhookHeaders } from './webhook/verify-push.js';
 
 // gate/ — swaps between versions
+export { createSwapGate } from './gate/swap-gate.js';
+export type { SwapGateOptions } from './gate/swap-gate.js';
 
 // library/ — the sources of a binary
+export { openGitLibrary } from './library/git-library.js';
+export { requestSync } from './library/sync-requests.js';
 
 // serve/ — what is served from a checkout
 export { gitMetaKey, servePromptsFromGit } from './serve/git-prompt-source.js';

@@ -1,0 +1,125 @@
+/**
+ * Following a source: asking its remote where the ref points now and moving there (`checkSource`),
+ * and the timer that does it every `pollMs` for a followed branch — or, after a failure, again with
+ * exponential backoff (from 1 s up to min(pollMs, 5 min)) until the remote answers, logging once per
+ * failure streak and once on recovery. With a cluster, one node per period polls (a claim), writes the
+ * new commit for the others and moves.
+ */
+import { describeError } from '@promptyard/core';
+import type { Cluster, Logger } from '@promptyard/core';
+import { redactUrl } from '../git/urls.js';
+import type { SharedCommits } from './shared-commits.js';
+import { describeSource, moveSource, queued } from './source-state.js';
+import type { SourceState } from './source-state.js';
+
+const maxBackoffMs = 5 * 60_000;
+
+export interface FollowContext {
+  readonly logger: Logger;
+  readonly cluster: Cluster | undefined;
+  readonly shared: SharedCommits | undefined;
+}
+
+/** Whether the source follows its ref (a branch), or must retry until its remote answers (stale). */
+export const isFollowed = (state: SourceState): boolean => !state.frozen && state.refKind === 'branch';
+
+/**
+ * Asks the remote where the source's ref points and moves there (writing the commit for the cluster
+ * first). Resolves with whether it moved; rejects (and marks the source) when the remote fails.
+ */
+export const checkSource = (state: SourceState, context: FollowContext): Promise<boolean> =>
+  queued(state, async () => {
+    const ref = state.config.ref;
+    try {
+      const now = await state.remote.resolve(ref);
+      state.refKind = now.kind;
+      if (now.commit === state.commit) {
+        state.stale = false;
+        state.lastError = undefined;
+        return false;
+      }
+      await state.remote.fetch(ref, now.commit);
+      await context.shared?.write(state.id, ref, now.commit, false).catch((error: unknown) => {
+        context.logger.warn('the cluster could not be told of a new commit', {
+          source: describeSource(state.config),
+          error: describeError(error),
+        });
+      });
+      return await moveSource(state, ref, now.commit, context.logger);
+    } catch (error) {
+      state.stale = true;
+      state.lastError = redactUrl(describeError(error));
+      throw error;
+    }
+  });
+
+/** Moves the source to the commit the cluster agreed on (another node found it). */
+export const followCluster = (state: SourceState, commit: string, context: FollowContext): Promise<boolean> =>
+  queued(state, async () => {
+    try {
+      return await moveSource(state, state.config.ref, commit, context.logger);
+    } catch (error) {
+      state.lastError = redactUrl(describeError(error));
+      throw error;
+    }
+  });
+
+/** The polling timer of one source; `stop` ends it, `restart` takes a new pollMs or refKind into account. */
+export interface Poller {
+  restart(): void;
+  stop(): void;
+}
+
+export const createPoller = (state: SourceState, context: FollowContext): Poller => {
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let stopped = false;
+
+  const schedule = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
+    const { pollMs } = state.config;
+    const retrying = failures > 0 || state.stale;
+    if (!retrying && !(isFollowed(state) && pollMs > 0)) return;
+    const cap = Math.min(pollMs > 0 ? pollMs : maxBackoffMs, maxBackoffMs);
+    const delay = retrying ? Math.min(1000 * 2 ** Math.max(0, failures - 1), cap) : pollMs;
+    timer = setTimeout(() => void tick(), delay);
+    timer.unref();
+  };
+
+  /** With a cluster, whether this node polls this period (a stale node retries for itself). */
+  const ours = async (): Promise<boolean> => {
+    const { cluster } = context;
+    if (cluster === undefined || state.stale || failures > 0) return true;
+    const { pollMs } = state.config;
+    return cluster.claim(`git-poll:${state.id}:${Math.floor(Date.now() / pollMs)}`, pollMs).catch(() => true);
+  };
+
+  const tick = async (): Promise<void> => {
+    try {
+      if (await ours()) await checkSource(state, context);
+      if (failures > 0) context.logger.notice('git remote answers again', { source: describeSource(state.config), commit: state.commit });
+      failures = 0;
+    } catch (error) {
+      failures += 1;
+      if (failures === 1) {
+        context.logger.warn('git remote check failed: still serving the current commit, retrying with backoff', {
+          source: describeSource(state.config),
+          commit: state.commit,
+          error: redactUrl(describeError(error)),
+        });
+      }
+    }
+    schedule();
+  };
+
+  return {
+    restart: schedule,
+    stop: () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+};

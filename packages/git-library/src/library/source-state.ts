@@ -1,0 +1,144 @@
+/**
+ * One source of a running library: what it serves now (commit, when fetched, stale, last error), its
+ * checkout and gate, and the one way it moves — fetch, then the checkout moved and the new version
+ * applied inside the gate's exclusive section, one move at a time.
+ */
+import { relative, sep } from 'node:path';
+import { PromptyardError, describeError } from '@promptyard/core';
+import type { Logger } from '@promptyard/core';
+import { redactUrl } from '../git/urls.js';
+import type {
+  Checkout,
+  GitMeta,
+  GitSourceConfig,
+  GitSourceHandle,
+  GitSourceStatus,
+  RefKind,
+  RemoteCache,
+  ServedVersion,
+  SwapGate,
+} from '../types.js';
+
+export interface SourceState {
+  readonly id: string;
+  /** Its ref and pollMs change on a config reload. */
+  config: GitSourceConfig;
+  readonly remote: RemoteCache;
+  readonly checkout: Checkout;
+  readonly gate: SwapGate;
+  /** The folder served, absolute. */
+  readonly dir: string;
+  readonly frozen: boolean;
+  refKind: RefKind | undefined;
+  commit: string | undefined;
+  fetchedAt: string | undefined;
+  stale: boolean;
+  lastError: string | undefined;
+  apply: ((version: ServedVersion) => Promise<void>) | undefined;
+  /** The last move asked: the next starts after it. */
+  queue: Promise<unknown>;
+  /** Set by `close`: no move starts any more. */
+  closed: boolean;
+}
+
+/** How messages and logs name a source: kind, URL without credentials, ref and path. */
+export const describeSource = (config: GitSourceConfig): string =>
+  `${config.kind} git source ${redactUrl(config.url)} (ref ${config.ref}${config.path === '' ? '' : `, path "${config.path}"`})`;
+
+/** `error` as a `SOURCE_ERROR` whose message names the source (and keeps the git layer's reason). */
+export const sourceFailure = (config: GitSourceConfig, error: unknown, doing: string): PromptyardError => {
+  const reason = error instanceof PromptyardError ? error.data?.['reason'] : undefined;
+  return new PromptyardError('SOURCE_ERROR', `${describeSource(config)}: ${doing}: ${redactUrl(describeError(error))}`, {
+    cause: error,
+    data: { source: redactUrl(config.url), reason: typeof reason === 'string' ? reason : 'git-failed' },
+  });
+};
+
+/** The reason a git failure gives (`unreachable`, `ref-not-found` …), if any. */
+export const failureReason = (error: unknown): string | undefined => {
+  const reason = error instanceof PromptyardError ? error.data?.['reason'] : undefined;
+  return typeof reason === 'string' ? reason : undefined;
+};
+
+export const statusOf = (state: SourceState): GitSourceStatus => ({
+  id: state.id,
+  kind: state.config.kind,
+  url: redactUrl(state.config.url),
+  ref: state.config.ref,
+  refKind: state.refKind,
+  path: state.config.path,
+  commit: state.commit,
+  fetchedAt: state.fetchedAt,
+  stale: state.stale,
+  frozen: state.frozen,
+  lastError: state.lastError,
+});
+
+/** A repository-relative path, `/`-separated, of `file` (absolute) in the checkout. */
+const repositoryPath = (state: SourceState, file: string): string => relative(state.checkout.root, file).split(sep).join('/');
+
+export const handleOf = (state: SourceState): GitSourceHandle => ({
+  id: state.id,
+  get config() {
+    return state.config;
+  },
+  dir: state.dir,
+  gate: state.gate,
+  status: () => statusOf(state),
+  metaOf: (file: string): GitMeta => ({
+    repository: redactUrl(state.config.url),
+    ref: state.config.ref,
+    commit: state.commit ?? '',
+    path: repositoryPath(state, file),
+  }),
+  onVersion: (apply) => {
+    state.apply = apply;
+  },
+});
+
+/** Runs `work` after the source's previous move (whatever it did): two moves of a source never overlap. */
+export const queued = <T>(state: SourceState, work: () => Promise<T>): Promise<T> => {
+  const guarded = (): Promise<T> =>
+    state.closed ? Promise.reject(new Error(`${describeSource(state.config)}: the library is closed`)) : work();
+  const run = state.queue.then(guarded, guarded);
+  state.queue = run.catch(() => undefined);
+  return run;
+};
+
+/** The changed repository paths under the source's folder, absolute. */
+const changedUnder = (state: SourceState, paths: readonly string[]): string[] => {
+  const prefix = state.config.path === '' ? '' : `${state.config.path}/`;
+  return paths.filter((path) => path.startsWith(prefix)).map((path) => `${state.checkout.root}${sep}${path.split('/').join(sep)}`);
+};
+
+/**
+ * Moves the source to `commit` (fetched for `ref` unless the cache has it): the checkout and the
+ * served state change inside the gate, then the new version is applied there. Resolves with whether
+ * it moved (not when `commit` is already served). Call it through `queued`.
+ */
+export const moveSource = async (state: SourceState, ref: string, commit: string, logger: Logger): Promise<boolean> => {
+  if (commit === state.commit) return false;
+  if (!(await state.remote.has(commit))) await state.remote.fetch(ref, commit);
+  const from = state.commit;
+  let files = 0;
+  await state.gate.exclusive(async () => {
+    const paths = await state.checkout.moveTo(commit);
+    const changed = paths === undefined ? undefined : changedUnder(state, paths);
+    files = changed?.length ?? 0;
+    state.commit = commit;
+    state.fetchedAt = new Date().toISOString();
+    try {
+      await state.apply?.({ commit, dir: state.dir, changed });
+    } catch (error) {
+      logger.error('the new version of a git source could not be applied; its files are those of the new commit', {
+        source: describeSource(state.config),
+        commit,
+        error: redactUrl(describeError(error)),
+      });
+    }
+  });
+  state.stale = false;
+  state.lastError = undefined;
+  logger.notice('library moved', { source: describeSource(state.config), from, to: commit, files });
+  return true;
+};
