@@ -52,11 +52,18 @@ const webhookSecret = 'bench-webhook-secret';
 const editedIndex = 43;
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
-const serverEnv = (): Record<string, string> => {
+/** The scenarios a server runs in: each has its folder of CPU profiles and git trace when profiling. */
+const scenarios = ['cold-git', 'warm-git', 'start-plain', 'webhook-git', 'webhook-plain', 'poll-git'] as const;
+type Scenario = (typeof scenarios)[number];
+/** Where git's trace2 events of a scenario's servers go when profiling: every git command they ran, timed. */
+const gitTraceOf = (scenario: Scenario): string => join(profileDir, scenario, 'git-trace2.jsonl');
+
+const serverEnv = (scenario: Scenario): Record<string, string> => {
   const env: Record<string, string> = {
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_CONFIG_NOSYSTEM: '1',
     PROMPTYARD_GIT_WEBHOOK_SECRET: webhookSecret,
+    ...(profiling ? { GIT_TRACE2_EVENT: gitTraceOf(scenario) } : {}),
   };
   for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[key] !== undefined) env[key] = process.env[key] as string;
   return env;
@@ -141,9 +148,10 @@ const makeFixture = async (base: string): Promise<Fixture> => {
   await git(base, 'clone', '-q', '--bare', work, join(repos, 'lib.git'));
   await git(work, 'remote', 'add', 'origin', join(repos, 'lib.git'));
   const port = await freePort();
+  // git-daemon itself (`git daemon` would run it as a child that outlives a kill of `git`).
   const daemon = spawn(
-    'git',
-    ['daemon', '--export-all', `--base-path=${repos}`, '--listen=127.0.0.1', `--port=${port}`, '--reuseaddr', repos],
+    join(await git(base, '--exec-path'), 'git-daemon'),
+    ['--export-all', `--base-path=${repos}`, '--listen=127.0.0.1', `--port=${port}`, '--reuseaddr', repos],
     { env: gitEnv, stdio: 'ignore' },
   );
   if (daemon.pid !== undefined) processes.add(daemon.pid);
@@ -174,7 +182,7 @@ const writeGitConfig = async (fixture: Fixture, stateDir: string, poll: string):
 };
 
 /** `node` flags of a server: `--cpu-prof` into the scenario's folder when profiling. */
-const nodeFlags = (scenario: string): string[] => (profiling ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, scenario)}`] : []);
+const nodeFlags = (scenario: Scenario): string[] => (profiling ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, scenario)}`] : []);
 
 const listAll = async (client: Client): Promise<number> => {
   let cursor: string | undefined;
@@ -201,12 +209,12 @@ interface Started {
 }
 
 /** Spawns the server over stdio, connects, lists everything (timed), reads its RSS and closes it. */
-const startStdio = async (scenario: string, args: readonly string[]): Promise<Started> => {
+const startStdio = async (scenario: Scenario, args: readonly string[]): Promise<Started> => {
   const began = performance.now();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...nodeFlags(scenario), serverCli, ...args],
-    env: serverEnv(),
+    env: serverEnv(scenario),
     stderr: 'pipe',
   });
   let stderr = '';
@@ -270,9 +278,9 @@ const countChanges = (client: Client): ChangeCounter => {
 };
 
 /** `promptyard-server --transport http --port 0 …`, a 2025-11-25 session connected and every prompt listed. */
-const startHttp = async (scenario: string, args: readonly string[]): Promise<HttpServer> => {
+const startHttp = async (scenario: Scenario, args: readonly string[]): Promise<HttpServer> => {
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags(scenario), serverCli, '--transport', 'http', '--port', '0', ...args], {
-    env: serverEnv(),
+    env: serverEnv(scenario),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const pid = child.pid as number;
@@ -473,7 +481,17 @@ const measurePoll = async (fixture: Fixture, stateDir: string, runIndex: number)
   }
 };
 
+/** git alone, no server: a shallow single-branch clone of the repository (fetch and checkout), the floor of a cold start. */
+const timeClone = async (fixture: Fixture, into: string): Promise<number> => {
+  const began = performance.now();
+  await git(fixture.base, 'clone', '-q', '--depth=1', '--single-branch', '--no-tags', '-b', 'main', fixture.url, into);
+  const elapsed = performance.now() - began;
+  await rm(into, { recursive: true, force: true });
+  return elapsed;
+};
+
 interface RunSample {
+  cloneMs: number;
   cold: Started;
   warm: Started;
   plain: Started;
@@ -489,12 +507,13 @@ const measureRun = async (fixture: Fixture, runIndex: number): Promise<RunSample
   const plainStart = (): Promise<Started> => startStdio('start-plain', ['--prompts', fixture.plain]);
   let plain: Started | undefined;
   if (runIndex % 2 === 0) plain = await plainStart();
+  const cloneMs = await timeClone(fixture, join(stateDir, '..', 'clone'));
   const cold = await startStdio('cold-git', ['--config', config]);
   const warm = await startStdio('warm-git', ['--config', config]);
   if (plain === undefined) plain = await plainStart();
   const webhook = await measureWebhook(fixture, stateDir, runIndex);
   const poll = await measurePoll(fixture, stateDir, runIndex);
-  return { cold, warm, plain, webhook, poll };
+  return { cloneMs, cold, warm, plain, webhook, poll };
 };
 
 const ratio = (value: number): string => `${value.toFixed(2)}×`;
@@ -527,6 +546,13 @@ const table = (samples: readonly RunSample[], commit: string): string => {
       `${ms(plain)} ms`,
       ratio(m((sample) => sample.cold.readyMs / sample.plain.readyMs)),
       `< 10 s: ${verdict(cold < 10_000)}`,
+    ],
+    [
+      'the floor: `git clone --depth=1 --single-branch` alone (no server)',
+      `${ms(m((sample) => sample.cloneMs))} ms`,
+      '—',
+      `cold start ${ratio(m((sample) => sample.cold.readyMs / sample.cloneMs))} of it`,
+      '—',
     ],
     [
       'warm start: state dir kept',
@@ -601,7 +627,7 @@ interface CpuProfile {
 }
 
 /** The top self-time functions over every profile of a scenario. */
-const topSelfTime = async (scenario: string, top = 15): Promise<string> => {
+const topSelfTime = async (scenario: Scenario, top = 15): Promise<string> => {
   const dir = join(profileDir, scenario);
   const files = (await readdir(dir).catch(() => [])).filter((file) => file.endsWith('.cpuprofile'));
   const self = new Map<string, number>();
@@ -634,10 +660,60 @@ const topSelfTime = async (scenario: string, top = 15): Promise<string> => {
   ].join('\n');
 };
 
+/** The git subcommand of an argv (`git -c a=b -C dir fetch …` → `fetch`). */
+const subcommandOf = (argv: readonly string[]): string => {
+  for (let index = 1; index < argv.length; index++) {
+    const arg = argv[index] as string;
+    if (arg === '-c' || arg === '-C' || arg === '--shallow-file') index += 1;
+    else if (!arg.startsWith('-')) return arg;
+  }
+  return '?';
+};
+
+/**
+ * The git commands a scenario's servers ran (trace2 events), by subcommand: how many, their total
+ * and longest wall time. Commands git ran itself (index-pack under fetch …) are counted apart, as
+ * their time is inside their parent's.
+ */
+const gitCommandTimes = async (scenario: Scenario): Promise<string> => {
+  const text = await readFile(gitTraceOf(scenario), 'utf8').catch(() => '');
+  const names = new Map<string, string>();
+  const seconds = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const event = JSON.parse(line) as { event: string; sid: string; argv?: string[]; t_abs?: number };
+    if (event.event === 'start' && event.argv !== undefined)
+      names.set(event.sid, `${event.sid.includes('/') ? '(run by git) ' : ''}${subcommandOf(event.argv)}`);
+    if ((event.event === 'exit' || event.event === 'atexit') && event.t_abs !== undefined)
+      seconds.set(event.sid, Math.max(seconds.get(event.sid) ?? 0, event.t_abs));
+  }
+  const byCommand = new Map<string, { count: number; total: number; longest: number }>();
+  for (const [sid, name] of names) {
+    const elapsed = (seconds.get(sid) ?? 0) * 1000;
+    const entry = byCommand.get(name) ?? { count: 0, total: 0, longest: 0 };
+    byCommand.set(name, { count: entry.count + 1, total: entry.total + elapsed, longest: Math.max(entry.longest, elapsed) });
+  }
+  const lines = [...byCommand]
+    .sort((a, b) => b[1].total - a[1].total)
+    .map(([name, { count, total, longest }]) => `| \`git ${name}\` | ${count} | ${ms(total)} ms | ${ms(longest)} ms |`);
+  return lines.length === 0
+    ? ''
+    : ['git commands the servers ran:', '', '| command | runs | total | longest |', '|---|---|---|---|', ...lines, ''].join('\n');
+};
+
+/** A scenario's top self-time functions and git commands. */
+const scenarioProfile = async (scenario: Scenario): Promise<string> => {
+  const git = await gitCommandTimes(scenario);
+  return `${await topSelfTime(scenario)}${git === '' ? '' : `\n${git}`}`;
+};
+
 const main = async (): Promise<void> => {
   gitVersion = (await git(root, '--version')).replace(/^git version /, '');
   const commit = await git(root, 'rev-parse', '--short', 'HEAD');
-  if (profiling) await rm(profileDir, { recursive: true, force: true });
+  if (profiling) {
+    await rm(profileDir, { recursive: true, force: true });
+    for (const scenario of scenarios) await mkdir(join(profileDir, scenario), { recursive: true });
+  }
   process.stderr.write(`generating ${promptCount} prompts in a repository and a plain folder …\n`);
   const base = await mkdtemp(join(tmpdir(), 'promptyard-bench-git-'));
   try {
@@ -649,7 +725,7 @@ const main = async (): Promise<void> => {
     }
     const text = table(samples, commit);
     const profiles = profiling
-      ? `\n### CPU profiles: top self time\n\n${(await Promise.all(['cold-git', 'warm-git', 'start-plain', 'webhook-git', 'webhook-plain', 'poll-git'].map((scenario) => topSelfTime(scenario)))).join('\n')}`
+      ? `\n### CPU profiles: top self time of the server processes, and the git commands they ran\n\n${(await Promise.all(scenarios.map(scenarioProfile))).join('\n')}`
       : '';
     process.stdout.write(`${text}${profiles}`);
     await mkdir(dataDir, { recursive: true });
