@@ -12,6 +12,8 @@ export { openGitCache } from './git/open-git-cache.js';
 export type { GitCacheOptions } from './git/open-git-cache.js';
 export { normalizeRepositoryUrl, redactUrl, sourceId } from './git/urls.js';
 export { ensureGit, redact } from './git/run-git.js';
+export { isCommitId } from './git/remote-refs.js';
+export type { GitFailureReason } from './git/git-errors.js';
 
 // lock/ — promptyard.lock
 export { checkDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';

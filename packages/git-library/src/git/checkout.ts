@@ -49,9 +49,10 @@ export const openCheckout = async (options: CheckoutOptions): Promise<Checkout> 
   const tree: RunGitOptions = { env: options.env, cwd: folder };
   let current: string | undefined;
 
-  const forceMove = async (commit: string): Promise<void> => {
+  /** `clean: false` when the folder was found clean just before: a checkout writes no stray files. */
+  const forceMove = async (commit: string, clean = true): Promise<void> => {
     await runGit(['checkout', '--force', '--detach', '--quiet', commit], tree);
-    await runGit(['clean', '-ffdqx'], tree);
+    if (clean) await runGit(['clean', '-ffdqx'], tree);
   };
 
   const status = async (): Promise<string[]> =>
@@ -94,7 +95,7 @@ export const openCheckout = async (options: CheckoutOptions): Promise<Checkout> 
         return undefined;
       }
       const edited = await status();
-      await forceMove(commit);
+      await forceMove(commit, edited.length > 0);
       current = commit;
       const changed =
         previous === commit ? [] : splitZ(await runGit(['diff', '--name-only', '-z', '--no-renames', previous, commit], bare));

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, readFile, readlink, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { silentLogger } from '@promptyard/core';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitCache } from '../types.js';
 import { openGitCache } from './open-git-cache.js';
@@ -110,18 +109,25 @@ describe('fetch and cached', () => {
 });
 
 describe('digests', () => {
-  it('match sha256sum of the files at that commit, symlinks as their link text, keyed relative to the path', async () => {
+  it('match the SHA-256 of the files checked out at that commit, symlinks as their link text, keyed relative to the path', async () => {
     const remote = cache.remote(repo.bare);
     await remote.fetch('v1', repo.c1);
     const digests = await remote.digests(repo.c1, 'prompts');
     const checkout = await tempDir('v1-files');
     temps.push(checkout);
     await git(checkout, 'clone', '--quiet', '--branch', 'v1', repo.bare, 'v1');
-    const sha256sum = (await execa('sha256sum', ['a.md', 'b.md', 'sub/c.md'], { cwd: path.join(checkout, 'v1', 'prompts') })).stdout;
-    const expected = new Map(sha256sum.split('\n').map((line) => [line.slice(66), line.slice(0, 64)] as const));
-    expected.set('link', sha256('a.md'));
+    const onDisk = async (file: string): Promise<string> =>
+      createHash('sha256')
+        .update(await readFile(path.join(checkout, 'v1', 'prompts', file)))
+        .digest('hex');
+    const expected = new Map([
+      ['a.md', await onDisk('a.md')],
+      ['b.md', await onDisk('b.md')],
+      ['sub/c.md', await onDisk('sub/c.md')],
+      ['link', sha256(await readlink(path.join(checkout, 'v1', 'prompts', 'link')))],
+    ]);
+    expect(expected.get('b.md')).toBe(sha256('B1\n'));
     expect(digests).toEqual(expected);
-    expect(sha256(await readFile(path.join(checkout, 'v1', 'prompts/a.md'), 'utf8'))).toBe(digests.get('a.md'));
     expect([...(await remote.digests(repo.c1, '')).keys()].sort()).toEqual([
       'README.md',
       'prompts/a.md',
@@ -129,6 +135,19 @@ describe('digests', () => {
       'prompts/link',
       'prompts/sub/c.md',
     ]);
+  });
+
+  it('leave submodules out', async () => {
+    const fixture = await makeFixtureRepo();
+    temps.push(fixture.root);
+    await git(fixture.work, 'update-index', '--add', '--cacheinfo', `160000,${fixture.c1},prompts/vendor`);
+    await git(fixture.work, 'commit', '--quiet', '-m', 'a submodule');
+    await git(fixture.work, 'push', '--quiet', fixture.bare, 'main');
+    const withSubmodule = (await git(fixture.work, 'rev-parse', 'HEAD')).trim();
+    const remote = cache.remote(fixture.bare);
+    await remote.fetch('main', withSubmodule);
+    expect(await git(fixture.bare, 'ls-tree', '-r', withSubmodule, 'prompts/vendor')).toMatch(/^160000 commit/);
+    expect([...(await remote.digests(withSubmodule, 'prompts')).keys()].sort()).toEqual(['a.md', 'b.md', 'd.md', 'link']);
   });
 
   it('fail for a path that is not a folder at that commit', async () => {

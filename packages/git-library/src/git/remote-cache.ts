@@ -40,7 +40,7 @@ export interface LocalRemoteCache extends RemoteCache {
 const gitUrlOf = (url: string): string => (isLocalUrl(url) && !/^file:/i.test(url) ? localPath(url) : url);
 
 /** `<cache>/repos/<first 16 hex of sha256(url without credentials)>.git` */
-export const repositoryDir = (cacheDir: string, url: string): string =>
+const repositoryDir = (cacheDir: string, url: string): string =>
   path.join(
     cacheDir,
     'repos',

@@ -101,5 +101,11 @@ describe('credentials', () => {
       }),
     );
     expect(error.message).toMatch(/terminal prompts disabled|could not read Username/i);
+    const dir = await tempDir('auth-cache');
+    temps.push(dir);
+    const cache = await openGitCache({ dir, logger: silentLogger(), env: testEnv });
+    const refused = await failure(cache.remote(`http://127.0.0.1:${String(port)}/x.git`).resolve('main'));
+    expect(refused.data).toMatchObject({ reason: 'auth-failed' });
+    expect(refused.message).toContain('auth_token_env');
   });
 });

@@ -12,7 +12,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Network commands (ls-remote, fetch) wait this long by default; local ones `localTimeoutMs`. */
 export const networkTimeoutMs = 120_000;
-export const localTimeoutMs = 30_000;
+const localTimeoutMs = 30_000;
 
 const minimumVersion = [2, 31] as const;
 

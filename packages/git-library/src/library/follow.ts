@@ -98,7 +98,9 @@ export const createPoller = (state: SourceState, context: FollowContext): Poller
 
   const tick = async (): Promise<void> => {
     try {
-      if (await ours()) await checkSource(state, context);
+      const polling = await ours();
+      if (stopped) return;
+      if (polling) await checkSource(state, context);
       if (failures > 0) context.logger.notice('git remote answers again', { source: describeSource(state.config), commit: state.commit });
       failures = 0;
     } catch (error) {

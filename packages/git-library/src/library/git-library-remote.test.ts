@@ -126,6 +126,21 @@ describe('a remote that cannot be reached', () => {
   });
 });
 
+describe('credentials', () => {
+  it('never appear in the error of a source that cannot be opened', async () => {
+    const port = await freePort();
+    const url = `http://someone:s3cret-token@127.0.0.1:${port}/team/prompts.git`;
+    const error = await library([source(url)], await folder()).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (!isPromptyardError(error)) throw new Error(`expected a PromptyardError, got ${String(error)}`);
+    expect(error.message).toMatch(/cannot reach/);
+    expect(error.message).toContain(`127.0.0.1:${port}/team/prompts.git`);
+    expect(`${error.message} ${JSON.stringify(error.data)}`).not.toContain('s3cret-token');
+  });
+});
+
 describe('a remote that fails while followed', () => {
   it('keeps serving, logs once per failure streak, retries with backoff and logs the recovery', async () => {
     await repo.commit({ 'prompts/a.md': 'a1' });

@@ -109,6 +109,31 @@ describe('openGitLibrary', () => {
     expect(applied).toHaveLength(1);
   });
 
+  it('syncs on a push only the sources it names', async () => {
+    await repo.commit({ 'prompts/a.md': 'a1' });
+    const opened = await library([source()]);
+    const id = opened.sources[0]?.id ?? '';
+    const next = await repo.commit({ 'prompts/a.md': 'a2' });
+    const push = { provider: 'github' as const, ref: 'refs/heads/other', after: next, repositoryUrls: [`file://${repo.bare}`] };
+    const other = await opened.sync(push);
+    expect([other.moved.size, other.unchanged.length, other.failed.size]).toEqual([0, 0, 0]);
+    const report = await opened.sync({ ...push, ref: 'refs/heads/main' });
+    expect([...report.moved]).toEqual([[id, next]]);
+  });
+
+  it('stays on the new commit when applying it fails, and logs it', async () => {
+    await repo.commit({ 'prompts/a.md': 'a1' });
+    const { logger, records } = recordingLogger();
+    const opened = await openGitLibrary({ sources: [source()], cacheDir, logger, env: gitEnv });
+    open.push(opened);
+    opened.sources[0]?.onVersion(() => Promise.reject(new Error('the catalog refused it')));
+    const next = await repo.commit({ 'prompts/a.md': 'a2' });
+    expect((await opened.sync()).moved.size).toBe(1);
+    expect(opened.status()[0]?.commit).toBe(next);
+    expect(records.some((record) => record.level === 'error' && record.fields['error'] === 'the catalog refused it')).toBe(true);
+    expect(records.some((record) => record.message === 'library moved' && record.fields['to'] === next)).toBe(true);
+  });
+
   it('frozen: serves the lock commit after the branch moved, and removes a file whose digest the lock does not match', async () => {
     const locked = await repo.commit({ 'prompts/a.md': 'a1', 'prompts/b.md': 'b1' });
     await repo.commit({ 'prompts/a.md': 'a2' });

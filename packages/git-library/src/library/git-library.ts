@@ -149,7 +149,7 @@ export const openGitLibrary = async (options: GitLibraryOptions & { readonly cac
         logger.warn('git source cannot move to the commit the cluster serves', {
           source: describeSource(state.config),
           commit,
-          error: describeError(error),
+          error: redactUrl(describeError(error)),
         });
       });
     }

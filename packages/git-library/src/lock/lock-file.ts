@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readFile, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptyardError } from '@promptyard/core';
-import { normalizeRepositoryUrl } from '../git/urls.js';
+import { normalizeRepositoryUrl, redactUrl } from '../git/urls.js';
 import type { GitSourceConfig, GitSourceKind, LockFile, LockedSource } from '../types.js';
 
 const fix = 'run promptyard-server lock to write it again';
@@ -109,8 +109,8 @@ export const lockedSource = (
   if (entry !== undefined && entry.ref !== config.ref) {
     throw new PromptyardError(
       'CONFIG_INVALID',
-      `the lock was written for ref ${entry.ref} of ${config.kind} source ${entry.url} (path "${config.path}"), the config says ${config.ref}; run promptyard-server lock again`,
-      { data: { source: entry.url, lockRef: entry.ref, ref: config.ref } },
+      `the lock was written for ref ${entry.ref} of ${config.kind} source ${redactUrl(entry.url)} (path "${config.path}"), the config says ${config.ref}; run promptyard-server lock again`,
+      { data: { source: redactUrl(entry.url), lockRef: entry.ref, ref: config.ref } },
     );
   }
   return entry;
