@@ -1,28 +1,34 @@
 /**
  * `pnpm bench:git`: a prompt library served from git against the same files served from a plain
  * folder, in the same runs, medians of BENCH_RUNS runs (default 3). The library is BENCH_GIT_PROMPTS
- * generated prompts (default 10,000, ~2 KB each, bench/generated-prompts.ts) committed to a bare
- * repository served by `git daemon` on 127.0.0.1 (`git://`), and written once more into a plain folder.
+ * generated prompts (default 10,000, ~2 KB each, bench/generated-prompts.ts) committed to a bare,
+ * packed repository served by `git daemon` on 127.0.0.1 (`git://`), and written once more into a
+ * plain folder. Each timed start follows a `sync`, so that it does not pay for the writes before it.
  *
  *   cold start        spawn over stdio with a fresh `[state] dir` → connected and a full paged
  *                     prompts/list returned every prompt (shallow fetch, checkout, load). Plain:
- *                     `--prompts <folder>`. Target < 10 s.
+ *                     `--prompts <folder>`. Target < 10 s. Beside it, the floor: what a cold start asks
+ *                     of git (`init --bare`, `fetch --depth=1`, `worktree add`), done by git alone.
  *   warm start        the same with the state dir of the cold start (cache and checkout reused).
  *   webhook → notify  over HTTP, `poll = 0`, a 2025-11-25 session: commit one changed file, push, then
  *                     POST a signed GitHub push to /hooks/git; from the POST to notifications/prompts/
- *                     list_changed (the new text is then checked with prompts/get). BENCH_GIT_PUSHES
- *                     pushes a run (default 5). Plain: the same edit saved into the watched folder
- *                     (its hot reload). Target < 1 s.
+ *                     list_changed (the new text is then checked with prompts/get, and the notifications
+ *                     of each edit counted). BENCH_GIT_PUSHES pushes a run (default 5). Plain: the same
+ *                     edit saved into the watched folder (its hot reload), alternated edit by edit.
+ *                     Target < 1 s.
  *   poll → notify     `poll = "2s"`: from the push (once `git push` returned) to list_changed, each push
  *                     after a random pause so that it lands anywhere in the poll's cycle. Target: within
  *                     the poll interval + 1 s.
  *   RSS               VmRSS of the server process alone after its full list (the short-lived git
- *                     processes it runs are not counted). Target ≤ 1.1× the plain folder.
+ *                     processes it runs are not counted). Target ≤ 1.1× the plain folder. Also against
+ *                     the plain folder with `--no-watch`: the checkout is not watched.
  *
- * Ratios are the median of each run's own ratio. BENCH_GIT_PROFILE=1 runs every server with
- * `node --cpu-prof` (bench/.data/git-profile/<scenario>/) and prints each scenario's top self-time
- * functions (the profiler slows what it measures: read the times of such a run as relative only).
- * Needs apps/server/dist/cli.js (`pnpm build`) and the system git (with `git daemon`).
+ * Ratios are the median of each run's own ratio; each run's figures go to stderr as it ends. The
+ * table goes to stdout and bench/.data/git-library.md. BENCH_GIT_PROFILE=1 runs every server with
+ * `node --cpu-prof` (bench/.data/git-profile/<scenario>/) and git's trace2 events, and adds each
+ * scenario's top self-time functions and the git commands its servers ran, timed (the profiler slows
+ * what it measures: read the times of such a run as relative only). Needs apps/server/dist/cli.js
+ * (`pnpm build`) and the system git (with `git daemon`).
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -53,7 +59,7 @@ const editedIndex = 43;
 
 const gitEnv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 /** The scenarios a server runs in: each has its folder of CPU profiles and git trace when profiling. */
-const scenarios = ['cold-git', 'warm-git', 'start-plain', 'webhook-git', 'webhook-plain', 'poll-git'] as const;
+const scenarios = ['cold-git', 'warm-git', 'start-plain', 'start-plain-unwatched', 'webhook-git', 'webhook-plain', 'poll-git'] as const;
 type Scenario = (typeof scenarios)[number];
 /** Where git's trace2 events of a scenario's servers go when profiling: every git command they ran, timed. */
 const gitTraceOf = (scenario: Scenario): string => join(profileDir, scenario, 'git-trace2.jsonl');
@@ -511,6 +517,7 @@ interface RunSample {
   cold: Started;
   warm: Started;
   plain: Started;
+  unwatched: Started;
   webhook: { git: Notified; plain: Notified };
   poll: Notified;
 }
@@ -527,9 +534,11 @@ const measureRun = async (fixture: Fixture, runIndex: number): Promise<RunSample
   const warm = await flushed(() => startStdio('warm-git', ['--config', config]));
   const gitAloneMs = await flushed(() => timeGitAlone(fixture, join(stateDir, '..', 'git-alone')));
   if (plain === undefined) plain = await plainStart();
+  // The checkout is not watched (a move comes from git): the plain folder unwatched holds the same.
+  const unwatched = await flushed(() => startStdio('start-plain-unwatched', ['--prompts', fixture.plain, '--no-watch']));
   const webhook = await measureWebhook(fixture, stateDir, runIndex);
   const poll = await measurePoll(fixture, stateDir, runIndex);
-  return { gitAloneMs, cold, warm, plain, webhook, poll };
+  return { gitAloneMs, cold, warm, plain, unwatched, webhook, poll };
 };
 
 const ratio = (value: number): string => `${value.toFixed(2)}×`;
@@ -611,6 +620,13 @@ const table = (samples: readonly RunSample[], commit: string): string => {
       `${ms(rssPlain)} MB`,
       ratio(rssRatio),
       `≤ 1.1×: ${verdict(rssRatio <= 1.1)}`,
+    ],
+    [
+      'RSS after the full list (cold start), plain folder with `--no-watch`',
+      `${ms(rssGit)} MB`,
+      `${ms(m((sample) => sample.unwatched.rssMb))} MB`,
+      ratio(m((sample) => sample.cold.rssMb / sample.unwatched.rssMb)),
+      '—',
     ],
     [
       'RSS after the full list (warm start)',
