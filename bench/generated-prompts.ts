@@ -8,7 +8,7 @@ import { join } from 'node:path';
 const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
 
 /** About `length` characters of words (a line break now and then), the same for the same seed. */
-export const filler = (seed: number, length: number): string => {
+const filler = (seed: number, length: number): string => {
   let text = '';
   let state = seed;
   while (text.length < length) {
