@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { nameOf, writePrompts } from './generated-prompts.js';
 import { median, ms, percentile } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -50,49 +51,13 @@ const runs = Math.max(3, Number(process.env['BENCH_RUNS'] ?? 5));
 const edits = Number(process.env['BENCH_EDITS'] ?? 20);
 const dirOf = (count: number): string => join(dataDir, count === 10_000 ? 'prompts-10k' : `prompts-${count}`);
 
-const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
-const filler = (seed: number, length: number): string => {
-  let text = '';
-  let state = seed;
-  while (text.length < length) {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    text += `${words[state % words.length] as string} `;
-    if (state % 13 === 0) text += '\n';
-  }
-  return text;
-};
-
-const nameOf = (index: number): string => `area-${index % 10}/topic-${Math.floor(index / 10) % 10}/prompt-${index}`;
-
 /** `count` files, 10 top folders × 10 subfolders × count/100 files, a mix of frontmatter and Liquid. */
 const generate = async (count: number): Promise<string> => {
   const dir = dirOf(count);
   const marker = join(dir, '.generated');
   if ((await readFile(marker, 'utf8').catch(() => '')) === String(count)) return dir;
   await rm(dir, { recursive: true, force: true });
-  for (let index = 0; index < count; index++) {
-    if (index < 100) await mkdir(join(dir, nameOf(index), '..'), { recursive: true });
-    const body = [
-      '---',
-      `description: Generated prompt number ${index} for the benchmark`,
-      'arguments:',
-      '  - name: subject',
-      '    description: What to write about',
-      '    required: true',
-      '  - name: tone',
-      '    enum: [formal, casual, technical]',
-      '    default: formal',
-      `tags: [bench, area-${index % 10}]`,
-      '---',
-      `# Prompt ${index}`,
-      '',
-      'Write about {{ subject }} in a {{ tone }} tone.',
-      '{% if audience %}The audience is {{ audience }}.{% endif %}',
-      '',
-      filler(index + 1, 1700),
-    ].join('\n');
-    await writeFile(join(dir, `${nameOf(index)}.md`), body);
-  }
+  await writePrompts(dir, count);
   await mkdir(smallDir, { recursive: true });
   await writeFile(join(smallDir, 'only.md'), '---\ndescription: The only prompt\n---\nWrite about {{ subject }}.');
   await writeFile(marker, String(count));
