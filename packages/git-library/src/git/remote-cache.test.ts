@@ -272,6 +272,14 @@ describe('credentials', () => {
     expect(
       `${userinfoError.message} ${JSON.stringify(userinfoError.data)} ${String((userinfoError as { cause?: unknown }).cause)}`,
     ).not.toContain('pa55word');
+    // Nor does it reach the cache: the repository's config holds the URL without it.
+    const configs = await Promise.all(
+      (await readdir(path.join(cacheDir, 'repos'))).map((name) =>
+        readFile(path.join(cacheDir, 'repos', name, 'config'), 'utf8').catch(() => ''),
+      ),
+    );
+    expect(configs.join('\n')).toContain(`https://127.0.0.1:${String(port)}/team/library.git`);
+    expect(configs.join('\n')).not.toContain('pa55word');
   });
 
   it('says which variable is missing', async () => {

@@ -40,6 +40,20 @@ export interface LocalRemoteCache extends RemoteCache {
 /** The URL git is given: a local path made absolute, anything else as written (credentials stay in the repository's config only). */
 const gitUrlOf = (url: string): string => (isLocalUrl(url) && !/^file:/i.test(url) ? localPath(url) : url);
 
+/**
+ * An http(s) URL's `user:password@` (or `token@`) taken out: the cache's config and git's command
+ * lines get the URL without it, and it is sent as HTTP Basic credentials through the environment.
+ */
+const splitUserinfo = (url: string): { readonly url: string; readonly userinfo?: { readonly user: string; readonly password: string } } => {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { url };
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { url };
+  const userinfo = { user: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.href, userinfo };
+};
+
 /** `<cache>/repos/<first 16 hex of sha256(url without credentials)>.git` */
 const repositoryDir = (cacheDir: string, url: string): string =>
   path.join(
@@ -167,7 +181,7 @@ const folderDigests = async (context: RemoteContext, commit: string, folder: str
 };
 
 export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache => {
-  const gitUrl = gitUrlOf(options.url);
+  const { url: gitUrl, userinfo } = splitUserinfo(gitUrlOf(options.url));
   const url = redactUrl(gitUrl);
   const gitDir = repositoryDir(options.cacheDir, options.url);
   const { logger } = options;
@@ -180,7 +194,7 @@ export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache
     if (isLocalUrl(gitUrl) && !(await exists(localPath(gitUrl)))) {
       throw sourceError(url, 'not-a-repository', `the folder ${localPath(gitUrl)} does not exist — check the url`);
     }
-    return { ...local, auth: gitAuth(options.credentials, options.env, url), timeoutMs: networkTimeoutMs };
+    return { ...local, auth: gitAuth(options.credentials, options.env, url, userinfo), timeoutMs: networkTimeoutMs };
   };
 
   const ready = (): Promise<void> => {

@@ -58,9 +58,15 @@ export interface GitAuth {
  * The token of `credentials.tokenEnv`, as an `http.extraHeader` given through `GIT_CONFIG_*` (never
  * argv, never a file). Without `tokenEnv` git's own credential helpers answer as usual.
  */
-export const gitAuth = (credentials: GitCredentials | undefined, env: Env, source: string): GitAuth => {
+export const gitAuth = (
+  credentials: GitCredentials | undefined,
+  env: Env,
+  source: string,
+  userinfo?: { readonly user: string; readonly password: string },
+): GitAuth => {
   const tokenEnv = credentials?.tokenEnv;
-  if (tokenEnv === undefined || tokenEnv === '') return { env: {}, secrets: [] };
+  if (tokenEnv === undefined || tokenEnv === '')
+    return userinfo === undefined ? { env: {}, secrets: [] } : basicAuth(env, userinfo.user, userinfo.password);
   const token = env[tokenEnv];
   if (token === undefined || token === '') {
     throw new PromptyardError(
@@ -69,7 +75,12 @@ export const gitAuth = (credentials: GitCredentials | undefined, env: Env, sourc
       { data: { source, reason: 'token-missing' } },
     );
   }
-  const basic = Buffer.from(`${credentials?.user ?? 'x-access-token'}:${token}`).toString('base64');
+  return basicAuth(env, credentials?.user ?? 'x-access-token', token);
+};
+
+/** `Authorization: Basic` for every request git makes, through `GIT_CONFIG_*` (never a command line). */
+const basicAuth = (env: Env, user: string, password: string): GitAuth => {
+  const basic = Buffer.from(`${user}:${password}`).toString('base64');
   const count = Number.parseInt(env.GIT_CONFIG_COUNT ?? '0', 10) || 0;
   return {
     env: {
@@ -77,7 +88,8 @@ export const gitAuth = (credentials: GitCredentials | undefined, env: Env, sourc
       [`GIT_CONFIG_KEY_${String(count)}`]: 'http.extraHeader',
       [`GIT_CONFIG_VALUE_${String(count)}`]: `Authorization: Basic ${basic}`,
     },
-    secrets: [token, basic],
+    // `https://<token>@host/…` carries its secret as the user name.
+    secrets: [password === '' ? user : password, basic],
   };
 };
 

@@ -6,7 +6,7 @@
  */
 import { PromptyardError } from '@promptyard/core';
 import type { PromptEntry, PromptSource, PromptSourceDelta, RenderOptions, RenderedPrompt } from '@promptyard/core';
-import type { GitSourceHandle, ServedVersion } from '../types.js';
+import type { GitMeta, GitSourceHandle, ServedVersion } from '../types.js';
 
 /** The folder source below: it reads the checkout's files, and re-reads those a move changed. */
 export type CheckoutPromptSource = PromptSource & Required<Pick<PromptSource, 'reload'>>;
@@ -32,19 +32,36 @@ export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutProm
       return entry.render(args, options);
     });
 
-  const served = (entry: PromptEntry): PromptEntry => ({
+  /** Each file's path in the repository, worked out once (a move re-announces every prompt). */
+  const paths = new Map<string, string>();
+  const pathOf = (file: string): string => {
+    let path = paths.get(file);
+    if (path === undefined) paths.set(file, (path = handle.metaOf(file).path));
+    return path;
+  };
+
+  const served = (entry: PromptEntry, at: Omit<GitMeta, 'path'>): PromptEntry => ({
     name: entry.name,
     ...(entry.title === undefined ? {} : { title: entry.title }),
     description: entry.description,
     arguments: entry.arguments,
-    meta: { ...entry.meta, [gitMetaKey]: handle.metaOf(entry.origin.file) },
+    meta: { ...entry.meta, [gitMetaKey]: { ...at, path: pathOf(entry.origin.file) } },
     origin: entry.origin,
     ...(entry.text === undefined ? {} : { text: entry.text }),
     render: (args, options) => renderCurrent(entry.name, args, options),
   });
 
+  /** The repository, ref and commit served now. */
+  const version = (): Omit<GitMeta, 'path'> => {
+    const { url, ref, commit } = handle.status();
+    return { repository: url, ref, commit: commit ?? '' };
+  };
+
   /** Every prompt of the version served: each names that commit, so all of them change with it. */
-  const everything = (): PromptEntry[] => [...current.values()].map(served);
+  const everything = (): PromptEntry[] => {
+    const at = version();
+    return [...current.values()].map((entry) => served(entry, at));
+  };
 
   const loadAll = async (): Promise<void> => {
     current.clear();
@@ -79,7 +96,8 @@ export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutProm
     reload: async (paths) => {
       const delta = await inner.reload(paths);
       adopt(delta);
-      return { ...delta, upserted: delta.upserted.map(served) };
+      const at = version();
+      return { ...delta, upserted: delta.upserted.map((entry) => served(entry, at)) };
     },
     // Versions move through the handle (poll, sync, webhook, config), not a file watcher.
     watch: async (onChange) => handle.onVersion(async (version) => onChange(await move(version))),
