@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,6 +185,32 @@ describe('openGitLibrary', () => {
     await repo.commit({ 'prompts/a.md': 'a1' });
     const error = await failure(library([source({ path: 'missing' })]));
     expect(error.message).toMatch(/has no folder "missing"/);
+  });
+
+  it('refuses a path that is a symlink leading out of the repository, at start and on a move', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'promptyard-outside-'));
+    try {
+      await writeFile(join(outside, 'secret.md'), 'not in the repository');
+      const work = join(repo.root, 'work');
+      const commitLink = async (target: string): Promise<void> => {
+        await rm(join(work, 'prompts'), { recursive: true, force: true });
+        await symlink(target, join(work, 'prompts'));
+        await repo.commit({}, 'prompts is a link');
+      };
+      await commitLink(outside);
+      expect((await failure(library([source()]))).message).toMatch(/"prompts" is a symlink leading out of the repository/);
+
+      await rm(join(work, 'prompts'), { force: true });
+      const served = await repo.commit({ 'prompts/a.md': 'a1' });
+      const opened = await library([source()]);
+      await commitLink(outside);
+      const report = await opened.sync();
+      expect([...report.failed.values()].join()).toMatch(/symlink leading out of the repository/);
+      expect(opened.status()[0]).toMatchObject({ commit: served });
+      expect(await readFile(join(opened.sources[0]?.dir ?? '', 'a.md'), 'utf8')).toBe('a1');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it('syncs a source of a running library on a sync request', async () => {

@@ -3,7 +3,7 @@
  * replicas already agreed; else the ref resolved now, or the cache's when the remote cannot be
  * reached), then its checkout moved there and, when frozen, every file checked against the lock.
  */
-import { rm, stat } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptyardError, describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
@@ -12,7 +12,7 @@ import { createSwapGate } from '../gate/swap-gate.js';
 import { checkDigests } from '../lock/lock-file.js';
 import type { GitCache, GitSourceConfig, LockedSource, RefKind, RemoteCache } from '../types.js';
 import type { SharedCommits } from './shared-commits.js';
-import { describeSource, failureReason, sourceFailure } from './source-state.js';
+import { describeSource, failureReason, servedFolderProblem, sourceFailure } from './source-state.js';
 import type { SourceState } from './source-state.js';
 
 export interface OpenSourceContext {
@@ -179,19 +179,8 @@ export const openSource = async (config: GitSourceConfig, id: string, context: O
   try {
     await checkout.moveTo(choice.commit);
     state.commit = choice.commit;
-    const isFolder = await stat(dir).then(
-      (stats) => stats.isDirectory(),
-      () => false,
-    );
-    if (!isFolder) {
-      throw new PromptyardError(
-        'SOURCE_ERROR',
-        `${describeSource(config)}: commit ${choice.commit} has no folder "${config.path}"; fix \`path\``,
-        {
-          data: { source: redactUrl(config.url), reason: 'path-not-found' },
-        },
-      );
-    }
+    const problem = await servedFolderProblem(state, choice.commit);
+    if (problem !== undefined) throw problem;
     if (context.frozen && context.locked !== undefined)
       await enforceLock(state, context.locked, context.lockFile ?? 'promptyard.lock', context.logger);
   } catch (error) {

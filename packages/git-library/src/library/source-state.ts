@@ -3,6 +3,7 @@
  * checkout and gate, and the one way it moves — fetch, then the checkout moved and the new version
  * applied inside the gate's exclusive section, one move at a time.
  */
+import { realpath, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { PromptyardError, describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
@@ -97,6 +98,34 @@ export const handleOf = (state: SourceState): GitSourceHandle => ({
   },
 });
 
+/**
+ * Why the source's folder cannot be served at `commit` (the checkout at it): it is not a folder there,
+ * or it is a symlink (or under one) leading out of the checkout — a repository may not serve what
+ * lies outside it. Undefined when it can be served.
+ */
+export const servedFolderProblem = async (state: SourceState, commit: string): Promise<PromptyardError | undefined> => {
+  const { config, dir, checkout } = state;
+  const data = { source: redactUrl(config.url), reason: 'path-not-found' };
+  const [real, root] = await Promise.all([realpath(dir).catch(() => undefined), realpath(checkout.root).catch(() => checkout.root)]);
+  const isFolder =
+    real !== undefined &&
+    (await stat(real).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    ));
+  if (!isFolder)
+    return new PromptyardError('SOURCE_ERROR', `${describeSource(config)}: commit ${commit} has no folder "${config.path}"; fix \`path\``, {
+      data,
+    });
+  if (real !== root && !real.startsWith(`${root}${sep}`))
+    return new PromptyardError(
+      'SOURCE_ERROR',
+      `${describeSource(config)}: at commit ${commit}, "${config.path}" is a symlink leading out of the repository; serve a real folder of it`,
+      { data: { ...data, reason: 'path-outside' } },
+    );
+  return undefined;
+};
+
 /** Runs `work` after the source's previous move (whatever it did): two moves of a source never overlap. */
 export const queued = <T>(state: SourceState, work: () => Promise<T>): Promise<T> => {
   const guarded = (): Promise<T> =>
@@ -124,6 +153,12 @@ export const moveSource = async (state: SourceState, ref: string, commit: string
   let files = 0;
   await state.gate.exclusive(async () => {
     const paths = await state.checkout.moveTo(commit);
+    const problem = await servedFolderProblem(state, commit);
+    if (problem !== undefined) {
+      // The served version stays: back to it before anything reads the new one.
+      if (from !== undefined) await state.checkout.moveTo(from);
+      throw problem;
+    }
     const changed = paths === undefined ? undefined : changedUnder(state, paths);
     files = changed?.length ?? 0;
     state.commit = commit;
