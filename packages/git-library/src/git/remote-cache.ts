@@ -230,12 +230,9 @@ export const createRemoteCache = (options: RemoteCacheOptions): LocalRemoteCache
   const fetch = async (ref: string, commitId: string): Promise<void> => {
     await ready();
     const commit = commitId.toLowerCase();
-    // Processes sharing the cache fetch into one repository one at a time: two shallow fetches at
-    // once leave it without objects either needs ("remote did not send all necessary objects").
-    const fetchLock = { staleMs: 2 * networkTimeoutMs + 10_000 };
     await options.serialize(gitDir, () =>
       withFileLock(
-        path.join(gitDir, 'promptyard-fetch'),
+        fetchLockFile(gitDir),
         async () => {
           if (!(await has(commit))) await fetchCommit(context, ref, commit);
           const kind = await kindOf(ref);
@@ -292,6 +289,13 @@ const isTruncated = async (context: LogContext, commit: string): Promise<boolean
 };
 
 /** Fetches the whole history of `commit` when the cache holds only its tip (a warning, not a failure, when the remote cannot be reached). */
+/**
+ * Processes sharing the cache fetch into one repository one at a time: two shallow fetches at once
+ * leave it without objects either needs ("remote did not send all necessary objects").
+ */
+const fetchLockFile = (gitDir: string): string => path.join(gitDir, 'promptyard-fetch');
+const fetchLock = { staleMs: 30_000 };
+
 const deepen = async (context: LogContext, commit: string): Promise<void> => {
   if (context.deepened.has(commit) || !(await isTruncated(context, commit))) return;
   context.logger.debug('fetching the history of a commit for its file log (the cache is shallow)', { url: context.url, commit });
@@ -326,7 +330,7 @@ const deepen = async (context: LogContext, commit: string): Promise<void> => {
 };
 
 const fileLog = async (context: LogContext, commit: string, file: string, limit: number): Promise<readonly FileVersion[]> => {
-  await context.serialize(context.gitDir, () => deepen(context, commit));
+  await context.serialize(context.gitDir, () => withFileLock(fetchLockFile(context.gitDir), () => deepen(context, commit), fetchLock));
   let output: string;
   try {
     output = await runGit(['log', '--format=%H%x1f%cI%x1f%an%x1f%s', '-n', String(limit), commit, '--', file], context.local);

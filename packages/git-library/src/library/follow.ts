@@ -52,9 +52,12 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
 /** How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it. */
 const switchDelayMs = 1000;
 
-/** Resolves at `at` (epoch ms); at once when it has passed. */
+/**
+ * Resolves at `at` (epoch ms): at once when it has passed, and never later than twice the switch
+ * delay from now (a node whose clock runs ahead, or a bad entry, does not hold the source back).
+ */
 export const waitUntil = (at: number): Promise<void> => {
-  const wait = at - Date.now();
+  const wait = Math.min(at - Date.now(), 2 * switchDelayMs);
   return wait <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, wait));
 };
 

@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptyardError, describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
+import { isCommitId } from '../git/remote-refs.js';
 import { redactUrl } from '../git/urls.js';
 import { createSwapGate } from '../gate/swap-gate.js';
 import { checkDigests } from '../lock/lock-file.js';
@@ -51,7 +52,7 @@ const lockedChoice = async (config: GitSourceConfig, remote: RemoteCache, locked
       throw sourceFailure(config, error, `the locked commit ${locked.commit} cannot be had (the server is frozen to the lock)`);
     }
   }
-  return fresh(locked.commit, /^[0-9a-f]{40,64}$/.test(config.ref) ? 'commit' : undefined);
+  return fresh(locked.commit, isCommitId(config.ref) ? 'commit' : undefined);
 };
 
 /** The remote cannot be reached: the commit last fetched for the ref, or a refusal to start. */

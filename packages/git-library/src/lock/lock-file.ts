@@ -9,6 +9,7 @@ import { lstat, readFile, readdir, readlink, rename, rm, writeFile } from 'node:
 import { join } from 'node:path';
 import { PromptyardError } from '@promptyard/core';
 import { normalizeRepositoryUrl, redactUrl } from '../git/urls.js';
+import { isCommitId } from '../git/remote-refs.js';
 import type { GitSourceConfig, GitSourceKind, LockFile, LockedSource } from '../types.js';
 
 const fix = 'run promptyard-server lock to write it again';
@@ -33,7 +34,7 @@ const checkEntry = (file: string, value: unknown, index: number): LockedSource =
   const { kind, url, ref, path, commit } = value as Record<'kind' | 'url' | 'ref' | 'path' | 'commit', string>;
   const files = value['files'];
   if (!kinds.has(kind)) throw invalid(file, `${where}.kind is "${kind}", expected "prompts" or "skills"`);
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(commit)) throw invalid(file, `${where}.commit "${commit}" is not a full commit id`);
+  if (!isCommitId(commit) || commit !== commit.toLowerCase()) throw invalid(file, `${where}.commit "${commit}" is not a full commit id`);
   if (!isRecord(files)) throw invalid(file, `${where}.files is missing or not a table`);
   for (const [name, digest] of Object.entries(files)) {
     if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
