@@ -27,8 +27,12 @@ export const isFollowed = (state: SourceState): boolean => !state.frozen && stat
  * Asks the remote where the source's ref points and moves there (writing the commit for the cluster
  * first). Resolves with whether it moved; rejects (and marks the source) when the remote fails.
  */
-export const checkSource = (state: SourceState, context: FollowContext): Promise<boolean> =>
-  queued(state, async () => {
+export const checkSource = (state: SourceState, context: FollowContext): Promise<boolean> => {
+  // A check that has not started yet answers for this one too: SIGHUPs, pushes and sync requests
+  // arriving together do not queue a check each.
+  if (state.pendingCheck !== undefined) return state.pendingCheck;
+  const check = queued(state, async () => {
+    state.pendingCheck = undefined;
     const ref = state.config.ref;
     try {
       const now = await state.remote.resolve(ref);
@@ -48,6 +52,9 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
       throw error;
     }
   });
+  state.pendingCheck = check;
+  return check;
+};
 
 /** How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it. */
 const switchDelayMs = 1000;

@@ -85,10 +85,9 @@ const moveToRef = async (state: SourceState, config: GitSourceConfig, context: F
     try {
       const now = await state.remote.resolve(config.ref);
       await state.remote.fetch(config.ref, now.commit);
-      state.config = config;
-      state.refKind = now.kind;
       await waitUntil(await announce(state, config.ref, now.commit, context));
-      await moveSource(state, config.ref, now.commit, context.logger);
+      await moveSource(state, config.ref, now.commit, context.logger, config);
+      state.refKind = now.kind;
     } catch (error) {
       state.config = previous;
       const failure = sourceFailure(config, error, 'cannot move to the new ref; still serving the old one');

@@ -37,6 +37,8 @@ export interface SourceState {
   lastError: string | undefined;
   /** What applies a new version, in the order given (the prompts over the checkout, then the skills). */
   readonly applies: ((version: ServedVersion) => Promise<void>)[];
+  /** A check of the remote queued but not started yet (the next asked joins it). */
+  pendingCheck?: Promise<boolean> | undefined;
   /** The last move asked: the next starts after it. */
   queue: Promise<unknown>;
   /** Set by `close`: no move starts any more. */
@@ -146,8 +148,15 @@ const changedUnder = (state: SourceState, paths: readonly string[]): string[] =>
  * served state change inside the gate, then the new version is applied there. Resolves with whether
  * it moved (not when `commit` is already served). Call it through `queued`.
  */
-export const moveSource = async (state: SourceState, ref: string, commit: string, logger: Logger): Promise<boolean> => {
-  if (commit === state.commit) return false;
+export const moveSource = async (
+  state: SourceState,
+  ref: string,
+  commit: string,
+  logger: Logger,
+  /** A new config (a changed ref): served from the same moment as the commit, a new version even at the same commit. */
+  config?: GitSourceConfig,
+): Promise<boolean> => {
+  if (commit === state.commit && config === undefined) return false;
   if (!(await state.remote.has(commit))) await state.remote.fetch(ref, commit);
   const from = state.commit;
   let files = 0;
@@ -162,6 +171,7 @@ export const moveSource = async (state: SourceState, ref: string, commit: string
     const changed = paths === undefined ? undefined : changedUnder(state, paths);
     files = changed?.length ?? 0;
     state.commit = commit;
+    if (config !== undefined) state.config = config;
     state.fetchedAt = new Date().toISOString();
     for (const apply of state.applies) {
       try {
