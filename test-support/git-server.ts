@@ -26,7 +26,7 @@ export const gitEnv: Readonly<Record<string, string>> = { GIT_CONFIG_GLOBAL: '/d
 const identity = ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main'];
 
 /** Runs the system git in `cwd`; resolves with its stdout, trimmed. */
-export const git = async (cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string> => {
+const git = async (cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string> => {
   const { stdout } = await run('git', [...identity, ...args], { cwd, env: { ...process.env, ...gitEnv, ...env } });
   return stdout.trim();
 };

@@ -10,22 +10,17 @@ export type * from './types.js';
 // git/ — the system git: the cache of remotes and the checkouts
 export { openGitCache } from './git/open-git-cache.js';
 export type { GitCacheOptions } from './git/open-git-cache.js';
-export { normalizeRepositoryUrl, redactUrl, sourceId } from './git/urls.js';
-export { ensureGit, redact } from './git/run-git.js';
-export { isCommitId } from './git/remote-refs.js';
+export { redactUrl, sourceId } from './git/urls.js';
 export type { GitFailureReason } from './git/git-errors.js';
 
 // lock/ — promptyard.lock
-export { checkDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
-export type { DigestCheck } from './lock/lock-file.js';
+export { lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
 
 // webhook/ — signed push payloads
-export { pushMatches, verifyPush } from './webhook/verify-push.js';
+export { verifyPush } from './webhook/verify-push.js';
 export type { VerifiedPush, WebhookHeaders } from './webhook/verify-push.js';
 
-// gate/ — swaps between versions
-export { createSwapGate } from './gate/swap-gate.js';
-export type { SwapGateOptions } from './gate/swap-gate.js';
+// gate/ — swaps between versions: each source's gate is its handle's `gate`
 
 // library/ — the sources of a binary
 export { openGitLibrary } from './library/git-library.js';

@@ -8,18 +8,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createLogger } from '@promptyard/core';
 import type { Cluster, LogRecord, Logger, SharedMap } from '@promptyard/core';
-import { execa } from 'execa';
 
-export const gitEnv: Record<string, string | undefined> = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+import { git as runGit, testEnv } from '../git/test-git.js';
 
-const git = async (cwd: string, ...args: string[]): Promise<string> => {
-  const result = await execa('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', ...args], {
-    cwd,
-    env: gitEnv,
-    extendEnv: false,
-  });
-  return result.stdout.trim();
-};
+/** What the tests give git (no user or system config): the git/ tests' environment. */
+export const gitEnv = testEnv;
+
+const git = async (cwd: string, ...args: string[]): Promise<string> => (await runGit(cwd, ...args)).trim();
 
 export interface TestRepo {
   readonly root: string;
