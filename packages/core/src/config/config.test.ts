@@ -51,7 +51,8 @@ describe('loadConfig', () => {
       { url: 'b', every: 0 },
     ]);
     expect((await loadConfig(durations, { source: '', env: { PROMPTYARD_WATCH_POLL: '0' } })).values.watch.poll).toBe(0);
-    const error = await loadConfig(durations, { file: 'd.toml', source: '[watch]\npoll = "60"\n[[items]]\nevery = "1h"\n' }).catch(
+    const error = await loadConfig(durations, { file: 'd.toml', source: '[watch]\npoll = "60"\n[[items]]\nevery = "1h"\n' }).then(
+      () => new Error('expected the config to be refused'),
       (caught: unknown) => caught as Error,
     );
     expect(error.message).toContain('d.toml:2: [watch] poll must be a duration such as "60s", "5m" or "500ms" of at least 1000 ms');
