@@ -213,15 +213,17 @@ describe('openGitLibrary', () => {
     }
   });
 
-  it('syncs a source of a running library on a sync request', async () => {
+  it('syncs a source of every running library on the cache on a sync request', async () => {
     await repo.commit({ 'prompts/a.md': 'a1' });
-    const opened = await library([source()]);
-    opened.start();
-    const moved = nextVersion(opened);
+    // Two servers on one cache: each has its own checkout, and each sees the request.
+    const [one, two] = [await library([source()]), await library([source()])];
+    one.start();
+    two.start();
+    expect(one.sources[0]?.dir).not.toBe(two.sources[0]?.dir);
+    const moved = [nextVersion(one), nextVersion(two)];
     const next = await repo.commit({ 'prompts/a.md': 'a2' });
-    await requestSync(cacheDir, [opened.sources[0]?.id ?? '']);
-    expect((await moved).commit).toBe(next);
-    expect(existsSync(join(cacheDir, 'sync-requests', opened.sources[0]?.id ?? ''))).toBe(false);
+    await requestSync(cacheDir, [one.sources[0]?.id ?? '']);
+    expect((await Promise.all(moved)).map((version) => version.commit)).toEqual([next, next]);
   });
 
   it('polls a followed branch', async () => {
