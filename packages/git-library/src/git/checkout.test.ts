@@ -44,6 +44,15 @@ const fileStat = async (file: string): Promise<{ ino: number; mtimeMs: number }>
 };
 
 describe('checkout', () => {
+  it('makes a checkout whose folder was removed again on the next move, everything new', async () => {
+    const checkout = await take('prompts-removed');
+    await checkout.moveTo(repo.c1);
+    await rm(checkout.root, { recursive: true, force: true });
+    expect(await checkout.moveTo(repo.c2)).toBeUndefined();
+    expect(checkout.commit).toBe(repo.c2);
+    expect(await readFile(path.join(checkout.root, 'prompts/b.md'), 'utf8')).toBe('B2\n');
+  });
+
   it('moves in place: only the files that differ are written, and named', async () => {
     const checkout = await take('prompts-move');
     expect(checkout.commit).toBeUndefined();

@@ -85,6 +85,27 @@ export const openCheckout = async (options: CheckoutOptions): Promise<Checkout> 
     });
   };
 
+  /**
+   * A later move: the files that differ from `previous` (and any edited by hand) are written. A
+   * checkout that cannot be moved (its folder removed, a move cut short) is made again: everything
+   * is then new (undefined).
+   */
+  const moveFrom = async (previous: string, commit: string): Promise<readonly string[] | undefined> => {
+    try {
+      const edited = await status();
+      await forceMove(commit, edited.length > 0);
+      current = commit;
+      const changed =
+        previous === commit ? [] : splitZ(await runGit(['diff', '--name-only', '-z', '--no-renames', previous, commit], bare));
+      return [...new Set([...changed, ...edited])].sort();
+    } catch (error) {
+      logger.warn('the checkout could not be moved; making it again', { url: remote.url, folder, error: String(error) });
+      await create(commit);
+      current = commit;
+      return undefined;
+    }
+  };
+
   const moveTo = async (commitId: string): Promise<readonly string[] | undefined> => {
     const commit = commitId.toLowerCase();
     const previous = current;
@@ -94,12 +115,7 @@ export const openCheckout = async (options: CheckoutOptions): Promise<Checkout> 
         current = commit;
         return undefined;
       }
-      const edited = await status();
-      await forceMove(commit, edited.length > 0);
-      current = commit;
-      const changed =
-        previous === commit ? [] : splitZ(await runGit(['diff', '--name-only', '-z', '--no-renames', previous, commit], bare));
-      return [...new Set([...changed, ...edited])].sort();
+      return await moveFrom(previous, commit);
     } catch (error) {
       throw fail(error, `checking out ${commit} in ${folder}`);
     }
