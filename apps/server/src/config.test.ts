@@ -93,3 +93,52 @@ describe('the README [[policy]] example', () => {
     }
   });
 });
+
+describe('the README git library example', () => {
+  it('is a valid promptyard.toml: a followed tag of prompts and a branch of skills', async () => {
+    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## A library from git'));
+    const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const dir = await mkdtemp(join(tmpdir(), 'git-example-'));
+    try {
+      await writeFile(join(dir, 'promptyard.toml'), example);
+      const resolved = await resolveServerConfig({ file: join(dir, 'promptyard.toml'), env: {}, cwd: dir, overrides: {} });
+      expect(resolved.git.sources).toEqual([
+        expect.objectContaining({ kind: 'prompts', ref: 'v1.4', path: 'prompts', pollMs: 60_000 }),
+        expect.objectContaining({ kind: 'skills', url: 'git@git.example.com:team/skills.git', ref: 'main', path: '' }),
+      ]);
+      await expect(
+        resolveServerConfig({ env: { PROMPTYARD_PROMPTS_FROZEN: 'yes' }, cwd: dir, overrides: {} }).then((config) => config.git.frozen),
+      ).resolves.toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('[[prompts.git]] paths and urls', () => {
+  const gitSources = async (table: string) => {
+    const dir = await mkdtemp(join(tmpdir(), 'git-config-'));
+    try {
+      await writeFile(join(dir, 'promptyard.toml'), `[[prompts.git]]\n${table}\n`);
+      return (await resolveServerConfig({ file: join(dir, 'promptyard.toml'), env: {}, cwd: '/elsewhere', overrides: {} })).git.sources.map(
+        (source) => ({ url: source.url.replace(dir, '<dir>'), path: source.path }),
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('resolves a local url against the config file and keeps a path inside the repository', async () => {
+    expect(await gitSources('url = "lib.git"\npath = "./prompts/"')).toEqual([{ url: '<dir>/lib.git', path: 'prompts' }]);
+    expect(await gitSources('url = "https://git.example.com/t/p.git"\npath = "a/../b"')).toEqual([
+      { url: 'https://git.example.com/t/p.git', path: 'b' },
+    ]);
+    for (const path of ['../x', 'a/../../b', '/etc']) {
+      await expect(gitSources(`url = "lib.git"\npath = "${path}"`)).rejects.toThrow(
+        /\[\[prompts\.git\]\] #1 path .* leaves the repository/,
+      );
+    }
+    await expect(gitSources('ref = "main"')).rejects.toThrow(/\[\[prompts\.git\]\] needs url/);
+  });
+});
