@@ -5,6 +5,7 @@
  * process is ended by PID in `stop()`; every folder removed by `remove()`.
  */
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { Client } from '@modelcontextprotocol/client';
 import { startNginxServer } from './nginx.js';
 import type { Nginx } from './nginx.js';
 import { startTool } from './output.js';
@@ -353,3 +355,17 @@ export const gitLibraryToml = (options: {
     ...tables('skills.git', options.skills ?? []),
     '',
   ].join('\n');
+
+/** The `_meta` key a prompt from git names its repository, ref, commit and path under. */
+export const gitMetaKey = 'dev.promptyard/git';
+
+/** A Markdown prompt file whose body is `text`. */
+export const promptFile = (text: string, description = text): string => `---\ndescription: ${description}\n---\n${text}\n`;
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** The text of prompt `name` as the client gets it. */
+export const promptText = async (client: Client, name: string): Promise<string> => {
+  const content = (await client.getPrompt({ name })).messages[0]?.content;
+  return content?.type === 'text' ? content.text : JSON.stringify(content);
+};

@@ -11,16 +11,13 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
-import { gitEnv, gitLibraryToml, makeRepository } from '../../test-support/git-server.js';
+import { gitEnv, gitLibraryToml, makeRepository, promptFile, promptText } from '../../test-support/git-server.js';
 import type { Repository } from '../../test-support/git-server.js';
 import { connectModern, eventually } from './clients.js';
 
-const prompt = (text: string): string => `---\ndescription: Greets\n---\n${text}\n`;
+const prompt = (text: string): string => promptFile(text, 'Greets');
 
-const textOf = async (client: Client): Promise<string> => {
-  const content = (await client.getPrompt({ name: 'greet' })).messages[0]?.content;
-  return content?.type === 'text' ? content.text : JSON.stringify(content);
-};
+const textOf = (client: Client): Promise<string> => promptText(client, 'greet');
 
 describe('promptyard-server: 2 replicas serving a followed git branch, Redis, nginx round-robin', () => {
   let cluster: Cluster;

@@ -4,26 +4,28 @@
  * a remote stopped at start serves the cached commit, stale, until it is back; clear errors naming the
  * source.
  */
-import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitEnv, gitLibraryToml, makeRepository, startGitDaemon } from '../../../test-support/git-server.js';
+import {
+  gitEnv,
+  gitLibraryToml,
+  gitMetaKey,
+  makeRepository,
+  promptFile,
+  promptText,
+  sha256,
+  startGitDaemon,
+} from '../../../test-support/git-server.js';
 import type { GitServer, GitSourceTable, Repository } from '../../../test-support/git-server.js';
 import { cleanup, connectHttp, eventually, makeFolder, runCli, startHttp, waitForExit } from './harness.js';
 import type { HttpServer } from './harness.js';
 
 afterEach(cleanup);
 
-const gitMetaKey = 'dev.promptyard/git';
-const prompt = (text: string): string => `---\ndescription: ${text}\n---\n${text}\n`;
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const prompt = (text: string): string => promptFile(text);
 
-const textOf = async (client: Client, name: string): Promise<string> => {
-  const content = (await client.getPrompt({ name })).messages[0]?.content;
-  return content?.type === 'text' ? content.text : JSON.stringify(content);
-};
+const textOf = promptText;
 
 interface GitHealth {
   readonly url: string;

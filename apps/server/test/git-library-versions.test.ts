@@ -3,7 +3,6 @@
  * skills from git listed with their digests and commit, a library over smart HTTP (git http-backend
  * behind nginx) with and without a token, `versions <prompt>` and `list --versions`.
  */
-import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -13,8 +12,12 @@ import {
   gitEnv,
   gitHttpUnavailable,
   gitLibraryToml,
+  gitMetaKey,
   htpasswdUnavailable,
   makeRepository,
+  promptFile,
+  promptText,
+  sha256,
   startGitHttp,
 } from '../../../test-support/git-server.js';
 import type { GitHttpServer, GitSourceTable, Repository } from '../../../test-support/git-server.js';
@@ -22,14 +25,9 @@ import { cleanup, connectHttp, eventually, makeFolder, runCli, startHttp } from 
 
 afterEach(cleanup);
 
-const gitMetaKey = 'dev.promptyard/git';
-const prompt = (text: string): string => `---\ndescription: ${text}\n---\n${text}\n`;
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+const prompt = (text: string): string => promptFile(text);
 
-const textOf = async (client: Client, name: string): Promise<string> => {
-  const content = (await client.getPrompt({ name })).messages[0]?.content;
-  return content?.type === 'text' ? content.text : JSON.stringify(content);
-};
+const textOf = promptText;
 
 /** The files under `dir` whose bytes contain `text` (a token written to disk would be one). */
 const filesContaining = async (dir: string, text: string): Promise<string[]> => {

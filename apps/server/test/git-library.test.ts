@@ -8,15 +8,13 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { gitEnv, gitLibraryToml, makeRepository, startGitDaemon } from '../../../test-support/git-server.js';
+import { gitEnv, gitLibraryToml, gitMetaKey, makeRepository, promptFile, startGitDaemon } from '../../../test-support/git-server.js';
 import type { GitServer, GitSourceTable, Repository } from '../../../test-support/git-server.js';
 import { cleanup, connectHttp, eventually, makeFolder, runCli, startHttp, startStdio } from './harness.js';
 
 afterEach(cleanup);
 
-const gitMetaKey = 'dev.promptyard/git';
-
-const prompt = (text: string): string => `---\ndescription: Greets\n---\n${text}\n`;
+const prompt = (text: string): string => promptFile(text, 'Greets');
 
 /** The text `greet` renders to. */
 const greetText = async (client: Client): Promise<string> => {
