@@ -42,6 +42,7 @@ export { capText, cutNote, truncateUtf8 } from './text/text.js';
 export { canonicalDigest, canonicalJson, sha256Hex } from './text/digest.js';
 export { AUDIT_DECISIONS } from './contracts/audit.js';
 export type { AuditDecision, AuditEntry, AuditTrail } from './contracts/audit.js';
+export { writeFileAtomically } from './files/write-atomically.js';
 export { isPathInside, locateReal, resolveInside, resolveInsideSync } from './paths/paths.js';
 export type { RealLocation } from './paths/paths.js';
 export { createPromptService } from './prompts/prompt-service.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '@promptyard/core';
 import { join } from 'node:path';
 
 export interface CacheEntry {
@@ -38,9 +39,7 @@ export const createDiskCache = (dir: string): DiskCache => {
       memory.set(entry.url, entry);
       await mkdir(dir, { recursive: true });
       const file = fileOf(entry.url);
-      const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify(entry));
-      await rename(temporary, file);
+      await writeFileAtomically(file, JSON.stringify(entry));
     },
   };
 };

@@ -3,8 +3,8 @@
  * so that a start without network serves the last fetched commit. Written whole (temp + rename),
  * under a lock file shared with the other processes using the cache.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '@promptyard/core';
 import path from 'node:path';
 import type { RefKind } from '../types.js';
 import { withFileLock } from './file-lock.js';
@@ -52,14 +52,7 @@ export const recordFetched = (gitDir: string, ref: string, entry: FetchedEntry):
     async () => {
       const entries = await readFetched(gitDir);
       entries.set(ref, entry);
-      const temp = `${target}.${String(process.pid)}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        await writeFile(temp, `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
-        await rename(temp, target);
-      } catch (error) {
-        await rm(temp, { force: true });
-        throw error;
-      }
+      await writeFileAtomically(target, `${JSON.stringify(Object.fromEntries(entries), null, 2)}\n`);
     },
     { staleMs: 10_000 },
   );

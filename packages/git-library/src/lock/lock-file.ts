@@ -5,9 +5,9 @@
  * compares a served folder with the lock's digests.
  */
 import { createHash } from 'node:crypto';
-import { lstat, readFile, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PromptyardError } from '@promptyard/core';
+import { PromptyardError, writeFileAtomically } from '@promptyard/core';
 import { normalizeRepositoryUrl, redactUrl } from '../git/urls.js';
 import { isCommitId } from '../git/remote-refs.js';
 import type { GitSourceConfig, GitSourceKind, LockFile, LockedSource } from '../types.js';
@@ -84,14 +84,7 @@ export const writeLockFile = async (file: string, lock: LockFile): Promise<void>
       files: sortedFiles(entry.files),
     })),
   };
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(stable, null, 2)}\n`, 'utf8');
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomically(file, `${JSON.stringify(stable, null, 2)}\n`);
 };
 
 /**

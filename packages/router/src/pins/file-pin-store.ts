@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { basename, dirname } from 'node:path';
-import { describeError, isTable, PromptyardError } from '@promptyard/core';
+import { describeError, isTable, PromptyardError, writeFileAtomically } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { checkEntry, pinKey, unreadableAdvice } from './pin-store.js';
 import type { PinStore } from './pin-store.js';
@@ -57,12 +56,9 @@ const formatPinFile = (entries: Iterable<PinEntry>): string => {
 
 const writeAtomically = async (file: string, text: string): Promise<void> => {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, text, { mode: 0o600 });
-    await rename(temporary, file);
+    await writeFileAtomically(file, text, { mode: 0o600 });
   } catch (error) {
-    await rm(temporary, { force: true });
     throw new PromptyardError('BACKEND_ERROR', `cannot write the pin file ${file}: ${describeError(error)}`, { cause: error });
   }
 };
