@@ -6,7 +6,16 @@
 import { stat } from 'node:fs/promises';
 import { describeError, isPathInside, PromptyardError } from '@promptyard/core';
 import type { Logger, PromptEntry } from '@promptyard/core';
-import { lockedSource, openGitCache, readLockFile, redactUrl, requestSync, sourceId, writeLockFile } from '@promptyard/git-library';
+import {
+  compareDigests,
+  lockedSource,
+  openGitCache,
+  readLockFile,
+  redactUrl,
+  requestSync,
+  sourceId,
+  writeLockFile,
+} from '@promptyard/git-library';
 import type { GitCache, GitSourceConfig, GitSourceStatus, LockedSource, RemoteCache } from '@promptyard/git-library';
 import type { ResolvedConfig } from './config.js';
 import type { Library } from './library/library.js';
@@ -151,17 +160,13 @@ const lockedFileProblems = async (remote: RemoteCache, source: GitSourceConfig, 
   try {
     if (!(await remote.has(locked.commit))) await remote.fetch(source.ref, locked.commit);
     const actual = await remote.digests(locked.commit, source.path);
-    const names = new Set([...actual.keys(), ...Object.keys(locked.files)]);
-    return [...names]
-      .filter((name) => actual.get(name) !== locked.files[name])
-      .sort()
-      .map((name) =>
-        actual.get(name) === undefined
-          ? `${sourceLabel(source)}: ${name} is locked but not in commit ${locked.commit}`
-          : locked.files[name] === undefined
-            ? `${sourceLabel(source)}: ${name} is in commit ${locked.commit} but not in the lock; run promptyard-server lock`
-            : `${sourceLabel(source)}: ${name} differs from its locked SHA-256; run promptyard-server lock if the change is meant`,
-      );
+    const check = await compareDigests(actual.keys(), locked.files, (name) => actual.get(name) ?? '');
+    const say = (names: readonly string[], why: string): string[] => names.map((name) => `${sourceLabel(source)}: ${name} ${why}`);
+    return [
+      ...say(check.missing, `is locked but not in commit ${locked.commit}`),
+      ...say(check.unlocked, `is in commit ${locked.commit} but not in the lock; run promptyard-server lock`),
+      ...say(check.mismatched, 'differs from its locked SHA-256; run promptyard-server lock if the change is meant'),
+    ].sort();
   } catch (error) {
     return [`${sourceLabel(source)}: the locked commit ${locked.commit} cannot be had: ${describeError(error)}`];
   }

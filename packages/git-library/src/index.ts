@@ -14,7 +14,8 @@ export { redactUrl, sourceId } from './git/urls.js';
 export type { GitFailureReason } from './git/git-errors.js';
 
 // lock/ — promptyard.lock
-export { lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
+export { compareDigests, lockedSource, readLockFile, writeLockFile } from './lock/lock-file.js';
+export type { DigestCheck } from './lock/lock-file.js';
 
 // webhook/ — signed push payloads
 export { verifyPush } from './webhook/verify-push.js';

@@ -137,19 +137,32 @@ const walk = async (dir: string, prefix = '', into = new Map<string, boolean>())
   return into;
 };
 
+/**
+ * Compares files (relative path → SHA-256, or `undefined` while not read) with the lock's `expected`;
+ * `digestOf` reads a file only when the lock names it.
+ */
+export const compareDigests = async (
+  found: Iterable<string>,
+  expected: Readonly<Record<string, string>>,
+  digestOf: (relative: string) => string | Promise<string>,
+): Promise<DigestCheck> => {
+  const present = new Set(found);
+  const mismatched: string[] = [];
+  const unlocked: string[] = [];
+  for (const relative of present) {
+    const want = Object.hasOwn(expected, relative) ? expected[relative] : undefined;
+    if (want === undefined) unlocked.push(relative);
+    else if ((await digestOf(relative)) !== want) mismatched.push(relative);
+  }
+  const missing = Object.keys(expected).filter((relative) => !present.has(relative));
+  return { mismatched: mismatched.sort(), unlocked: unlocked.sort(), missing: missing.sort() };
+};
+
 /** Compares the files under `dir` with `expected` (relative path → SHA-256); `dir` missing counts as empty. */
 export const checkDigests = async (dir: string, expected: Readonly<Record<string, string>>): Promise<DigestCheck> => {
   const found = await lstat(dir).then(
     (stats) => (stats.isDirectory() ? walk(dir) : new Map<string, boolean>()),
     () => new Map<string, boolean>(),
   );
-  const mismatched: string[] = [];
-  const unlocked: string[] = [];
-  for (const [relative, isLink] of found) {
-    const want = Object.hasOwn(expected, relative) ? expected[relative] : undefined;
-    if (want === undefined) unlocked.push(relative);
-    else if ((await digestOf(join(dir, relative), isLink)) !== want) mismatched.push(relative);
-  }
-  const missing = Object.keys(expected).filter((relative) => !found.has(relative));
-  return { mismatched: mismatched.sort(), unlocked: unlocked.sort(), missing: missing.sort() };
+  return compareDigests(found.keys(), expected, (relative) => digestOf(join(dir, relative), found.get(relative) === true));
 };
