@@ -57,6 +57,10 @@ const markdownFolder = (dir: string): CheckoutPromptSource & { readonly reloaded
   };
 };
 
+/** The entry with a required `topic` argument when its text asks for one. */
+const needsTopic = (entry: PromptEntry): PromptEntry =>
+  entry.text?.includes('needs a topic') === true ? { ...entry, arguments: [{ name: 'topic', required: true }] } : entry;
+
 const open = async (): Promise<GitSourceHandle> => {
   library = await openGitLibrary({
     sources: [{ kind: 'prompts', url: repo.bare, ref: 'main', path: 'prompts', pollMs: 0 }],
@@ -118,5 +122,30 @@ describe('servePromptsFromGit', () => {
     await library?.sync();
     expect(await waiting).toBe('a2');
     expect(await gone).toMatchObject({ code: 'PROMPT_NOT_FOUND', message: expect.stringContaining('no longer served') });
+  });
+
+  it('refuses a render that waited for a move when the new version needs an argument the request lacks', async () => {
+    await repo.commit({ 'prompts/a.md': 'a1' });
+    const handle = await open();
+    const inner = markdownFolder(handle.dir);
+    const source = servePromptsFromGit(handle, {
+      ...inner,
+      // The folder's a.md declares a required `topic` once its text says so.
+      load: async () => (await inner.load()).map(needsTopic),
+      reload: async (paths) => {
+        const delta = await inner.reload(paths);
+        return { ...delta, upserted: delta.upserted.map(needsTopic) };
+      },
+    });
+    const [a] = await source.load();
+    await source.watch?.(() => {});
+    let refused: Promise<unknown> | undefined;
+    handle.onVersion(async () => {
+      refused = a?.render({}).catch((error: unknown) => error);
+    });
+    await repo.commit({ 'prompts/a.md': 'a2 needs a topic' });
+    await library?.sync();
+    expect(await refused).toMatchObject({ code: 'MISSING_ARGUMENTS', message: expect.stringContaining('now needs topic') });
+    expect(await textOf(a).catch(() => 'refused')).toBe('refused');
   });
 });

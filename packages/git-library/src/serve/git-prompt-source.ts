@@ -29,6 +29,16 @@ export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutProm
           `Prompt "${name}" is no longer served: the library moved to commit ${commit ?? '?'}.`,
         );
       }
+      // The arguments were checked against the version the request found; the new one may need more.
+      const missing = entry.arguments.filter((argument) => argument.required && args[argument.name] === undefined);
+      if (missing.length > 0) {
+        const { commit } = handle.status();
+        const names = missing.map((argument) => argument.name).join(', ');
+        throw new PromptyardError(
+          'MISSING_ARGUMENTS',
+          `Prompt "${name}" changed while the request waited (commit ${commit ?? '?'}): it now needs ${names}; ask again.`,
+        );
+      }
       return entry.render(args, options);
     });
 
@@ -69,7 +79,11 @@ export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutProm
   };
 
   const adopt = (delta: PromptSourceDelta): void => {
-    for (const name of delta.removed) current.delete(name);
+    for (const name of delta.removed) {
+      const file = current.get(name)?.origin.file;
+      if (file !== undefined) paths.delete(file);
+      current.delete(name);
+    }
     for (const entry of delta.upserted) current.set(entry.name, entry);
   };
 
