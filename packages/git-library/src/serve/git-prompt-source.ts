@@ -13,34 +13,37 @@ export type CheckoutPromptSource = PromptSource & Required<Pick<PromptSource, 'r
 
 export const gitMetaKey = 'dev.promptyard/git';
 
+/**
+ * The entry `name` of the version served now, for a render with `args`: refused when the version no
+ * longer has it, or needs an argument the request (checked against the version it found) lacks.
+ */
+const servedNow = (
+  current: ReadonlyMap<string, PromptEntry>,
+  handle: GitSourceHandle,
+  name: string,
+  args: Readonly<Record<string, string>>,
+): PromptEntry => {
+  const entry = current.get(name);
+  const missing = entry?.arguments.filter((argument) => argument.required && args[argument.name] === undefined) ?? [];
+  if (entry !== undefined && missing.length === 0) return entry;
+  const commit = handle.status().commit ?? '?';
+  if (entry === undefined)
+    throw new PromptyardError('PROMPT_NOT_FOUND', `Prompt "${name}" is no longer served: the library moved to commit ${commit}.`);
+  const names = missing.map((argument) => argument.name).join(', ');
+  throw new PromptyardError(
+    'MISSING_ARGUMENTS',
+    `Prompt "${name}" changed while the request waited (commit ${commit}): it now needs ${names}; ask again.`,
+  );
+};
+
 /** The source over `inner`, a folder source reading `handle.dir`. */
 export const servePromptsFromGit = (handle: GitSourceHandle, inner: CheckoutPromptSource): PromptSource => {
   /** The folder source's entries of the version served, by name. */
   const current = new Map<string, PromptEntry>();
 
   const renderCurrent = (name: string, args: Readonly<Record<string, string>>, options?: RenderOptions): Promise<RenderedPrompt> =>
-    handle.gate.shared(() => {
-      // Looked up once the gate is passed: a render that waited for a move renders the new version.
-      const entry = current.get(name);
-      if (entry === undefined) {
-        const { commit } = handle.status();
-        throw new PromptyardError(
-          'PROMPT_NOT_FOUND',
-          `Prompt "${name}" is no longer served: the library moved to commit ${commit ?? '?'}.`,
-        );
-      }
-      // The arguments were checked against the version the request found; the new one may need more.
-      const missing = entry.arguments.filter((argument) => argument.required && args[argument.name] === undefined);
-      if (missing.length > 0) {
-        const { commit } = handle.status();
-        const names = missing.map((argument) => argument.name).join(', ');
-        throw new PromptyardError(
-          'MISSING_ARGUMENTS',
-          `Prompt "${name}" changed while the request waited (commit ${commit ?? '?'}): it now needs ${names}; ask again.`,
-        );
-      }
-      return entry.render(args, options);
-    });
+    // Looked up once the gate is passed: a render that waited for a move renders the new version.
+    handle.gate.shared(() => servedNow(current, handle, name, args).render(args, options));
 
   /** Each file's path in the repository, worked out once (a move re-announces every prompt). */
   const paths = new Map<string, string>();
