@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { startHost } from '@promptyard/host';
+import { startHost, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { PinBook } from '@promptyard/router';
@@ -55,57 +55,40 @@ export const watchConfig = async (
   config: GatewayConfig,
   logger: Logger,
 ): Promise<() => Promise<void>> => {
-  const { watch } = await import('chokidar');
-  const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
   let current = config;
-  const reload = (): void => {
-    running = running.then(async () => {
-      let next: GatewayConfig;
-      try {
-        next = await loadConfig(file, overrides);
-      } catch (error) {
-        logger.error(`config change ignored; the gateway keeps the last good config. ${describeError(error)}`, { file });
-        return;
-      }
-      const previous = current;
-      current = next;
-      if (
-        next.transport.type !== previous.transport.type ||
-        next.transport.port !== previous.transport.port ||
-        next.transport.host !== previous.transport.host
-      ) {
-        logger.warn('[transport] changes apply at the next start of the gateway', { file });
-      }
-      if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth))
-        logger.warn('[auth] changes apply at the next start of the gateway', { file });
-      if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy))
-        logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
-      if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
-        logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
-      warnRestartOnly(previous, next, logger, file);
-      const { added, removed, changed } = await router.reload(routerConfigOf(next));
-      logger.notice('config reloaded', {
-        file,
-        added: added.join(',') || undefined,
-        removed: removed.join(',') || undefined,
-        restarted: changed.join(',') || undefined,
-      });
+  const reload = async (): Promise<void> => {
+    let next: GatewayConfig;
+    try {
+      next = await loadConfig(file, overrides);
+    } catch (error) {
+      logger.error(`config change ignored; the gateway keeps the last good config. ${describeError(error)}`, { file });
+      return;
+    }
+    const previous = current;
+    current = next;
+    if (
+      next.transport.type !== previous.transport.type ||
+      next.transport.port !== previous.transport.port ||
+      next.transport.host !== previous.transport.host
+    ) {
+      logger.warn('[transport] changes apply at the next start of the gateway', { file });
+    }
+    if (JSON.stringify(next.auth) !== JSON.stringify(previous.auth))
+      logger.warn('[auth] changes apply at the next start of the gateway', { file });
+    if (JSON.stringify(next.policy) !== JSON.stringify(previous.policy))
+      logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
+    if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
+      logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
+    warnRestartOnly(previous, next, logger, file);
+    const { added, removed, changed } = await router.reload(routerConfigOf(next));
+    logger.notice('config reloaded', {
+      file,
+      added: added.join(',') || undefined,
+      removed: removed.join(',') || undefined,
+      restarted: changed.join(',') || undefined,
     });
   };
-  const schedule = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(reload, 50);
-  };
-  watcher.on('add', schedule).on('change', schedule);
-  watcher.on('error', (error) => logger.warn('config watcher error', { reason: describeError(error) }));
-  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
-  return async () => {
-    clearTimeout(timer);
-    await watcher.close();
-    await running;
-  };
+  return watchConfigFile(file, reload, logger);
 };
 
 /**

@@ -6,6 +6,7 @@ import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { verifyPush } from '@promptyard/git-library';
 import type { GitLibrary, SyncReport } from '@promptyard/git-library';
+import { watchConfigFile } from '@promptyard/host';
 import type { HttpRoute } from '@promptyard/mcp';
 import type { ResolvedConfig } from '../config.js';
 
@@ -86,10 +87,7 @@ export const reconfigureOnEdit = async (
   context: { readonly git: GitLibrary; readonly resolved: ResolvedConfig; readonly logger: Logger },
 ): Promise<() => Promise<void>> => {
   const { git, logger } = context;
-  const { watch } = await import('chokidar');
-  const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 20 } });
   let current = context.resolved;
-  let running: Promise<void> = Promise.resolve();
   const apply = async (): Promise<void> => {
     let next: ResolvedConfig;
     try {
@@ -106,11 +104,5 @@ export const reconfigureOnEdit = async (
       logger.error('a changed git source could not be served; the previous version stays', { file, reason: describeError(error) });
     }
   };
-  watcher.on('add', () => void (running = running.then(apply))).on('change', () => void (running = running.then(apply)));
-  watcher.on('error', (error) => logger.warn('config watcher error', { reason: describeError(error) }));
-  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
-  return async () => {
-    await watcher.close();
-    await running;
-  };
+  return watchConfigFile(file, apply, logger);
 };
