@@ -39,7 +39,7 @@ const loaderError = async (text: string): Promise<string | undefined> => {
 };
 
 describe('the promptyard.toml JSON Schema', () => {
-  it('is the one shipped in schema/ (run this test with -u to write it after changing the config)', async () => {
+  it('is the one shipped in schema/ (run this test with --update to rewrite it after changing the config)', async () => {
     await expect(serverJsonSchemaText()).toMatchFileSnapshot('../schema/promptyard.schema.json');
   });
 

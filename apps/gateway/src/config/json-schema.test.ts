@@ -84,7 +84,7 @@ servers = ["local"]
 `;
 
 describe('the gateway.toml JSON Schema', () => {
-  it('is the one shipped in schema/ (run this test with -u to write it after changing the config)', async () => {
+  it('is the one shipped in schema/ (run this test with --update to rewrite it after changing the config)', async () => {
     await expect(gatewayJsonSchemaText()).toMatchFileSnapshot('../../schema/gateway.schema.json');
   });
 
