@@ -3,7 +3,7 @@
  * would otherwise be ignored without a word. The known names are derived from the same schema that
  * maps `PROMPTYARD_<SECTION>_<KEY>` onto config keys, plus the names a program reads besides.
  */
-import { closestNames, didYouMean } from '../text/suggest.js';
+import { didYouMean, namesWithinEdits } from '../text/suggest.js';
 import type { ConfigSchema } from './config-fields.js';
 import { envName } from './config-fields.js';
 
@@ -37,7 +37,12 @@ export const findUnknownEnv = (
     .filter((name) => name.startsWith(lead) && env[name] !== undefined && !names.has(name) && options.belongsElsewhere?.(name) !== true)
     .sort()
     .map((name) => {
-      const close = closestNames(name.slice(lead.length), bare, 2).map((suggestion) => `${lead}${suggestion}`);
+      const typed = name.slice(lead.length);
+      // Typos only: one edit per six characters, from one to three.
+      const edits = Math.min(3, Math.max(1, Math.floor(typed.length / 6)));
+      const close = namesWithinEdits(typed, bare, edits)
+        .slice(0, 2)
+        .map((suggestion) => `${lead}${suggestion}`);
       return `environment variable ${name} is not a setting and is ignored.${didYouMean(close)}`;
     });
 };
