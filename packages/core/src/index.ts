@@ -38,7 +38,7 @@ export type { ConfigOf, ConfigSchema, FieldSpec, SectionSpec } from './config/co
 export { locateKey } from './config/config-sections.js';
 export { findUnknownEnv, schemaEnvNames } from './config/config-env.js';
 export type { UnknownEnvOptions } from './config/config-env.js';
-export { describeTomlError, tomlErrorLine, tomlErrorReason } from './config/toml-errors.js';
+export { describeTomlError, tomlErrorLine, tomlErrorReason, tomlErrorSnippet } from './config/toml-errors.js';
 export { closestNames, didYouMean, formatList } from './text/suggest.js';
 export { namesWithinEdits } from './text/suggest.js';
 export type { HintForm } from './text/suggest.js';
