@@ -1,6 +1,7 @@
 import { tomlErrorLine, tomlErrorReason, tomlErrorSnippet } from '@promptyard/core';
 import { parse as parseToml } from 'smol-toml';
 import { fileError } from '../formats/file-error.js';
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 import { freeTextName } from './dialect.js';
 import { compileFreeTextDialect, geminiArgs } from './free-text-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
@@ -30,6 +31,7 @@ export const parseGeminiFormat = (input: NativeFileInput): NativeDefinition => {
     sections: [{ role: 'user', variables: template.variables, render: async (args) => template.render(args) }],
     body: prompt,
     references: 'at-brace',
+    typos: findKeyTypos(data, 'gemini'),
     meta: extraFields(data, ['description', 'prompt']),
   };
 };
