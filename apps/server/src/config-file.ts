@@ -10,7 +10,7 @@ import { findUnknownEnv, schemaEnvNames } from '@promptyard/core';
 import type { ConfigSchema, Logger } from '@promptyard/core';
 
 /** The file read from the working folder when neither `--config` nor `$PROMPTYARD_CONFIG` names one. */
-export const LOCAL_CONFIG_FILE = 'promptyard.toml';
+const LOCAL_CONFIG_FILE = 'promptyard.toml';
 
 /** Short environment names, for the settings people change most. */
 export const envAliases: Readonly<Record<string, string>> = {
