@@ -104,6 +104,8 @@ export const startGateway = async (
   const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
   // An unknown --profile is a start-up error, before anything is started.
   const profile = resolveProfile(config, options.overrides.profile)?.name ?? DEFAULT_PROFILE;
+  logger.info('config file read', { file });
+  for (const warning of config.warnings ?? []) logger.warn(warning);
   const host = await startGatewayHost(config, logger, options.version);
   const { metrics, tracing, cluster, trail } = host;
   const pins = await openPins(config, file, cluster, logger);

@@ -45,7 +45,8 @@ Commands:
   versions <name>          the commits of its git library that changed a prompt
 
 Options:
-  -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else none)
+  -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else
+                           ./promptyard.toml when there is one)
   -p, --prompts <dir>      a prompt folder; repeat for several (replaces [prompts] folders)
   -t, --transport <kind>   stdio (default) or http
       --host <address>     HTTP bind address (default 127.0.0.1)

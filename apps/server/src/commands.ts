@@ -61,6 +61,8 @@ const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
     };
   }
   if (file === undefined) return undefined;
+  // A likely typo (`argumnets:`): a warning, so `validate --strict` fails on it.
+  if (message.startsWith('unknown frontmatter key')) return { file, ...(line === undefined ? {} : { line }), severity: 'warning', message };
   if (message.startsWith('invalid ')) {
     // Template errors carry "file:line: " in their reason; the finding says where already.
     const reason = String(fields['reason'] ?? message);

@@ -7,6 +7,7 @@ import { transportSection } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/web-search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
+import { envAliases, locateServerConfig, serverEnvWarnings } from './config-file.js';
 import { gitConfigSections, gitPromptKeys, resolveGitSettings } from './library/git-config.js';
 import type { GitSettings } from './library/git-config.js';
 
@@ -251,19 +252,6 @@ export const configSchema = {
 
 type ServerConfig = ConfigOf<typeof configSchema>;
 
-/** Short environment names, for the settings people change most. */
-const envAliases: Readonly<Record<string, string>> = {
-  PROMPTYARD_TRANSPORT: 'PROMPTYARD_TRANSPORT_TYPE',
-  PROMPTYARD_HOST: 'PROMPTYARD_TRANSPORT_HOST',
-  PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
-  PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
-  PROMPTYARD_PROMPTS: 'PROMPTYARD_PROMPTS_FOLDERS',
-  PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_SERVER_LOG_LEVEL',
-  PROMPTYARD_HOME: 'PROMPTYARD_DISCOVERY_HOME_DIR',
-  PROMPTYARD_URL_MODE: 'PROMPTYARD_RESOURCES_URL_MODE',
-  PROMPTYARD_URL_ALLOW: 'PROMPTYARD_RESOURCES_URL_ALLOW',
-};
-
 export interface Overrides {
   readonly transport?: 'stdio' | 'http';
   readonly host?: string;
@@ -277,7 +265,10 @@ export interface Overrides {
 
 export interface ResolvedConfig {
   readonly config: ServerConfig;
+  /** The config file read: `--config`, `$PROMPTYARD_CONFIG` or `./promptyard.toml`; absent: none. */
   readonly file?: string;
+  /** What the environment holds that the server does not read (`PROMPTYARD_*` typos). */
+  readonly warnings: readonly string[];
   /** Prompt folders and libraries as absolute paths. */
   readonly folders: readonly string[];
   readonly libraries: readonly string[];
@@ -331,7 +322,7 @@ const withOverrides = (values: ServerConfig, env: Readonly<Record<string, string
   },
 });
 
-/** Defaults < `promptyard.toml` < `PROMPTYARD_*` environment < flags. */
+/** Defaults < the config file (see config-file.ts for which) < `PROMPTYARD_*` environment < flags. */
 export const resolveServerConfig = async (options: {
   readonly file?: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -342,7 +333,7 @@ export const resolveServerConfig = async (options: {
   for (const [alias, canonical] of Object.entries(envAliases)) {
     if (env[alias] !== undefined && env[canonical] === undefined) env[canonical] = env[alias];
   }
-  const file = options.file === undefined ? undefined : absolute(options.file, options.cwd);
+  const file = locateServerConfig(options.file, options.cwd);
   const loaded = await loadConfig(configSchema, { file, env });
   const { overrides } = options;
   const config = withOverrides(loaded.values, env, overrides);
@@ -357,6 +348,7 @@ export const resolveServerConfig = async (options: {
     auth: resolveAuthSettings(config.auth),
     policy: resolvePolicies(config['policy[]'], { gateway: false }),
     ...(file === undefined ? {} : { file }),
+    warnings: serverEnvWarnings(options.env, configSchema, config.git.webhook_secret_env),
     folders: config.prompts.folders.map((folder) => absolute(folder, base('folders'))),
     libraries: config.prompts.libraries.map((folder) => absolute(folder, base('libraries'))),
     skillFolders: config.skills.folders.map((folder) =>

@@ -18,6 +18,8 @@ const main = async (): Promise<void> => {
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   const resolved = await resolveConfig();
   if (cli.command !== undefined) {
+    // Commands print results, not a start-up log: only the environment's warnings are said.
+    for (const warning of resolved.warnings) process.stderr.write(`promptyard-server: warning: ${warning}\n`);
     const io = {
       stdout: (text: string) => process.stdout.write(text),
       stderr: (text: string) => process.stderr.write(text),

@@ -44,7 +44,11 @@ export type {
   DocumentedSection,
   JsonSchema,
 } from './config/json-schema.js';
+export { findUnknownEnv, schemaEnvNames } from './config/config-env.js';
+export type { UnknownEnvOptions } from './config/config-env.js';
+export { describeTomlError, tomlErrorLine, tomlErrorReason, tomlErrorSnippet } from './config/toml-errors.js';
 export { closestNames, didYouMean, formatList } from './text/suggest.js';
+export { namesWithinEdits } from './text/suggest.js';
 export type { HintForm } from './text/suggest.js';
 export { capText, cutNote, truncateUtf8 } from './text/text.js';
 export { canonicalDigest, canonicalJson, sha256Hex } from './text/digest.js';

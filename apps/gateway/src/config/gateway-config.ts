@@ -21,6 +21,7 @@ import { SERVER_KEYS, sectionsSchema } from './schema.js';
 import type { Sections } from './schema.js';
 import type { BuildContext, Problem } from './server-entry.js';
 import { buildServers } from './servers.js';
+import { gatewayEnvWarnings, envAliases } from './environment.js';
 import { detectFormat, readJson, readToml } from './sources.js';
 import { locateTomlPath } from './toml-lines.js';
 import type { ServerSource } from './sources.js';
@@ -64,6 +65,8 @@ export interface GatewayConfig extends RouterConfig {
   readonly pinsFile?: string;
   readonly file?: string;
   readonly format: GatewayConfigFormat;
+  /** What the environment holds that the gateway does not read (`PROMPTYARD_*` typos), to be logged at start. */
+  readonly warnings?: readonly string[];
 }
 
 /** The part of a gateway config the router reads; the servers are the same objects, so a reload can tell which changed. */
@@ -87,15 +90,6 @@ export interface ParseGatewayConfigOptions {
   /** Base of relative paths when there is no file; default `process.cwd()`. */
   readonly cwd?: string;
 }
-
-/** Short environment names, as promptyard-server has them. */
-const envAliases: Readonly<Record<string, string>> = {
-  PROMPTYARD_TRANSPORT: 'PROMPTYARD_TRANSPORT_TYPE',
-  PROMPTYARD_HOST: 'PROMPTYARD_TRANSPORT_HOST',
-  PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
-  PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
-  PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_GATEWAY_LOG_LEVEL',
-};
 
 /** Core reports its own problems as one error; take its lines so all problems are reported together. */
 const resolveSections = (
@@ -277,7 +271,11 @@ export const parseGatewayConfig = (text: string, options: ParseGatewayConfigOpti
     ];
     throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return toGatewayConfig(sections, access, { servers, profiles, base: context.base }, options.file, source.format);
+  const warnings = gatewayEnvWarnings(env, text);
+  return {
+    ...toGatewayConfig(sections, access, { servers, profiles, base: context.base }, options.file, source.format),
+    ...(warnings.length === 0 ? {} : { warnings }),
+  };
 };
 
 /** Reads and parses a gateway config file; see {@link parseGatewayConfig}. */

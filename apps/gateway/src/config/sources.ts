@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import { PromptyardError, closestNames, didYouMean, locateKey } from '@promptyard/core';
+import { PromptyardError, closestNames, describeTomlError, didYouMean, locateKey } from '@promptyard/core';
 import type { Problem, RawServer } from './server-entry.js';
 import { isTable } from '@promptyard/core';
 import { jsonErrorLine, locateJsonPath, stripJsonComments } from './jsonc.js';
@@ -52,11 +52,7 @@ export const readToml = (text: string, file: string, problems: Problem[], keys: 
     document = parseToml(text) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof TomlError) {
-      throw new PromptyardError(
-        'CONFIG_INVALID',
-        `Invalid configuration:\n  ${file}:${error.line}:${error.column}: ${error.message.split('\n')[0] ?? error.message}`,
-        { cause: error },
-      );
+      throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${describeTomlError(error, file)}`, { cause: error });
     }
     throw error;
   }

@@ -52,3 +52,13 @@ export const substituteVariables = (text: string, context: SubstitutionContext):
   });
   return { value, problems };
 };
+
+/** The variables `text` refers to (`${NAME}`, `${env:NAME}`, `${NAME:-default}`), in order of first use. */
+export const referencedVariables = (text: string): string[] => {
+  const names = new Set<string>();
+  for (const [whole, inner] of text.matchAll(REFERENCE)) {
+    const name = whole === '$${' || inner === undefined ? undefined : INNER.exec(inner)?.[2];
+    if (name !== undefined) names.add(name);
+  }
+  return [...names];
+};

@@ -11,6 +11,7 @@ import type { Host, Served } from '@promptyard/host';
 import { createCatalogHandlers, createMcpServerBlueprint } from '@promptyard/mcp';
 import type { McpHandlers, McpServerBlueprint } from '@promptyard/mcp';
 import type { ResolvedConfig } from '../config.js';
+import { reportConfig } from '../config-file.js';
 import { clientConfigs, httpEndpoint } from './endpoint.js';
 import { createEngines, createLibrary, describeDiscovery } from '../library/library.js';
 import type { Library } from '../library/library.js';
@@ -50,6 +51,7 @@ export const startServer = async (
 ): Promise<RunningServer> => {
   const { config } = resolved;
   const logger = options.logger ?? createLogger({ level: config.server.log_level, format: config.server.log_format, scope: 'promptyard' });
+  reportConfig(resolved, logger);
   const engines = createEngines(config);
   const packages = await loadProviders(resolved, { logger, engines });
   const version = config.server.version ?? options.version;

@@ -10,6 +10,7 @@ import { PromptyardError } from '../errors/errors.js';
 import type { ConfigOf, ConfigSchema } from './config-fields.js';
 import { findUnknownKeys, locateKey, readArraySections, readSections } from './config-sections.js';
 import type { Problem } from './config-sections.js';
+import { describeTomlError } from './toml-errors.js';
 
 export interface LoadedConfig<S extends ConfigSchema> {
   readonly values: ConfigOf<S>;
@@ -70,16 +71,10 @@ const parseSource = (source: string, file: string | undefined): Record<string, u
   try {
     return parseToml(source) as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof TomlError) {
-      const reason = error.message.split('\n')[0] ?? error.message;
-      throw new PromptyardError(
-        'CONFIG_INVALID',
-        `Invalid configuration:\n  ${file ?? 'config'}:${error.line}:${error.column}: ${reason}`,
-        {
-          cause: error,
-        },
-      );
-    }
+    if (error instanceof TomlError)
+      throw new PromptyardError('CONFIG_INVALID', `Invalid configuration:\n  ${describeTomlError(error, file ?? 'config')}`, {
+        cause: error,
+      });
     throw error;
   }
 };

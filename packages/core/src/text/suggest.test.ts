@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestNames, didYouMean, formatList } from './suggest.js';
+import { closestNames, didYouMean, formatList, namesWithinEdits } from './suggest.js';
 
 describe('closestNames', () => {
   const names = ['review', 'git/commit', 'git/review-pr', 'plan', 'writing:summarize'];
@@ -25,5 +25,14 @@ describe('didYouMean', () => {
     expect(didYouMean(['x'], 'clause', (names) => names.map((name) => `[${name}]`).join(' or '))).toBe('; did you mean [x]?');
     expect(didYouMean(['list'], 'colon')).toBe(': did you mean "list"?');
     expect(didYouMean([], 'aside')).toBe('');
+  });
+});
+
+describe('namesWithinEdits', () => {
+  it('finds typos (a transposition is one edit, case differences are free) but not names that merely contain the input', () => {
+    expect(namesWithinEdits('argumnets', ['arguments', 'description'], 1)).toEqual(['arguments']);
+    expect(namesWithinEdits('Description', ['description'], 0)).toEqual(['description']);
+    expect(namesWithinEdits('tools', ['allowed-tools', 'model'], 2)).toEqual([]);
+    expect(namesWithinEdits('modle', ['mode', 'model'], 2)).toEqual(['mode', 'model']);
   });
 });

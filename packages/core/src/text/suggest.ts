@@ -76,3 +76,18 @@ export const didYouMean = (
   if (form === 'aside') return ` (did you mean ${names}?)`;
   return `${form === 'colon' ? ':' : ';'} did you mean ${names}?`;
 };
+
+/**
+ * The known names within `maxEdits` edits of `input` (case-insensitive; a case-only difference counts
+ * as close), closest first. Only typos: unlike `closestNames`, a name that merely contains `input` is
+ * not close.
+ */
+export const namesWithinEdits = (input: string, known: Iterable<string>, maxEdits: number): string[] => {
+  const needle = input.toLowerCase();
+  const scored: { name: string; distance: number }[] = [];
+  for (const name of known) {
+    const distance = editDistance(needle, name.toLowerCase(), maxEdits);
+    if (distance <= maxEdits) scored.push({ name, distance });
+  }
+  return scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1)).map((entry) => entry.name);
+};

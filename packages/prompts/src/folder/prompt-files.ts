@@ -56,7 +56,7 @@ const applyRead = (state: FolderState, file: string, outcome: ReadOutcome, force
   }
   try {
     const entry = file.endsWith('.prompty')
-      ? parsePromptyFile({ text, file, name, source, engines, maxFileBytes })
+      ? parsePromptyFile({ text, file, name, source, engines, maxFileBytes, logger })
       : parsePromptFile({
           text,
           file,

@@ -18,6 +18,7 @@ import {
 import { deriveDescription } from './derive-description.js';
 import { fileError } from './file-error.js';
 import { parseFrontmatter } from './frontmatter.js';
+import { describeKeyTypo } from './frontmatter-typos.js';
 import { hasMessageMarkers, splitMessageParts } from './message-sections.js';
 import { resolveReference, type ReferenceOptions } from '../native/file-references.js';
 import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
@@ -109,6 +110,8 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const location = { file, text, bodyLine };
   const frontmatter = readPromptFrontmatter(data, location);
+  for (const typo of frontmatter.typos)
+    options.logger?.warn(describeKeyTypo(typo), { file, line: frontmatterKeyLine(location, typo.key), key: typo.key });
 
   let engineName: string;
   if (frontmatter.engine !== undefined) {

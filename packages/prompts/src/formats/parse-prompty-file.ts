@@ -1,5 +1,6 @@
-import type { PromptEntry, TemplateEngine } from '@promptyard/core';
+import type { Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
 import { fileError } from './file-error.js';
+import { describeKeyTypo, keyLine } from './frontmatter-typos.js';
 import { createNativeEntry } from '../native/native-entry.js';
 import { parsePromptyFormat } from '../native/prompty-format.js';
 
@@ -15,6 +16,8 @@ export interface ParsePromptyFileOptions {
   /** Must contain `jinja` to render the file. */
   readonly engines: Readonly<Record<string, TemplateEngine>>;
   readonly maxFileBytes: number;
+  /** Warned to: frontmatter keys that look like typos. */
+  readonly logger?: Logger;
 }
 
 /**
@@ -25,7 +28,10 @@ export const parsePromptyFile = (options: ParsePromptyFileOptions): PromptEntry 
   const { file, source, engines } = options;
   const jinja = Object.hasOwn(engines, 'jinja') ? engines['jinja'] : undefined;
   if (jinja === undefined) throw fileError(file, 'Prompty files render with Jinja, and no "jinja" template engine is configured');
-  const definition = parsePromptyFormat({ text: options.text.replace(/\r\n/g, '\n'), file, path: source, jinja });
+  const text = options.text.replace(/\r\n/g, '\n');
+  const definition = parsePromptyFormat({ text, file, path: source, jinja });
+  for (const typo of definition.typos ?? [])
+    options.logger?.warn(describeKeyTypo(typo), { file, line: keyLine(text, typo.key), key: typo.key });
   // File references resolve inside the prompt folder (the file's path minus its source path).
   const root = file.slice(0, Math.max(0, file.length - source.length - 1));
   const entry = createNativeEntry({ format: 'prompty', definition, file, source, prefix: '', root, maxFileBytes: options.maxFileBytes });

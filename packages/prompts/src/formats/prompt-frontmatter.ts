@@ -1,5 +1,8 @@
+import { didYouMean, namesWithinEdits } from '@promptyard/core';
 import type { PromptArgument } from '@promptyard/core';
 import { fileError } from './file-error.js';
+import { editsFor, findKeyTypos, knownFrontmatterKeys } from './frontmatter-typos.js';
+import type { KeyTypo } from './frontmatter-typos.js';
 import { describeValue, isRecord } from './value-shape.js';
 
 /** The frontmatter keys Promptyard understands; every other key is passed through as metadata. */
@@ -9,6 +12,8 @@ export interface PromptFrontmatter {
   readonly arguments: readonly PromptArgument[];
   readonly engine?: string;
   readonly extra: Readonly<Record<string, unknown>>;
+  /** Unknown keys close to a known one (`argumnets`): kept in `extra`, reported as likely typos. */
+  readonly typos: readonly KeyTypo[];
 }
 
 /** Where the frontmatter sits, so that errors can point at the offending key's line. */
@@ -18,8 +23,8 @@ export interface FrontmatterLocation {
   readonly bodyLine: number;
 }
 
-const knownKeys: ReadonlySet<string> = new Set(['description', 'title', 'arguments', 'engine']);
-const argumentKeys = ['name', 'title', 'description', 'required', 'default', 'enum'];
+const knownKeys: ReadonlySet<string> = new Set(knownFrontmatterKeys.markdown);
+const argumentKeys: readonly string[] = knownFrontmatterKeys['markdown-argument'];
 
 /** The 1-based line where a top-level frontmatter key is written, if it can be found. */
 export const frontmatterKeyLine = (location: FrontmatterLocation, key: string): number | undefined => {
@@ -47,7 +52,10 @@ const readArgument = (item: unknown, index: number, fail: (reason: string) => ne
   const at = `arguments[${index}]`;
   if (!isRecord(item)) fail(`${at} must be a mapping such as "- name: topic", not ${describeValue(item)}`);
   for (const key of Object.keys(item)) {
-    if (!argumentKeys.includes(key)) fail(`${at} has an unknown key "${key}"; allowed keys: ${argumentKeys.join(', ')}`);
+    if (!argumentKeys.includes(key)) {
+      const hint = didYouMean(namesWithinEdits(key, argumentKeys, editsFor(key)).slice(0, 1), 'aside');
+      fail(`${at} has an unknown key "${key}"${hint}; allowed keys: ${argumentKeys.join(', ')}`);
+    }
   }
   const { name, required } = item;
   if (typeof name !== 'string' || name.trim() === '') fail(`${at}.name must be a non-empty string, not ${describeValue(name)}`);
@@ -127,5 +135,6 @@ export const readPromptFrontmatter = (data: Readonly<Record<string, unknown>>, l
     ...(engine !== undefined && { engine }),
     arguments: args,
     extra,
+    typos: findKeyTypos(data, 'markdown'),
   };
 };

@@ -48,6 +48,12 @@ describe('parseTwigManifest', () => {
     expect(() => parseTwigManifest('[prompts.a]\ndescription = \n', file, 'git')).toThrow(`${file}:2: invalid TOML`);
   });
 
+  it("shows the parser's snippet with a caret under the mistake", () => {
+    expect(() => parseTwigManifest('[prompts.a]\ndescription = unquoted\n', file, 'git')).toThrow(
+      /:2: invalid TOML: invalid value\n {4}1: {2}\[prompts\.a\]\n {4}2: {2}description = unquoted\n {22}\^$/,
+    );
+  });
+
   it('reports wrong types with the line of the prompt table', () => {
     expect(() => parseTwigManifest('\n[prompts.a]\ndescription = 3\n', file, 'git')).toThrow(
       `${file}:2: prompts.a.description must be a string, not the number 3`,

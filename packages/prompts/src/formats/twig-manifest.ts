@@ -1,5 +1,6 @@
 import type { PromptArgument } from '@promptyard/core';
-import { TomlError, parse } from 'smol-toml';
+import { tomlErrorLine, tomlErrorReason, tomlErrorSnippet } from '@promptyard/core';
+import { parse } from 'smol-toml';
 import { fileError } from './file-error.js';
 import { describeValue, isRecord } from './value-shape.js';
 
@@ -22,11 +23,6 @@ export const normalizeLibraryName = (name: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_|_$/g, '');
-
-const firstLine = (message: string): string => {
-  const end = message.indexOf('\n');
-  return end === -1 ? message : message.slice(0, end);
-};
 
 /** Best effort: the first line (trimmed) that `matches`, for errors TOML parsing cannot place. */
 const findLine = (text: string, matches: (line: string) => boolean): number | undefined => {
@@ -73,8 +69,11 @@ export const parseTwigManifest = (text: string, file: string, folderName: string
   try {
     data = parse(text);
   } catch (error) {
-    const line = error instanceof TomlError ? error.line : undefined;
-    throw fileError(file, `invalid TOML: ${firstLine(error instanceof Error ? error.message : String(error))}`, { line, cause: error });
+    // The parser's snippet, with a caret under the column, follows the reason.
+    throw fileError(file, `invalid TOML: ${tomlErrorReason(error)}${tomlErrorSnippet(error)}`, {
+      line: tomlErrorLine(error),
+      cause: error,
+    });
   }
 
   const invalid = (reason: string, line: number | undefined): Error => fileError(file, reason, { line });

@@ -10,6 +10,7 @@ import {
   type NativeSection,
 } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 const systemBlock = /<system>([\s\S]*?)<\/system>/;
 /** Handlebars expressions of a legacy body (`{{{ currentFile }}}`, `{{ url "…" }}`). */
@@ -59,6 +60,7 @@ export const parseContinueFormat = (input: NativeFileInput): NativeDefinition =>
     sections,
     body: main,
     unfilled: legacy ? findUnfilled(body, handlebars, (placeholder) => continueInput.test(placeholder)) : [],
+    typos: findKeyTypos(data, 'continue'),
     meta: extraFields(data, ['description', 'name']),
   };
 };

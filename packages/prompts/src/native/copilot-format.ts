@@ -3,6 +3,7 @@ import { parseNativeFrontmatter } from './native-frontmatter.js';
 import { compileInputDialect, editorVariables } from './input-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 /** Any `${…}`: what the input dialect does not take is reported by `validate`. */
 const anyVariable = /\$\{[^}\s]*\}/g;
@@ -32,6 +33,7 @@ export const parseCopilotFormat = (input: NativeFileInput): NativeDefinition => 
     sections: [{ role: 'user', variables: template.variables, render: async (values) => template.render(values) }],
     body,
     unfilled: findUnfilled(body, anyVariable, (placeholder) => compileInputDialect(placeholder).variables.length > 0),
+    typos: findKeyTypos(data, 'copilot'),
     meta: extraFields(data, ['description', 'name']),
   };
 };

@@ -4,6 +4,7 @@ import { freeTextName } from './dialect.js';
 import { compileDollarDialect, hintNames, positionName } from './dollar-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 export type DollarFormat = 'claude-commands' | 'claude-skills' | 'codex' | 'speckit';
 
@@ -65,6 +66,7 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
     body,
     ...(claude ? { references: 'at' as const } : {}),
     unfilled: claude ? findUnfilled(body, claudeVariable, () => false) : [],
+    typos: findKeyTypos(data, 'dollar'),
     meta: { ...extraFields(data, consumed), ...(hint === undefined ? {} : { 'argument-hint': hint }) },
   };
 };

@@ -1,11 +1,10 @@
+import { tomlErrorLine, tomlErrorReason, tomlErrorSnippet } from '@promptyard/core';
 import { parse as parseToml } from 'smol-toml';
 import { fileError } from '../formats/file-error.js';
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 import { freeTextName } from './dialect.js';
 import { compileFreeTextDialect, geminiArgs } from './free-text-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
-
-const tomlLine = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'line' in error && typeof error.line === 'number' ? error.line : undefined;
 
 /** Gemini CLI `*.toml` commands: `prompt` with `{{args}}` (or the args appended); `!{cmd}` stays literal. */
 export const parseGeminiFormat = (input: NativeFileInput): NativeDefinition => {
@@ -13,8 +12,11 @@ export const parseGeminiFormat = (input: NativeFileInput): NativeDefinition => {
   try {
     data = parseToml(input.text);
   } catch (error) {
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? 'invalid TOML') : 'invalid TOML';
-    throw fileError(input.file, `invalid TOML: ${reason}`, { line: tomlLine(error), cause: error });
+    // The parser's snippet, with a caret under the column, follows the reason.
+    throw fileError(input.file, `invalid TOML: ${tomlErrorReason(error)}${tomlErrorSnippet(error)}`, {
+      line: tomlErrorLine(error),
+      cause: error,
+    });
   }
   const prompt = Object.hasOwn(data, 'prompt') ? data['prompt'] : undefined;
   if (typeof prompt !== 'string') throw fileError(input.file, 'a Gemini command needs a "prompt" string', { line: 1 });
@@ -29,6 +31,7 @@ export const parseGeminiFormat = (input: NativeFileInput): NativeDefinition => {
     sections: [{ role: 'user', variables: template.variables, render: async (args) => template.render(args) }],
     body: prompt,
     references: 'at-brace',
+    typos: findKeyTypos(data, 'gemini'),
     meta: extraFields(data, ['description', 'prompt']),
   };
 };

@@ -1,4 +1,5 @@
 import type { PromptArgument, RenderOptions, TemplateEngine } from '@promptyard/core';
+import type { KeyTypo } from '../formats/frontmatter-typos.js';
 import type { ReferenceStyle } from './file-references.js';
 import type { SectionRole } from './role-sections.js';
 
@@ -49,6 +50,8 @@ export interface NativeDefinition {
   readonly references?: ReferenceStyle;
   /** Placeholders as written that nothing fills over MCP (`${editorThing}`); `validate` warns. */
   readonly unfilled?: readonly string[];
+  /** Unknown frontmatter keys close to one the format reads (`argumnets`); warned at load and by `validate`. */
+  readonly typos?: readonly KeyTypo[];
   readonly meta: Readonly<Record<string, unknown>>;
 }
 

@@ -1,5 +1,6 @@
 import type { PromptEntry, TemplateEngine } from '@promptyard/core';
 import { fileErrorDetails } from '../formats/file-error.js';
+import { describeKeyTypo, keyLine } from '../formats/frontmatter-typos.js';
 import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
@@ -21,6 +22,8 @@ export interface NativeProblem {
   readonly line?: number;
   readonly severity: 'error' | 'warning';
   readonly message: string;
+  /** A frontmatter key that looks like a typo: warned at load too, unlike the other warnings. */
+  readonly typo?: boolean;
 }
 
 export interface NativeInspection {
@@ -61,6 +64,10 @@ const definitionProblems = (file: string, text: string, definition: NativeDefini
       message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`,
       ...(line === undefined ? {} : { line }),
     });
+  }
+  for (const typo of definition.typos ?? []) {
+    const line = keyLine(text, typo.key);
+    problems.push({ file, severity: 'warning', message: describeKeyTypo(typo), typo: true, ...(line === undefined ? {} : { line }) });
   }
   const used = new Set(definition.sections.flatMap((section) => section.variables));
   for (const name of definition.declared) {

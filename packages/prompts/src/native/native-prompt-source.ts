@@ -57,11 +57,12 @@ export interface NativePromptSource extends PromptSource {
 /** What a served prompt looked like, to report only the prompts a change touched. */
 const signature = (entry: PromptEntry): string => JSON.stringify([entry.title, entry.description, entry.arguments, entry.text]);
 
-/** A load's problems: files that do not load as warnings, the rest for debugging. */
+/** A load's problems: files that do not load and likely typos as warnings, the rest for debugging. */
 const logProblems = (logger: Logger, problems: readonly NativeProblem[]): void => {
   for (const problem of problems) {
     if (problem.severity === 'error')
       logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
+    else if (problem.typo === true) logger.warn(problem.message, { file: problem.file, line: problem.line });
     else logger.debug(problem.message, { file: problem.file });
   }
 };

@@ -3,6 +3,7 @@ import type { PromptArgument } from '@promptyard/core';
 import { fileError } from '../formats/file-error.js';
 import { parseFrontmatter } from '../formats/frontmatter.js';
 import { isRecord } from '../formats/value-shape.js';
+import { findKeyTypos, type KeyTypo } from '../formats/frontmatter-typos.js';
 import {
   extraFields,
   stringField,
@@ -47,6 +48,19 @@ const readInputs = (inputs: unknown, file: string): PromptArgument[] => {
   }
   if (isRecord(inputs)) return Object.entries(inputs).map(([name, spec]) => readInput(name, spec));
   throw fileError(file, '"inputs" must be a list of { name, description, required, default } or a mapping');
+};
+
+/** Typos among the top-level keys and the keys of each input (`inputs[0].requried`, `inputs.firstName.requried`). */
+const promptyTypos = (data: Readonly<Record<string, unknown>>, inputs: unknown): KeyTypo[] => {
+  const items: [string, unknown][] = Array.isArray(inputs)
+    ? inputs.map((spec, index): [string, unknown] => [`inputs[${index}].`, spec])
+    : isRecord(inputs)
+      ? Object.entries(inputs).map(([name, spec]): [string, unknown] => [`inputs.${name}.`, spec])
+      : [];
+  return [
+    ...findKeyTypos(data, 'prompty'),
+    ...items.flatMap(([path, spec]) => (isRecord(spec) ? findKeyTypos(spec, 'prompty-input', path) : [])),
+  ];
 };
 
 /** Prompty's input types whose values are JSON (a list to loop over, a number to compare). */
@@ -136,6 +150,7 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
     declared: declared.map((argument) => argument.name),
     sections,
     body,
+    typos: promptyTypos(data, inputs),
     meta: extraFields(data, ['description', 'name', 'inputs', 'sample']),
   };
 };
