@@ -15,6 +15,7 @@ import { clientConfigs, httpEndpoint } from './endpoint.js';
 import { createEngines, createLibrary, describeDiscovery } from '../library/library.js';
 import type { Library } from '../library/library.js';
 import { loadProviders, promptSourcesOf } from '../providers.js';
+import { hiddenBuiltinTools } from './builtins.js';
 import { createServedResources, createServedTools } from './services.js';
 import { gitHealth, reconfigureOnEdit, syncOnHangup } from './git-serving.js';
 import { createServedSkills } from './skills.js';
@@ -176,6 +177,12 @@ const loadWithBlueprint = async (parts: ServerParts, host: Host): Promise<McpSer
     folders: sources.length,
     ms: Math.round(performance.now() - loadStarted),
   });
+  const hidden = hiddenBuiltinTools(resolved);
+  if (hidden.length > 0)
+    logger.info(
+      'tools not listed until configured',
+      Object.fromEntries(hidden.map(({ tool, reason, enable }) => [tool, `${reason}: ${enable}`])),
+    );
   return blueprint;
 };
 
@@ -187,11 +194,13 @@ const serve = async (
 ): Promise<Served> => {
   const { catalog } = library;
   const { config } = resolved;
+  const hiddenTools = hiddenBuiltinTools(resolved);
   const health = () => ({
     name: config.server.name,
     prompts: catalog.size,
     tools: tools?.catalog.size ?? 0,
     catalogVersion: catalog.version,
+    hiddenTools,
     ...gitHealth(library.git),
   });
   const served = await host.serve(blueprint, {
