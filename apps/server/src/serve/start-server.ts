@@ -8,7 +8,7 @@ import { createLogger, describeError } from '@promptyard/core';
 import type { AccessPolicy, Logger, Metrics, ResourceService, ToolService } from '@promptyard/core';
 import { startHost } from '@promptyard/host';
 import type { Host, Served } from '@promptyard/host';
-import { createCatalogHandlers, createMcpServerBlueprint } from '@promptyard/mcp';
+import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost } from '@promptyard/mcp';
 import type { McpHandlers, McpServerBlueprint } from '@promptyard/mcp';
 import type { ResolvedConfig } from '../config.js';
 import { clientConfigs, httpEndpoint } from './endpoint.js';
@@ -210,7 +210,9 @@ const serve = async (
     counts: () => ({ prompts: catalog.size }),
     warnOpenBind: true,
   });
-  if (served.url !== undefined) process.stderr.write(`\n${clientConfigs(served.url, config.server.name)}\n\n`);
+  // On a wildcard bind, the snippets name an address other machines can use.
+  const shown = served.urls?.find((url) => !isLoopbackHost(new URL(url).hostname)) ?? served.url;
+  if (shown !== undefined) process.stderr.write(`\n${clientConfigs(shown, config.server.name)}\n\n`);
   else logger.info('serving on stdio', { prompts: catalog.size });
   return served;
 };

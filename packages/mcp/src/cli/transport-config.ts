@@ -14,7 +14,10 @@ export const transportSection = {
   host: { type: 'string', default: '127.0.0.1', doc: 'HTTP bind address (PROMPTYARD_HOST).' },
   port: { type: 'integer', min: 0, max: 65535, default: 3000, doc: 'HTTP port, 0 picks a free one (PROMPTYARD_PORT).' },
   path: { type: 'string', default: '/mcp', doc: 'HTTP path of the MCP endpoint.' },
-  allowed_hosts: { type: 'string[]', doc: 'Host header names accepted (default: loopback names on a loopback bind, else the bind host).' },
+  allowed_hosts: {
+    type: 'string[]',
+    doc: 'Host header names accepted (default: loopback names on a loopback bind, every address of this machine on 0.0.0.0 or ::, else the bind host).',
+  },
   allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
   public_url: {
     type: 'string',
