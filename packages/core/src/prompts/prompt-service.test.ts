@@ -91,7 +91,7 @@ describe('createPromptService', () => {
     expect(error?.message).toBe(
       'Prompt "review": "language" must be one of "python", "typescript" or "rust", got "cobol"; "size" must be one of "small" or "large", got "larg" (did you mean "large"?) (declared in /prompts/review.md:1).',
     );
-    expect(error?.data).toEqual({ name: 'review', arguments: { language: ['python', 'typescript', 'rust'], size: ['small', 'large'] } });
+    expect(error?.data).toEqual({ name: 'review', allowed: { language: ['python', 'typescript', 'rust'], size: ['small', 'large'] } });
     // A long value is described by its length, not echoed.
     expect((await refusal({ code: 'x', language: 'p'.repeat(500) }))?.message).toContain('got a value of 500 characters');
     // Allowed values, an omitted argument and an optional one left empty render.

@@ -54,7 +54,7 @@ const refuseOutsideEnum = (entry: PromptEntry, given: Readonly<Record<string, un
   throw new PromptyardError('INVALID_ARGUMENT', `Prompt "${entry.name}": ${problems.join('; ')} (declared in ${where(entry)}).`, {
     data: {
       name: entry.name,
-      arguments: Object.fromEntries(offending.map((name) => [name, entry.arguments.find((argument) => argument.name === name)?.enum])),
+      allowed: Object.fromEntries(offending.map((name) => [name, entry.arguments.find((argument) => argument.name === name)?.enum])),
     },
   });
 };
