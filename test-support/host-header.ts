@@ -15,11 +15,16 @@ export const expectedUrls = (port: number, path: string): string[] => [
     .map((info) => `http://${info.address}:${port}${path}`),
 ];
 
-/** `GET <path>` on `url`'s address with the given Host header: the status and body. */
-export const getWithHost = (url: string, path: string, host: string): Promise<{ status: number; body: string }> =>
+/** `GET <path>` on `url`'s address with the given Host header (and any other headers): the status and body. */
+export const getWithHost = (
+  url: string,
+  path: string,
+  host: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<{ status: number; body: string }> =>
   new Promise((resolve, reject) => {
     const target = new URL(path, url);
-    const req = request(target, { headers: { host } }, (res) => {
+    const req = request(target, { headers: { ...headers, host } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));

@@ -16,6 +16,11 @@ describe('promptyard-server --host 0.0.0.0', () => {
     expect(server.stderr.text).not.toContain('0.0.0.0:');
     if (others.length > 0) expect(server.stderr.text).toContain(`also reachable at ${others.join(', ')}`);
     else console.log('this machine has no non-loopback IPv4 address: only 127.0.0.1 is checked');
+    // A browser page on this machine (MCP Inspector) passes the Origin check too.
+    const inspector = await getWithHost(loopback as string, '/health', new URL(loopback as string).host, {
+      origin: 'http://localhost:6274',
+    });
+    expect(inspector.status).toBe(200);
     // The printed addresses are accepted by the Host check.
     for (const url of [loopback, ...others]) {
       const client = await connectHttp(url as string);

@@ -18,7 +18,10 @@ export const transportSection = {
     type: 'string[]',
     doc: 'Host header names accepted (default: loopback names on a loopback bind, every address of this machine on 0.0.0.0 or ::, else the bind host).',
   },
-  allowed_origins: { type: 'string[]', doc: 'Origin host names accepted from browsers (default: loopback names).' },
+  allowed_origins: {
+    type: 'string[]',
+    doc: 'Origin host names accepted from browsers (default: loopback names, and on 0.0.0.0 or :: every address of this machine).',
+  },
   public_url: {
     type: 'string',
     doc: 'The URL clients reach the MCP endpoint at, behind a proxy: the OAuth resource and the default [auth] audience (default: the URL served).',

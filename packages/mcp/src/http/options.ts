@@ -40,7 +40,7 @@ export interface HttpServeOptions {
    * those and every address of this machine on a wildcard bind (`0.0.0.0`, `::`), else the bind host.
    */
   readonly allowedHosts?: readonly string[];
-  /** Origin host names accepted from browsers; loopback names by default. Requests without Origin pass. */
+  /** Origin host names accepted from browsers; by default as for `allowedHosts`. Requests without Origin pass. */
   readonly allowedOrigins?: readonly string[];
   /** When set, every MCP request needs `Authorization: Bearer <token>`. */
   readonly authToken?: string | undefined;

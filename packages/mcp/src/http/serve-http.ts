@@ -101,10 +101,14 @@ const serveEndpoint = (
   };
 };
 
-/** Host names accepted when `allowedHosts` is not set: loopback names on a loopback bind, every address of this machine on a wildcard bind, else the bind host. */
-const defaultAllowedHosts = (sdk: typeof ServerSdk, host: string): string[] => {
-  if (isLoopbackHost(host)) return sdk.localhostAllowedHostnames();
-  if (isWildcardHost(host)) return [...new Set([...sdk.localhostAllowedHostnames(), ...reachableAddresses(host).map(urlHost)])];
+/**
+ * Names accepted when `allowedHosts` / `allowedOrigins` is not set: the loopback names on a loopback
+ * bind, those and every address of this machine on a wildcard bind (what the notice prints), else the
+ * bind host.
+ */
+const defaultAllowed = (host: string, loopbackNames: readonly string[]): string[] => {
+  if (isLoopbackHost(host)) return [...loopbackNames];
+  if (isWildcardHost(host)) return [...new Set([...loopbackNames, ...reachableAddresses(host).map(urlHost)])];
   return [host];
 };
 
@@ -128,7 +132,6 @@ const createFront = (
 ): HttpFront => {
   const [main] = endpoints as [ServedEndpoint];
   const { path, sdkPath } = main;
-  const loopback = isLoopbackHost(options.host);
   const { logger } = blueprint;
   const { cluster, metrics, rateLimit } = options;
   // The endpoint's open SSE streams, counted only with metrics.
@@ -143,8 +146,8 @@ const createFront = (
     maxBodyBytes: options.maxBodyBytes,
     hostCheck: createHostCheck({
       sdk,
-      allowedHosts: options.allowedHosts ?? defaultAllowedHosts(sdk, options.host),
-      allowedOrigins: options.allowedOrigins ?? (loopback ? sdk.localhostAllowedOrigins() : [options.host]),
+      allowedHosts: options.allowedHosts ?? defaultAllowed(options.host, sdk.localhostAllowedHostnames()),
+      allowedOrigins: options.allowedOrigins ?? defaultAllowed(options.host, sdk.localhostAllowedOrigins()),
       logger,
     }),
     rateLimit:
