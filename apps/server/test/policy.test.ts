@@ -51,7 +51,8 @@ const start = async (): Promise<HttpServer> => {
     writeFile(join(dir, 'promptyard.toml'), policy.replace('"prompts"', JSON.stringify(prompts))),
   );
   const server = await startHttp(['--config', join(dir, 'promptyard.toml')], {
-    env: { PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp' },
+    // A key lists web_search, which a rule below shows; the fake key is never used.
+    env: { PROMPTYARD_AUTH_ISSUER: issuer.issuer, PROMPTYARD_AUTH_REQUIRED_SCOPES: 'mcp', SERPER_API_KEY: 'unused-serper-key' },
   });
   resources = [server.url];
   return server;

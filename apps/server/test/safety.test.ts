@@ -104,12 +104,14 @@ const expectReadable = async (client: Client): Promise<void> => {
 
 describe('malformed requests', () => {
   const folder = { 'review.md': 'Review {{ code }}' };
+  // A key lists web_search, so tools/call is served (and its malformed request refused); it is never used.
+  const env = { SERPER_API_KEY: 'unused-serper-key' };
 
   for (const era of ['legacy', 'modern'] as Era[]) {
     it(`answer -32602 with one sentence over stdio (${era})`, async () => {
       const dir = await makeFolder(folder);
       const pin = era === 'modern' ? { client: { versionNegotiation: { mode: { pin: '2026-07-28' } } } } : {};
-      const { client } = await startStdio(['--prompts', dir, '--no-watch'], pin as never);
+      const { client } = await startStdio(['--prompts', dir, '--no-watch'], { ...pin, env } as never);
       expect(client.getProtocolEra()).toBe(era);
       await expectReadable(client);
     });
@@ -118,7 +120,7 @@ describe('malformed requests', () => {
   for (const era of ['legacy', 'modern'] as Era[]) {
     it(`answer -32602 with one sentence over HTTP (${era})`, async () => {
       const dir = await makeFolder(folder);
-      const server = await startHttp(['--prompts', dir, '--no-watch']);
+      const server = await startHttp(['--prompts', dir, '--no-watch'], { env });
       const client = await connectHttp(server.url, { era });
       expect(client.getProtocolEra()).toBe(era);
       await expectReadable(client);

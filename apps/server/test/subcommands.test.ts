@@ -14,8 +14,8 @@ describe('promptyard-server subcommands', () => {
     expect(after.code).toBe(0);
     expect(after.stdout).toBe(before.stdout);
     expect(after.stdout).toContain('review');
-    const rendered = await runCli(['-p', dir, 'render', 'review', '--arg', 'code=x()', '--arg', 'language=js']);
-    expect(rendered).toMatchObject({ code: 0, stdout: expect.stringContaining('Review this js code') });
+    const rendered = await runCli(['-p', dir, 'render', 'review', '--arg', 'code=x()', '--arg', 'language=rust']);
+    expect(rendered).toMatchObject({ code: 0, stdout: expect.stringContaining('Review this rust code') });
   });
 
   it('suggests the closest command for a mistyped one', async () => {

@@ -205,17 +205,39 @@ describe('search tools through promptyard-server', () => {
     expect(ask).toMatch(/\(2026-01-02\)\n\n\[output cut at 1500 bytes: \d+ of 40 sources shown\]$/);
   });
 
-  it('still lists the tools without keys, and a call says which variable to set', async () => {
+  it('lists neither tool without its key, and says at start and in /health which variable enables each', async () => {
     const { client, stderr } = await start({}, false);
-    expect((await client.listTools()).tools).toHaveLength(2);
-    const web = await client.callTool({ name: 'web_search', arguments: { query: 'x' } });
-    expect(web.isError).toBe(true);
-    expect(text(web)).toMatch(/set SERPER_API_KEY/);
-    const ask = await client.callTool({ name: 'perplexity_summary_search', arguments: { query: 'x' } });
-    expect(text(ask)).toMatch(/set PERPLEXITY_API_KEY/);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('web_search');
+    expect(names).not.toContain('perplexity_summary_search');
+    // Not served: a call is refused as for any unknown tool, and reaches no service.
+    await expect(client.callTool({ name: 'web_search', arguments: { query: 'x' } })).rejects.toThrow();
+    const line = (await stderr.waitFor(/INFO[^\n]*tools not listed until configured[^\n]*/))[0];
+    expect(line).toMatch(/web_search="no Serper API key: set SERPER_API_KEY in the environment/);
+    expect(line).toMatch(/perplexity_summary_search="no Perplexity API key: set PERPLEXITY_API_KEY in the environment/);
+    // No start-up notice about them any more: one informational line says it all.
+    expect(stderr.text).not.toMatch(/NOTICE[^\n]*(SERPER|PERPLEXITY)/);
+    expect(stderr.text).not.toMatch(/has no API key/);
     expect(serper.requests).toHaveLength(0);
     expect(perplexity.requests).toHaveLength(0);
-    await stderr.waitFor(/web_search has no API key: set SERPER_API_KEY/);
+  });
+
+  it('lists each tool once its own key is set', async () => {
+    const { client } = await start({ SERPER_API_KEY: serperKey }, false);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['web_search']);
+  });
+
+  it('says in /health which tools are hidden and what enables them', async () => {
+    const dir = await makeFolder(promptFiles);
+    const server = await startHttp(['--prompts', dir, '--no-watch'], { env: { PERPLEXITY_API_KEY: perplexityKey } });
+    const health = (await (await fetch(new URL('/health', server.url))).json()) as Record<string, unknown>;
+    expect(health['hiddenTools']).toEqual([
+      {
+        tool: 'web_search',
+        reason: 'no Serper API key',
+        enable: 'set SERPER_API_KEY in the environment (or [tools.web_search] enabled = false to stop mentioning it)',
+      },
+    ]);
   });
 
   it('answers invalid arguments with isError and an unknown tool with -32602', async () => {

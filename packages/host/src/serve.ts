@@ -1,5 +1,5 @@
 import type { Cluster, Logger } from '@promptyard/core';
-import { isLoopbackHost, serveHttp, serveStdio } from '@promptyard/mcp';
+import { isLoopbackHost, isWildcardHost, serveHttp, serveStdio } from '@promptyard/mcp';
 import type { HttpServeOptions, McpServerBlueprint } from '@promptyard/mcp';
 import type { HostTelemetry } from './start-telemetry.js';
 
@@ -20,8 +20,10 @@ export interface ServeOptions {
 }
 
 export interface Served {
-  /** The HTTP endpoint, when serving over HTTP. */
+  /** The HTTP endpoint, when serving over HTTP: on a wildcard bind, its loopback URL. */
   readonly url?: string;
+  /** Over HTTP, every URL a client can use (on a wildcard bind, one per address of this machine). */
+  readonly urls?: readonly string[];
   close(): Promise<void>;
 }
 
@@ -58,5 +60,19 @@ export const serve = async (blueprint: McpServerBlueprint, options: ServeOptions
   }
   const auth = endpoint.auth !== undefined ? `oauth (${options.issuer ?? ''})` : endpoint.authToken === undefined ? 'none' : 'bearer';
   logger.notice(`listening on ${handle.url}`, { ...options.counts(), auth });
+  if (isWildcardHost(endpoint.host)) noteReachable(logger, handle.urls, endpoint);
   return handle;
+};
+
+/**
+ * A wildcard bind (`0.0.0.0`, `::`) has no URL of its own: the addresses clients can use, and, when
+ * the accepted Host names are the default, that any other name is refused until it is allowed.
+ */
+const noteReachable = (logger: Logger, urls: readonly string[], endpoint: HttpEndpoint): void => {
+  const others = urls.slice(1);
+  if (others.length > 0) logger.notice(`also reachable at ${others.join(', ')}`, { bound: endpoint.host });
+  if (endpoint.allowedHosts === undefined)
+    logger.notice(
+      'clients may use these addresses; one that uses another name (a DNS name, a proxy) is refused with 403 Invalid Host until that name is in [transport] allowed_hosts (or PROMPTYARD_TRANSPORT_ALLOWED_HOSTS)',
+    );
 };

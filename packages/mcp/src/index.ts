@@ -23,6 +23,7 @@ export type {
   SkillContent,
 } from './handlers.js';
 export { isLoopbackHost, serveHttp } from './http/serve-http.js';
+export { isWildcardHost } from './http/reachable.js';
 export type { HttpEndpointSpec, HttpHandle, HttpRoute, HttpRouteAnswer, HttpServeOptions } from './http/options.js';
 export { parseServeFlags } from './cli/serve-flags.js';
 export type { ServeFlags, ServeFlagValues } from './cli/serve-flags.js';

@@ -8,7 +8,7 @@ export const perplexityModels = ['sonar', 'sonar-pro', 'sonar-reasoning-pro', 's
 export type PerplexityModel = (typeof perplexityModels)[number];
 
 export interface PerplexitySearchOptions {
-  /** `PERPLEXITY_API_KEY`; without it the tool is listed and each call explains how to set it. */
+  /** `PERPLEXITY_API_KEY`; promptyard-server lists the tool only with one, and a call without it explains how to set it. */
   readonly apiKey: string | undefined;
   readonly baseUrl?: string;
   readonly timeoutMs?: number;

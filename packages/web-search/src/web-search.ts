@@ -5,7 +5,7 @@ import { joinWithin } from './format.js';
 import { postJson } from './request.js';
 
 export interface WebSearchOptions {
-  /** `SERPER_API_KEY`; without it the tool is listed and each call explains how to set it. */
+  /** `SERPER_API_KEY`; promptyard-server lists the tool only with one, and a call without it explains how to set it. */
   readonly apiKey: string | undefined;
   readonly baseUrl?: string;
   readonly timeoutMs?: number;

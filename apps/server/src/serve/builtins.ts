@@ -1,5 +1,5 @@
 import { PromptyardError } from '@promptyard/core';
-import type { Logger, ResourceProvider, ToolDefinition } from '@promptyard/core';
+import type { ResourceProvider, ToolDefinition } from '@promptyard/core';
 import { createDocProvider, createProjectProvider, createUrlProvider } from '@promptyard/resources';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/web-search';
 import type { ResolvedConfig } from '../config.js';
@@ -21,15 +21,52 @@ const requireHttpUrl = (value: string, key: string, variable: string): void => {
   }
 };
 
-/** `[tools.*]`: a missing API key leaves a tool listed, explaining itself when called. */
-export const createBuiltinTools = (resolved: ResolvedConfig, logger: Logger): ToolDefinition[] => {
+/** A built-in tool left out because without its key it could only fail: what enables it. */
+export interface HiddenTool {
+  readonly tool: string;
+  readonly reason: string;
+  /** What a user does to have it served. */
+  readonly enable: string;
+}
+
+/** The built-in tools that call a paid service, each with the environment variable its key comes from. */
+const keyedTools = [
+  { tool: 'web_search', section: 'tools.web_search', key: 'serper', variable: 'SERPER_API_KEY', service: 'Serper' },
+  {
+    tool: 'perplexity_summary_search',
+    section: 'tools.perplexity_summary_search',
+    key: 'perplexity',
+    variable: 'PERPLEXITY_API_KEY',
+    service: 'Perplexity',
+  },
+] as const;
+
+type KeyedTool = (typeof keyedTools)[number];
+
+/** `[tools.<name>] enabled` (the default) and a key in the environment: the tool is served. */
+const servable = (resolved: ResolvedConfig, keyed: KeyedTool): boolean =>
+  resolved.config[keyed.section].enabled && resolved.keys[keyed.key] !== undefined;
+
+/** The enabled search tools without a key: not listed, since every call would fail. For `/health` and the start-up log. */
+export const hiddenBuiltinTools = (resolved: ResolvedConfig): HiddenTool[] =>
+  keyedTools
+    .filter((keyed) => resolved.config[keyed.section].enabled && !servable(resolved, keyed))
+    .map(({ tool, section, variable, service }) => ({
+      tool,
+      reason: `no ${service} API key`,
+      enable: `set ${variable} in the environment (or [${section}] enabled = false to stop mentioning it)`,
+    }));
+
+/** `[tools.*]`: a tool is served once its API key is set; its base URL is checked whenever it is enabled. */
+export const createBuiltinTools = (resolved: ResolvedConfig): ToolDefinition[] => {
   const { config, keys } = resolved;
   const web = config['tools.web_search'];
   const perplexity = config['tools.perplexity_summary_search'];
   if (web.enabled) requireHttpUrl(web.base_url, '[tools.web_search] base_url', 'SERPER_BASE_URL');
   if (perplexity.enabled) requireHttpUrl(perplexity.base_url, '[tools.perplexity_summary_search] base_url', 'PERPLEXITY_BASE_URL');
+  const [webTool, perplexityTool] = keyedTools;
   const tools: ToolDefinition[] = [];
-  if (web.enabled) {
+  if (servable(resolved, webTool)) {
     tools.push(
       createWebSearchTool({
         apiKey: keys.serper,
@@ -39,9 +76,8 @@ export const createBuiltinTools = (resolved: ResolvedConfig, logger: Logger): To
         maxOutputBytes: web.max_output_bytes,
       }),
     );
-    if (keys.serper === undefined) logger.notice('web_search has no API key: set SERPER_API_KEY (calls explain this until then)');
   }
-  if (perplexity.enabled) {
+  if (servable(resolved, perplexityTool)) {
     tools.push(
       createPerplexitySearchTool({
         apiKey: keys.perplexity,
@@ -52,8 +88,6 @@ export const createBuiltinTools = (resolved: ResolvedConfig, logger: Logger): To
         maxOutputBytes: perplexity.max_output_bytes,
       }),
     );
-    if (keys.perplexity === undefined)
-      logger.notice('perplexity_summary_search has no API key: set PERPLEXITY_API_KEY (calls explain this until then)');
   }
   return tools;
 };

@@ -26,7 +26,7 @@ export const createServedTools = (resolved: ResolvedConfig, logger: Logger, part
       ignored: shadowed,
     }),
   );
-  toolCatalog.owner('builtin').replace(createBuiltinTools(resolved, logger));
+  toolCatalog.owner('builtin').replace(createBuiltinTools(resolved));
   if (fallback.tools) {
     toolCatalog.owner('prompts').replace([
       ...createPromptTools({

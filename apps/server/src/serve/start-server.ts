@@ -8,7 +8,7 @@ import { createLogger, describeError } from '@promptyard/core';
 import type { AccessPolicy, Logger, Metrics, ResourceService, ToolService } from '@promptyard/core';
 import { startHost } from '@promptyard/host';
 import type { Host, Served } from '@promptyard/host';
-import { createCatalogHandlers, createMcpServerBlueprint } from '@promptyard/mcp';
+import { createCatalogHandlers, createMcpServerBlueprint, isLoopbackHost } from '@promptyard/mcp';
 import type { McpHandlers, McpServerBlueprint } from '@promptyard/mcp';
 import type { ResolvedConfig } from '../config.js';
 import { reportConfig } from '../config-file.js';
@@ -16,6 +16,7 @@ import { clientConfigs, httpEndpoint } from './endpoint.js';
 import { createEngines, createLibrary, describeDiscovery } from '../library/library.js';
 import type { Library } from '../library/library.js';
 import { loadProviders, promptSourcesOf } from '../providers.js';
+import { hiddenBuiltinTools } from './builtins.js';
 import { createServedResources, createServedTools } from './services.js';
 import { gitHealth, reconfigureOnEdit, syncOnHangup } from './git-serving.js';
 import { createServedSkills } from './skills.js';
@@ -178,6 +179,12 @@ const loadWithBlueprint = async (parts: ServerParts, host: Host): Promise<McpSer
     folders: sources.length,
     ms: Math.round(performance.now() - loadStarted),
   });
+  const hidden = hiddenBuiltinTools(resolved);
+  if (hidden.length > 0)
+    logger.info(
+      'tools not listed until configured',
+      Object.fromEntries(hidden.map(({ tool, reason, enable }) => [tool, `${reason}: ${enable}`])),
+    );
   return blueprint;
 };
 
@@ -189,11 +196,13 @@ const serve = async (
 ): Promise<Served> => {
   const { catalog } = library;
   const { config } = resolved;
+  const hiddenTools = hiddenBuiltinTools(resolved);
   const health = () => ({
     name: config.server.name,
     prompts: catalog.size,
     tools: tools?.catalog.size ?? 0,
     catalogVersion: catalog.version,
+    hiddenTools,
     ...gitHealth(library.git),
   });
   const served = await host.serve(blueprint, {
@@ -203,7 +212,9 @@ const serve = async (
     counts: () => ({ prompts: catalog.size }),
     warnOpenBind: true,
   });
-  if (served.url !== undefined) process.stderr.write(`\n${clientConfigs(served.url, config.server.name)}\n\n`);
+  // On a wildcard bind, the snippets name an address other machines can use.
+  const shown = served.urls?.find((url) => !isLoopbackHost(new URL(url).hostname)) ?? served.url;
+  if (shown !== undefined) process.stderr.write(`\n${clientConfigs(shown, config.server.name)}\n\n`);
   else logger.info('serving on stdio', { prompts: catalog.size });
   return served;
 };

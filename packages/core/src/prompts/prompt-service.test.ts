@@ -73,6 +73,36 @@ describe('createPromptService', () => {
     expect(error.message).toBe('Prompt "review" is missing required arguments "code" and "lang" (declared in /prompts/review.md:1).');
   });
 
+  it("refuses a value outside an argument's enum, naming the allowed values", async () => {
+    const { service } = setup([
+      entry('review', [
+        { name: 'code', required: true },
+        { name: 'language', required: false, enum: ['python', 'typescript', 'rust'], default: 'typescript' },
+        { name: 'size', required: false, enum: ['small', 'large'] },
+      ]),
+    ]);
+    const refusal = (given: Record<string, unknown>) =>
+      service.get('review', given).then(
+        () => undefined,
+        (caught: unknown) => caught as PromptyardError,
+      );
+    const error = await refusal({ code: 'x', language: 'cobol', size: 'larg' });
+    expect(error?.code).toBe('INVALID_ARGUMENT');
+    expect(error?.message).toBe(
+      'Prompt "review": "language" must be one of "python", "typescript" or "rust", got "cobol"; "size" must be one of "small" or "large", got "larg" (did you mean "large"?) (declared in /prompts/review.md:1).',
+    );
+    expect(error?.data).toEqual({ name: 'review', allowed: { language: ['python', 'typescript', 'rust'], size: ['small', 'large'] } });
+    // A long value is described by its length, not echoed.
+    expect((await refusal({ code: 'x', language: 'p'.repeat(500) }))?.message).toContain('got a value of 500 characters');
+    // Allowed values, an omitted argument and an optional one left empty render.
+    expect(JSON.parse(text(await service.get('review', { code: 'x', language: 'rust', size: '' })))).toEqual({
+      code: 'x',
+      language: 'rust',
+      size: '',
+    });
+    expect(JSON.parse(text(await service.get('review', { code: 'x' })))).toEqual({ code: 'x', language: 'typescript' });
+  });
+
   it('suggests close names for an unknown prompt', async () => {
     const { service } = setup([entry('review', []), entry('git/commit', [])]);
     await expect(service.get('reviw', {})).rejects.toThrow(/Unknown prompt "reviw". Did you mean "review"\?/);

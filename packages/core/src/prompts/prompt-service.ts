@@ -8,7 +8,7 @@ import { findOrSuggest } from '../catalog/catalog.js';
 import { createDeadlines } from '../deadlines/deadlines.js';
 import { PromptyardError } from '../errors/errors.js';
 import type { Logger } from '../logging/logger.js';
-import { formatList } from '../text/suggest.js';
+import { closestNames, didYouMean, formatList } from '../text/suggest.js';
 import type { PromptEntry, RenderedPrompt } from '../contracts/types.js';
 import { completeArgument, createHistory } from './prompt-completion.js';
 import type { CompletionResult } from './prompt-completion.js';
@@ -27,6 +27,36 @@ const where = (entry: PromptEntry): string => `${entry.origin.file}${entry.origi
 const describeArguments = (args: Readonly<Record<string, string>>): string | undefined => {
   const lengths = Object.entries(args).map(([name, value]) => `${name}:${value.length}`);
   return lengths.length === 0 ? undefined : lengths.join(',');
+};
+
+/** A value sent for an enum argument is shown in the refusal only when short: arguments can be long. */
+const shownValue = (value: string): string => (value.length <= 60 ? JSON.stringify(value) : `a value of ${value.length} characters`);
+
+/**
+ * An argument declared with `enum` takes only those values; a refusal names each offending argument
+ * and its allowed values. An empty value of an optional argument is "not chosen", as a client's form
+ * sends it, and passes. No work beyond one loop unless a value is outside its enum.
+ */
+const refuseOutsideEnum = (entry: PromptEntry, given: Readonly<Record<string, unknown>>): void => {
+  let problems: string[] | undefined;
+  let offending: string[] | undefined;
+  for (const argument of entry.arguments) {
+    const allowed = argument.enum;
+    const raw = given[argument.name];
+    if (allowed === undefined || raw === undefined || raw === null) continue;
+    const value = typeof raw === 'string' ? raw : String(raw);
+    if (allowed.includes(value) || (value === '' && (!argument.required || argument.default !== undefined))) continue;
+    const hint = didYouMean(closestNames(value, allowed, 1), 'aside');
+    (problems ??= []).push(`"${argument.name}" must be one of ${formatList(allowed)}, got ${shownValue(value)}${hint}`);
+    (offending ??= []).push(argument.name);
+  }
+  if (problems === undefined || offending === undefined) return;
+  throw new PromptyardError('INVALID_ARGUMENT', `Prompt "${entry.name}": ${problems.join('; ')} (declared in ${where(entry)}).`, {
+    data: {
+      name: entry.name,
+      allowed: Object.fromEntries(offending.map((name) => [name, entry.arguments.find((argument) => argument.name === name)?.enum])),
+    },
+  });
 };
 
 /**
@@ -145,6 +175,7 @@ export const createPromptService = (options: PromptServiceOptions): PromptServic
     find,
     get: async (name, given = {}, signal) => {
       const entry = find(name);
+      refuseOutsideEnum(entry, given);
       const args = prepareArguments(entry, given, limits, logger);
       history.add(entry.name, args);
       const rendered = await withDeadline(

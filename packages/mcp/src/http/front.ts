@@ -4,6 +4,7 @@ import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Cluster, Identity, Logger, Metrics } from '@promptyard/core';
 import type { ServerSdk } from '../sdk.js';
 import type { HttpAuthGate } from './auth-gate.js';
+import type { HostCheck } from './host-check.js';
 import { identityOfAuthInfo } from './auth-identity.js';
 import { headerOf, sendJsonError } from './messages.js';
 import { serveHealth, serveMetrics, type HealthSource } from './probes.js';
@@ -21,8 +22,8 @@ export interface HttpFront {
   /** Every MCP endpoint by its path: what serves its requests. */
   readonly endpoints: ReadonlyMap<string, FrontEndpoint>;
   readonly maxBodyBytes: number;
-  readonly allowedHosts: string[];
-  readonly allowedOrigins: string[];
+  /** The Host and Origin check, which tells the operator once per refused name how to accept it. */
+  readonly hostCheck: HostCheck;
   readonly rateLimit: RateLimitStep | undefined;
   readonly cluster: Cluster | undefined;
   readonly gate: HttpAuthGate;
@@ -73,19 +74,6 @@ const refuseDeclaredSize = (front: HttpFront, req: IncomingMessage, res: ServerR
   const message = `Request body of ${declared} bytes is over the ${front.maxBodyBytes}-byte limit ([transport] max_body_bytes).`;
   sendJsonError(res, 413, -32600, message, { connection: 'close' });
   req.resume();
-  return true;
-};
-
-/** DNS-rebinding protection: the Host header, then a browser's Origin, must be allowed. */
-const refuseHostOrOrigin = (front: HttpFront, req: IncomingMessage, res: ServerResponse): boolean => {
-  const host = front.sdk.validateHostHeader(headerOf(req, 'host'), front.allowedHosts);
-  const origin = host.ok ? front.sdk.validateOriginHeader(headerOf(req, 'origin'), front.allowedOrigins) : undefined;
-  if (host.ok && origin?.ok !== false) return false;
-  front.logger.warn('rejected request from a host or origin that is not allowed', {
-    host: headerOf(req, 'host'),
-    origin: headerOf(req, 'origin'),
-  });
-  sendJsonError(res, 403, -32000, host.ok ? (origin?.ok === false ? origin.message : '') : host.message);
   return true;
 };
 
@@ -175,7 +163,7 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
     const wait = rateWait(front, rateLimit, req);
     if (refuseRate(res, typeof wait === 'number' ? wait : await wait)) return;
   }
-  if (refuseDeclaredSize(front, req, res) || refuseHostOrOrigin(front, req, res)) return;
+  if (refuseDeclaredSize(front, req, res) || front.hostCheck.refuse(req, res)) return;
   const pathname = pathnameOf(req);
   const route = front.routes.get(pathname);
   if (route !== undefined && req.method === route.method) return serveRoute(front, route, req, res);

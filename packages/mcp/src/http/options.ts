@@ -35,9 +35,12 @@ export interface HttpServeOptions {
   /** 0 picks a free port; the handle reports the one bound. */
   readonly port: number;
   readonly path?: string;
-  /** Host header names accepted (DNS-rebinding protection); loopback names by default on a loopback bind. */
+  /**
+   * Host header names accepted (DNS-rebinding protection). Default: loopback names on a loopback bind,
+   * those and every address of this machine on a wildcard bind (`0.0.0.0`, `::`), else the bind host.
+   */
   readonly allowedHosts?: readonly string[];
-  /** Origin host names accepted from browsers; loopback names by default. Requests without Origin pass. */
+  /** Origin host names accepted from browsers; by default as for `allowedHosts`. Requests without Origin pass. */
   readonly allowedOrigins?: readonly string[];
   /** When set, every MCP request needs `Authorization: Bearer <token>`. */
   readonly authToken?: string | undefined;
@@ -83,7 +86,10 @@ export interface HttpServeOptions {
 }
 
 export interface HttpHandle {
+  /** Where a client on this machine connects: the bound URL, or on a wildcard bind (`0.0.0.0`, `::`) the first of `urls`. */
   readonly url: string;
+  /** Every URL a client can use: on a wildcard bind one per reachable, accepted address; else just `url`. */
+  readonly urls: readonly string[];
   readonly port: number;
   readonly host: string;
   close(): Promise<void>;

@@ -14,10 +14,12 @@ import type { ServerSdk } from '../sdk.js';
 import { loadServerSdk } from '../sdk.js';
 import type { McpServerBlueprint } from '../server/blueprint.js';
 import { createHttpAuthGate } from './auth-gate.js';
+import { createHostCheck } from './host-check.js';
 import { identityOfAuthInfo } from './auth-identity.js';
 import { frontListener, type FrontEndpoint, type HttpFront } from './front.js';
 import type { HttpEndpointSpec, HttpHandle, HttpServeOptions } from './options.js';
 import { createRateLimiter } from './rate-limit.js';
+import { isWildcardHost, reachableAddresses, urlHost } from './reachable.js';
 import { createSdkPath, type SdkPath } from './sdk-path.js';
 import { createStreamCounter } from './stream-counter.js';
 import { createHttpRelay, type HttpRelay } from './tool-relay.js';
@@ -99,6 +101,27 @@ const serveEndpoint = (
   };
 };
 
+/**
+ * Names accepted when `allowedHosts` / `allowedOrigins` is not set: the loopback names on a loopback
+ * bind, those and every address of this machine on a wildcard bind (what the notice prints), else the
+ * bind host.
+ */
+const defaultAllowed = (host: string, loopbackNames: readonly string[]): string[] => {
+  if (isLoopbackHost(host)) return [...loopbackNames];
+  if (isWildcardHost(host)) return [...new Set([...loopbackNames, ...reachableAddresses(host).map(urlHost)])];
+  return [host];
+};
+
+/**
+ * The URLs a client can use: the bound one, or on a wildcard bind each address that is reachable and
+ * accepted (the allowed Host names when they are set, else every address of this machine).
+ */
+const clientUrls = (options: HttpServeOptions, bound: string, port: number, path: string): string[] => {
+  if (!isWildcardHost(options.host)) return [bound];
+  const names = (options.allowedHosts?.length ?? 0) > 0 ? (options.allowedHosts as readonly string[]) : reachableAddresses(options.host);
+  return names.map((name) => `http://${urlHost(name)}:${port}${path}`);
+};
+
 /** The front's steps' settings, from the options. */
 const createFront = (
   sdk: typeof ServerSdk,
@@ -109,7 +132,6 @@ const createFront = (
 ): HttpFront => {
   const [main] = endpoints as [ServedEndpoint];
   const { path, sdkPath } = main;
-  const loopback = isLoopbackHost(options.host);
   const { logger } = blueprint;
   const { cluster, metrics, rateLimit } = options;
   // The endpoint's open SSE streams, counted only with metrics.
@@ -122,8 +144,12 @@ const createFront = (
     path,
     endpoints: new Map(endpoints.map((endpoint) => [endpoint.path, endpoint.front])),
     maxBodyBytes: options.maxBodyBytes,
-    allowedHosts: [...(options.allowedHosts ?? (loopback ? sdk.localhostAllowedHostnames() : [options.host]))],
-    allowedOrigins: [...(options.allowedOrigins ?? (loopback ? sdk.localhostAllowedOrigins() : [options.host]))],
+    hostCheck: createHostCheck({
+      sdk,
+      allowedHosts: options.allowedHosts ?? defaultAllowed(options.host, sdk.localhostAllowedHostnames()),
+      allowedOrigins: options.allowedOrigins ?? defaultAllowed(options.host, sdk.localhostAllowedOrigins()),
+      logger,
+    }),
     rateLimit:
       rateLimit === undefined
         ? undefined
@@ -171,8 +197,10 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   const address = httpServer.address() as AddressInfo;
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   bound.url = `http://${hostForUrl}:${address.port}${front.path}`;
+  const urls = clientUrls(options, bound.url, address.port, front.path);
   return {
-    url: bound.url,
+    url: urls[0] ?? bound.url,
+    urls,
     port: address.port,
     host: address.address,
     close: async () => {
