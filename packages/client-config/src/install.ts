@@ -1,0 +1,105 @@
+/**
+ * Installing and removing one server entry in one client's file: read it (a missing file is an
+ * empty one), refuse it when it does not parse, edit only that entry, and write the result
+ * atomically after copying the previous file to `<file>.bak`. An entry already as wanted is left
+ * alone: nothing is written, not even the backup.
+ */
+import { copyFile, mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { writeFileAtomically } from '@promptyard/core';
+import type { ClientDefinition, FileFormat } from './clients/clients.js';
+import type { EntryValue, FormatEditor } from './formats/format.js';
+import { jsonEditor } from './formats/json-edit.js';
+import { tomlEditor } from './formats/toml-edit.js';
+import { yamlEditor } from './formats/yaml-edit.js';
+
+const editors: Readonly<Record<FileFormat, FormatEditor>> = { json: jsonEditor, toml: tomlEditor, yaml: yamlEditor };
+
+export interface EntryTarget {
+  readonly client: ClientDefinition;
+  readonly file: string;
+  readonly name: string;
+  /** Report what would change, write nothing. */
+  readonly dryRun: boolean;
+}
+
+export type Outcome = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
+
+export interface ChangeReport {
+  readonly file: string;
+  readonly name: string;
+  readonly outcome: Outcome;
+  /** Where the previous file was copied, when one was written over. */
+  readonly backup?: string;
+  /** The entry as written (install). */
+  readonly entry?: EntryValue;
+}
+
+interface CurrentFile {
+  /** The file to write: a symbolic link's target, so a linked dotfile stays linked. */
+  readonly path: string;
+  /** The text on disk, or undefined for a file that does not exist yet. */
+  readonly text: string | undefined;
+  readonly mode: number | undefined;
+}
+
+/** Values as data (parsers may hand back objects of their own classes). */
+const plain = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+const readCurrent = async (file: string): Promise<CurrentFile> => {
+  const path = await realpath(file).catch((error: unknown) => {
+    if (isMissing(error)) return file;
+    throw error;
+  });
+  try {
+    const [text, stats] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    return { path, text, mode: stats.mode & 0o777 };
+  } catch (error) {
+    if (isMissing(error)) return { path, text: undefined, mode: undefined };
+    throw error;
+  }
+};
+
+/** Copies the previous file to `<file>.bak`, then writes `text` in its place; returns the backup's path. */
+const writeWithBackup = async (current: CurrentFile, text: string): Promise<string | undefined> => {
+  let backup: string | undefined;
+  if (current.text !== undefined) {
+    backup = `${current.path}.bak`;
+    await copyFile(current.path, backup);
+  }
+  await mkdir(dirname(current.path), { recursive: true });
+  await writeFileAtomically(current.path, text, current.mode === undefined ? {} : { mode: current.mode });
+  return backup;
+};
+
+/** Adds or updates `target.name` with `entry`. */
+export const installEntry = async (target: EntryTarget, entry: EntryValue): Promise<ChangeReport> => {
+  const { client, file, name } = target;
+  const editor = editors[client.format];
+  const current = await readCurrent(file);
+  if (current.text !== undefined) editor.check(current.text, file);
+  const text = current.text ?? client.newFileText ?? editor.emptyText;
+  const existing = editor.get(text, client.container, name);
+  const base = { file, name, entry };
+  if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
+  const outcome = existing === undefined ? 'added' : 'updated';
+  if (target.dryRun) return { ...base, outcome };
+  const backup = await writeWithBackup(current, editor.set(text, client.container, name, entry));
+  return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
+};
+
+/** Removes `target.name`, and nothing else. */
+export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport> => {
+  const { client, file, name } = target;
+  const editor = editors[client.format];
+  const current = await readCurrent(file);
+  if (current.text === undefined) return { file, name, outcome: 'absent' };
+  editor.check(current.text, file);
+  if (editor.get(current.text, client.container, name) === undefined) return { file, name, outcome: 'absent' };
+  if (target.dryRun) return { file, name, outcome: 'removed' };
+  const backup = await writeWithBackup(current, editor.remove(current.text, client.container, name));
+  return { file, name, outcome: 'removed', ...(backup === undefined ? {} : { backup }) };
+};
