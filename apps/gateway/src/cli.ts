@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
 import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
@@ -34,6 +36,12 @@ const endOnSignals = (): void => {
 };
 
 const main = async (): Promise<void> => {
+  if (isClientCommand(process.argv[2])) {
+    const script = fileURLToPath(new URL('cli.js', import.meta.url));
+    const options = { program: 'promptyard-gateway', packageName: '@promptyard/gateway', defaultName: 'promptyard-gateway', configFallback: 'gateway.toml' };
+    process.exitCode = await runClientCommand(process.argv.slice(2), { ...options, script });
+    return;
+  }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {

@@ -1,4 +1,6 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, usage } from './args.js';
@@ -9,6 +11,12 @@ import { startServer } from './serve/start-server.js';
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
+  if (isClientCommand(process.argv[2])) {
+    const script = fileURLToPath(new URL('cli.js', import.meta.url));
+    const options = { program: 'promptyard-server', packageName: '@promptyard/server', defaultName: 'promptyard', configFallback: 'promptyard.toml' };
+    process.exitCode = await runClientCommand(process.argv.slice(2), { ...options, script });
+    return;
+  }
   const cli = parseCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });

@@ -1,3 +1,2 @@
-export { clientCommandHelp, runClientCommand } from './command/run.js';
+export { clientCommandHelp, isClientCommand, runClientCommand } from './command/run.js';
 export type { ClientCommandOptions } from './command/run.js';
-export { clientIds } from './clients/clients.js';

@@ -32,8 +32,8 @@ export interface ChangeReport {
   readonly outcome: Outcome;
   /** Where the previous file was copied, when one was written over. */
   readonly backup?: string;
-  /** The entry as written (install). */
-  readonly entry?: EntryValue;
+  /** The entry alone, as the file would hold it (a dry-run install shows it). */
+  readonly preview?: string;
 }
 
 interface CurrentFile {
@@ -83,10 +83,10 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
   if (current.text !== undefined) editor.check(current.text, file);
   const text = current.text ?? client.newFileText ?? editor.emptyText;
   const existing = editor.get(text, client.container, name);
-  const base = { file, name, entry };
+  const base = { file, name };
   if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
   const outcome = existing === undefined ? 'added' : 'updated';
-  if (target.dryRun) return { ...base, outcome };
+  if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
   const backup = await writeWithBackup(current, editor.set(text, client.container, name, entry));
   return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
 };

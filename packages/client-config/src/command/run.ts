@@ -3,7 +3,7 @@
  * dispatch to, and its help text. What the entry starts by default is this very binary: the
  * absolute path of the Node.js running it and of its cli.js (`npx -y <package>` with `--npx`).
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { clients } from '../clients/clients.js';
 import type { ClientDefinition } from '../clients/clients.js';
@@ -23,9 +23,16 @@ export interface ClientCommandOptions {
   readonly packageName: string;
   /** The entry's name when `--name` is not given. */
   readonly defaultName: string;
-  readonly stdout: (text: string) => void;
-  /** The running cli.js (default: `process.argv[1]`, its symbolic links resolved). */
+  /** Where the report goes (default: standard output). */
+  readonly stdout?: (text: string) => void;
+  /** The running cli.js, which the entry starts (default: `process.argv[1]`); its symbolic links are resolved. */
   readonly script?: string;
+  /**
+   * The config file the binary reads from the current folder when given none (`gateway.toml`): when
+   * it is there and `--config` is not given, the entry names it by absolute path, since a client
+   * starts the server in a folder of its own choosing.
+   */
+  readonly configFallback?: string;
   readonly execPath?: string;
   readonly env?: Environment;
   readonly cwd?: string;
@@ -60,8 +67,15 @@ Options:
   -h, --help               show this help`;
 };
 
+/** `--config <absolute path>`: the one given, else the binary's default file when the current folder has it. */
+const configArgs = (command: ClientCommand, options: ClientCommandOptions, cwd: string): string[] => {
+  if (command.config !== undefined) return ['--config', resolve(cwd, command.config)];
+  const fallback = options.configFallback === undefined ? undefined : resolve(cwd, options.configFallback);
+  return fallback !== undefined && existsSync(fallback) ? ['--config', fallback] : [];
+};
+
 const stdioServer = (command: ClientCommand, options: ClientCommandOptions, cwd: string): StdioServer => {
-  const config = command.config === undefined ? [] : ['--config', resolve(cwd, command.config)];
+  const config = configArgs(command, options, cwd);
   if (command.npx) return { kind: 'stdio', command: 'npx', args: ['-y', options.packageName, ...config], env: command.env };
   const script = options.script ?? process.argv[1] ?? '';
   const absolute = isAbsolute(script) ? script : resolve(cwd, script);
@@ -86,7 +100,7 @@ const describe = (report: ChangeReport, client: ClientDefinition, dryRun: boolea
   const where = `${client.title}'s ${report.file}`;
   const backup = report.backup === undefined ? '' : ` (previous file kept as ${report.backup})`;
   const would = dryRun ? 'would be ' : '';
-  const snippet = report.entry === undefined || !dryRun ? '' : `\n${JSON.stringify({ [report.name]: report.entry }, null, 2)}`;
+  const snippet = report.preview === undefined ? '' : ` (dry run: nothing written):\n${report.preview.trimEnd()}`;
   switch (report.outcome) {
     case 'added':
       return `"${report.name}" ${would}added to ${where}${backup}${snippet}`;
@@ -101,11 +115,15 @@ const describe = (report: ChangeReport, client: ClientDefinition, dryRun: boolea
   }
 };
 
+/** Whether a binary's first argument is one of these commands. */
+export const isClientCommand = (word: string | undefined): boolean => word === 'install' || word === 'uninstall';
+
 /** Runs `install …` or `uninstall …` (`argv` starts with the command); resolves with the exit code. */
 export const runClientCommand = async (argv: readonly string[], options: ClientCommandOptions): Promise<number> => {
   const command = parseClientCommand(argv, options.program);
+  const stdout = options.stdout ?? ((text: string) => void process.stdout.write(text));
   if (command.help) {
-    options.stdout(`${clientCommandHelp(options.program, options.defaultName)}\n`);
+    stdout(`${clientCommandHelp(options.program, options.defaultName)}\n`);
     return 0;
   }
   const env = options.env ?? process.env;
@@ -114,12 +132,12 @@ export const runClientCommand = async (argv: readonly string[], options: ClientC
   const { client } = command;
   const target = { client, file: fileOf(client, command, platform, env, cwd), name: command.name ?? options.defaultName, dryRun: command.dryRun };
   if (command.action === 'uninstall') {
-    options.stdout(`${describe(await uninstallEntry(target), client, command.dryRun)}\n`);
+    stdout(`${describe(await uninstallEntry(target), client, command.dryRun)}\n`);
     return 0;
   }
   const entry = forPlatform(client.entry(serverOf(command, options, cwd)), platform);
   const report = await installEntry(target, entry);
-  options.stdout(`${describe(report, client, command.dryRun)}\n`);
-  if (!command.dryRun && report.outcome !== 'unchanged') options.stdout(`Restart ${client.title} (or reload its MCP servers) to use it.\n`);
+  stdout(`${describe(report, client, command.dryRun)}\n`);
+  if (!command.dryRun && report.outcome !== 'unchanged') stdout(`Restart ${client.title} (or reload its MCP servers) to use it.\n`);
   return 0;
 };
