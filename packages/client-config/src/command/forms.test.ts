@@ -103,7 +103,7 @@ describe('what the stdio entry starts', () => {
     expect(await run(['install', 'cursor', '--npx', '--platform', 'win32'])).toBe(0);
     expect((await json('.cursor/mcp.json'))['mcpServers']?.['promptyard-gateway']).toEqual({
       command: 'cmd',
-      args: ['/c', 'npx', '-y', '@promptyard/gateway'],
+      args: ['/c', 'npx', '-y', '@promptyard/gateway', '--transport', 'stdio'],
     });
   });
 
@@ -112,7 +112,7 @@ describe('what the stdio entry starts', () => {
     expect(await run(['install', 'gemini-cli'], { configFallback: 'gateway.toml' })).toBe(0);
     expect((await json('.gemini/settings.json'))['mcpServers']?.['promptyard-gateway']).toEqual({
       command: '/opt/node',
-      args: [join(home, 'cli.js'), '--config', join(home, 'gateway.toml')],
+      args: [join(home, 'cli.js'), '--transport', 'stdio', '--config', join(home, 'gateway.toml')],
     });
   });
 

@@ -100,7 +100,7 @@ describe.each(Object.keys(expectedFiles))('install %s', (client) => {
       expect(Object.keys(entries).sort()).toEqual(['other', 'promptyard']);
       const entry = entries['promptyard'] as { command: string; args: string[]; env: Record<string, string> };
       expect(entry.command).toBe('/opt/node/bin/node');
-      expect(entry.args).toEqual([script, '--config', join(home, 'prompts', 'promptyard.toml')]);
+      expect(entry.args).toEqual([script, '--transport', 'stdio', '--config', join(home, 'prompts', 'promptyard.toml')]);
       expect(entry.env).toEqual({ A: 'b' });
       for (const comment of original.match(/(\/\/|#)[^\n]*/g) ?? []) expect(text).toContain(comment);
       expect(await readFile(`${file}.bak`, 'utf8')).toBe(original);

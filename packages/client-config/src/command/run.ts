@@ -75,7 +75,8 @@ const configArgs = (command: ClientCommand, options: ClientCommandOptions, cwd: 
 };
 
 const stdioServer = (command: ClientCommand, options: ClientCommandOptions, cwd: string): StdioServer => {
-  const config = configArgs(command, options, cwd);
+  // A client speaks to the entry over stdio, whatever transport the config file or the environment sets.
+  const config = ['--transport', 'stdio', ...configArgs(command, options, cwd)];
   if (command.npx) return { kind: 'stdio', command: 'npx', args: ['-y', options.packageName, ...config], env: command.env };
   const script = options.script ?? process.argv[1] ?? '';
   const absolute = isAbsolute(script) ? script : resolve(cwd, script);
