@@ -36,12 +36,6 @@ const endOnSignals = (): void => {
 };
 
 const main = async (): Promise<void> => {
-  if (isClientCommand(process.argv[2])) {
-    const script = fileURLToPath(new URL('cli.js', import.meta.url));
-    const options = { program: 'promptyard-gateway', packageName: '@promptyard/gateway', defaultName: 'promptyard-gateway', configFallback: 'gateway.toml' };
-    process.exitCode = await runClientCommand(process.argv.slice(2), { ...options, script });
-    return;
-  }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
@@ -132,4 +126,22 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => gateway.close());
 };
 
-runCli(main, { program: 'promptyard-gateway', beforeExit: killAllChildren, surviveExceptions: true });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (): Promise<void> => {
+  const options = {
+    program: 'promptyard-gateway',
+    packageName: '@promptyard/gateway',
+    defaultName: 'promptyard-gateway',
+    configFallback: 'gateway.toml',
+  };
+  process.exitCode = await runClientCommand(process.argv.slice(2), {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? clientCommand : main, {
+  program: 'promptyard-gateway',
+  beforeExit: killAllChildren,
+  surviveExceptions: true,
+});

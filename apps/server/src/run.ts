@@ -11,12 +11,6 @@ import { startServer } from './serve/start-server.js';
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
-  if (isClientCommand(process.argv[2])) {
-    const script = fileURLToPath(new URL('cli.js', import.meta.url));
-    const options = { program: 'promptyard-server', packageName: '@promptyard/server', defaultName: 'promptyard', configFallback: 'promptyard.toml' };
-    process.exitCode = await runClientCommand(process.argv.slice(2), { ...options, script });
-    return;
-  }
   const cli = parseCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
@@ -42,4 +36,18 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => server.close());
 };
 
-runCli(main, { program: 'promptyard-server' });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (): Promise<void> => {
+  const options = {
+    program: 'promptyard-server',
+    packageName: '@promptyard/server',
+    defaultName: 'promptyard',
+    configFallback: 'promptyard.toml',
+  };
+  process.exitCode = await runClientCommand(process.argv.slice(2), {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? clientCommand : main, { program: 'promptyard-server' });

@@ -24,7 +24,7 @@ export interface EntryTarget {
   readonly dryRun: boolean;
 }
 
-export type Outcome = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
+type Outcome = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
 
 export interface ChangeReport {
   readonly file: string;

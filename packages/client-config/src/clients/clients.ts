@@ -169,5 +169,4 @@ export const clients: readonly ClientDefinition[] = [
   },
 ];
 
-
 export const clientIds = clients.map((client) => client.id);

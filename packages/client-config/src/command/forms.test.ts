@@ -40,11 +40,31 @@ const http = ['--url', url, '--header', 'X-Team: blue', '--token-env', 'PY_TOKEN
 
 describe('the HTTP form of each client', () => {
   it.each([
-    ['claude-code', '.claude.json', 'mcpServers', { type: 'http', url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${PY_TOKEN}' } }],
+    [
+      'claude-code',
+      '.claude.json',
+      'mcpServers',
+      { type: 'http', url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${PY_TOKEN}' } },
+    ],
     ['cursor', '.cursor/mcp.json', 'mcpServers', { url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${env:PY_TOKEN}' } }],
-    ['vscode', '.config/Code/User/mcp.json', 'servers', { type: 'http', url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${env:PY_TOKEN}' } }],
-    ['windsurf', '.codeium/windsurf/mcp_config.json', 'mcpServers', { serverUrl: url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${env:PY_TOKEN}' } }],
-    ['gemini-cli', '.gemini/settings.json', 'mcpServers', { httpUrl: url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${PY_TOKEN}' } }],
+    [
+      'vscode',
+      '.config/Code/User/mcp.json',
+      'servers',
+      { type: 'http', url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${env:PY_TOKEN}' } },
+    ],
+    [
+      'windsurf',
+      '.codeium/windsurf/mcp_config.json',
+      'mcpServers',
+      { serverUrl: url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${env:PY_TOKEN}' } },
+    ],
+    [
+      'gemini-cli',
+      '.gemini/settings.json',
+      'mcpServers',
+      { httpUrl: url, headers: { 'X-Team': 'blue', Authorization: 'Bearer ${PY_TOKEN}' } },
+    ],
   ])('%s: url and headers, the token as the client reads it from the environment', async (client, file, key, expected) => {
     expect(await run(['install', client, ...http])).toBe(0);
     expect((await json(file))[key]?.['promptyard-gateway']).toEqual(expected);
@@ -134,7 +154,9 @@ describe('what the stdio entry starts', () => {
 
 describe('mistakes', () => {
   it('an unknown client: the clients listed, the closest first', async () => {
-    await expect(run(['install', 'vs-code'])).rejects.toThrow(/Unknown client "vs-code": did you mean "vscode"\? The clients are "claude-desktop", .*"gemini-cli"/);
+    await expect(run(['install', 'vs-code'])).rejects.toThrow(
+      /Unknown client "vs-code": did you mean "vscode"\? The clients are "claude-desktop", .*"gemini-cli"/,
+    );
     await expect(run(['install'])).rejects.toThrow(/Name the client to configure\. The clients are/);
   });
 
@@ -142,7 +164,10 @@ describe('mistakes', () => {
     [['install', 'cursor', '--url', 'https://x.test/mcp', '--npx'], /--npx sets how the client starts the server/],
     [['install', 'cursor', '--header', 'A: b'], /--header and --token-env go with --url/],
     [['install', 'cursor', '--env', 'NOVALUE'], /--env must be KEY=VALUE/],
-    [['install', 'cursor', '--url', 'https://x.test', '--token-env', 'not a name'], /--token-env takes the name of an environment variable/],
+    [
+      ['install', 'cursor', '--url', 'https://x.test', '--token-env', 'not a name'],
+      /--token-env takes the name of an environment variable/,
+    ],
     [['install', 'windsurf', '--workspace'], /Windsurf has no project config file/],
     [['install', 'cursor', '--platform', 'beos'], /--platform must be "linux", "darwin" or "win32"/],
     [['uninstall', 'cursor', '--url', 'https://x.test'], /--url is for install/],

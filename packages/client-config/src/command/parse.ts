@@ -43,7 +43,7 @@ const usageError = (program: string, message: string): PromptyardError =>
   new PromptyardError('CONFIG_INVALID', `${message}\nRun ${program} install --help for the options.`);
 
 /** The client named `id`, or an error listing them all with the closest first. */
-export const findClient = (id: string | undefined, program: string): ClientDefinition => {
+const findClient = (id: string | undefined, program: string): ClientDefinition => {
   const client = clients.find((candidate) => candidate.id === id);
   if (client !== undefined) return client;
   const list = `The clients are ${formatList(clientIds)}.`;
@@ -94,8 +94,11 @@ export const parseClientCommand = (argv: readonly string[], program: string): Cl
   if (positionals.length > 1) throw usageError(program, `${action} takes one client, got ${formatList(positionals, 'and')}.`);
   const client = findClient(positionals[0], program);
   if (action === 'uninstall') {
-    const installOnly = ['env', 'url', 'header', 'token-env', 'npx', 'config'].find((key) => (values as Record<string, unknown>)[key] !== undefined);
-    if (installOnly !== undefined) throw usageError(program, `--${installOnly} is for install; uninstall takes --name, --workspace, --platform and --dry-run.`);
+    const installOnly = ['env', 'url', 'header', 'token-env', 'npx', 'config'].find(
+      (key) => (values as Record<string, unknown>)[key] !== undefined,
+    );
+    if (installOnly !== undefined)
+      throw usageError(program, `--${installOnly} is for install; uninstall takes --name, --workspace, --platform and --dry-run.`);
   }
   if (values.platform !== undefined && !isPlatform(values.platform))
     throw usageError(program, `--platform must be ${formatList(platforms)}, got "${values.platform}".`);

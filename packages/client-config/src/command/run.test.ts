@@ -40,11 +40,15 @@ const seeds: Record<string, string> = {
   vscode:
     '// my servers\n{\n\t"servers": {\n\t\t// keep me\n\t\t"other": { "type": "stdio", "command": "other-server" },\n\t},\n\t"inputs": []\n}\n',
   zed: '// Zed settings\n{\n  "theme": "One Dark", // the theme\n  "context_servers": {\n    "other": { "command": "other-server", "args": [] }\n  }\n}\n',
-  continue: 'name: My Config # mine\nversion: 1.0.0\nschema: v1\n# my models\nmodels: []\nmcpServers:\n  - name: other # another server\n    command: other-server\n',
-  codex: '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other-server" # keep\nargs = ["--flag"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
+  continue:
+    'name: My Config # mine\nversion: 1.0.0\nschema: v1\n# my models\nmodels: []\nmcpServers:\n  - name: other # another server\n    command: other-server\n',
+  codex:
+    '# Codex settings\nmodel = "o3" # the model\n\n[mcp_servers.other]\ncommand = "other-server" # keep\nargs = ["--flag"]\n\n[profiles.fast]\nmodel = "o4-mini"\n',
 };
 const seedOf = (client: string): string =>
-  client === 'vscode' || client === 'zed' || client === 'continue' || client === 'codex' ? (seeds[client] as string) : (seeds['json'] as string);
+  client === 'vscode' || client === 'zed' || client === 'continue' || client === 'codex'
+    ? (seeds[client] as string)
+    : (seeds['json'] as string);
 
 const readEntries = (client: string, text: string): Record<string, unknown> => {
   if (client === 'codex') return (parseToml(text) as { mcp_servers: Record<string, unknown> }).mcp_servers;

@@ -40,7 +40,10 @@ export interface ClientCommandOptions {
 
 /** The help of `install` and `uninstall`, for `<program> install --help` and the binary's own help. */
 export const clientCommandHelp = (program: string, defaultName: string): string => {
-  const rows = clients.map((client) => `  ${client.id.padEnd(16)} ${client.title}${client.workspaceFile === undefined ? '' : ` (--workspace: ${client.workspaceFile})`}`);
+  const rows = clients.map(
+    (client) =>
+      `  ${client.id.padEnd(16)} ${client.title}${client.workspaceFile === undefined ? '' : ` (--workspace: ${client.workspaceFile})`}`,
+  );
   return `Usage: ${program} install <client> [options]
        ${program} uninstall <client> [--name <name>] [--workspace] [--dry-run]
 
@@ -86,7 +89,12 @@ const stdioServer = (command: ClientCommand, options: ClientCommandOptions, cwd:
 const serverOf = (command: ClientCommand, options: ClientCommandOptions, cwd: string): ServerSpec =>
   command.url === undefined
     ? stdioServer(command, options, cwd)
-    : { kind: 'http', url: command.url, headers: command.headers, ...(command.tokenEnv === undefined ? {} : { tokenEnv: command.tokenEnv }) };
+    : {
+        kind: 'http',
+        url: command.url,
+        headers: command.headers,
+        ...(command.tokenEnv === undefined ? {} : { tokenEnv: command.tokenEnv }),
+      };
 
 /** On Windows a client starts `npx` (a .cmd script) through `cmd /c`, as the clients' own docs show. */
 const forPlatform = (entry: EntryValue, platform: Platform): EntryValue =>
@@ -131,7 +139,12 @@ export const runClientCommand = async (argv: readonly string[], options: ClientC
   const cwd = options.cwd ?? process.cwd();
   const platform = command.platform ?? currentPlatform();
   const { client } = command;
-  const target = { client, file: fileOf(client, command, platform, env, cwd), name: command.name ?? options.defaultName, dryRun: command.dryRun };
+  const target = {
+    client,
+    file: fileOf(client, command, platform, env, cwd),
+    name: command.name ?? options.defaultName,
+    dryRun: command.dryRun,
+  };
   if (command.action === 'uninstall') {
     stdout(`${describe(await uninstallEntry(target), client, command.dryRun)}\n`);
     return 0;

@@ -41,9 +41,10 @@ const tomlValue = (value: unknown): string => {
 };
 
 const sectionText = (header: readonly string[], table: EntryValue): string =>
-  [`[${header.map((part) => tomlKey(part)).join('.')}]`, ...Object.entries(table).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`)].join(
-    '\n',
-  );
+  [
+    `[${header.map((part) => tomlKey(part)).join('.')}]`,
+    ...Object.entries(table).map(([key, value]) => `${tomlKey(key)} = ${tomlValue(value)}`),
+  ].join('\n');
 
 const get = (text: string, container: readonly string[], name: string): unknown => {
   let current: unknown = parse(text);
