@@ -7,7 +7,7 @@
 import { copyFile, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { writeFileAtomically } from '@promptyard/core';
+import { PromptyardError, isPromptyardError, writeFileAtomically } from '@promptyard/core';
 import type { ClientDefinition, FileFormat } from './clients/clients.js';
 import type { EntryValue, FormatEditor } from './formats/format.js';
 import { jsonEditor } from './formats/json-edit.js';
@@ -75,19 +75,32 @@ const writeWithBackup = async (current: CurrentFile, text: string): Promise<stri
   return backup;
 };
 
+/** Runs an edit; a refusal names the file. */
+const editing = <T>(file: string, edit: () => T): T => {
+  try {
+    return edit();
+  } catch (error) {
+    if (isPromptyardError(error) && !error.message.startsWith(file)) throw new PromptyardError(error.code, `${file}: ${error.message}`);
+    throw error;
+  }
+};
+
 /** Adds or updates `target.name` with `entry`. */
 export const installEntry = async (target: EntryTarget, entry: EntryValue): Promise<ChangeReport> => {
   const { client, file, name } = target;
+  const refusal = client.refuse?.(file);
+  if (refusal !== undefined) throw new PromptyardError('CONFIG_INVALID', refusal);
   const editor = editors[client.format];
   const current = await readCurrent(file);
   if (current.text !== undefined) editor.check(current.text, file);
   const text = current.text ?? client.newFileText ?? editor.emptyText;
-  const existing = editor.get(text, client.container, name);
+  const existing = editing(file, () => editor.get(text, client.container, name));
   const base = { file, name };
   if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
   const outcome = existing === undefined ? 'added' : 'updated';
+  const next = editing(file, () => editor.set(text, client.container, name, entry));
   if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
-  const backup = await writeWithBackup(current, editor.set(text, client.container, name, entry));
+  const backup = await writeWithBackup(current, next);
   return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
 };
 
@@ -98,8 +111,10 @@ export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport>
   const current = await readCurrent(file);
   if (current.text === undefined) return { file, name, outcome: 'absent' };
   editor.check(current.text, file);
-  if (editor.get(current.text, client.container, name) === undefined) return { file, name, outcome: 'absent' };
+  const text = current.text;
+  if (editing(file, () => editor.get(text, client.container, name)) === undefined) return { file, name, outcome: 'absent' };
+  const next = editing(file, () => editor.remove(text, client.container, name));
   if (target.dryRun) return { file, name, outcome: 'removed' };
-  const backup = await writeWithBackup(current, editor.remove(current.text, client.container, name));
+  const backup = await writeWithBackup(current, next);
   return { file, name, outcome: 'removed', ...(backup === undefined ? {} : { backup }) };
 };

@@ -3,7 +3,8 @@
  * entry shape it reads for a stdio server and for a Streamable HTTP one. Each comes with the
  * documentation it follows; when a client changes its format, this table is the one place to edit.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Bases } from './locations.js';
 import { commandEntry, headersField, headersOf, mcpRemote } from './shapes.js';
 import type { ServerSpec } from './shapes.js';
@@ -22,6 +23,8 @@ export interface ClientDefinition {
   readonly container: readonly string[];
   /** The text of a new file, when the client needs more than the servers in it. */
   readonly newFileText?: string;
+  /** Why this file must not be written (checked before anything is read), or undefined. */
+  readonly refuse?: (file: string) => string | undefined;
   /** The entry for `server`, in this client's shape. */
   readonly entry: (server: ServerSpec) => Record<string, unknown>;
 }
@@ -130,6 +133,14 @@ export const clients: readonly ClientDefinition[] = [
     userFile: (bases) => join(bases.home, '.continue', 'config.yaml'),
     container: ['mcpServers'],
     newFileText: 'name: Local Config\nversion: 1.0.0\nschema: v1\n',
+    // Continue reads config.yaml instead of the older config.json when both exist: a new config.yaml
+    // would hide every setting of a config.json.
+    refuse: (file) => {
+      const legacy = join(dirname(file), 'config.json');
+      return existsSync(file) || !existsSync(legacy)
+        ? undefined
+        : `${legacy} is Continue's older format, and a new config.yaml beside it would replace it. Let Continue convert it to config.yaml (or add the entry to config.json by hand), then run the command again.`;
+    },
     entry: (server) => {
       if (server.kind === 'stdio') return commandEntry(server);
       const headers = headersOf(server, continueSecret);

@@ -175,6 +175,27 @@ describe('mistakes', () => {
     await expect(run(argv)).rejects.toThrow(message);
   });
 
+  it.each([
+    ['cursor', '.cursor/mcp.json', '{ "mcpServers": ["not", "a", "map"] }\n', /"mcpServers" is not an object/],
+    ['zed', '.config/zed/settings.json', '// zed\n{ "context_servers": 3 }\n', /"context_servers" is not an object/],
+    ['codex', '.codex/config.toml', 'mcp_servers = ["x"]\n', /"mcp_servers" is not a table/],
+    ['continue', '.continue/config.yaml', 'name: x\nmcpServers:\n  other: {}\n', /"mcpServers" is not a list/],
+  ])('%s: a servers key holding something else is not overwritten', async (client, file, text, message) => {
+    await mkdir(dirname(join(home, file)), { recursive: true });
+    await writeFile(join(home, file), text);
+    await expect(run(['install', client, '--platform', 'linux'])).rejects.toThrow(message);
+    // Nothing of ours to remove there: refused or "nothing to remove", and the file as it was.
+    await run(['uninstall', client, '--platform', 'linux']).catch((error: unknown) => expect(String(error)).toMatch(message));
+    expect(await readFile(join(home, file), 'utf8')).toBe(text);
+  });
+
+  it("continue: a config.json of Continue's older format is not hidden behind a new config.yaml", async () => {
+    await mkdir(join(home, '.continue'));
+    await writeFile(join(home, '.continue', 'config.json'), '{ "models": [] }');
+    await expect(run(['install', 'continue'])).rejects.toThrow(/config\.json is Continue's older format/);
+    await expect(readFile(join(home, '.continue', 'config.yaml'), 'utf8')).rejects.toThrow();
+  });
+
   it('uninstall of an entry that is not there changes nothing', async () => {
     await mkdir(join(home, '.cursor'));
     await writeFile(join(home, '.cursor', 'mcp.json'), '{ "mcpServers": {} }\n');

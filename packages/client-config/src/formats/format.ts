@@ -27,3 +27,10 @@ export const invalidFileError = (file: string, format: string, reason: string): 
     'CONFIG_INVALID',
     `${file} is not valid ${format} (${reason}); it was left untouched. Fix the file (or move it away) and run the command again.`,
   );
+
+/** The servers' key holds something else than a collection of servers: nothing is overwritten. */
+export const notACollection = (path: readonly string[], expected: string): PromptyardError =>
+  new PromptyardError(
+    'CONFIG_INVALID',
+    `"${path.join('.') || '(top level)'}" is not ${expected}, so the server entry cannot go there; it was left untouched. Fix that key and run the command again.`,
+  );

@@ -7,7 +7,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import type { EntryValue, FormatEditor } from './format.js';
-import { invalidFileError } from './format.js';
+import { invalidFileError, notACollection } from './format.js';
 
 const parseOptions = { allowTrailingComma: true, disallowComments: false } as const;
 
@@ -108,6 +108,7 @@ const ensureObject = (text: string, path: readonly string[]): { readonly text: s
   for (let depth = 0; depth <= path.length; depth++) {
     const root = rootOf(current) as Node;
     const node = depth === 0 ? root : findNodeAtLocation(root, path.slice(0, depth) as string[]);
+    if (node !== undefined && node.type !== 'object') throw notACollection(path.slice(0, depth), 'an object');
     if (node === undefined) {
       const parent = depth === 1 ? root : (findNodeAtLocation(root, path.slice(0, depth - 1) as string[]) as Node);
       current = insertProperty(current, parent, path[depth - 1] as string, {});
@@ -128,7 +129,6 @@ const get = (text: string, container: readonly string[], name: string): unknown 
 
 const set = (text: string, container: readonly string[], name: string, value: EntryValue): string => {
   const ensured = ensureObject(text, container);
-  if (ensured.node.type !== 'object') throw new Error(`"${container.join('.')}" is not an object`);
   const existing = findNodeAtLocation(ensured.node, [name]);
   if (existing === undefined) return insertProperty(ensured.text, ensured.node, name, value);
   const unit = indentUnit(ensured.text);

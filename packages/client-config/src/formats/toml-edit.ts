@@ -10,7 +10,7 @@
 import { parse, patch } from '@decimalturn/toml-patch';
 import { isDeepStrictEqual } from 'node:util';
 import type { EntryValue, FormatEditor } from './format.js';
-import { invalidFileError } from './format.js';
+import { invalidFileError, notACollection } from './format.js';
 
 type Table = Record<string, unknown>;
 
@@ -56,9 +56,10 @@ const get = (text: string, container: readonly string[], name: string): unknown 
 const withEntry = (text: string, container: readonly string[], name: string, value: EntryValue | undefined): Table => {
   const document = parse(text) as Table;
   let table = document;
-  for (const key of container) {
-    if (!isTable(table[key])) table[key] = {};
-    table = table[key] as Table;
+  for (const [depth, key] of container.entries()) {
+    if (table[key] === undefined) table[key] = {};
+    if (!isTable(table[key])) throw notACollection(container.slice(0, depth + 1), 'a table');
+    table = table[key];
   }
   if (value === undefined) delete table[name];
   else table[name] = value;
@@ -66,6 +67,7 @@ const withEntry = (text: string, container: readonly string[], name: string, val
 };
 
 const set = (text: string, container: readonly string[], name: string, value: EntryValue): string => {
+  const document = withEntry(text, container, name, value);
   if (get(text, container, name) === undefined) {
     const base = text === '' || text.endsWith('\n') ? text : `${text}\n`;
     const appended = `${base}${base.trim() === '' ? '' : '\n'}${sectionText([...container, name], value)}\n`;
@@ -76,7 +78,7 @@ const set = (text: string, container: readonly string[], name: string, value: En
       // falls through to the patcher
     }
   }
-  return patch(text, withEntry(text, container, name, value));
+  return patch(text, document);
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,10 +3,10 @@
  * comments and layout of everything it is not asked to change. Continue's servers are a list
  * (`mcpServers: [- name: …]`), so the entry's name is its `name` field, not a key.
  */
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, YAMLSeq } from 'yaml';
 import type { EntryValue, FormatEditor } from './format.js';
-import { invalidFileError } from './format.js';
+import { invalidFileError, notACollection } from './format.js';
 
 const check = (text: string, file: string): void => {
   const document = parseDocument(text);
@@ -16,8 +16,10 @@ const check = (text: string, file: string): void => {
 };
 
 const listOf = (document: Document, container: readonly string[]): YAMLSeq | undefined => {
-  const node = document.getIn(container, true);
-  return isSeq(node) ? node : undefined;
+  const node: unknown = document.getIn(container, true);
+  if (node === undefined || node === null || (isScalar(node) && node.value === null)) return undefined;
+  if (!isSeq(node)) throw notACollection(container, 'a list');
+  return node;
 };
 
 const indexIn = (list: YAMLSeq | undefined, name: string): number =>
