@@ -49,14 +49,21 @@ const plain = (value: unknown): unknown => (value === undefined ? undefined : JS
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
+/**
+ * The editors work on `\n` line ends; a file written with `\r\n` (as editors on Windows do) gets
+ * them back, so an added entry matches its file and a removal restores it exactly.
+ */
+const withLineEnds = (original: string | undefined, edited: string): string =>
+  original?.includes('\r\n') === true ? edited.replace(/\r?\n/g, '\r\n') : edited;
+
 const readCurrent = async (file: string): Promise<CurrentFile> => {
   const path = await realpath(file).catch((error: unknown) => {
     if (isMissing(error)) return file;
     throw error;
   });
   try {
-    const [text, stats] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    return { path, text, mode: stats.mode & 0o777 };
+    const [raw, stats] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    return { path, text: raw, mode: stats.mode & 0o777 };
   } catch (error) {
     if (isMissing(error)) return { path, text: undefined, mode: undefined };
     throw error;
@@ -93,12 +100,15 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
   const editor = editors[client.format];
   const current = await readCurrent(file);
   if (current.text !== undefined) editor.check(current.text, file);
-  const text = current.text ?? client.newFileText ?? editor.emptyText;
+  const text = current.text?.replace(/\r\n/g, '\n') ?? client.newFileText ?? editor.emptyText;
   const existing = editing(file, () => editor.get(text, client.container, name));
   const base = { file, name };
   if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
   const outcome = existing === undefined ? 'added' : 'updated';
-  const next = editing(file, () => editor.set(text, client.container, name, entry));
+  const next = withLineEnds(
+    current.text,
+    editing(file, () => editor.set(text, client.container, name, entry)),
+  );
   if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
   const backup = await writeWithBackup(current, next);
   return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
@@ -111,9 +121,12 @@ export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport>
   const current = await readCurrent(file);
   if (current.text === undefined) return { file, name, outcome: 'absent' };
   editor.check(current.text, file);
-  const text = current.text;
+  const text = current.text.replace(/\r\n/g, '\n');
   if (editing(file, () => editor.get(text, client.container, name)) === undefined) return { file, name, outcome: 'absent' };
-  const next = editing(file, () => editor.remove(text, client.container, name));
+  const next = withLineEnds(
+    current.text,
+    editing(file, () => editor.remove(text, client.container, name)),
+  );
   if (target.dryRun) return { file, name, outcome: 'removed' };
   const backup = await writeWithBackup(current, next);
   return { file, name, outcome: 'removed', ...(backup === undefined ? {} : { backup }) };

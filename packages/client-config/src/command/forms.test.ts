@@ -152,6 +152,26 @@ describe('what the stdio entry starts', () => {
   });
 });
 
+describe('line ends', () => {
+  it.each([
+    [
+      'vscode',
+      '.config/Code/User/mcp.json',
+      '{\r\n  // mine\r\n  "servers": {\r\n    "other": { "type": "stdio", "command": "x" }\r\n  }\r\n}\r\n',
+    ],
+    ['codex', '.codex/config.toml', '# mine\r\n[mcp_servers.other]\r\ncommand = "x"\r\n'],
+  ])('%s: a file with \\r\\n keeps them, and uninstall restores it', async (client, file, text) => {
+    await mkdir(dirname(join(home, file)), { recursive: true });
+    await writeFile(join(home, file), text);
+    expect(await run(['install', client, '--platform', 'linux'])).toBe(0);
+    const installed = await readFile(join(home, file), 'utf8');
+    expect(installed).toContain('promptyard-gateway');
+    expect(installed.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(await run(['uninstall', client, '--platform', 'linux'])).toBe(0);
+    expect(await readFile(join(home, file), 'utf8')).toBe(text);
+  });
+});
+
 describe('mistakes', () => {
   it('an unknown client: the clients listed, the closest first', async () => {
     await expect(run(['install', 'vs-code'])).rejects.toThrow(
