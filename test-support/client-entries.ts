@@ -21,7 +21,7 @@ export const clientFiles: Readonly<Record<string, string>> = {
   'gemini-cli': '.gemini/settings.json',
 };
 
-export interface WrittenEntry {
+interface WrittenEntry {
   readonly command: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
