@@ -129,6 +129,7 @@ describe.skipIf(reason !== undefined)('the container images (Containerfile) unde
       return;
     }
     const common = await buildArgs();
+    console.info(`container test: podman build ${common.join(' ')}`);
     await timed('podman build --target server', () => build('server', common));
     await timed('podman build --target gateway', () => build('gateway', common));
     const prompts = join(work, 'prompts');
