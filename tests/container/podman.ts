@@ -55,7 +55,8 @@ export class Podman {
 
   private constructor(dir: string, conf: string) {
     this.dir = dir;
-    this.env = { ...process.env, CONTAINERS_CONF: conf };
+    // TMPDIR: buildah keeps the Containerfile's cache mounts under it; here they go with the root.
+    this.env = { ...process.env, CONTAINERS_CONF: conf, TMPDIR: join(dir, 'tmp') };
     this.global = [
       '--root',
       join(dir, 'storage'),
@@ -69,6 +70,7 @@ export class Podman {
   /** A Podman whose storage and settings live in `dir` (created here, removed by `close`). */
   static async create(dir: string): Promise<Podman> {
     await mkdir(join(dir, 'storage'), { recursive: true });
+    await mkdir(join(dir, 'tmp'), { recursive: true });
     const conf = join(dir, 'containers.conf');
     await writeFile(conf, '[containers]\ndefault_ulimits = []\n');
     return new Podman(dir, conf);
