@@ -1,8 +1,8 @@
 // The documentation site: `pnpm docs:build` writes docs/.vitepress/dist, `pnpm docs:dev` serves it with
 // hot reload. Search is VitePress's own local index (MiniSearch in the browser): no service, no key.
-import { defineConfig } from 'vitepress';
+import { defineConfig, type DefaultTheme } from 'vitepress';
 
-const clients = [
+const clientPages: [text: string, page: string][] = [
   ['Overview', 'index'],
   ['Claude Desktop', 'claude-desktop'],
   ['Claude Code', 'claude-code'],
@@ -13,7 +13,11 @@ const clients = [
   ['Continue', 'continue'],
   ['Codex', 'codex'],
   ['Gemini CLI', 'gemini-cli'],
-].map(([text, page]) => ({ text, link: page === 'index' ? '/clients/' : `/clients/${page}` }));
+];
+const clients: DefaultTheme.SidebarItem[] = clientPages.map(([text, page]) => ({
+  text,
+  link: page === 'index' ? '/clients/' : `/clients/${page}`,
+}));
 
 export default defineConfig({
   title: 'Promptyard',
