@@ -32,6 +32,7 @@ export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway ui [options]
        promptyard-gateway login <server> [options]
        promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
+       promptyard-gateway install | uninstall <client> [options]   (see install --help)
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -56,6 +57,9 @@ Commands:
                            tokens, or Redis with [cluster]): list them with their state, diff what
                            changed since approval, approve it (a running gateway serves it again),
                            or reset (forget) all or one server's pins
+  install <client>         add this gateway to a client's MCP config (claude-desktop, claude-code,
+                           cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
+                           removes it
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,

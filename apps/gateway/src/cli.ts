@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
 import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
@@ -124,4 +126,22 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => gateway.close());
 };
 
-runCli(main, { program: 'promptyard-gateway', beforeExit: killAllChildren, surviveExceptions: true });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (): Promise<void> => {
+  const options = {
+    program: 'promptyard-gateway',
+    packageName: '@promptyard/gateway',
+    defaultName: 'promptyard-gateway',
+    configFallback: 'gateway.toml',
+  };
+  process.exitCode = await runClientCommand(process.argv.slice(2), {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? clientCommand : main, {
+  program: 'promptyard-gateway',
+  beforeExit: killAllChildren,
+  surviveExceptions: true,
+});

@@ -25,6 +25,7 @@ export const usage = `Usage: promptyard-server [options]
        promptyard-server [options] render <name> [--arg key=value …]
        promptyard-server [options] validate [--strict]
        promptyard-server [options] sync | lock | versions <name>
+       promptyard-server install | uninstall <client> [options]   (see install --help)
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -43,6 +44,9 @@ Commands:
   lock                     write promptyard.lock: each git library's commit and the SHA-256 of
                            every file served from it (serve it with --frozen)
   versions <name>          the commits of its git library that changed a prompt
+  install <client>         add this server to a client's MCP config (claude-desktop, claude-code,
+                           cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
+                           removes it
 
 Options:
   -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else none)

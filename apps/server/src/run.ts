@@ -1,4 +1,6 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, usage } from './args.js';
@@ -34,4 +36,18 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => server.close());
 };
 
-runCli(main, { program: 'promptyard-server' });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (): Promise<void> => {
+  const options = {
+    program: 'promptyard-server',
+    packageName: '@promptyard/server',
+    defaultName: 'promptyard',
+    configFallback: 'promptyard.toml',
+  };
+  process.exitCode = await runClientCommand(process.argv.slice(2), {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? clientCommand : main, { program: 'promptyard-server' });
