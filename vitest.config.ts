@@ -38,6 +38,19 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      {
+        extends: true,
+        // The Containerfile's images under Podman (tests/container/): run alone by `pnpm test:container`,
+        // which builds first (the image build reuses the host's turbo cache).
+        test: {
+          name: 'container',
+          include: ['tests/container/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 900_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });
