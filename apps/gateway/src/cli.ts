@@ -36,6 +36,10 @@ const endOnSignals = (): void => {
 };
 
 const main = async (): Promise<void> => {
+  if (process.argv[2] === 'schema') {
+    process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
+    return;
+  }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {

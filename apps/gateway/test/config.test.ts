@@ -3,7 +3,7 @@
  * `mcpServers`, VS Code `servers` with comments and `${env:X}`), hot reload of a watched
  * gateway.toml, the `status` subcommand and `--help`.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import { testServerPath } from './backends/spawn.js';
@@ -240,5 +240,15 @@ describe('the status subcommand and --help', () => {
     const bad = await runCli(['--transport', 'carrier-pigeon']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--transport must be "stdio" or "http"/);
+  });
+});
+
+describe('promptyard-gateway schema', () => {
+  it('prints the JSON Schema of gateway.toml the package ships, without reading a config', async () => {
+    const shipped = await readFile(new URL('../schema/gateway.schema.json', import.meta.url), 'utf8');
+    const result = await runCli(['schema'], { env: { PROMPTYARD_GATEWAY_CONFIG: '/nonexistent/gateway.toml' } });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(shipped);
+    expect(JSON.parse(result.stdout)).toMatchObject({ title: 'gateway.toml', properties: { servers: { type: 'object' } } });
   });
 });

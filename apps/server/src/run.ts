@@ -11,6 +11,10 @@ import { startServer } from './serve/start-server.js';
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
+  if (process.argv[2] === 'schema') {
+    process.stdout.write((await import('./config-schema.js')).serverJsonSchemaText());
+    return;
+  }
   const cli = parseCli(process.argv.slice(2), process.env);
   if (answerHelpOrVersion(cli, { usage, version })) return;
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });

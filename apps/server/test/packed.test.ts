@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, startStdio } from './harness.js';
+import { cleanup, runCli, startStdio } from './harness.js';
 
 /**
  * The packages as users install them: packed tarballs installed with npm outside the workspace, the
@@ -95,9 +96,11 @@ beforeAll(async () => {
 afterEach(cleanup);
 afterAll(() => rm(work, { recursive: true, force: true }));
 
+const installedCli = (): string => join(serverDir, 'node_modules', '@promptyard', 'server', 'dist', 'cli.js');
+
 const start = () =>
   startStdio(['--config', join(providerDir, 'promptyard.toml'), '--no-watch'], {
-    cli: join(serverDir, 'node_modules', '@promptyard', 'server', 'dist', 'cli.js'),
+    cli: installedCli(),
     cwd: serverDir,
     env: { HOME: work },
   });
@@ -147,5 +150,12 @@ describe('packed packages, installed with npm', () => {
       description: 'Welcome, {{ name }}',
       messages: [{ role: 'user', content: { type: 'text', text: '# Welcome, Ada\n\nStart with the standup note.' } }],
     });
+  });
+
+  it('ships the JSON Schema of promptyard.toml as @promptyard/server/schema.json, the one `schema` prints', async () => {
+    const file = createRequire(join(serverDir, 'package.json')).resolve('@promptyard/server/schema.json');
+    const printed = await runCli(['schema'], { cli: installedCli() });
+    expect(printed).toMatchObject({ code: 0, stdout: await readFile(file, 'utf8') });
+    expect(JSON.parse(printed.stdout)).toMatchObject({ title: 'promptyard.toml' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { promptFiles } from './fixtures.js';
@@ -56,5 +56,15 @@ describe('an empty library', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/No prompts found: looked in \S+\.claude[/\\]commands \(claude-commands\)/);
     }
+  });
+});
+
+describe('promptyard-server schema', () => {
+  it('prints the JSON Schema of promptyard.toml the package ships, whatever the config', async () => {
+    const shipped = await readFile(new URL('../schema/promptyard.schema.json', import.meta.url), 'utf8');
+    const result = await runCli(['schema'], { env: { PROMPTYARD_TRANSPORT_PORT: 'not a port' } });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(shipped);
+    expect(JSON.parse(result.stdout)).toMatchObject({ title: 'promptyard.toml', additionalProperties: false });
   });
 });

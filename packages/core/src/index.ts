@@ -36,6 +36,14 @@ export type { LoadConfigOptions, LoadedConfig } from './config/config.js';
 export { envName, isTable } from './config/config-fields.js';
 export type { ConfigOf, ConfigSchema, FieldSpec, SectionSpec } from './config/config-fields.js';
 export { locateKey } from './config/config-sections.js';
+export { configJsonSchema } from './config/json-schema.js';
+export type {
+  ConfigJsonSchemaOptions,
+  DocumentedFieldSpec,
+  DocumentedSchema,
+  DocumentedSection,
+  JsonSchema,
+} from './config/json-schema.js';
 export { closestNames, didYouMean, formatList } from './text/suggest.js';
 export type { HintForm } from './text/suggest.js';
 export { capText, cutNote, truncateUtf8 } from './text/text.js';

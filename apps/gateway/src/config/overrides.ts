@@ -3,6 +3,7 @@ import { NAME_CHARACTERS, noOverrides } from '@promptyard/router';
 import type { Overrides, PromptOverride, ToolOverride } from '@promptyard/router';
 import { PROMPT_OVERRIDE_KEYS, TOOL_OVERRIDE_KEYS } from './schema.js';
 import type { Problem } from './server-entry.js';
+import { ANNOTATION_TYPES } from './values.js';
 
 // `[servers.<id>.overrides]` and `[profiles.<name>.servers.<id>.overrides]`: what the gateway changes of
 // a server's tools and prompts, checked, and renames that would make two items share a name refused.
@@ -17,14 +18,7 @@ export interface OverrideScope {
 
 type Kind = 'tools' | 'prompts';
 
-/** The MCP tool annotations and the type each holds. */
-const ANNOTATION_TYPES: Readonly<Record<string, 'string' | 'boolean'>> = {
-  title: 'string',
-  readOnlyHint: 'boolean',
-  destructiveHint: 'boolean',
-  idempotentHint: 'boolean',
-  openWorldHint: 'boolean',
-};
+const ANNOTATIONS: Readonly<Record<string, 'string' | 'boolean'>> = ANNOTATION_TYPES;
 
 /** `[servers.github.overrides.tools.search_issues]`: how messages name a table. */
 export const tableName = (path: readonly string[]): string => `[${path.join('.')}]`;
@@ -82,10 +76,10 @@ const readAnnotations = (
     });
     return undefined;
   }
-  const known = Object.keys(ANNOTATION_TYPES);
+  const known = Object.keys(ANNOTATIONS);
   let valid = true;
   for (const [key, item] of Object.entries(value)) {
-    const type = ANNOTATION_TYPES[key];
+    const type = ANNOTATIONS[key];
     if (type === undefined) {
       const hint = didYouMean(closestNames(key, known, 1), 'aside');
       scope.problems.push({

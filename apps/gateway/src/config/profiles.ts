@@ -5,11 +5,10 @@ import { checkRenames, readOverrides, tableName, unknownKeys } from './overrides
 import type { OverrideScope } from './overrides.js';
 import { PROFILE_KEYS, PROFILE_SERVER_KEYS } from './schema.js';
 import type { Problem } from './server-entry.js';
+import { PROFILE_NAME } from './values.js';
 
 // `[profiles.<name>]`: curated surfaces of some servers, with globs and overrides of their own,
 // checked against the servers the file declares; and `--profile <name>` resolved to one of them.
-
-const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 export interface ProfileContext {
   /** Every server the file declares, by id (servers with problems of their own included, so they are not reported twice). */

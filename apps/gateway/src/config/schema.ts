@@ -1,9 +1,9 @@
 import { clusterSection, logLevels, telemetrySection } from '@promptyard/core';
-import type { ConfigOf, ConfigSchema } from '@promptyard/core';
+import type { ConfigOf, ConfigSchema, DocumentedSchema, DocumentedSection } from '@promptyard/core';
 import { authSection, policySection } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import { OAUTH_GRANTS, PINNING_MODES, PROTOCOL_CHOICES } from '@promptyard/router';
-import { FILTER_KINDS, MAX_TIMEOUT_MS } from './values.js';
+import { ANNOTATION_TYPES, FILTER_KINDS, MAX_TIMEOUT_MS, TRANSPORT_ALIASES } from './values.js';
 
 /** The sections besides `[servers]`: what core's `resolveConfig` checks. */
 export const sectionsSchema = {
@@ -103,6 +103,7 @@ const toolOverrideDocs = {
   ...promptOverrideDocs,
   annotations: {
     type: 'table',
+    fields: Object.fromEntries(Object.entries(ANNOTATION_TYPES).map(([key, type]) => [key, { type }])) as DocumentedSection,
     doc: 'Merged over its own annotations: title (string), readOnlyHint, destructiveHint, idempotentHint, openWorldHint (true or false).',
   },
   arguments: {
@@ -134,7 +135,7 @@ export const gatewayConfigSchema = {
     headers: { type: 'record', default: {}, doc: 'HTTP headers sent to url, e.g. Authorization = "Bearer ${TOKEN}".' },
     transport: {
       type: 'string',
-      enum: ['streamable-http', 'sse', 'stdio'],
+      enum: Object.keys(TRANSPORT_ALIASES),
       doc: 'streamable-http (default with url; "http" also accepted), sse for legacy servers, or stdio (implied by command).',
     },
     enabled: { type: 'boolean', default: true, doc: 'false keeps the server configured but not started.' },
@@ -143,8 +144,13 @@ export const gatewayConfigSchema = {
       default: true,
       doc: 'Name prefix of its tools and prompts: true = the id, false = none (names pass through), or a string.',
     },
-    timeout: { type: 'integer', min: 1, doc: 'Request timeout for this server, ms (default [timeouts] request_ms).' },
-    tool_timeout: { type: 'integer', min: 1, doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).' },
+    timeout: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, doc: 'Request timeout for this server, ms (default [timeouts] request_ms).' },
+    tool_timeout: {
+      type: 'integer',
+      min: 1,
+      max: MAX_TIMEOUT_MS,
+      doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).',
+    },
     protocol: {
       type: 'string',
       enum: PROTOCOL_CHOICES,
@@ -208,14 +214,16 @@ export const gatewayConfigSchema = {
   'profiles.<name>.servers.<id>.overrides': {
     tools: {
       type: 'table',
+      entries: toolOverrideDocs,
       doc: "[profiles.<name>.servers.<id>.overrides.tools.<tool>] tables with the keys of [servers.<id>.overrides.tools.<tool>], applied over the server's own overrides for this profile only.",
     },
     prompts: {
       type: 'table',
+      entries: promptOverrideDocs,
       doc: '[profiles.<name>.servers.<id>.overrides.prompts.<prompt>] tables with the keys of [servers.<id>.overrides.prompts.<prompt>], for this profile only.',
     },
   },
-} as const;
+} as const satisfies DocumentedSchema;
 
 export type Sections = ConfigOf<typeof sectionsSchema>;
 

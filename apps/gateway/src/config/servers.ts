@@ -7,6 +7,7 @@ import { readOAuth } from './oauth.js';
 import { checkRenames, readOverrides } from './overrides.js';
 import { openEntry, readFilter, readMilliseconds, readRecord, readStrings, readText } from './server-entry.js';
 import type { BuildContext, Problem, RawServer, ServerEntry } from './server-entry.js';
+import { SERVER_ID, TRANSPORT_ALIASES } from './values.js';
 
 /** Turns the server entries, from any format, into checked {@link BackendConfig}s, collecting problems. */
 
@@ -19,14 +20,7 @@ const normaliseServerId = (key: string): string =>
     .replace(/^[^A-Za-z0-9]+/, '')
     .replace(/-+$/, '');
 
-const TRANSPORT_ALIASES: Readonly<Record<string, BackendTransport>> = {
-  stdio: 'stdio',
-  'streamable-http': 'streamable-http',
-  http: 'streamable-http',
-  streamableHttp: 'streamable-http',
-  streamable_http: 'streamable-http',
-  sse: 'sse',
-};
+const TRANSPORTS: Readonly<Record<string, BackendTransport>> = TRANSPORT_ALIASES;
 
 /** Minimal dotenv: `KEY=value`, `export KEY=value`, quotes, `#` comments. */
 const parseDotenv = (text: string): Record<string, string> => {
@@ -63,7 +57,7 @@ const readTransport = ({ raw, problem }: ServerEntry, transportName: string | un
   const { fields, label } = raw;
   let declared: BackendTransport | undefined;
   if (transportName !== undefined) {
-    declared = TRANSPORT_ALIASES[transportName];
+    declared = TRANSPORTS[transportName];
     if (declared === undefined) {
       problem(
         ['transport'],
@@ -230,11 +224,9 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
   };
 };
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
 /** The id an entry's key becomes: as written in gateway.toml, normalised from JSON; undefined (with a problem) when unusable. */
 const serverId = (raw: RawServer, context: BuildContext): string | undefined => {
-  if (ID.test(raw.key)) return raw.key;
+  if (SERVER_ID.test(raw.key)) return raw.key;
   const suggestion = normaliseServerId(raw.key);
   if (context.format !== 'toml' && suggestion !== '') return suggestion;
   context.problems.push({

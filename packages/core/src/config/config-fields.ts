@@ -70,12 +70,15 @@ export const isTable = (value: unknown): value is Record<string, unknown> =>
 
 const durationUnits: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** A duration with its unit, `60s` or `1.5m`: the loader's form, and the JSON Schema's. */
+export const DURATION_PATTERN = '(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)';
+
 /** `"60s"` → 60000; `0` or `"0"` → 0; anything else (a bare number other than 0, another unit) → undefined. */
 const durationMs = (value: unknown): number | undefined => {
   if (value === 0 || value === '0') return 0;
   if (typeof value !== 'string') return undefined;
   // A strict form on purpose: "60" alone would be ambiguous (seconds or milliseconds).
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)$/.exec(value.trim());
+  const match = new RegExp(`^${DURATION_PATTERN}$`).exec(value.trim());
   return match === null ? undefined : Math.round(Number(match[1]) * (durationUnits[match[2] as string] as number));
 };
 
