@@ -41,7 +41,7 @@ const restrict = (files, patterns) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'bench/.data/**', '.tmp/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'bench/.data/**', '.tmp/**', 'docs/.vitepress/cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -22,6 +22,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The built documentation site (`pnpm docs:build` first) in headless Chromium: links, anchors, search.
+        test: { name: 'docs', include: ['tests/docs/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
         // Replicas of the built binaries behind nginx and Redis (deploy/, test-support/cluster.ts): after
         // the other projects (groupOrder), one cluster at a time, each test file its own.
         test: {

@@ -94,7 +94,12 @@ const checkTarball = async (filename) => {
 const outDir = mkdtempSync(join(tmpdir(), 'promptyard-packs-'));
 const problems = [];
 try {
-  const pack = spawnSync(pnpm[0], [...pnpm.slice(1), '--recursive', 'pack', '--pack-destination', outDir], { cwd: root, encoding: 'utf8' });
+  // The published packages only: the documentation site (docs/) is a private workspace package.
+  const published = ['--filter', './packages/*', '--filter', './apps/*'];
+  const pack = spawnSync(pnpm[0], [...pnpm.slice(1), ...published, '--recursive', 'pack', '--pack-destination', outDir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (pack.status !== 0) {
     console.error(`${pack.stdout ?? ''}${pack.stderr ?? ''}`.trim());
     throw new Error(`pnpm pack failed (${pack.error?.message ?? `exit code ${pack.status}`}); run this script as \`pnpm lint:packages\``);

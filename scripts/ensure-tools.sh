@@ -16,6 +16,8 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v fcgiwrap >/dev/null 2>&1 || [ -x /usr/sbin/fcgiwrap ] || missing+=(fcgiwrap)
+# chromium: the documentation site's browser test (tests/docs) drives Debian's build with playwright-core.
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 # Podman (rootful, runc, CNI networks over iptables) and mmdebstrap: the container image test (tests/container/).
 { command -v podman && command -v runc && command -v iptables && command -v mmdebstrap; } >/dev/null 2>&1 || missing+=(podman runc iptables mmdebstrap)
 if [ "${#missing[@]}" -eq 0 ]; then

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Regenerates the terminal UI screenshots in README.md (`pnpm ui:screenshots`, which builds first):
+// Regenerates the terminal UI screenshots in docs/gateway/terminal-ui.md (`pnpm ui:screenshots`, which builds first):
 // runs the built `promptyard-gateway ui` over examples/gateway.toml in an 80×24 tmux session, visits
 // each panel (1 Servers, 2 Tools searching "echo", 3 Prompts, 4 Resources, 5 Logs), captures the
 // screen and writes the captures between <!-- ui-screenshots:start --> and <!-- ui-screenshots:end -->.
 // Whatever happens, the tmux server and every process the UI started are gone when it ends.
 //
-//   node scripts/ui-screenshots.mjs [--readme FILE] [--config FILE]
+//   node scripts/ui-screenshots.mjs [--page FILE] [--config FILE]
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,7 +21,7 @@ export const endMarker = '<!-- ui-screenshots:end -->';
 /** Markdown for the captures: a heading and a fenced text block per panel. */
 export const renderShots = (shots) =>
   shots
-    .map(({ title, screen }) => `#### ${title}\n\n\`\`\`text\n${screen.replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n\`\`\``)
+    .map(({ title, screen }) => `### ${title}\n\n\`\`\`text\n${screen.replace(/[ \t]+$/gm, '').replace(/\s+$/, '')}\n\`\`\``)
     .join('\n\n');
 
 /** `text` with everything between the markers replaced by `body`; throws when the markers are missing. */
@@ -29,7 +29,7 @@ export const replaceBetweenMarkers = (text, body) => {
   const start = text.indexOf(startMarker);
   const end = text.indexOf(endMarker);
   if (start < 0 || end < 0 || end < start)
-    throw new Error(`README needs ${startMarker} followed by ${endMarker} (under "### Terminal UI")`);
+    throw new Error(`the page needs ${startMarker} followed by ${endMarker} (under "## Screenshots")`);
   return `${text.slice(0, start + startMarker.length)}\n\n${body}\n\n${text.slice(end)}`;
 };
 
@@ -168,14 +168,14 @@ const capturePanels = async (config, note) => {
 };
 
 const main = async () => {
-  const { values } = parseArgs({ options: { readme: { type: 'string' }, config: { type: 'string' } } });
-  const readme = resolve(values.readme ?? resolve(root, 'README.md'));
+  const { values } = parseArgs({ options: { page: { type: 'string' }, config: { type: 'string' } } });
+  const page = resolve(values.page ?? resolve(root, 'docs/gateway/terminal-ui.md'));
   const config = resolve(values.config ?? resolve(root, 'examples/gateway.toml'));
-  const text = readFileSync(readme, 'utf8');
+  const text = readFileSync(page, 'utf8');
   replaceBetweenMarkers(text, ''); // fail before starting anything when the markers are missing
   const shots = await capturePanels(config, (message) => console.error(message));
-  writeFileSync(readme, replaceBetweenMarkers(text, renderShots(shots)));
-  console.error(`wrote ${shots.length} screenshots to ${readme}`);
+  writeFileSync(page, replaceBetweenMarkers(text, renderShots(shots)));
+  console.error(`wrote ${shots.length} screenshots to ${page}`);
 };
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

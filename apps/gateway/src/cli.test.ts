@@ -127,9 +127,11 @@ describe('formatStatus', () => {
   });
 });
 
-describe('the README gateway reference', () => {
+const docsPage = (page: string) => readFile(new URL(`../../../docs/${page}`, import.meta.url), 'utf8');
+
+describe('the configuration reference (docs/reference/configuration.md)', () => {
   it('documents every key of the gateway config', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = await docsPage('reference/configuration.md');
     for (const [section, fields] of Object.entries(gatewayConfigSchema)) {
       const label = section.endsWith('[]') ? `[[${section.slice(0, -2)}]]` : `[${section}]`;
       for (const key of Object.keys(fields)) expect(readme, `${label} ${key}`).toContain(`| \`${label} ${key}\``);
@@ -137,10 +139,9 @@ describe('the README gateway reference', () => {
   });
 });
 
-describe('the README profiles example', () => {
+describe('the profiles example (docs/teams/profiles.md)', () => {
   it('is a valid gateway.toml with two profiles and overrides', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Profiles and overrides'));
+    const section = await docsPage('teams/profiles.md');
     const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const config = parseGatewayConfig(example, { file: 'gateway.toml', env: {} });
     expect(config.profiles.map((profile) => [profile.name, profile.servers.map((entry) => entry.server)])).toEqual([
@@ -151,10 +152,9 @@ describe('the README profiles example', () => {
   });
 });
 
-describe('the README [[policy]] example', () => {
+describe('the gateway [[policy]] example (docs/teams/policy.md)', () => {
   it('is a valid gateway.toml', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Who may use what'));
+    const section = await docsPage('teams/policy.md');
     const example = [...section.matchAll(/```toml\n([\s\S]*?)```/g)][1]?.[1] ?? '';
     const config = parseGatewayConfig(`${example}\n[servers.figma]\nurl = "https://figma.example/mcp"\n`, {
       file: 'gateway.toml',

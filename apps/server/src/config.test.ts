@@ -33,9 +33,11 @@ describe('parseCli', () => {
   });
 });
 
-describe('the README config reference', () => {
+const docsPage = (page: string) => readFile(new URL(`../../../docs/${page}`, import.meta.url), 'utf8');
+
+describe('the configuration reference (docs/reference/configuration.md)', () => {
   it('documents every key of the schema', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = await docsPage('reference/configuration.md');
     for (const [section, fields] of Object.entries(configSchema)) {
       const label = section.endsWith('[]') ? `[[${section.slice(0, -2)}]]` : `[${section}]`;
       for (const key of Object.keys(fields)) expect(readme, `${label} ${key}`).toContain(`| \`${label} ${key}\``);
@@ -74,10 +76,9 @@ describe('the [tools] sections', () => {
   });
 });
 
-describe('the README [[policy]] example', () => {
+describe('the [[policy]] example (docs/teams/policy.md)', () => {
   it('is a valid promptyard.toml', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Who may use what'));
+    const section = await docsPage('teams/policy.md');
     const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const dir = await mkdtemp(join(tmpdir(), 'policy-'));
     try {
@@ -94,10 +95,9 @@ describe('the README [[policy]] example', () => {
   });
 });
 
-describe('the README git library example', () => {
+describe('the git library example (docs/guide/git-libraries.md)', () => {
   it('is a valid promptyard.toml: a followed tag of prompts and a branch of skills', async () => {
-    const readme = await readFile(new URL('../../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## A library from git'));
+    const section = await docsPage('guide/git-libraries.md');
     const example = /```toml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     const dir = await mkdtemp(join(tmpdir(), 'git-example-'));
     try {
