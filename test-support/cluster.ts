@@ -1,5 +1,5 @@
 /**
- * A cluster as deployed (README "Running a cluster"): a real Redis, N replicas of a BUILT binary
+ * A cluster as deployed (docs/cluster.md): a real Redis, N replicas of a BUILT binary
  * (`apps/server/dist/cli.js` or `apps/gateway/dist/cli.js`, `pnpm build` first) over HTTP on loopback
  * ports of their own, all given `PROMPTYARD_CLUSTER_REDIS_URL`, and nginx round-robin in front of
  * them from deploy/nginx/promptyard.conf. A replica can be SIGKILLed and restarted on its port,

@@ -11,7 +11,7 @@ import { envAliases, locateServerConfig, serverEnvWarnings } from './config-file
 import { gitConfigSections, gitPromptKeys, resolveGitSettings } from './library/git-config.js';
 import type { GitSettings } from './library/git-config.js';
 
-/** `promptyard.toml`: every key, its type and default. The README's config reference mirrors it. */
+/** `promptyard.toml`: every key, its type and default. docs/reference/configuration.md mirrors it. */
 export const configSchema = {
   server: {
     name: { type: 'string', default: 'promptyard', doc: 'Server name reported to clients.' },

@@ -25,7 +25,7 @@ const loaderError = (text: string, file = '/etc/gw/gateway.toml'): string | unde
   }
 };
 
-/** The README's profiles example, uncommented from examples/gateway.toml's. */
+/** The profiles example of docs/teams/profiles.md, uncommented from examples/gateway.toml's. */
 const full = `
 [gateway]
 separator = "_"

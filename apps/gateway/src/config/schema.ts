@@ -114,7 +114,7 @@ const toolOverrideDocs = {
 
 /**
  * Every key of `gateway.toml`: section → key → { type, default?, doc }. The sections without `<id>`
- * are also the schema core's `resolveConfig` checks; the README's reference mirrors this object.
+ * are also the schema core's `resolveConfig` checks; docs/reference/configuration.md mirrors this object.
  */
 export const gatewayConfigSchema = {
   ...sectionsSchema,
