@@ -38,6 +38,21 @@ describe('parseGatewayCli', () => {
     expect(() => parseGatewayCli(['status', 'extra'], {})).toThrow(/--help/);
   });
 
+  it('finds the command after the options, and answers a mistyped one with the closest', () => {
+    expect(parseGatewayCli(['-c', 'g.toml', 'status', '--json'], {})).toMatchObject({ command: 'status', config: 'g.toml', json: true });
+    expect(() => parseGatewayCli(['stauts'], {})).toThrow(/^Unknown command "stauts": did you mean "status"\? The commands are "status", /);
+    expect(() => parseGatewayCli(['gateway.toml'], {})).toThrow(/a config file is given with --config <file>/);
+    // --json belongs to status.
+    expect(() => parseGatewayCli(['--json'], {})).toThrow(/Unknown option '--json'/);
+  });
+
+  it('reads help for one command, and --log-format', () => {
+    expect(parseGatewayCli(['status', '--help'], {})).toMatchObject({ help: true, helpCommand: 'status' });
+    expect(parseGatewayCli(['help', 'pins'], {})).toMatchObject({ help: true, helpCommand: 'pins' });
+    expect(parseGatewayCli(['login', '-h'], {})).toMatchObject({ help: true, helpCommand: 'login' });
+    expect(parseGatewayCli(['--log-format', 'json'], {}).overrides).toEqual({ logFormat: 'json' });
+  });
+
   it('explains a wrong flag and points at --help', () => {
     expect(() => parseGatewayCli(['--transport', 'tcp'], {})).toThrow(/--transport must be "stdio" or "http".*\n.*--help/);
     expect(() => parseGatewayCli(['--port', '70000'], {})).toThrow(/--port must be an integer from 0 to 65535/);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
 import { createLogger } from '@promptyard/core';
-import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
+import { answerHelpOrVersion, errorPrefix, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import {
   checkGatewayChain,
@@ -12,11 +12,13 @@ import {
   Router,
   spawnStdioServersEarly,
 } from '@promptyard/router';
-import { parseGatewayCli, usage } from './args.js';
+import { gatewayCommands, parseGatewayCli, usage } from './args.js';
+import type { GatewayCli } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
-import { formatStatus } from './status.js';
+import { formatStatus, statusProgress } from './status.js';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
@@ -33,11 +35,40 @@ const endOnSignals = (): void => {
   }
 };
 
+/**
+ * `status`: starts every server once, a line per server on stderr as each answers or times out, then
+ * the table (or JSON) on stdout. Exit code 1 when any server is not ready (disabled ones aside).
+ */
+const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number> => {
+  const logger = createLogger({ level: 'error', format: config.logFormat, scope: 'gateway' });
+  const router = new Router(routerConfigOf(config), { logger, version });
+  endOnSignals();
+  const progress = statusProgress({
+    ids: config.servers.map((server) => server.id),
+    connectMs: config.timeouts.connectMs,
+    write: (text) => process.stderr.write(text),
+    tty: process.stderr.isTTY === true,
+    paint: painterFor(process.stderr),
+  });
+  const stopFollowing = router.on('status', (backend) => progress.update(backend));
+  // The servers start while the MCP client loads; their first connection takes them over.
+  spawnStdioServersEarly(config.servers);
+  await router.start();
+  stopFollowing();
+  progress.stop();
+  // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
+  const status =
+    cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
+  process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status, painterFor(process.stdout)));
+  await router.close();
+  return status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
+};
+
 const main = async (): Promise<void> => {
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
-  if (answerHelpOrVersion(cli, { usage, version })) return;
+  if (answerHelpOrVersion(cli, { usage: helpText(gatewayCommands, usage, cli.helpCommand), version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
-    process.stderr.write('promptyard-gateway: ui needs a terminal; use promptyard-gateway status for a one-shot view\n');
+    process.stderr.write(`${errorPrefix('promptyard-gateway')} ui needs a terminal; use promptyard-gateway status for a one-shot view\n`);
     process.exitCode = 2;
     return;
   }
@@ -62,7 +93,7 @@ const main = async (): Promise<void> => {
     // The diff library loads only here: serving never pays for it.
     const { runPinsCommand } = await import('./pins-command.js');
     const config = await loadConfig(file, cli.overrides);
-    const logger = createLogger({ level: 'warning', scope: 'gateway' });
+    const logger = createLogger({ level: 'warning', format: config.logFormat, scope: 'gateway' });
     const options = {
       args: cli.pins ?? [],
       config,
@@ -86,17 +117,7 @@ const main = async (): Promise<void> => {
   const config = await loadConfig(file, cli.overrides);
 
   if (cli.command === 'status') {
-    const router = new Router(routerConfigOf(config), { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
-    endOnSignals();
-    // The servers start while the MCP client loads; their first connection takes them over.
-    spawnStdioServersEarly(config.servers);
-    await router.start();
-    // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
-    const status =
-      cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
-    process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
-    await router.close();
-    process.exitCode = status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
+    process.exitCode = await runStatus(cli, config);
     return;
   }
 

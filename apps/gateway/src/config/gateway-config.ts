@@ -13,6 +13,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, resolveConfig } from '@promptyard/core';
 import { checkAuthSection, checkPolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
+import type { LogFormat } from '@promptyard/core';
 import { NAME_CHARACTERS } from '@promptyard/router';
 import type { BackendConfig, ProfileConfig, RouterConfig } from '@promptyard/router';
 import { checkPolicyGlobs } from './policy-globs.js';
@@ -44,6 +45,8 @@ interface GatewayTransportConfig {
 /** A gateway config file, parsed: what the router reads ({@link RouterConfig}) and what the app serves with. */
 export interface GatewayConfig extends RouterConfig {
   readonly logLevel: GatewayLogLevel;
+  /** `[gateway] log_format`: how stderr logs are written. */
+  readonly logFormat: LogFormat;
   readonly transport: GatewayTransportConfig;
   /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth?: AuthSettings;
@@ -95,6 +98,7 @@ const envAliases: Readonly<Record<string, string>> = {
   PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
   PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
   PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_GATEWAY_LOG_LEVEL',
+  PROMPTYARD_LOG_FORMAT: 'PROMPTYARD_GATEWAY_LOG_FORMAT',
 };
 
 /** Core reports its own problems as one error; take its lines so all problems are reported together. */
@@ -216,6 +220,7 @@ const toGatewayConfig = (
   lazy: gateway.lazy,
   metaTools: gateway.meta_tools,
   logLevel: gateway.log_level,
+  logFormat: gateway.log_format,
   startupWaitMs: gateway.startup_wait_ms,
   timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
   restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },
