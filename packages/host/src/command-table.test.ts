@@ -18,6 +18,13 @@ const table: CommandTable = {
       examples: ['tool status'],
     },
     { name: 'login', usage: 'login <server>', summary: 'Log in.', examples: ['tool login a', 'tool --dir x login b'] },
+    {
+      name: 'install',
+      usage: 'install <client>',
+      summary: 'Install.',
+      examples: ['tool install x'],
+      text: 'Usage: tool install <client>\n\nIts own help.',
+    },
   ],
 };
 
@@ -44,7 +51,7 @@ describe('findCommand', () => {
 
   it('answers a mistyped command with the closest one, and a stray word with the hint', () => {
     expect(fails(['stauts'])).toBe(
-      'Unknown command "stauts": did you mean "status"? The commands are "status", "login" or "help"; with none, the tool serves.',
+      'Unknown command "stauts": did you mean "status"? The commands are "status", "login", "install" or "help"; with none, the tool serves.',
     );
     expect(fails(['./prompts'])).toContain('with none, the tool serves (to serve a folder, pass --dir <dir>).');
     // An unknown option before the word is the likelier mistake: left to the strict parse.
@@ -76,6 +83,7 @@ describe('helpText', () => {
         '  tool status',
       ].join('\n'),
     );
+    expect(helpText(table, 'Usage: tool', 'install')).toBe('Usage: tool install <client>\n\nIts own help.\n\nExample:\n  tool install x');
     expect(helpText(table, 'Usage: tool', 'login')).toMatch(/Examples:\n {2}tool login a\n {2}tool --dir x login b$/);
   });
 });

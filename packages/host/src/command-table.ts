@@ -18,6 +18,8 @@ export interface CommandSpec {
   readonly options?: readonly (readonly [flag: string, text: string])[];
   /** Whole command lines a user can copy. */
   readonly examples: readonly string[];
+  /** The help as the command's own package writes it (usage, options …), instead of the parts above; the examples follow it. */
+  readonly text?: string;
 }
 
 export interface CommandTable {
@@ -82,15 +84,11 @@ const optionLines = (options: readonly (readonly [string, string])[]): string[] 
 const commandHelp = (table: CommandTable, name: string): string => {
   const command = table.commands.find((candidate) => candidate.name === name);
   if (command === undefined) throw unknownCommand(table, name);
+  const examples = ['', command.examples.length === 1 ? 'Example:' : 'Examples:', ...command.examples.map((example) => `  ${example}`)];
+  if (command.text !== undefined) return [command.text, ...examples].join('\n');
   const lines = [`Usage: ${table.program} [options] ${command.usage}`, '', command.summary];
   if (command.options !== undefined && command.options.length > 0) lines.push('', 'Options:', ...optionLines(command.options));
-  lines.push(
-    '',
-    `The options every command takes (--config …) are in ${table.program} --help.`,
-    '',
-    command.examples.length === 1 ? 'Example:' : 'Examples:',
-    ...command.examples.map((example) => `  ${example}`),
-  );
+  lines.push('', `The options every command takes (--config …) are in ${table.program} --help.`, ...examples);
   return lines.join('\n');
 };
 
