@@ -52,7 +52,7 @@ describe('promptyard-gateway status', () => {
     const config = await writeConfig({ servers: { good: testServer('g1') } });
     const forced = await runCli(['status', '--config', config], { env: { FORCE_COLOR: '1' } });
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toMatch(/^good {4}\u001b\[32mready\u001b\[39m/m);
+    expect(forced.stdout).toContain(`\ngood    ${ESC}32mready${ESC}39m  stdio`);
     expect(forced.stderr).toContain(`${ESC}32mok     ${ESC}39m good: ready`);
     const plain = await runCli(['status', '--config', config], { env: { NO_COLOR: '1' } });
     expect(plain.stdout).toMatch(/^good {4}ready /m);
