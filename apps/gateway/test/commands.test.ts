@@ -1,6 +1,7 @@
 /**
  * The gateway's command line, black-box against the built binary: `status` says how long each server
- * may take and reports each one as it answers or times out, a mistyped command gets the closest one,
+ * may take and reports each one as it answers or times out (on a terminal, in tmux, with a waiting
+ * line updated in place), a mistyped command gets the closest one,
  * every command has its own help, logs can be JSON (config key, flag or environment), the default
  * HTTP port is 3100 (not the server's 3000), and status words are coloured only on request of a
  * terminal or FORCE_COLOR.
@@ -11,13 +12,18 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup as cleanupGateways, runCli } from './harness.js';
-import { cleanup, gatewayCli, Output, spawnGateway, testServer, testServerPath, writeConfig } from './pass-harness.js';
+import { cleanup, gatewayCli, noteDescendants, Output, spawnGateway, testServer, testServerPath, writeConfig } from './pass-harness.js';
+import { frame, startTmux, tmuxVersion } from './tmux.mjs';
+import type { TmuxSession } from './tmux.mjs';
 
 const ESC = '\u001b[';
 const spawned: ChildProcess[] = [];
 const listeners: Server[] = [];
+let terminal: TmuxSession | undefined;
 
 afterEach(async () => {
+  await terminal?.close();
+  terminal = undefined;
   for (const child of spawned.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(listeners.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
   await cleanup();
@@ -46,6 +52,29 @@ describe('promptyard-gateway status', () => {
     expect(await status.exited).toBe(1);
     // Piped and without FORCE_COLOR: plain text.
     expect(status.stderr.text).not.toContain(ESC);
+  });
+
+  it('on a terminal, keeps a waiting line at the bottom, updated in place, and clears it', { timeout: 60_000 }, async () => {
+    await tmuxVersion(); // fails with "tmux is not installed: install it (apt-get install tmux) …"
+    const config = await writeConfig({
+      preamble: '[timeouts]\nconnect_ms = 4000',
+      servers: { good: testServer('g1'), hung: neverAnswers },
+    });
+    terminal = await startTmux({ command: process.execPath, args: [gatewayCli, 'status', '--config', config] });
+    const session = terminal;
+    const pane = await session.panePid();
+    const waiting = await session.waitForScreen(
+      (screen) => /^ok {6}good: ready after/m.test(screen) && /^waiting for hung \([\d.]+ s of 4\.0 s\)\s*$/m.test(screen),
+      15_000,
+      'good reported and "waiting for hung" below it',
+    );
+    noteDescendants(pane);
+    expect(waiting, frame(waiting)).not.toContain('waiting for good');
+    expect(await session.waitForExit(15_000)).toBe(1);
+    const done = await session.captureAll();
+    expect(done, frame(done)).toMatch(/^failed {2}hung: could not connect/m);
+    expect(done, frame(done)).not.toContain('waiting for');
+    expect(done, frame(done)).toMatch(/^good\s+ready\s+stdio/m);
   });
 
   it('colours the status words with FORCE_COLOR, and never with NO_COLOR', async () => {
