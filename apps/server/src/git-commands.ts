@@ -17,6 +17,7 @@ import {
   writeLockFile,
 } from '@promptyard/git-library';
 import type { GitCache, GitSourceConfig, GitSourceStatus, LockedSource, RemoteCache } from '@promptyard/git-library';
+import { errorPrefix } from '@promptyard/host';
 import type { Paint } from '@promptyard/host';
 import type { ResolvedConfig } from './config.js';
 import type { Library } from './library/library.js';
@@ -62,7 +63,7 @@ export const syncCommand = async (resolved: ResolvedConfig, io: GitCommandIo, lo
       fetched.push(sourceId(source));
       io.stdout(`${sourceLabel(source)}  ${commit} (${kind})\n`);
     } catch (error) {
-      io.stderr(`promptyard-server: ${sourceLabel(source)}: ${describeError(error)}\n`);
+      io.stderr(`${errorPrefix('promptyard-server')} ${sourceLabel(source)}: ${describeError(error)}\n`);
     }
   }
   await requestSync(resolved.git.cacheDir, fetched);
@@ -114,7 +115,9 @@ export const versionsCommand = async (
 ): Promise<number> => {
   const handle = library.git?.sources.find((candidate) => isPathInside(candidate.dir, entry.origin.file));
   if (handle === undefined) {
-    io.stderr(`promptyard-server: prompt "${entry.name}" is not served from a git library (it is read from ${entry.origin.file}).\n`);
+    io.stderr(
+      `${errorPrefix('promptyard-server')} prompt "${entry.name}" is not served from a git library (it is read from ${entry.origin.file}).\n`,
+    );
     return 1;
   }
   const meta = handle.metaOf(entry.origin.file);
