@@ -27,6 +27,8 @@ export interface GatewayCli {
   readonly help: boolean;
   /** `help <command>`, `<command> --help`: the command whose help is asked for. */
   readonly helpCommand?: string;
+  /** `install` / `uninstall` wherever they stand: the arguments for them, the command first. */
+  readonly clientArgs?: readonly string[];
   readonly version: boolean;
   readonly config?: string;
   readonly json: boolean;
@@ -38,6 +40,7 @@ export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway [options] ui
        promptyard-gateway [options] login <server>
        promptyard-gateway [options] pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
+       promptyard-gateway [options] install | uninstall <client>   (see promptyard-gateway help install)
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -63,6 +66,9 @@ Commands:
                            tokens, or Redis with [cluster]): list them with their state, diff what
                            changed since approval, approve it (a running gateway serves it again),
                            or reset (forget) all or one server's pins
+  install <client>         add this gateway to a client's MCP config (claude-desktop, claude-code,
+                           cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
+                           removes it
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,
@@ -143,6 +149,8 @@ const asked = (helpCommand: string | undefined): GatewayCli => ({
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
   const found = findCommand(argv, gatewayCommands);
   if (found.kind === 'help') return asked(found.topic);
+  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+    return { command: 'serve', clientArgs: [found.name, ...found.rest], help: false, version: false, json: false, overrides: {} };
   const command = found.kind === 'command' ? (found.name as GatewayCli['command']) : 'serve';
   const { values, positionals } = parseCommandArgs(command, found.rest);
   if (values.help === true) return asked(command === 'serve' ? undefined : command);

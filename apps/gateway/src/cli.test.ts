@@ -46,6 +46,11 @@ describe('parseGatewayCli', () => {
     expect(() => parseGatewayCli(['--json'], {})).toThrow(/Unknown option '--json'/);
   });
 
+  it('hands install and uninstall their arguments, the command first, wherever it stands', () => {
+    expect(parseGatewayCli(['--config', 'g.toml', 'uninstall', 'zed'], {}).clientArgs).toEqual(['uninstall', '--config', 'g.toml', 'zed']);
+    expect(() => parseGatewayCli(['uninstal', 'zed'], {})).toThrow(/did you mean "uninstall"\?/);
+  });
+
   it('reads help for one command, and --log-format', () => {
     expect(parseGatewayCli(['status', '--help'], {})).toMatchObject({ help: true, helpCommand: 'status' });
     expect(parseGatewayCli(['help', 'pins'], {})).toMatchObject({ help: true, helpCommand: 'pins' });

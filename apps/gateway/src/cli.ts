@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
 import { answerHelpOrVersion, errorPrefix, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
@@ -66,6 +68,7 @@ const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number
 
 const main = async (): Promise<void> => {
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
+  if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
   if (answerHelpOrVersion(cli, { usage: helpText(gatewayCommands, usage, cli.helpCommand), version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
     process.stderr.write(`${errorPrefix('promptyard-gateway')} ui needs a terminal; use promptyard-gateway status for a one-shot view\n`);
@@ -145,4 +148,22 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => gateway.close());
 };
 
-runCli(main, { program: 'promptyard-gateway', beforeExit: killAllChildren, surviveExceptions: true });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
+  const options = {
+    program: 'promptyard-gateway',
+    packageName: '@promptyard/gateway',
+    defaultName: 'promptyard-gateway',
+    configFallback: 'gateway.toml',
+  };
+  process.exitCode = await runClientCommand([...argv], {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, {
+  program: 'promptyard-gateway',
+  beforeExit: killAllChildren,
+  surviveExceptions: true,
+});

@@ -1,4 +1,5 @@
 /** What `promptyard-gateway help <command>` and `<command> --help` say: each command's usage, options and examples. */
+import { clientCommandHelp } from '@promptyard/client-config';
 import type { CommandSpec } from '@promptyard/host';
 
 export const gatewayCommandSpecs: readonly CommandSpec[] = [
@@ -33,5 +34,23 @@ export const gatewayCommandSpecs: readonly CommandSpec[] = [
     summary:
       "The definition pins of the config's servers (a file beside the OAuth tokens, or Redis with\n[cluster]): list them with their state, diff what changed since approval, approve it (a running\ngateway serves it again), or reset (forget) all or one server's pins.",
     examples: ['promptyard-gateway pins diff github', 'promptyard-gateway pins approve github/create_issue'],
+  },
+  {
+    name: 'install',
+    usage: 'install <client> [options]',
+    summary: "Add this binary to an MCP client's configuration.",
+    examples: [
+      'promptyard-gateway install claude-code --config ~/gateway.toml',
+      'promptyard-gateway install cursor --url http://127.0.0.1:3100/mcp --token-env PROMPTYARD_TOKEN',
+      'promptyard-gateway install zed --dry-run',
+    ],
+    text: clientCommandHelp('promptyard-gateway', 'promptyard-gateway'),
+  },
+  {
+    name: 'uninstall',
+    usage: 'uninstall <client> [options]',
+    summary: "Remove this binary's entry from an MCP client's configuration.",
+    examples: ['promptyard-gateway uninstall claude-code', 'promptyard-gateway uninstall zed --dry-run'],
+    text: clientCommandHelp('promptyard-gateway', 'promptyard-gateway'),
   },
 ];

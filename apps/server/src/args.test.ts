@@ -39,7 +39,7 @@ describe('parseCli', () => {
 
   it('suggests the closest command for a mistyped one', () => {
     expect(fails(['lsit'])).toMatch(
-      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock", "versions" or "help"; with none, the server starts\./,
+      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock", "versions", "install", "uninstall" or "help"; with none, the server starts\./,
     );
     expect(fails(['--prompts', 'x', 'valdiate'])).toContain('did you mean "validate"?');
     expect(fails(['./prompts'])).toContain('to serve a folder, pass --prompts <dir>');
@@ -62,5 +62,16 @@ describe('parseCli', () => {
   it('reads --log-format', () => {
     expect(parseCli(['--log-format', 'json'], {}).overrides).toEqual({ logFormat: 'json' });
     expect(fails(['--log-format', 'xml'])).toContain('--log-format must be text or json; got "xml"');
+  });
+
+  it('hands install and uninstall their arguments, the command first, wherever it stands', () => {
+    expect(parseCli(['-c', 'p.toml', 'install', 'cursor', '--dry-run'], {}).clientArgs).toEqual([
+      'install',
+      '-c',
+      'p.toml',
+      'cursor',
+      '--dry-run',
+    ]);
+    expect(fails(['instal'])).toContain('did you mean "install"?');
   });
 });

@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly help: boolean;
   /** `help <command>`, `<command> --help`: the command whose help is asked for. */
   readonly helpCommand?: string;
+  /** `install` / `uninstall` wherever they stand: the arguments for them, the command first. */
+  readonly clientArgs?: readonly string[];
   readonly version: boolean;
   readonly config?: string;
   readonly overrides: Overrides;
@@ -30,6 +32,7 @@ export const usage = `Usage: promptyard-server [options]
        promptyard-server [options] render <name> [--arg key=value …]
        promptyard-server [options] validate [--strict]
        promptyard-server [options] sync | lock | versions <name>
+       promptyard-server [options] install | uninstall <client>   (see promptyard-server help install)
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -48,6 +51,9 @@ Commands:
   lock                     write promptyard.lock: each git library's commit and the SHA-256 of
                            every file served from it (serve it with --frozen)
   versions <name>          the commits of its git library that changed a prompt
+  install <client>         add this server to a client's MCP config (claude-desktop, claude-code,
+                           cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
+                           removes it
 
 Options:
   -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else none)
@@ -155,6 +161,8 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   const found = findCommand(argv, serverCommands);
   if (found.kind === 'help')
     return { help: true, ...(found.topic === undefined ? {} : { helpCommand: found.topic }), version: false, overrides: {} };
+  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+    return { clientArgs: [found.name, ...found.rest], help: false, version: false, overrides: {} };
   const name = found.kind === 'command' ? (found.name as CommandName) : undefined;
   const { values, positionals } = parseCommandArgs(name, found.rest);
   // `render --help` needs no prompt name: the help is the answer.

@@ -1,4 +1,5 @@
 /** What `promptyard-server help <command>` and `<command> --help` say: each command's usage, options and examples. */
+import { clientCommandHelp } from '@promptyard/client-config';
 import type { CommandSpec } from '@promptyard/host';
 
 export const serverCommandSpecs: readonly CommandSpec[] = [
@@ -43,5 +44,23 @@ export const serverCommandSpecs: readonly CommandSpec[] = [
     usage: 'versions <name>',
     summary: "The commits of the prompt's git library that changed the prompt's file, newest first.",
     examples: ['promptyard-server --config promptyard.toml versions review'],
+  },
+  {
+    name: 'install',
+    usage: 'install <client> [options]',
+    summary: "Add this binary to an MCP client's configuration.",
+    examples: [
+      'promptyard-server install claude-desktop --config ~/promptyard.toml',
+      'promptyard-server install vscode --workspace --dry-run',
+      'promptyard-server install cursor --url http://127.0.0.1:3000/mcp --token-env PROMPTYARD_TOKEN',
+    ],
+    text: clientCommandHelp('promptyard-server', 'promptyard'),
+  },
+  {
+    name: 'uninstall',
+    usage: 'uninstall <client> [options]',
+    summary: "Remove this binary's entry from an MCP client's configuration.",
+    examples: ['promptyard-server uninstall claude-desktop', 'promptyard-server uninstall vscode --workspace --dry-run'],
+    text: clientCommandHelp('promptyard-server', 'promptyard'),
   },
 ];

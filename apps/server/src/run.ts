@@ -1,4 +1,6 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
+import { fileURLToPath } from 'node:url';
+import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { answerHelpOrVersion, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, serverCommands, usage } from './args.js';
@@ -10,6 +12,7 @@ const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
   const cli = parseCli(process.argv.slice(2), process.env);
+  if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
   if (answerHelpOrVersion(cli, { usage: helpText(serverCommands, usage, cli.helpCommand), version })) return;
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   const resolved = await resolveConfig();
@@ -35,4 +38,18 @@ const main = async (): Promise<void> => {
   await shutdown.started(() => server.close());
 };
 
-runCli(main, { program: 'promptyard-server' });
+/** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
+const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
+  const options = {
+    program: 'promptyard-server',
+    packageName: '@promptyard/server',
+    defaultName: 'promptyard',
+    configFallback: 'promptyard.toml',
+  };
+  process.exitCode = await runClientCommand([...argv], {
+    ...options,
+    script: fileURLToPath(new URL('cli.js', import.meta.url)),
+  });
+};
+
+runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, { program: 'promptyard-server' });

@@ -27,6 +27,7 @@ const serverPackages = [
   'telemetry',
   'cluster',
   'host',
+  'client-config',
 ];
 
 /** pnpm packs (rewriting `workspace:` and `catalog:` ranges): the one running the tests, else npx. */

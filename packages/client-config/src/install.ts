@@ -1,0 +1,133 @@
+/**
+ * Installing and removing one server entry in one client's file: read it (a missing file is an
+ * empty one), refuse it when it does not parse, edit only that entry, and write the result
+ * atomically after copying the previous file to `<file>.bak`. An entry already as wanted is left
+ * alone: nothing is written, not even the backup.
+ */
+import { copyFile, mkdir, readFile, realpath, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { PromptyardError, isPromptyardError, writeFileAtomically } from '@promptyard/core';
+import type { ClientDefinition, FileFormat } from './clients/clients.js';
+import type { EntryValue, FormatEditor } from './formats/format.js';
+import { jsonEditor } from './formats/json-edit.js';
+import { tomlEditor } from './formats/toml-edit.js';
+import { yamlEditor } from './formats/yaml-edit.js';
+
+const editors: Readonly<Record<FileFormat, FormatEditor>> = { json: jsonEditor, toml: tomlEditor, yaml: yamlEditor };
+
+export interface EntryTarget {
+  readonly client: ClientDefinition;
+  readonly file: string;
+  readonly name: string;
+  /** Report what would change, write nothing. */
+  readonly dryRun: boolean;
+}
+
+type Outcome = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
+
+export interface ChangeReport {
+  readonly file: string;
+  readonly name: string;
+  readonly outcome: Outcome;
+  /** Where the previous file was copied, when one was written over. */
+  readonly backup?: string;
+  /** The entry alone, as the file would hold it (a dry-run install shows it). */
+  readonly preview?: string;
+}
+
+interface CurrentFile {
+  /** The file to write: a symbolic link's target, so a linked dotfile stays linked. */
+  readonly path: string;
+  /** The text on disk, or undefined for a file that does not exist yet. */
+  readonly text: string | undefined;
+  readonly mode: number | undefined;
+}
+
+/** Values as data (parsers may hand back objects of their own classes). */
+const plain = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * The editors work on `\n` line ends; a file written with `\r\n` (as editors on Windows do) gets
+ * them back, so an added entry matches its file and a removal restores it exactly.
+ */
+const withLineEnds = (original: string | undefined, edited: string): string =>
+  original?.includes('\r\n') === true ? edited.replace(/\r?\n/g, '\r\n') : edited;
+
+const readCurrent = async (file: string): Promise<CurrentFile> => {
+  const path = await realpath(file).catch((error: unknown) => {
+    if (isMissing(error)) return file;
+    throw error;
+  });
+  try {
+    const [raw, stats] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    return { path, text: raw, mode: stats.mode & 0o777 };
+  } catch (error) {
+    if (isMissing(error)) return { path, text: undefined, mode: undefined };
+    throw error;
+  }
+};
+
+/** Copies the previous file to `<file>.bak`, then writes `text` in its place; returns the backup's path. */
+const writeWithBackup = async (current: CurrentFile, text: string): Promise<string | undefined> => {
+  let backup: string | undefined;
+  if (current.text !== undefined) {
+    backup = `${current.path}.bak`;
+    await copyFile(current.path, backup);
+  }
+  await mkdir(dirname(current.path), { recursive: true });
+  await writeFileAtomically(current.path, text, current.mode === undefined ? {} : { mode: current.mode });
+  return backup;
+};
+
+/** Runs an edit; a refusal names the file. */
+const editing = <T>(file: string, edit: () => T): T => {
+  try {
+    return edit();
+  } catch (error) {
+    if (isPromptyardError(error) && !error.message.startsWith(file)) throw new PromptyardError(error.code, `${file}: ${error.message}`);
+    throw error;
+  }
+};
+
+/** Adds or updates `target.name` with `entry`. */
+export const installEntry = async (target: EntryTarget, entry: EntryValue): Promise<ChangeReport> => {
+  const { client, file, name } = target;
+  const refusal = client.refuse?.(file);
+  if (refusal !== undefined) throw new PromptyardError('CONFIG_INVALID', refusal);
+  const editor = editors[client.format];
+  const current = await readCurrent(file);
+  if (current.text !== undefined) editor.check(current.text, file);
+  const text = current.text?.replace(/\r\n/g, '\n') ?? client.newFileText ?? editor.emptyText;
+  const existing = editing(file, () => editor.get(text, client.container, name));
+  const base = { file, name };
+  if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
+  const outcome = existing === undefined ? 'added' : 'updated';
+  const next = withLineEnds(
+    current.text,
+    editing(file, () => editor.set(text, client.container, name, entry)),
+  );
+  if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
+  const backup = await writeWithBackup(current, next);
+  return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
+};
+
+/** Removes `target.name`, and nothing else. */
+export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport> => {
+  const { client, file, name } = target;
+  const editor = editors[client.format];
+  const current = await readCurrent(file);
+  if (current.text === undefined) return { file, name, outcome: 'absent' };
+  editor.check(current.text, file);
+  const text = current.text.replace(/\r\n/g, '\n');
+  if (editing(file, () => editor.get(text, client.container, name)) === undefined) return { file, name, outcome: 'absent' };
+  const next = withLineEnds(
+    current.text,
+    editing(file, () => editor.remove(text, client.container, name)),
+  );
+  if (target.dryRun) return { file, name, outcome: 'removed' };
+  const backup = await writeWithBackup(current, next);
+  return { file, name, outcome: 'removed', ...(backup === undefined ? {} : { backup }) };
+};
