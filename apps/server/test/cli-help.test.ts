@@ -38,6 +38,18 @@ describe('promptyard-server help', () => {
   });
 });
 
+describe('install and uninstall in the command table', () => {
+  it('have their help with examples, and a mistyped one gets the closest', async () => {
+    const help = await runCli(['help', 'install']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: promptyard-server install <client> \[options\]/);
+    expect(help.stdout).toMatch(/\nExamples:\n {2}promptyard-server install claude-desktop/);
+    const typo = await runCli(['uninstal', 'cursor']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Unknown command "uninstal": did you mean "uninstall"?');
+  });
+});
+
 describe('promptyard-server --log-format', () => {
   it.each([
     ['--log-format json', ['--log-format', 'json'], {}],
