@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { PromptyardError } from '@promptyard/core';
+import type { LogFormat, LogLevel } from '@promptyard/core';
+import { findCommand } from '@promptyard/host';
+import type { CommandTable } from '@promptyard/host';
 import { parseServeFlags } from '@promptyard/mcp';
-import type { LogLevel } from '@promptyard/core';
+import { gatewayCommandSpecs } from './command-help.js';
 
 export interface GatewayOverrides {
   readonly transport?: 'stdio' | 'http';
@@ -9,6 +12,7 @@ export interface GatewayOverrides {
   readonly port?: number;
   readonly lazy?: boolean;
   readonly logLevel?: LogLevel;
+  readonly logFormat?: LogFormat;
   readonly watch?: boolean;
   /** `--profile <name>`: serve one `[profiles.<name>]` over stdio instead of everything. */
   readonly profile?: string;
@@ -21,6 +25,10 @@ export interface GatewayCli {
   /** `pins <action> [target]`: the words after `pins`. */
   readonly pins?: readonly string[];
   readonly help: boolean;
+  /** `help <command>`, `<command> --help`: the command whose help is asked for. */
+  readonly helpCommand?: string;
+  /** `install` / `uninstall` wherever they stand: the arguments for them, the command first. */
+  readonly clientArgs?: readonly string[];
   readonly version: boolean;
   readonly config?: string;
   readonly json: boolean;
@@ -28,11 +36,11 @@ export interface GatewayCli {
 }
 
 export const usage = `Usage: promptyard-gateway [options]
-       promptyard-gateway status [options]
-       promptyard-gateway ui [options]
-       promptyard-gateway login <server> [options]
-       promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
-       promptyard-gateway install | uninstall <client> [options]   (see install --help)
+       promptyard-gateway [options] status [--json]
+       promptyard-gateway [options] ui
+       promptyard-gateway [options] login <server>
+       promptyard-gateway [options] pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
+       promptyard-gateway [options] install | uninstall <client>   (see promptyard-gateway help install)
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -45,7 +53,8 @@ whose entry changed restart, and an invalid edit keeps the last good config.
 
 Commands:
   status                   start every server once, print each one's state, transport, protocol
-                           era, counts and last error, then exit (1 when any failed)
+                           era, counts and last error, then exit (1 when any failed); a line
+                           per server as each answers or times out ([timeouts] connect_ms)
   ui                       a live terminal UI: every server's state (restart, disable), every tool,
                            prompt and resource with search, calls and renders, and the logs; needs a
                            terminal (q quits)
@@ -66,15 +75,23 @@ Options:
                            else ./gateway.toml)
   -t, --transport <kind>   stdio (default) or http
       --host <address>     HTTP bind address (default 127.0.0.1)
-      --port <number>      HTTP port (default 3000; 0 picks a free port)
+      --port <number>      HTTP port (default 3100; 0 picks a free port)
       --lazy               list only the meta tools; clients find and call the rest through them
       --profile <name>     serve only what [profiles.<name>] shows (over HTTP every profile is also
                            served at <path>/<name>)
       --log-level <level>  debug, info, notice, warning or error (default info)
+      --log-format <fmt>   text (default) or json: one JSON object a line, for log collectors
       --no-watch           do not reload the config when it changes
-      --json               (status) print JSON
   -h, --help               show this help
   -v, --version            print the version
+
+Run promptyard-gateway help <command> (or <command> --help) for a command's options and an example.
+
+Environment: PROMPTYARD_<SECTION>_<KEY> sets any key of gateway.toml (PROMPTYARD_GATEWAY_LOG_FORMAT=json),
+with short forms PROMPTYARD_TRANSPORT, PROMPTYARD_HOST, PROMPTYARD_PORT, PROMPTYARD_LOG_LEVEL,
+PROMPTYARD_LOG_FORMAT and PROMPTYARD_AUTH_TOKEN. Flags override the environment, which overrides the
+file. Output on a terminal is coloured; NO_COLOR=1 turns colour off, FORCE_COLOR=1 keeps it through
+a pipe.
 
 Logs go to stderr; stdout carries only the protocol. HTTP serves GET /health with every server's
 state.`;
@@ -82,33 +99,62 @@ state.`;
 const usageError = (message: string): PromptyardError =>
   new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-gateway --help for the options.`);
 
-export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
-  const command = argv[0] === 'status' || argv[0] === 'ui' || argv[0] === 'login' || argv[0] === 'pins' ? argv[0] : 'serve';
-  let values;
-  let positionals: string[];
+const commonOptions = {
+  config: { type: 'string', short: 'c' },
+  transport: { type: 'string', short: 't' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  lazy: { type: 'boolean' },
+  profile: { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+const commandOptions = { json: { type: 'boolean' } } as const;
+
+/** The subcommands: how each is found, and its help. */
+export const gatewayCommands: CommandTable = {
+  program: 'promptyard-gateway',
+  withoutCommand: 'the gateway serves its config',
+  strayWordHint: 'a config file is given with --config <file>',
+  options: { ...commonOptions, ...commandOptions },
+  usageError,
+  commands: gatewayCommandSpecs,
+};
+
+const parseCommandArgs = (command: GatewayCli['command'], rest: readonly string[]) => {
   try {
-    ({ values, positionals } = parseArgs({
-      args: command === 'serve' ? [...argv] : argv.slice(1),
+    return parseArgs({
+      args: [...rest],
       strict: true,
       allowPositionals: command === 'login' || command === 'pins',
-      options: {
-        config: { type: 'string', short: 'c' },
-        transport: { type: 'string', short: 't' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        lazy: { type: 'boolean' },
-        profile: { type: 'string' },
-        'log-level': { type: 'string' },
-        'no-watch': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }));
+      options: { ...commonOptions, ...(command === 'status' ? commandOptions : {}) },
+    });
   } catch (error) {
     throw usageError((error as Error).message);
   }
-  if (command === 'login' && positionals.length !== 1 && values.help !== true)
+};
+
+const asked = (helpCommand: string | undefined): GatewayCli => ({
+  command: 'serve',
+  help: true,
+  ...(helpCommand === undefined ? {} : { helpCommand }),
+  version: false,
+  json: false,
+  overrides: {},
+});
+
+export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
+  const found = findCommand(argv, gatewayCommands);
+  if (found.kind === 'help') return asked(found.topic);
+  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+    return { command: 'serve', clientArgs: [found.name, ...found.rest], help: false, version: false, json: false, overrides: {} };
+  const command = found.kind === 'command' ? (found.name as GatewayCli['command']) : 'serve';
+  const { values, positionals } = parseCommandArgs(command, found.rest);
+  if (values.help === true) return asked(command === 'serve' ? undefined : command);
+  if (command === 'login' && positionals.length !== 1)
     throw usageError('login needs the id of one server: promptyard-gateway login <server>');
   const overrides: { -readonly [K in keyof GatewayOverrides]: GatewayOverrides[K] } = parseServeFlags(values, usageError);
   if (values.lazy === true) overrides.lazy = true;
@@ -122,9 +168,9 @@ export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<st
     command,
     ...(command === 'login' && positionals[0] !== undefined ? { server: positionals[0] } : {}),
     ...(command === 'pins' ? { pins: positionals } : {}),
-    help: values.help === true,
+    help: false,
     version: values.version === true,
-    json: values.json === true,
+    json: (values as { json?: boolean }).json === true,
     ...(config === undefined || config === '' ? {} : { config }),
     overrides,
   };

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { RouterStatus } from '@promptyard/router';
+import type { BackendStatus, RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
 import { parseGatewayConfig } from './config/gateway-config.js';
 import { gatewayConfigSchema } from './config/schema.js';
 import { applyOverrides, locateConfig } from './main.js';
-import { formatStatus } from './status.js';
+import { formatStatus, statusProgress } from './status.js';
 
 describe('parseGatewayCli', () => {
   it('reads the flags and the status and ui commands', () => {
@@ -38,6 +38,26 @@ describe('parseGatewayCli', () => {
     expect(() => parseGatewayCli(['status', 'extra'], {})).toThrow(/--help/);
   });
 
+  it('finds the command after the options, and answers a mistyped one with the closest', () => {
+    expect(parseGatewayCli(['-c', 'g.toml', 'status', '--json'], {})).toMatchObject({ command: 'status', config: 'g.toml', json: true });
+    expect(() => parseGatewayCli(['stauts'], {})).toThrow(/^Unknown command "stauts": did you mean "status"\? The commands are "status", /);
+    expect(() => parseGatewayCli(['gateway.toml'], {})).toThrow(/a config file is given with --config <file>/);
+    // --json belongs to status.
+    expect(() => parseGatewayCli(['--json'], {})).toThrow(/Unknown option '--json'/);
+  });
+
+  it('hands install and uninstall their arguments, the command first, wherever it stands', () => {
+    expect(parseGatewayCli(['--config', 'g.toml', 'uninstall', 'zed'], {}).clientArgs).toEqual(['uninstall', '--config', 'g.toml', 'zed']);
+    expect(() => parseGatewayCli(['uninstal', 'zed'], {})).toThrow(/did you mean "uninstall"\?/);
+  });
+
+  it('reads help for one command, and --log-format', () => {
+    expect(parseGatewayCli(['status', '--help'], {})).toMatchObject({ help: true, helpCommand: 'status' });
+    expect(parseGatewayCli(['help', 'pins'], {})).toMatchObject({ help: true, helpCommand: 'pins' });
+    expect(parseGatewayCli(['login', '-h'], {})).toMatchObject({ help: true, helpCommand: 'login' });
+    expect(parseGatewayCli(['--log-format', 'json'], {}).overrides).toEqual({ logFormat: 'json' });
+  });
+
   it('explains a wrong flag and points at --help', () => {
     expect(() => parseGatewayCli(['--transport', 'tcp'], {})).toThrow(/--transport must be "stdio" or "http".*\n.*--help/);
     expect(() => parseGatewayCli(['--port', '70000'], {})).toThrow(/--port must be an integer from 0 to 65535/);
@@ -57,7 +77,7 @@ describe('applyOverrides', () => {
     const base = {
       lazy: false,
       logLevel: 'info',
-      transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1 },
+      transport: { type: 'stdio', host: '127.0.0.1', port: 3100, path: '/mcp', maxBodyBytes: 1 },
     } as never;
     expect(applyOverrides(base, { transport: 'http', port: 0, lazy: true })).toMatchObject({
       lazy: true,
@@ -128,6 +148,69 @@ describe('formatStatus', () => {
 });
 
 const docsPage = (page: string) => readFile(new URL(`../../../docs/${page}`, import.meta.url), 'utf8');
+
+describe('statusProgress', () => {
+  const backend = (id: string, state: BackendStatus['state'], lastError?: string): BackendStatus => ({
+    id,
+    state,
+    transport: 'stdio',
+    restarts: 0,
+    ...(lastError === undefined ? {} : { lastError }),
+    counts: { tools: 2, prompts: 1, resources: 0, resourceTemplates: 0 },
+    inFlight: 0,
+  });
+
+  it('piped: the timeout first, then a line per server as it settles, once each', () => {
+    let text = '';
+    let clock = 1000;
+    const progress = statusProgress({
+      ids: ['a', 'b', 'c'],
+      connectMs: 30_000,
+      write: (chunk) => (text += chunk),
+      tty: false,
+      paint: (tone, word) => `<${tone}>${word}`,
+      now: () => clock,
+    });
+    progress.update(backend('a', 'starting'));
+    clock += 1200;
+    progress.update(backend('a', 'ready'));
+    progress.update(backend('a', 'restarting', 'later'));
+    progress.update(backend('c', 'disabled'));
+    clock += 30_000;
+    progress.update(backend('b', 'restarting', 'could not connect: no answer to the MCP handshake within 30000 ms'));
+    progress.stop();
+    expect(text).toBe(
+      [
+        'Starting 3 servers; each has 30 s to answer ([timeouts] connect_ms).',
+        '<ok>ok      a: ready after 1.2 s (2 tools, 1 prompts, 0 resources)',
+        '<hidden>off     c: disabled in the config (enabled = false)',
+        '<failed>failed  b: could not connect: no answer to the MCP handshake within 30000 ms (after 31 s)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('on a terminal: a waiting line kept last, rewritten in place, cleared at the end', () => {
+    let text = '';
+    const progress = statusProgress({
+      ids: ['a', 'b'],
+      connectMs: 5000,
+      write: (chunk) => (text += chunk),
+      tty: true,
+      paint: (_tone, word) => word,
+      now: () => 0,
+    });
+    expect(text.endsWith('\r\u001b[2Kwaiting for a, b (0.0 s of 5.0 s)')).toBe(true);
+    progress.update(backend('a', 'ready'));
+    expect(text.endsWith('\r\u001b[2Kok      a: ready after 0.0 s (2 tools, 1 prompts, 0 resources)\nwaiting for b (0.0 s of 5.0 s)')).toBe(
+      true,
+    );
+    progress.update(backend('b', 'needs-login'));
+    expect(text.endsWith('\r\u001b[2Klogin   b: needs a login after 0.0 s: run promptyard-gateway login b\n')).toBe(true);
+    progress.stop();
+    expect(text.endsWith('login b\n')).toBe(true);
+  });
+});
 
 describe('the configuration reference (docs/reference/configuration.md)', () => {
   it('documents every key of the gateway config', async () => {

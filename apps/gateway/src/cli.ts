@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { isClientCommand, runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
-import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
+import { answerHelpOrVersion, errorPrefix, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import {
   checkGatewayChain,
@@ -14,11 +14,13 @@ import {
   Router,
   spawnStdioServersEarly,
 } from '@promptyard/router';
-import { parseGatewayCli, usage } from './args.js';
+import { gatewayCommands, parseGatewayCli, usage } from './args.js';
+import type { GatewayCli } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import { loadConfig, locateConfig, startGateway } from './main.js';
-import { formatStatus } from './status.js';
+import { formatStatus, statusProgress } from './status.js';
 
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
@@ -35,15 +37,45 @@ const endOnSignals = (): void => {
   }
 };
 
+/**
+ * `status`: starts every server once, a line per server on stderr as each answers or times out, then
+ * the table (or JSON) on stdout. Exit code 1 when any server is not ready (disabled ones aside).
+ */
+const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number> => {
+  const logger = createLogger({ level: 'error', format: config.logFormat, scope: 'gateway' });
+  const router = new Router(routerConfigOf(config), { logger, version });
+  endOnSignals();
+  const progress = statusProgress({
+    ids: config.servers.map((server) => server.id),
+    connectMs: config.timeouts.connectMs,
+    write: (text) => process.stderr.write(text),
+    tty: process.stderr.isTTY === true,
+    paint: painterFor(process.stderr),
+  });
+  const stopFollowing = router.on('status', (backend) => progress.update(backend));
+  // The servers start while the MCP client loads; their first connection takes them over.
+  spawnStdioServersEarly(config.servers);
+  await router.start();
+  stopFollowing();
+  progress.stop();
+  // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
+  const status =
+    cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
+  process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status, painterFor(process.stdout)));
+  await router.close();
+  return status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
+};
+
 const main = async (): Promise<void> => {
   if (process.argv[2] === 'schema') {
     process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
     return;
   }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
-  if (answerHelpOrVersion(cli, { usage, version })) return;
+  if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
+  if (answerHelpOrVersion(cli, { usage: helpText(gatewayCommands, usage, cli.helpCommand), version })) return;
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
-    process.stderr.write('promptyard-gateway: ui needs a terminal; use promptyard-gateway status for a one-shot view\n');
+    process.stderr.write(`${errorPrefix('promptyard-gateway')} ui needs a terminal; use promptyard-gateway status for a one-shot view\n`);
     process.exitCode = 2;
     return;
   }
@@ -68,7 +100,7 @@ const main = async (): Promise<void> => {
     // The diff library loads only here: serving never pays for it.
     const { runPinsCommand } = await import('./pins-command.js');
     const config = await loadConfig(file, cli.overrides);
-    const logger = createLogger({ level: 'warning', scope: 'gateway' });
+    const logger = createLogger({ level: 'warning', format: config.logFormat, scope: 'gateway' });
     const options = {
       args: cli.pins ?? [],
       config,
@@ -92,17 +124,7 @@ const main = async (): Promise<void> => {
   const config = await loadConfig(file, cli.overrides);
 
   if (cli.command === 'status') {
-    const router = new Router(routerConfigOf(config), { logger: createLogger({ level: 'error', scope: 'gateway' }), version });
-    endOnSignals();
-    // The servers start while the MCP client loads; their first connection takes them over.
-    spawnStdioServersEarly(config.servers);
-    await router.start();
-    // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
-    const status =
-      cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
-    process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
-    await router.close();
-    process.exitCode = status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
+    process.exitCode = await runStatus(cli, config);
     return;
   }
 
@@ -131,20 +153,20 @@ const main = async (): Promise<void> => {
 };
 
 /** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
-const clientCommand = async (): Promise<void> => {
+const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
   const options = {
     program: 'promptyard-gateway',
     packageName: '@promptyard/gateway',
     defaultName: 'promptyard-gateway',
     configFallback: 'gateway.toml',
   };
-  process.exitCode = await runClientCommand(process.argv.slice(2), {
+  process.exitCode = await runClientCommand([...argv], {
     ...options,
     script: fileURLToPath(new URL('cli.js', import.meta.url)),
   });
 };
 
-runCli(isClientCommand(process.argv[2]) ? clientCommand : main, {
+runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, {
   program: 'promptyard-gateway',
   beforeExit: killAllChildren,
   surviveExceptions: true,

@@ -36,6 +36,7 @@ export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverride
   ...config,
   ...(overrides.lazy === undefined ? {} : { lazy: overrides.lazy }),
   ...(overrides.logLevel === undefined ? {} : { logLevel: overrides.logLevel }),
+  ...(overrides.logFormat === undefined ? {} : { logFormat: overrides.logFormat }),
   transport: {
     ...config.transport,
     ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
@@ -101,7 +102,7 @@ export const startGateway = async (
   config: GatewayConfig,
   options: { readonly version: string; readonly watch: boolean; readonly overrides: GatewayOverrides },
 ): Promise<RunningGateway> => {
-  const logger = createLogger({ level: config.logLevel, scope: 'gateway' });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, scope: 'gateway' });
   // An unknown --profile is a start-up error, before anything is started.
   const profile = resolveProfile(config, options.overrides.profile)?.name ?? DEFAULT_PROFILE;
   logger.info('config file read', { file });
@@ -114,7 +115,10 @@ export const startGateway = async (
   const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing, pins, trail, approvals });
   metrics?.backends(() => router.status().backends.map(({ id, state, restarts, inFlight }) => ({ id, state, restarts, inFlight })));
   // Audit lines go to stderr only: the handlers' logger also reaches clients, and another caller's decisions are not theirs.
-  const access = policy === undefined ? undefined : { policy, audit: createLogger({ level: config.logLevel, scope: 'gateway:audit' }) };
+  const access =
+    policy === undefined
+      ? undefined
+      : { policy, audit: createLogger({ level: config.logLevel, format: config.logFormat, scope: 'gateway:audit' }) };
   if (policy !== undefined && config.metaTools) {
     logger.notice(
       '[[policy]]: the meta tools (catalog_tools, call_tool …) are given only by a rule naming them; through them a caller sees and calls only what the rules allow it',

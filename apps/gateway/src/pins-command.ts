@@ -1,5 +1,6 @@
 import { closestNames, describeError, didYouMean, isPromptyardError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
+import { errorPrefix } from '@promptyard/host';
 import { approvePins, fieldsSeen, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
 import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
 import type { GatewayConfig } from './config/gateway-config.js';
@@ -164,7 +165,7 @@ export const runPinsCommand = async (options: PinsCommandOptions, err: (text: st
     await run(action, target, opened.store, options.out);
     return 0;
   } catch (error) {
-    err(`promptyard-gateway: ${describeError(error)}\n`);
+    err(`${errorPrefix('promptyard-gateway')} ${describeError(error)}\n`);
     return 1;
   } finally {
     await opened?.close();

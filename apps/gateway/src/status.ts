@@ -1,4 +1,9 @@
-import type { SurfaceStatus } from '@promptyard/router';
+/**
+ * `promptyard-gateway status`: a line per server while it waits (each as it answers or times out),
+ * then the table of every server's state, the collisions, quarantined definitions and totals.
+ */
+import type { Paint, Tone } from '@promptyard/host';
+import type { BackendStatus, SurfaceStatus } from '@promptyard/router';
 
 const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
 
@@ -10,7 +15,10 @@ const totals = (status: SurfaceStatus): string =>
  * collisions, quarantined definitions, the totals (resources and templates counted apart as the rows
  * do) and, for the default surface, one line per profile.
  */
-export const formatStatus = (status: SurfaceStatus & { readonly profiles?: readonly SurfaceStatus[] }): string => {
+export const formatStatus = (
+  status: SurfaceStatus & { readonly profiles?: readonly SurfaceStatus[] },
+  paint: Paint = (_tone, text) => text,
+): string => {
   const rows = status.backends.map((backend) => [
     backend.id,
     backend.state,
@@ -27,16 +35,23 @@ export const formatStatus = (status: SurfaceStatus & { readonly profiles?: reado
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (column === header.length - 1 ? 0 : (row[column] ?? '').length))),
   );
-  const line = (cells: readonly string[]): string =>
+  // Padded first, painted after: colour codes take no room on the screen.
+  const line = (cells: readonly string[], row?: number): string =>
     cells
-      .map((cell, column) => (column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0)))
+      .map((cell, column) => {
+        const padded = column === cells.length - 1 ? cell : pad(cell, widths[column] ?? 0);
+        const state = row === undefined ? undefined : status.backends[row]?.state;
+        return column === 1 && state !== undefined ? paint(toneOfState(state), padded) : padded;
+      })
       .join('  ')
       .trimEnd();
-  const lines = [line(header), ...rows.map(line)];
+  const lines = [line(header), ...rows.map((cells, row) => line(cells, row))];
   if (status.backends.length === 0) lines.push('(no servers configured)');
   for (const collision of status.collisions)
-    lines.push(`collision: ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`);
-  for (const held of status.quarantined) lines.push(`quarantined: ${held.message}`);
+    lines.push(
+      `${paint('warning', 'collision:')} ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`,
+    );
+  for (const held of status.quarantined) lines.push(`${paint('warning', 'quarantined:')} ${held.message}`);
   const surface = status.profile === 'default' ? '' : ` (profile ${status.profile})`;
   lines.push(`total${surface}: ${totals(status)}${status.lazy ? ' (lazy: only meta tools listed)' : ''}`);
   for (const profile of status.profiles ?? [])
@@ -44,4 +59,82 @@ export const formatStatus = (status: SurfaceStatus & { readonly profiles?: reado
       `profile ${profile.profile}: ${profile.backends.map((backend) => backend.id).join(', ') || 'no servers'}; ${totals(profile)}`,
     );
   return `${lines.join('\n')}\n`;
+};
+
+/** How a state reads: ready is good news, failed bad, disabled set aside, the rest a warning. */
+const toneOfState = (state: BackendStatus['state']): Tone => {
+  if (state === 'ready') return 'ok';
+  if (state === 'failed') return 'failed';
+  if (state === 'disabled' || state === 'stopped') return 'hidden';
+  return 'warning';
+};
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+
+/** The progress line of a server whose first attempt is over. */
+const settledLine = (backend: BackendStatus, elapsedMs: number, paint: Paint): string => {
+  const word = (tone: Tone, text: string): string => paint(tone, text.padEnd(7));
+  const after = `after ${seconds(elapsedMs)}`;
+  switch (backend.state) {
+    case 'ready': {
+      const { tools, prompts, resources } = backend.counts;
+      return `${word('ok', 'ok')} ${backend.id}: ready ${after} (${tools} tools, ${prompts} prompts, ${resources} resources)`;
+    }
+    case 'disabled':
+      return `${word('hidden', 'off')} ${backend.id}: disabled in the config (enabled = false)`;
+    case 'needs-login':
+      return `${word('warning', 'login')} ${backend.id}: needs a login ${after}: run promptyard-gateway login ${backend.id}`;
+    default:
+      return `${word('failed', 'failed')} ${backend.id}: ${backend.lastError ?? backend.state} (${after})`;
+  }
+};
+
+export interface ProgressOptions {
+  /** The servers started, in config order. */
+  readonly ids: readonly string[];
+  /** `[timeouts] connect_ms`: how long each server has to answer. */
+  readonly connectMs: number;
+  /** Writes progress text (stderr: stdout carries the table or the JSON). */
+  readonly write: (text: string) => void;
+  /** A terminal: a "waiting for …" line is kept at the bottom and updated in place. */
+  readonly tty: boolean;
+  readonly paint: Paint;
+  readonly now?: () => number;
+}
+
+/**
+ * Follows the servers' first attempts while `status` waits: says up front how long each may take,
+ * then prints a line per server as it answers or fails (timed out included). Feed it every status
+ * change; `stop()` ends it (and clears the waiting line on a terminal).
+ */
+export const statusProgress = (options: ProgressOptions): { update(backend: BackendStatus): void; stop(): void } => {
+  const { ids, write, tty, paint } = options;
+  const now = options.now ?? Date.now;
+  const started = now();
+  const waiting = new Set(ids);
+  const waitingLine = (): string =>
+    waiting.size === 0
+      ? ''
+      : paint('hidden', `waiting for ${[...waiting].join(', ')} (${seconds(now() - started)} of ${seconds(options.connectMs)})`);
+  // On a terminal the last line is the waiting line; it is rewritten in place (erase, carriage return).
+  const redraw = (text = ''): void => write(`\r\u001b[2K${text}${waiting.size === 0 ? '' : waitingLine()}`);
+  write(
+    `Starting ${ids.length} server${ids.length === 1 ? '' : 's'}; each has ${seconds(options.connectMs)} to answer ([timeouts] connect_ms).\n`,
+  );
+  const timer = tty && ids.length > 0 ? setInterval(() => redraw(), 1000) : undefined;
+  timer?.unref();
+  if (tty) redraw();
+  return {
+    update: (backend) => {
+      if (!waiting.has(backend.id) || backend.state === 'starting') return;
+      waiting.delete(backend.id);
+      const line = `${settledLine(backend, now() - started, paint)}\n`;
+      if (tty) redraw(line);
+      else write(line);
+    },
+    stop: () => {
+      clearInterval(timer);
+      if (tty && waiting.size > 0) write('\r\u001b[2K');
+    },
+  };
 };

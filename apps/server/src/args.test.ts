@@ -39,7 +39,7 @@ describe('parseCli', () => {
 
   it('suggests the closest command for a mistyped one', () => {
     expect(fails(['lsit'])).toMatch(
-      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock" or "versions"/,
+      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock", "versions", "install", "uninstall" or "help"; with none, the server starts\./,
     );
     expect(fails(['--prompts', 'x', 'valdiate'])).toContain('did you mean "validate"?');
     expect(fails(['./prompts'])).toContain('to serve a folder, pass --prompts <dir>');
@@ -48,5 +48,30 @@ describe('parseCli', () => {
   it('reports an unknown option before a stray word, and options of another command', () => {
     expect(fails(['--promts', 'x'])).toContain("Unknown option '--promts'");
     expect(fails(['list', '--strict'])).toContain("Unknown option '--strict'");
+  });
+
+  it('reads help for one command: help <command>, <command> --help and -h', () => {
+    expect(parseCli(['help', 'render'], {})).toMatchObject({ help: true, helpCommand: 'render' });
+    expect(parseCli(['render', '--help'], {})).toMatchObject({ help: true, helpCommand: 'render' });
+    expect(parseCli(['-p', 'x', 'validate', '-h'], {})).toMatchObject({ help: true, helpCommand: 'validate' });
+    expect(parseCli(['--help'], {})).toMatchObject({ help: true });
+    expect(parseCli(['--help'], {}).helpCommand).toBeUndefined();
+    expect(fails(['help', 'rendr'])).toContain('did you mean "render"?');
+  });
+
+  it('reads --log-format', () => {
+    expect(parseCli(['--log-format', 'json'], {}).overrides).toEqual({ logFormat: 'json' });
+    expect(fails(['--log-format', 'xml'])).toContain('--log-format must be text or json; got "xml"');
+  });
+
+  it('hands install and uninstall their arguments, the command first, wherever it stands', () => {
+    expect(parseCli(['-c', 'p.toml', 'install', 'cursor', '--dry-run'], {}).clientArgs).toEqual([
+      'install',
+      '-c',
+      'p.toml',
+      'cursor',
+      '--dry-run',
+    ]);
+    expect(fails(['instal'])).toContain('did you mean "install"?');
   });
 });

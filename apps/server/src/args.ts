@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
-import { PromptyardError, closestNames, didYouMean, formatList, isPromptyardError } from '@promptyard/core';
+import { PromptyardError } from '@promptyard/core';
+import { findCommand } from '@promptyard/host';
+import type { CommandTable } from '@promptyard/host';
 import { parseServeFlags } from '@promptyard/mcp';
+import { serverCommandSpecs } from './command-help.js';
 import type { Overrides } from './config.js';
 
 /** A one-shot subcommand instead of serving. */
@@ -15,6 +18,10 @@ export type CliCommand =
 export interface CliOptions {
   readonly command?: CliCommand;
   readonly help: boolean;
+  /** `help <command>`, `<command> --help`: the command whose help is asked for. */
+  readonly helpCommand?: string;
+  /** `install` / `uninstall` wherever they stand: the arguments for them, the command first. */
+  readonly clientArgs?: readonly string[];
   readonly version: boolean;
   readonly config?: string;
   readonly overrides: Overrides;
@@ -25,7 +32,7 @@ export const usage = `Usage: promptyard-server [options]
        promptyard-server [options] render <name> [--arg key=value …]
        promptyard-server [options] validate [--strict]
        promptyard-server [options] sync | lock | versions <name>
-       promptyard-server install | uninstall <client> [options]   (see install --help)
+       promptyard-server [options] install | uninstall <client>   (see promptyard-server help install)
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -56,24 +63,24 @@ Options:
       --host <address>     HTTP bind address (default 127.0.0.1)
       --port <number>      HTTP port (default 3000; 0 picks a free port)
       --log-level <level>  debug, info, notice, warning or error (default info)
+      --log-format <fmt>   text (default) or json: one JSON object a line, for log collectors
       --no-watch           do not watch the folders for changes
       --frozen             serve exactly the commits in promptyard.lock ([prompts] frozen)
   -h, --help               show this help
   -v, --version            print the version
 
+Run promptyard-server help <command> (or <command> --help) for a command's options and an example.
+
 Environment: PROMPTYARD_<SECTION>_<KEY> sets any config key (PROMPTYARD_LIMITS_MAX_FILE_BYTES=…),
 with short forms PROMPTYARD_TRANSPORT, PROMPTYARD_HOST, PROMPTYARD_PORT, PROMPTYARD_PROMPTS,
-PROMPTYARD_LOG_LEVEL, PROMPTYARD_AUTH_TOKEN and PROMPTYARD_HOME (the home folder discovery
-searches). Flags override the environment, which overrides the file.
+PROMPTYARD_LOG_LEVEL, PROMPTYARD_LOG_FORMAT, PROMPTYARD_AUTH_TOKEN and PROMPTYARD_HOME (the home
+folder discovery searches). Flags override the environment, which overrides the file. Output on a
+terminal is coloured; NO_COLOR=1 turns colour off, FORCE_COLOR=1 keeps it through a pipe.
 
 Logs go to stderr; stdout carries only the protocol.`;
 
 const usageError = (message: string): PromptyardError =>
   new PromptyardError('CONFIG_INVALID', `${message}\nRun promptyard-server --help for the options.`);
-
-const commands = ['list', 'render', 'validate', 'sync', 'lock', 'versions'] as const;
-type CommandName = (typeof commands)[number];
-const isCommand = (word: string | undefined): word is CommandName => (commands as readonly (string | undefined)[]).includes(word);
 
 const commonOptions = {
   config: { type: 'string', short: 'c' },
@@ -82,6 +89,7 @@ const commonOptions = {
   host: { type: 'string' },
   port: { type: 'string' },
   'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
   'no-watch': { type: 'boolean' },
   frozen: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -93,74 +101,74 @@ const commandOptions = {
   versions: { type: 'boolean' },
 } as const;
 
-/**
- * The subcommand wherever it stands (`promptyard-server --prompts x list` as well as `list --prompts
- * x`): the first word that is not an option or an option's value. Returns the arguments without it.
- * A first word that is no command is an error, with the closest command suggested.
- */
-const findCommand = (argv: readonly string[]): { readonly name?: CommandName; readonly rest: readonly string[] } => {
-  const { tokens } = parseArgs({
-    args: [...argv],
-    options: { ...commonOptions, ...commandOptions },
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  const first = tokens.find((token) => token.kind === 'positional');
-  if (first === undefined) return { rest: argv };
-  if (isCommand(first.value)) return { name: first.value, rest: argv.filter((_arg, index) => index !== first.index) };
-  // An unknown option before it is the likelier mistake: the strict parse reports that one.
-  const known = new Set<string>([...Object.keys(commonOptions), ...Object.keys(commandOptions)]);
-  if (tokens.some((token) => token.kind === 'option' && !known.has(token.name))) return { rest: argv };
-  const close = closestNames(first.value, commands, 1);
-  // The hint follows the command after a colon: `Unknown command "lsit": did you mean "list"?`.
-  const hint = didYouMean(close, 'colon');
-  throw usageError(
-    `Unknown command "${first.value}"${hint} The commands are ${formatList(commands)}; ` +
-      `with none, the server starts${close.length === 0 ? ' (to serve a folder, pass --prompts <dir>)' : ''}.`,
-  );
+/** The subcommands: how each is found, and its help. */
+export const serverCommands: CommandTable = {
+  program: 'promptyard-server',
+  withoutCommand: 'the server starts',
+  strayWordHint: 'to serve a folder, pass --prompts <dir>',
+  options: { ...commonOptions, ...commandOptions },
+  usageError,
+  commands: serverCommandSpecs,
 };
+type CommandName = 'list' | 'render' | 'validate' | 'sync' | 'lock' | 'versions';
 
-export const parseCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliOptions => {
-  let parsed;
-  let commandName: CommandName | undefined;
+/** The strict parse of what follows the command: the common options and the command's own. */
+const parseCommandArgs = (name: CommandName | undefined, rest: readonly string[]) => {
   try {
-    const found = findCommand(argv);
-    commandName = found.name;
-    parsed = parseArgs({
-      args: [...found.rest],
-      allowPositionals: commandName === 'render' || commandName === 'versions',
+    return parseArgs({
+      args: [...rest],
+      allowPositionals: name === 'render' || name === 'versions',
       strict: true,
       options: {
         ...commonOptions,
-        ...(commandName === 'render' ? { arg: commandOptions.arg } : {}),
-        ...(commandName === 'validate' ? { strict: commandOptions.strict } : {}),
-        ...(commandName === 'list' ? { versions: commandOptions.versions } : {}),
+        ...(name === 'render' ? { arg: commandOptions.arg } : {}),
+        ...(name === 'validate' ? { strict: commandOptions.strict } : {}),
+        ...(name === 'list' ? { versions: commandOptions.versions } : {}),
       },
     });
   } catch (error) {
-    if (isPromptyardError(error)) throw error;
     throw usageError((error as Error).message);
   }
-  const { values, positionals } = parsed;
-  let command: CliCommand | undefined;
-  if (commandName === 'list') command = { kind: 'list', versions: (values as { versions?: boolean }).versions === true };
-  if (commandName === 'sync' || commandName === 'lock') command = { kind: commandName };
-  if (commandName === 'versions') {
-    if (positionals.length !== 1) throw usageError('versions takes one prompt name: promptyard-server versions <name>');
-    command = { kind: 'versions', name: positionals[0] as string };
+};
+
+const renderArgs = (pairs: readonly string[]): Record<string, string> => {
+  const args: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw usageError(`--arg must be key=value, got "${pair}".`);
+    args[pair.slice(0, equals)] = pair.slice(equals + 1);
   }
-  if (commandName === 'validate') command = { kind: 'validate', strict: (values as { strict?: boolean }).strict === true };
-  if (commandName === 'render') {
-    if (positionals.length !== 1) throw usageError('render takes one prompt name: promptyard-server render <name> --arg key=value');
-    const args: Record<string, string> = {};
-    for (const pair of (values as unknown as { arg?: string[] }).arg ?? []) {
-      const equals = pair.indexOf('=');
-      if (equals <= 0) throw usageError(`--arg must be key=value, got "${pair}".`);
-      args[pair.slice(0, equals)] = pair.slice(equals + 1);
-    }
-    command = { kind: 'render', name: positionals[0] as string, args };
+  return args;
+};
+
+const commandOf = (name: CommandName, values: Record<string, unknown>, positionals: readonly string[]): CliCommand => {
+  switch (name) {
+    case 'list':
+      return { kind: 'list', versions: values['versions'] === true };
+    case 'validate':
+      return { kind: 'validate', strict: values['strict'] === true };
+    case 'versions':
+      if (positionals.length !== 1) throw usageError('versions takes one prompt name: promptyard-server versions <name>');
+      return { kind: 'versions', name: positionals[0] as string };
+    case 'render':
+      if (positionals.length !== 1) throw usageError('render takes one prompt name: promptyard-server render <name> --arg key=value');
+      return { kind: 'render', name: positionals[0] as string, args: renderArgs((values['arg'] as string[] | undefined) ?? []) };
+    default:
+      return { kind: name };
   }
+};
+
+export const parseCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CliOptions => {
+  const found = findCommand(argv, serverCommands);
+  if (found.kind === 'help')
+    return { help: true, ...(found.topic === undefined ? {} : { helpCommand: found.topic }), version: false, overrides: {} };
+  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+    return { clientArgs: [found.name, ...found.rest], help: false, version: false, overrides: {} };
+  const name = found.kind === 'command' ? (found.name as CommandName) : undefined;
+  const { values, positionals } = parseCommandArgs(name, found.rest);
+  // `render --help` needs no prompt name: the help is the answer.
+  if (values.help === true) return { help: true, ...(name === undefined ? {} : { helpCommand: name }), version: false, overrides: {} };
+  const command = name === undefined ? undefined : commandOf(name, values, positionals);
   const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = parseServeFlags(values, usageError);
   if (values.prompts !== undefined) overrides.prompts = values.prompts;
   if (values['no-watch'] === true) overrides.watch = false;
@@ -168,7 +176,7 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   const config = values.config ?? env['PROMPTYARD_CONFIG'];
   return {
     ...(command === undefined ? {} : { command }),
-    help: values.help === true,
+    help: false,
     version: values.version === true,
     ...(config === undefined || config === '' ? {} : { config }),
     overrides,

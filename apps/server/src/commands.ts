@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { closestNames, createLogger, describeError, didYouMean, formatList } from '@promptyard/core';
 import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
+import { errorPrefix } from '@promptyard/host';
+import type { Paint, Tone } from '@promptyard/host';
 import { promptCard } from '@promptyard/prompts';
 import type { CliCommand } from './args.js';
 import type { ResolvedConfig } from './config.js';
@@ -13,6 +15,8 @@ export interface CommandIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly cwd: string;
+  /** Colours status words for stdout and for stderr (each only on a terminal). */
+  readonly paint: { readonly stdout: Paint; readonly stderr: Paint };
 }
 
 /** The library, with the prompts of `[[providers]]` packages (their resources and tools are not needed here). */
@@ -127,12 +131,15 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
   findings.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
   for (const finding of findings) {
     const where = `${relative(io.cwd, finding.file) || finding.file}${finding.line === undefined ? '' : `:${finding.line}`}`;
-    io.stdout(`${where}: ${finding.severity}: ${finding.message}\n`);
+    const severity = io.paint.stdout(finding.severity === 'error' ? 'failed' : 'warning', finding.severity);
+    io.stdout(`${where}: ${severity}: ${finding.message}\n`);
   }
   const errors = findings.filter((finding) => finding.severity === 'error').length;
   const warnings = findings.length - errors;
+  const count = (n: number, noun: string, tone: Tone): string =>
+    io.paint.stderr(n === 0 ? 'ok' : tone, `${n} ${noun}${n === 1 ? '' : 's'}`);
   io.stderr(
-    `validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+    `validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${count(errors, 'error', 'failed')}, ${count(warnings, 'warning', 'warning')}\n`,
   );
   // Files that fail to load were reported above; a library with none at all gets the one answer.
   if (empty && errors === 0) throw library.emptyLibrary();
@@ -174,7 +181,7 @@ const runLibraryCommand = async (
   logger: Logger,
 ): Promise<number> => {
   if (command.kind === 'list') {
-    if (command.versions) for (const line of versionLines(library)) io.stdout(`${line}\n`);
+    if (command.versions) for (const line of versionLines(library, io.paint.stdout)) io.stdout(`${line}\n`);
     for (const entry of entries(library)) io.stdout(`${promptCard(entry)}\n`);
     return 0;
   }
@@ -182,7 +189,7 @@ const runLibraryCommand = async (
   try {
     const unknown = unknownArguments(library.prompts.find(command.name), command.args);
     if (unknown !== undefined) {
-      io.stderr(`promptyard-server: ${unknown}\n`);
+      io.stderr(`${errorPrefix('promptyard-server', io.paint.stderr)} ${unknown}\n`);
       return 1;
     }
     const rendered = await library.prompts.get(command.name, command.args);
@@ -199,7 +206,7 @@ const runLibraryCommand = async (
     io.stdout(`${parts.join('\n\n')}\n`);
     return 0;
   } catch (error) {
-    io.stderr(`promptyard-server: ${describeError(error)}\n`);
+    io.stderr(`${errorPrefix('promptyard-server', io.paint.stderr)} ${describeError(error)}\n`);
     return 1;
   }
 };

@@ -1,9 +1,10 @@
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { clusterSection, loadConfig, logLevels, telemetrySection } from '@promptyard/core';
+import { clusterSection, loadConfig, logFormats, logLevels, telemetrySection } from '@promptyard/core';
 import { authSection, policySection, resolveAuthSettings, resolvePolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
+import type { ServeFlags } from '@promptyard/mcp';
 import { perplexityBaseUrl, perplexityModels, serperBaseUrl } from '@promptyard/web-search';
 import { jinaReaderUrl } from '@promptyard/resources';
 import type { ConfigOf } from '@promptyard/core';
@@ -18,7 +19,7 @@ export const configSchema = {
     version: { type: 'string', doc: 'Version reported to clients (default: the package version).' },
     instructions: { type: 'string', doc: 'Instructions sent to clients at initialization.' },
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr.' },
-    log_format: { type: 'string', enum: ['text', 'json'], default: 'text', doc: 'stderr log format.' },
+    log_format: { type: 'string', enum: logFormats, default: 'text', doc: 'stderr log format: text or json (PROMPTYARD_LOG_FORMAT).' },
   },
   transport: transportSection,
   'transport.rate_limit': {
@@ -252,12 +253,9 @@ export const configSchema = {
 
 type ServerConfig = ConfigOf<typeof configSchema>;
 
-export interface Overrides {
-  readonly transport?: 'stdio' | 'http';
-  readonly host?: string;
-  readonly port?: number;
+/** The flags over the file: the serving ones (`--transport`, `--log-format` …) and the server's own. */
+export interface Overrides extends Readonly<ServeFlags> {
   readonly prompts?: readonly string[];
-  readonly logLevel?: (typeof logLevels)[number];
   readonly watch?: boolean;
   /** `--frozen`: serve the lock file's commits. */
   readonly frozen?: boolean;
@@ -299,7 +297,11 @@ const absolute = (path: string, base: string): string => (isAbsolute(path) ? pat
 /** The file's and the environment's values with the flags over them, and the upstream URLs tests and proxies set in the environment. */
 const withOverrides = (values: ServerConfig, env: Readonly<Record<string, string | undefined>>, overrides: Overrides): ServerConfig => ({
   ...values,
-  server: { ...values.server, ...(overrides.logLevel === undefined ? {} : { log_level: overrides.logLevel }) },
+  server: {
+    ...values.server,
+    ...(overrides.logLevel === undefined ? {} : { log_level: overrides.logLevel }),
+    ...(overrides.logFormat === undefined ? {} : { log_format: overrides.logFormat }),
+  },
   transport: {
     ...values.transport,
     ...(overrides.transport === undefined ? {} : { type: overrides.transport }),

@@ -17,6 +17,8 @@ import {
   writeLockFile,
 } from '@promptyard/git-library';
 import type { GitCache, GitSourceConfig, GitSourceStatus, LockedSource, RemoteCache } from '@promptyard/git-library';
+import { errorPrefix } from '@promptyard/host';
+import type { Paint } from '@promptyard/host';
 import type { ResolvedConfig } from './config.js';
 import type { Library } from './library/library.js';
 
@@ -61,7 +63,7 @@ export const syncCommand = async (resolved: ResolvedConfig, io: GitCommandIo, lo
       fetched.push(sourceId(source));
       io.stdout(`${sourceLabel(source)}  ${commit} (${kind})\n`);
     } catch (error) {
-      io.stderr(`promptyard-server: ${sourceLabel(source)}: ${describeError(error)}\n`);
+      io.stderr(`${errorPrefix('promptyard-server')} ${sourceLabel(source)}: ${describeError(error)}\n`);
     }
   }
   await requestSync(resolved.git.cacheDir, fetched);
@@ -94,13 +96,14 @@ export const lockCommand = async (resolved: ResolvedConfig, io: GitCommandIo, lo
   return 0;
 };
 
-const statusLine = (status: GitSourceStatus): string => {
-  const state = status.frozen ? 'frozen' : status.stale ? 'stale' : 'live';
-  return `${sourceLabel(status)}  ${status.commit ?? '(none)'}  ${status.refKind ?? '?'}  fetched ${status.fetchedAt ?? 'never'}  ${state}${status.lastError === undefined ? '' : `  (${status.lastError})`}`;
+const statusLine = (status: GitSourceStatus, paint: Paint): string => {
+  const state = status.frozen ? paint('hidden', 'frozen') : status.stale ? paint('warning', 'stale') : paint('ok', 'live');
+  return `${sourceLabel(status)}  ${status.commit ?? '(none)'}  ${status.refKind ?? '?'}  fetched ${status.fetchedAt ?? 'never'}  ${state}${status.lastError === undefined ? '' : `  (${paint('failed', status.lastError)})`}`;
 };
 
-/** `list --versions`: each git source's commit and when it was fetched, before the prompts. */
-export const versionLines = (library: Library): string[] => (library.git?.status() ?? []).map(statusLine);
+/** `list --versions`: each git source's commit and when it was fetched, before the prompts; its state coloured on a terminal. */
+export const versionLines = (library: Library, paint: Paint): string[] =>
+  (library.git?.status() ?? []).map((status) => statusLine(status, paint));
 
 /** `versions <name>`: the commits of the prompt's git library that changed its file, newest first. */
 export const versionsCommand = async (
@@ -112,7 +115,9 @@ export const versionsCommand = async (
 ): Promise<number> => {
   const handle = library.git?.sources.find((candidate) => isPathInside(candidate.dir, entry.origin.file));
   if (handle === undefined) {
-    io.stderr(`promptyard-server: prompt "${entry.name}" is not served from a git library (it is read from ${entry.origin.file}).\n`);
+    io.stderr(
+      `${errorPrefix('promptyard-server')} prompt "${entry.name}" is not served from a git library (it is read from ${entry.origin.file}).\n`,
+    );
     return 1;
   }
   const meta = handle.metaOf(entry.origin.file);

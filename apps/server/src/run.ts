@@ -1,9 +1,9 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
 import { fileURLToPath } from 'node:url';
 import { isClientCommand, runClientCommand } from '@promptyard/client-config';
-import { answerHelpOrVersion, readPackageVersion, runCli } from '@promptyard/host';
+import { answerHelpOrVersion, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
-import { parseCli, usage } from './args.js';
+import { parseCli, serverCommands, usage } from './args.js';
 import { runCommand } from './commands.js';
 import { resolveServerConfig } from './config.js';
 import { startServer } from './serve/start-server.js';
@@ -16,7 +16,8 @@ const main = async (): Promise<void> => {
     return;
   }
   const cli = parseCli(process.argv.slice(2), process.env);
-  if (answerHelpOrVersion(cli, { usage, version })) return;
+  if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
+  if (answerHelpOrVersion(cli, { usage: helpText(serverCommands, usage, cli.helpCommand), version })) return;
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   const resolved = await resolveConfig();
   if (cli.command !== undefined) {
@@ -26,6 +27,7 @@ const main = async (): Promise<void> => {
       stdout: (text: string) => process.stdout.write(text),
       stderr: (text: string) => process.stderr.write(text),
       cwd: process.cwd(),
+      paint: { stdout: painterFor(process.stdout), stderr: painterFor(process.stderr) },
     };
     process.exitCode = await runCommand(cli.command, resolved, io);
     return;
@@ -43,17 +45,17 @@ const main = async (): Promise<void> => {
 };
 
 /** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
-const clientCommand = async (): Promise<void> => {
+const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
   const options = {
     program: 'promptyard-server',
     packageName: '@promptyard/server',
     defaultName: 'promptyard',
     configFallback: 'promptyard.toml',
   };
-  process.exitCode = await runClientCommand(process.argv.slice(2), {
+  process.exitCode = await runClientCommand([...argv], {
     ...options,
     script: fileURLToPath(new URL('cli.js', import.meta.url)),
   });
 };
 
-runCli(isClientCommand(process.argv[2]) ? clientCommand : main, { program: 'promptyard-server' });
+runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, { program: 'promptyard-server' });

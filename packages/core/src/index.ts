@@ -26,8 +26,8 @@ export type {
   Authenticator,
   Identity,
 } from './contracts/identity.js';
-export { createLogger, isLogLevel, logLevelAtLeast, logLevels, silentLogger } from './logging/logger.js';
-export type { LogFields, LogLevel, LogRecord, Logger, LoggerOptions } from './logging/logger.js';
+export { createLogger, isLogFormat, isLogLevel, logFormats, logLevelAtLeast, logLevels, silentLogger } from './logging/logger.js';
+export type { LogFields, LogFormat, LogLevel, LogRecord, Logger, LoggerOptions } from './logging/logger.js';
 export { createCatalog, findOrSuggest } from './catalog/catalog.js';
 export type { Catalog, CatalogChange, CatalogConflict, CatalogDelta, CatalogOptions, CatalogOwner, Named } from './catalog/catalog.js';
 export type { CatalogListOptions, CatalogPage } from './catalog/catalog-pages.js';

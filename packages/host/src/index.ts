@@ -1,3 +1,7 @@
+export { errorPrefix, painterFor } from './colors.js';
+export type { Paint, Tone } from './colors.js';
+export { findCommand, helpText } from './command-table.js';
+export type { CommandSpec, CommandTable } from './command-table.js';
 export type { ClusterSettings } from './join-cluster.js';
 export { answerHelpOrVersion, readPackageVersion, runCli } from './run-cli.js';
 export type { RunCliOptions } from './run-cli.js';

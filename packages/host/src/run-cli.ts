@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describeError, isPromptyardError } from '@promptyard/core';
+import { errorPrefix } from './colors.js';
 
 /** The `version` of the package.json at `url` (the binary's own, next to its `dist/`). */
 export const readPackageVersion = (url: URL): string => (JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version;
@@ -28,7 +29,7 @@ export interface RunCliOptions {
  * described), then exit code 2 for an invalid config or usage, 1 for anything else.
  */
 const failCli = (error: unknown, { program, beforeExit }: RunCliOptions): never => {
-  process.stderr.write(`${program}: ${isPromptyardError(error) ? error.message : describeError(error)}\n`);
+  process.stderr.write(`${errorPrefix(program)} ${isPromptyardError(error) ? error.message : describeError(error)}\n`);
   beforeExit?.();
   process.exit(isPromptyardError(error) && error.code === 'CONFIG_INVALID' ? 2 : 1);
 };
@@ -36,7 +37,7 @@ const failCli = (error: unknown, { program, beforeExit }: RunCliOptions): never 
 /** Runs a binary's `main`: a stray rejection is reported and survived (a server keeps serving), a failure of `main` ends the process. */
 export const runCli = (main: () => Promise<void>, options: RunCliOptions): void => {
   const survive = (reason: unknown): void => {
-    process.stderr.write(`${options.program}: unexpected error (kept running): ${describeError(reason)}\n`);
+    process.stderr.write(`${errorPrefix(options.program)} unexpected error (kept running): ${describeError(reason)}\n`);
   };
   process.on('unhandledRejection', survive);
   if (options.surviveExceptions === true) process.on('uncaughtException', survive);

@@ -15,6 +15,7 @@ export const envAliases: Readonly<Record<string, string>> = {
   PROMPTYARD_PORT: 'PROMPTYARD_TRANSPORT_PORT',
   PROMPTYARD_AUTH_TOKEN: 'PROMPTYARD_TRANSPORT_AUTH_TOKEN',
   PROMPTYARD_LOG_LEVEL: 'PROMPTYARD_GATEWAY_LOG_LEVEL',
+  PROMPTYARD_LOG_FORMAT: 'PROMPTYARD_GATEWAY_LOG_FORMAT',
 };
 
 /** Read besides the settings: the config file's path, and the chain of gateways a backend inherits. */

@@ -32,10 +32,12 @@ describe('parseGatewayConfig: gateway.toml', () => {
       lazy: false,
       metaTools: true,
       logLevel: 'info',
+      logFormat: 'text',
       startupWaitMs: 5000,
       timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
-      transport: { type: 'stdio', host: '127.0.0.1', port: 3000, path: '/mcp', maxBodyBytes: 1_048_576 },
+      // The gateway's own default port: promptyard-server's is 3000.
+      transport: { type: 'stdio', host: '127.0.0.1', port: 3100, path: '/mcp', maxBodyBytes: 1_048_576 },
       policy: [],
       telemetry: { metrics: true },
       servers: [],

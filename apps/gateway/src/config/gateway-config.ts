@@ -13,6 +13,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { PromptyardError, isPromptyardError, locateKey, resolveConfig } from '@promptyard/core';
 import { checkAuthSection, checkPolicies } from '@promptyard/auth';
 import type { AuthSettings, PolicyRule } from '@promptyard/auth';
+import type { LogFormat } from '@promptyard/core';
 import { NAME_CHARACTERS } from '@promptyard/router';
 import type { BackendConfig, ProfileConfig, RouterConfig } from '@promptyard/router';
 import { checkPolicyGlobs } from './policy-globs.js';
@@ -45,6 +46,8 @@ interface GatewayTransportConfig {
 /** A gateway config file, parsed: what the router reads ({@link RouterConfig}) and what the app serves with. */
 export interface GatewayConfig extends RouterConfig {
   readonly logLevel: GatewayLogLevel;
+  /** `[gateway] log_format`: how stderr logs are written. */
+  readonly logFormat: LogFormat;
   readonly transport: GatewayTransportConfig;
   /** `[auth]`: OAuth resource-server mode over HTTP; absent without an issuer. */
   readonly auth?: AuthSettings;
@@ -210,6 +213,7 @@ const toGatewayConfig = (
   lazy: gateway.lazy,
   metaTools: gateway.meta_tools,
   logLevel: gateway.log_level,
+  logFormat: gateway.log_format,
   startupWaitMs: gateway.startup_wait_ms,
   timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
   restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },

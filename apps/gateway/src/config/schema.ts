@@ -1,9 +1,12 @@
-import { clusterSection, logLevels, telemetrySection } from '@promptyard/core';
+import { clusterSection, logFormats, logLevels, telemetrySection } from '@promptyard/core';
 import type { ConfigOf, ConfigSchema, DocumentedSchema, DocumentedSection } from '@promptyard/core';
 import { authSection, policySection } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import { OAUTH_GRANTS, PINNING_MODES, PROTOCOL_CHOICES } from '@promptyard/router';
 import { ANNOTATION_TYPES, FILTER_KINDS, MAX_TIMEOUT_MS, TRANSPORT_ALIASES } from './values.js';
+
+/** The gateway's HTTP port unless one is configured; promptyard-server's is 3000. */
+const GATEWAY_DEFAULT_PORT = 3100;
 
 /** The sections besides `[servers]`: what core's `resolveConfig` checks. */
 export const sectionsSchema = {
@@ -21,6 +24,12 @@ export const sectionsSchema = {
     },
     meta_tools: { type: 'boolean', default: true, doc: "Serve catalog, describe, search and call tools alongside the backends' tools." },
     log_level: { type: 'string', enum: logLevels, default: 'info', doc: 'Lowest level written to stderr (PROMPTYARD_LOG_LEVEL).' },
+    log_format: {
+      type: 'string',
+      enum: logFormats,
+      default: 'text',
+      doc: 'stderr log format: text, or json (one object a line) for log collectors (PROMPTYARD_LOG_FORMAT).',
+    },
     startup_wait_ms: {
       type: 'integer',
       min: 0,
@@ -67,7 +76,11 @@ export const sectionsSchema = {
     max_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest delay between restarts.' },
     max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
   },
-  transport: transportSection,
+  // Its own default port, so a gateway and a server started with their defaults do not collide.
+  transport: {
+    ...transportSection,
+    port: { ...transportSection.port, default: GATEWAY_DEFAULT_PORT },
+  },
   auth: authSection,
   'policy[]': policySection,
   telemetry: telemetrySection,

@@ -10,6 +10,13 @@ const rank: Record<LogLevel, number> = { debug: 0, info: 1, notice: 2, warning: 
 
 export const isLogLevel = (value: string): value is LogLevel => value in rank;
 
+/** How records are written: `text` for people, `json` (one object a line) for log collectors. */
+export const logFormats = ['text', 'json'] as const;
+
+export type LogFormat = (typeof logFormats)[number];
+
+export const isLogFormat = (value: string): value is LogFormat => (logFormats as readonly string[]).includes(value);
+
 export const logLevelAtLeast = (level: LogLevel, threshold: LogLevel): boolean => rank[level] >= rank[threshold];
 
 export type LogFields = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -38,7 +45,7 @@ export interface Logger {
 
 export interface LoggerOptions {
   readonly level?: LogLevel;
-  readonly format?: 'text' | 'json';
+  readonly format?: LogFormat;
   /** Where formatted lines go; stderr by default. */
   readonly write?: (line: string) => void;
   readonly scope?: string;

@@ -1,9 +1,9 @@
 /**
- * What a binary needs around serving: the `--transport`, `--host`, `--port` and `--log-level` flags,
+ * What a binary needs around serving: the `--transport`, `--host`, `--port`, `--log-level` and `--log-format` flags,
  * the `[transport]` config section, and shutdown on a signal or the end of stdin.
  */
-import { isLogLevel } from '@promptyard/core';
-import type { LogLevel, PromptyardError } from '@promptyard/core';
+import { isLogFormat, isLogLevel, logFormats } from '@promptyard/core';
+import type { LogFormat, LogLevel, PromptyardError } from '@promptyard/core';
 
 /** The serving flags every Promptyard binary takes, as parsed by `node:util` parseArgs. */
 export interface ServeFlagValues {
@@ -11,6 +11,7 @@ export interface ServeFlagValues {
   readonly host?: string | undefined;
   readonly port?: string | undefined;
   readonly 'log-level'?: string | undefined;
+  readonly 'log-format'?: string | undefined;
 }
 
 export interface ServeFlags {
@@ -18,9 +19,10 @@ export interface ServeFlags {
   host?: string;
   port?: number;
   logLevel?: LogLevel;
+  logFormat?: LogFormat;
 }
 
-/** Checks `--transport`, `--host`, `--port` and `--log-level`; a wrong value throws `usageError(message)`. */
+/** Checks `--transport`, `--host`, `--port`, `--log-level` and `--log-format`; a wrong value throws `usageError(message)`. */
 export const parseServeFlags = (values: ServeFlagValues, usageError: (message: string) => PromptyardError): ServeFlags => {
   const flags: ServeFlags = {};
   if (values.transport !== undefined) {
@@ -38,6 +40,11 @@ export const parseServeFlags = (values: ServeFlagValues, usageError: (message: s
   if (level !== undefined) {
     if (!isLogLevel(level)) throw usageError(`--log-level must be one of debug, info, notice, warning, error; got "${level}".`);
     flags.logLevel = level;
+  }
+  const format = values['log-format'];
+  if (format !== undefined) {
+    if (!isLogFormat(format)) throw usageError(`--log-format must be ${logFormats.join(' or ')}; got "${format}".`);
+    flags.logFormat = format;
   }
   return flags;
 };
