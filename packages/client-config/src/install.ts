@@ -92,6 +92,27 @@ const editing = <T>(file: string, edit: () => T): T => {
   }
 };
 
+/**
+ * Checks an edit did what it meant and nothing else: the entry holds `entry` (or is gone when that is
+ * undefined) and the rest of the document parses to what it was. Anything else is refused before writing.
+ */
+const verify = (editor: FormatEditor, target: EntryTarget, before: string, after: string, entry: EntryValue | undefined): void => {
+  const { client, file, name } = target;
+  let ok = false;
+  try {
+    ok =
+      isDeepStrictEqual(plain(editor.get(after, client.container, name)), plain(entry)) &&
+      isDeepStrictEqual(plain(editor.without(after, client.container, name)), plain(editor.without(before, client.container, name)));
+  } catch {
+    ok = false;
+  }
+  if (!ok)
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `${file}: the edit of "${name}" would have changed more than that entry, so the file was left untouched. Edit it by hand (or move it away and run the command again).`,
+    );
+};
+
 /** Adds or updates `target.name` with `entry`. */
 export const installEntry = async (target: EntryTarget, entry: EntryValue): Promise<ChangeReport> => {
   const { client, file, name } = target;
@@ -105,10 +126,9 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
   const base = { file, name };
   if (isDeepStrictEqual(plain(existing), plain(entry))) return { ...base, outcome: 'unchanged' };
   const outcome = existing === undefined ? 'added' : 'updated';
-  const next = withLineEnds(
-    current.text,
-    editing(file, () => editor.set(text, client.container, name, entry)),
-  );
+  const edited = editing(file, () => editor.set(text, client.container, name, entry));
+  verify(editor, target, text, edited, entry);
+  const next = withLineEnds(current.text, edited);
   if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
   const backup = await writeWithBackup(current, next);
   return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
@@ -123,10 +143,9 @@ export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport>
   editor.check(current.text, file);
   const text = current.text.replace(/\r\n/g, '\n');
   if (editing(file, () => editor.get(text, client.container, name)) === undefined) return { file, name, outcome: 'absent' };
-  const next = withLineEnds(
-    current.text,
-    editing(file, () => editor.remove(text, client.container, name)),
-  );
+  const edited = editing(file, () => editor.remove(text, client.container, name));
+  verify(editor, target, text, edited, undefined);
+  const next = withLineEnds(current.text, edited);
   if (target.dryRun) return { file, name, outcome: 'removed' };
   const backup = await writeWithBackup(current, next);
   return { file, name, outcome: 'removed', ...(backup === undefined ? {} : { backup }) };

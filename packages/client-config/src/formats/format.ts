@@ -19,6 +19,8 @@ export interface FormatEditor {
   readonly set: (text: string, container: readonly string[], name: string, value: EntryValue) => string;
   /** `text` without the entry `name` (a collection left empty by that is removed too). */
   readonly remove: (text: string, container: readonly string[], name: string) => string;
+  /** The parsed document without the entry `name` (and a collection that leaves empty), as plain data: what must not change. */
+  readonly without: (text: string, container: readonly string[], name: string) => unknown;
 }
 
 /** The one message for a file the installer cannot read: where, why, and that it was not touched. */

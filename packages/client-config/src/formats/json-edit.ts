@@ -4,7 +4,7 @@
  * one property's text, so comments, layout and every other entry stay byte for byte. (`modify` with
  * formatting reformats the neighbouring line, which would make an uninstall leave the file changed.)
  */
-import { findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Node, ParseError } from 'jsonc-parser';
 import type { EntryValue, FormatEditor } from './format.js';
 import { invalidFileError, notACollection } from './format.js';
@@ -24,6 +24,8 @@ const check = (text: string, file: string): void => {
   if (text.trim() !== '' && (typeof value !== 'object' || value === null || Array.isArray(value)))
     throw invalidFileError(file, 'JSON', 'the top level must be an object');
 };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const rootOf = (text: string): Node | undefined => parseTree(text, [], parseOptions);
 
@@ -61,6 +63,20 @@ const afterLineTail = (text: string, offset: number): { readonly end: number; re
   return { end: offset + (tail?.[0].length ?? 0), comma: tail?.[1] !== undefined };
 };
 
+// jsonc-parser's SyntaxKind is a const enum, which this build cannot import: its values, from its typings.
+const commaToken = 5;
+/** Line and block comments, line breaks, whitespace. */
+const trivia: ReadonlySet<number> = new Set([12, 13, 14, 15]);
+
+/** The offset of the comma token that follows `offset` (past whitespace and comments, never inside one), if that is what follows. */
+const commaAfter = (text: string, offset: number): number | undefined => {
+  const scanner = createScanner(text, false);
+  scanner.setPosition(offset);
+  let token = scanner.scan();
+  while (trivia.has(token)) token = scanner.scan();
+  return token === commaToken ? scanner.getTokenOffset() : undefined;
+};
+
 /** Inserts `"key": value` as the last property of `object`, on its own line. */
 const insertProperty = (text: string, object: Node, key: string, value: unknown): string => {
   const unit = indentUnit(text);
@@ -69,8 +85,13 @@ const insertProperty = (text: string, object: Node, key: string, value: unknown)
   const property = `${JSON.stringify(key)}: ${serialize(value, unit, inner)}`;
   const last = object.children?.at(-1);
   if (last === undefined) {
+    const open = object.offset + 1;
     const close = object.offset + object.length - 1;
-    return `${text.slice(0, object.offset + 1)}\n${inner}${property}\n${outer}${text.slice(close)}`;
+    if (/^\s*$/.test(text.slice(open, close))) return `${text.slice(0, open)}\n${inner}${property}\n${outer}${text.slice(close)}`;
+    // Only comments (commented-out entries): they stay; the property goes on its own line after the brace's line.
+    const lineEnd = afterLineTail(text, open).end;
+    const at = text[lineEnd] === '\n' ? lineEnd : open;
+    return `${text.slice(0, at)}\n${inner}${property}${text.slice(at)}`;
   }
   const lastEnd = last.offset + last.length;
   const tail = afterLineTail(text, lastEnd);
@@ -79,7 +100,13 @@ const insertProperty = (text: string, object: Node, key: string, value: unknown)
   return `${text.slice(0, lastEnd)},${text.slice(lastEnd, tail.end)}\n${inner}${property}${text.slice(tail.end)}`;
 };
 
-/** Cuts one property (a child of `object`) with its line and the comma that separated it. */
+/** Removes the text between `from` and `to`. */
+const cut = (text: string, from: number, to: number): string => `${text.slice(0, from)}${text.slice(to)}`;
+
+/**
+ * Cuts one property (a child of `object`) with its line (through a comment ending that line) and the
+ * comma that separated it — the comma token itself, found by the scanner, so a comma inside a comment stays.
+ */
 const cutProperty = (text: string, object: Node, property: Node): string => {
   const siblings = object.children ?? [];
   const index = siblings.indexOf(property);
@@ -87,19 +114,24 @@ const cutProperty = (text: string, object: Node, property: Node): string => {
   const aloneOnLine = /^[ \t]*$/.test(text.slice(lineStart + 1, property.offset));
   const start = aloneOnLine ? lineStart : property.offset;
   const end = property.offset + property.length;
-  const tail = afterLineTail(text, end);
-  if (siblings.length === 1) {
-    // The only property: the object closes on the line the opening brace was, as `{}`.
-    const close = object.offset + object.length - 1;
-    return /^[\s,]*$/.test(text.slice(end, close)) ? `${text.slice(0, object.offset + 1)}${text.slice(close)}` : text;
+  const comma = commaAfter(text, end);
+  if (comma !== undefined) {
+    // Its own comma: cut through it (and the comment after it on that line); comments before it stay.
+    const tail = afterLineTail(text, comma + 1).end;
+    if (/^[ \t]*$/.test(text.slice(end, comma))) return cut(text, start, tail);
+    return cut(cut(text, comma, tail), start, end);
   }
-  if (tail.comma && !/\/[/*]/.test(text.slice(end, tail.end))) return `${text.slice(0, start)}${text.slice(tail.end)}`;
-  if (tail.comma) return `${text.slice(0, start)}${text.slice(text.indexOf(',', end) + 1)}`;
-  // The last property without a comma after it: the comma before it goes too.
-  const previous = siblings[index - 1] as Node;
-  const previousEnd = previous.offset + previous.length;
-  const between = text.slice(previousEnd, start).replace(',', '');
-  return `${text.slice(0, previousEnd)}${between}${text.slice(end)}`;
+  const rest = cut(text, start, afterLineTail(text, end).end);
+  const previous = siblings[index - 1];
+  if (previous === undefined) {
+    // The only property: an object left with nothing but whitespace closes as `{}`.
+    const open = object.offset + 1;
+    const close = object.offset + object.length - 1 - (afterLineTail(text, end).end - start);
+    return /^\s*$/.test(rest.slice(open, close)) ? cut(rest, open, close) : rest;
+  }
+  // The last property: the comma before it goes.
+  const previousComma = commaAfter(text, previous.offset + previous.length);
+  return previousComma === undefined ? rest : cut(rest, previousComma, previousComma + 1);
 };
 
 /** The object at `path`, created (as `{}`) level by level when missing. */
@@ -147,10 +179,28 @@ const remove = (text: string, container: readonly string[], name: string): strin
     const property = node?.parent;
     const object = property?.parent;
     if (node === undefined || property === undefined || object === undefined) return current;
-    if (depth < path.length && (node.children?.length ?? 0) > 0) return current;
+    // A container is cut only when nothing is left in it, not even a comment.
+    const inside = current.slice(node.offset + 1, node.offset + node.length - 1);
+    if (depth < path.length && ((node.children?.length ?? 0) > 0 || /\S/.test(inside))) return current;
     current = cutProperty(current, object, property);
   }
   return current;
 };
 
-export const jsonEditor: FormatEditor = { emptyText: '{}\n', check, get, set, remove };
+/** The document without the entry, as data (collections it empties go too, as `remove` cuts them). */
+const without = (text: string, container: readonly string[], name: string): unknown => {
+  const document: unknown = parse(text, [], parseOptions) ?? {};
+  const path = [...container, name];
+  for (let depth = path.length; depth > 0; depth--) {
+    let parent: unknown = document;
+    for (const key of path.slice(0, depth - 1)) parent = isObject(parent) ? parent[key] : undefined;
+    const key = path[depth - 1] as string;
+    if (!isObject(parent) || !(key in parent)) break;
+    const value = parent[key];
+    if (depth < path.length && !(isObject(value) && Object.keys(value).length === 0)) break;
+    delete parent[key];
+  }
+  return document;
+};
+
+export const jsonEditor: FormatEditor = { emptyText: '{}\n', check, get, set, remove, without };

@@ -9,6 +9,7 @@
  */
 import { parse, patch } from '@decimalturn/toml-patch';
 import { isDeepStrictEqual } from 'node:util';
+import { PromptyardError } from '@promptyard/core';
 import type { EntryValue, FormatEditor } from './format.js';
 import { invalidFileError, notACollection } from './format.js';
 
@@ -86,34 +87,73 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** The header of this entry's section as `sectionText` writes it (and the prefix of its sub-sections). */
 const headerPattern = (path: readonly string[]): string => escapeRegExp(`[${path.map((part) => tomlKey(part)).join('.')}`);
 
-/** Cuts the lines of a section written by `sectionText`: its header and its key lines (and sub-sections, if someone added them). */
-const cutSection = (text: string, path: readonly string[]): string | undefined => {
+/**
+ * Where a cut of the section starting at line `start` may end: before each later table header that is
+ * not one of the entry's own sub-sections (and at the end of the file), leaving the comments and blank
+ * lines just above that header to the table they introduce. A line starting with `[` can also be a
+ * value inside a multi-line array or string, so every candidate is only a guess the caller verifies.
+ */
+const sectionEnds = (lines: readonly string[], start: number, sub: RegExp): number[] => {
+  const ends: number[] = [];
+  for (let index = start + 1; index <= lines.length; index++) {
+    const line = lines[index];
+    if (line !== undefined && !(/^\s*\[/.test(line) && !sub.test(line))) continue;
+    let end = index;
+    while (end > start + 1 && /^\s*(#.*)?$/.test(lines[end - 1] as string)) end--;
+    ends.push(end);
+  }
+  return ends;
+};
+
+/** The document without the entry, as data: what a removal must leave (a collection it empties goes too). */
+const without = (text: string, container: readonly string[], name: string): unknown => {
+  const document = withEntry(text, container, name, undefined);
+  const first = container[0];
+  if (first !== undefined && container.length === 1 && isTable(document[first]) && Object.keys(document[first]).length === 0)
+    delete document[first];
+  return asData(document);
+};
+
+const parsesTo = (text: string, expected: unknown): boolean => {
+  try {
+    return isDeepStrictEqual(asData(parse(text)), expected);
+  } catch {
+    return false;
+  }
+};
+
+/** Cuts the lines of the entry's `[…]` section (and its sub-sections), when the result is exactly the document without it. */
+const cutSection = (text: string, path: readonly string[], expected: unknown): string | undefined => {
   const lines = text.split('\n');
-  const own = new RegExp(`^\\s*${headerPattern(path)}\\]\\s*$`);
+  const own = new RegExp(`^\\s*${headerPattern(path)}\\]\\s*(#.*)?$`);
   const sub = new RegExp(`^\\s*${headerPattern(path)}\\.`);
   const start = lines.findIndex((line) => own.test(line));
   if (start === -1) return undefined;
-  let end = start + 1;
-  // Key lines and the entry's own sub-sections; a blank line, a comment or another section ends it.
-  while (end < lines.length && /\S/.test(lines[end] as string) && !/^\s*#/.test(lines[end] as string)) {
-    const line = lines[end] as string;
-    if (/^\s*\[/.test(line) && !sub.test(line)) break;
-    end++;
-  }
   const from = start > 0 && (lines[start - 1] as string).trim() === '' ? start - 1 : start;
-  return [...lines.slice(0, from), ...lines.slice(end)].join('\n');
+  for (const end of sectionEnds(lines, start, sub)) {
+    const cut = [...lines.slice(0, from), ...lines.slice(end)].join('\n');
+    if (parsesTo(cut, expected)) return cut;
+  }
+  return undefined;
 };
 
 const remove = (text: string, container: readonly string[], name: string): string => {
   if (get(text, container, name) === undefined) return text;
-  const cut = cutSection(text, [...container, name]);
-  if (cut !== undefined && get(cut, container, name) === undefined) return cut;
-  const document = withEntry(text, container, name, undefined);
-  // A collection the entry leaves empty goes too, as the JSON and YAML editors do.
-  const first = container[0];
-  if (first !== undefined && container.length === 1 && isTable(document[first]) && Object.keys(document[first]).length === 0)
-    delete document[first];
-  return patch(text, document);
+  const expected = without(text, container, name);
+  const cut = cutSection(text, [...container, name], expected);
+  if (cut !== undefined) return cut;
+  let patched: string | undefined;
+  try {
+    patched = patch(text, expected as Table);
+  } catch {
+    patched = undefined;
+  }
+  if (patched === undefined || !parsesTo(patched, expected))
+    throw new PromptyardError(
+      'CONFIG_INVALID',
+      `the entry "${name}" could not be removed without changing anything else; it was left untouched. Remove its [${[...container, name].join('.')}] table by hand.`,
+    );
+  return patched;
 };
 
-export const tomlEditor: FormatEditor = { emptyText: '', check, get, set, remove };
+export const tomlEditor: FormatEditor = { emptyText: '', check, get, set, remove, without };

@@ -56,4 +56,16 @@ const remove = (text: string, container: readonly string[], name: string): strin
   return document.toString();
 };
 
-export const yamlEditor: FormatEditor = { emptyText: '', check, get, set, remove };
+/** The document without the entry, as data (a list it empties goes too, as `remove` deletes it). */
+const without = (text: string, container: readonly string[], name: string): unknown => {
+  const document = parseDocument(text);
+  const list = listOf(document, container);
+  const index = indexIn(list, name);
+  if (list !== undefined && index !== -1) {
+    list.items.splice(index, 1);
+    if (list.items.length === 0) document.deleteIn(container);
+  }
+  return document.toJS() ?? {};
+};
+
+export const yamlEditor: FormatEditor = { emptyText: '', check, get, set, remove, without };
