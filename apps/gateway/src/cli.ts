@@ -159,6 +159,7 @@ const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): P
     packageName: '@promptyard/gateway',
     defaultName: 'promptyard-gateway',
     configFallback: 'gateway.toml',
+    configVariable: 'PROMPTYARD_GATEWAY_CONFIG',
   };
   process.exitCode = await runClientCommand([...argv], {
     ...options,

@@ -51,6 +51,8 @@ const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): P
     packageName: '@promptyard/server',
     defaultName: 'promptyard',
     configFallback: 'promptyard.toml',
+    configVariable: 'PROMPTYARD_CONFIG',
+    promptsOption: true,
   };
   process.exitCode = await runClientCommand([...argv], {
     ...options,

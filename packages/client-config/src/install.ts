@@ -22,6 +22,8 @@ export interface EntryTarget {
   readonly name: string;
   /** Report what would change, write nothing. */
   readonly dryRun: boolean;
+  /** The entry may hold secrets: a file created for it gets mode 0600 (an existing file keeps its mode). */
+  readonly private?: boolean;
 }
 
 type Outcome = 'added' | 'updated' | 'unchanged' | 'removed' | 'absent';
@@ -71,14 +73,15 @@ const readCurrent = async (file: string): Promise<CurrentFile> => {
 };
 
 /** Copies the previous file to `<file>.bak`, then writes `text` in its place; returns the backup's path. */
-const writeWithBackup = async (current: CurrentFile, text: string): Promise<string | undefined> => {
+const writeWithBackup = async (current: CurrentFile, text: string, owner = false): Promise<string | undefined> => {
   let backup: string | undefined;
   if (current.text !== undefined) {
     backup = `${current.path}.bak`;
     await copyFile(current.path, backup);
   }
   await mkdir(dirname(current.path), { recursive: true });
-  await writeFileAtomically(current.path, text, current.mode === undefined ? {} : { mode: current.mode });
+  const mode = current.mode ?? (owner ? 0o600 : undefined);
+  await writeFileAtomically(current.path, text, mode === undefined ? {} : { mode });
   return backup;
 };
 
@@ -130,7 +133,7 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
   verify(editor, target, text, edited, entry);
   const next = withLineEnds(current.text, edited);
   if (target.dryRun) return { ...base, outcome, preview: editor.set(editor.emptyText, client.container, name, entry) };
-  const backup = await writeWithBackup(current, next);
+  const backup = await writeWithBackup(current, next, target.private === true);
   return { ...base, outcome, ...(backup === undefined ? {} : { backup }) };
 };
 

@@ -44,7 +44,8 @@ const headerVariable = (name: string): string => `MCP_REMOTE_HEADER_${name.toUpp
  * the `mcp-remote` bridge instead (github.com/geelen/mcp-remote README): `npx -y mcp-remote <url>
  * --header K:${VAR}`. Each header's value goes in `env` and the argument names it, the README's
  * workaround for clients that split arguments at spaces on Windows; mcp-remote expands `${VAR}` from
- * its environment, which is the client's plus `env` — so `--token-env` needs nothing written down.
+ * its environment, which is the client's plus `env` — so `--token-env VAR` needs nothing written down,
+ * but through the bridge $VAR must hold the whole header value, `Bearer <token>` (see `bridgeTokenNote`).
  */
 export const mcpRemote = (server: HttpServer): StdioServer => {
   const args = ['-y', 'mcp-remote', server.url];
@@ -54,6 +55,11 @@ export const mcpRemote = (server: HttpServer): StdioServer => {
     env[variable] = value;
     args.push('--header', `${name}:\${${variable}}`);
   }
-  if (server.tokenEnv !== undefined) args.push('--header', `Authorization:Bearer \${${server.tokenEnv}}`);
+  // No space in the argument (the README's Windows workaround): $VAR holds the whole value, `Bearer <token>`.
+  if (server.tokenEnv !== undefined) args.push('--header', `Authorization:\${${server.tokenEnv}}`);
   return { kind: 'stdio', command: 'npx', args, env };
 };
+
+/** What the user must know when `--token-env` goes through mcp-remote: the variable holds `Bearer <token>`, not the token alone. */
+export const bridgeTokenNote = (variable: string): string =>
+  `Through mcp-remote the Authorization header is $${variable} as is: set ${variable} to "Bearer <token>" (the whole value, not the token alone) in the environment the client starts from.`;

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -19,7 +19,15 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const run = (argv: readonly string[], extra: { configFallback?: string } = {}): Promise<number> =>
+interface Extra {
+  configFallback?: string;
+  configVariable?: string;
+  promptsOption?: boolean;
+  script?: string;
+  env?: Record<string, string>;
+}
+
+const run = (argv: readonly string[], extra: Extra = {}): Promise<number> =>
   runClientCommand(argv, {
     program: 'promptyard-gateway',
     packageName: '@promptyard/gateway',
@@ -78,7 +86,7 @@ describe('the HTTP form of each client', () => {
       expect(await run(['install', client, ...http])).toBe(0);
       expect((await json(file))[key]?.['promptyard-gateway']).toEqual({
         command: 'npx',
-        args: ['-y', 'mcp-remote', url, '--header', 'X-Team:${MCP_REMOTE_HEADER_X_TEAM}', '--header', 'Authorization:Bearer ${PY_TOKEN}'],
+        args: ['-y', 'mcp-remote', url, '--header', 'X-Team:${MCP_REMOTE_HEADER_X_TEAM}', '--header', 'Authorization:${PY_TOKEN}'],
         env: { MCP_REMOTE_HEADER_X_TEAM: 'blue' },
       });
     }
@@ -152,6 +160,65 @@ describe('what the stdio entry starts', () => {
   });
 });
 
+describe('options of the stdio entry', () => {
+  const entryOf = async (): Promise<unknown> => (await json('.cursor/mcp.json'))['mcpServers']?.['promptyard-gateway'];
+
+  it('--prompts (repeatable, before the client too) is written as absolute --prompts arguments', async () => {
+    expect(await run(['install', '--prompts', 'p', 'cursor', '-p', '/abs/q'], { promptsOption: true })).toBe(0);
+    expect(await entryOf()).toEqual({
+      command: '/opt/node',
+      args: [join(home, 'cli.js'), '--transport', 'stdio', '--prompts', join(home, 'p'), '--prompts', '/abs/q'],
+    });
+  });
+
+  it('--prompts is refused by a binary without it', async () => {
+    await expect(run(['install', 'cursor', '--prompts', 'p'])).rejects.toThrow(/takes no --prompts/);
+  });
+
+  it('--env values keep their spaces; only the first = splits', async () => {
+    expect(await run(['install', 'cursor', '--env', 'A= x=y '])).toBe(0);
+    expect(await entryOf()).toMatchObject({ env: { A: ' x=y ' } });
+  });
+
+  it("the binary's config variable names the config file, before the current folder's default", async () => {
+    await writeFile(join(home, 'gateway.toml'), '');
+    const extra = {
+      configFallback: 'gateway.toml',
+      configVariable: 'PY_CONFIG',
+      env: { HOME: home, USERPROFILE: home, PY_CONFIG: 'conf/g.toml' },
+    };
+    expect(await run(['install', 'cursor'], extra)).toBe(0);
+    expect(await entryOf()).toMatchObject({ args: [join(home, 'cli.js'), '--transport', 'stdio', '--config', join(home, 'conf/g.toml')] });
+  });
+
+  it("a cli.js in npx's cache writes the --npx form and says so", async () => {
+    const script = join(home, '_npx', 'abc', 'cli.js');
+    await mkdir(dirname(script), { recursive: true });
+    await writeFile(script, '');
+    expect(await run(['install', 'cursor'], { script })).toBe(0);
+    expect(await entryOf()).toEqual({ command: 'npx', args: ['-y', '@promptyard/gateway', '--transport', 'stdio'] });
+    expect(output.join('')).toMatch(/npx's cache.*npx -y @promptyard\/gateway/);
+  });
+
+  it('a new file holding --env values is created with mode 0600; an existing file keeps its mode', async () => {
+    expect(await run(['install', 'cursor', '--env', 'TOKEN=s'])).toBe(0);
+    expect((await stat(join(home, '.cursor/mcp.json'))).mode & 0o777).toBe(0o600);
+    await mkdir(join(home, '.gemini'));
+    await writeFile(join(home, '.gemini/settings.json'), '{}\n', { mode: 0o644 });
+    expect(await run(['install', 'gemini-cli', '--env', 'TOKEN=s'])).toBe(0);
+    expect((await stat(join(home, '.gemini/settings.json'))).mode & 0o777).toBe(0o644);
+  });
+
+  it('an unknown client with nothing close: a sentence, then the list', async () => {
+    await expect(run(['install', 'qqqqqqq'])).rejects.toThrow(/Unknown client "qqqqqqq"\. The clients are: "claude-desktop"/);
+  });
+
+  it('--token-env through mcp-remote: no space in the argument, and the note on what the variable holds', async () => {
+    expect(await run(['install', 'claude-desktop', ...http])).toBe(0);
+    expect(output.join('')).toMatch(/set PY_TOKEN to "Bearer <token>"/);
+  });
+});
+
 describe('line ends', () => {
   it.each([
     [
@@ -175,7 +242,7 @@ describe('line ends', () => {
 describe('mistakes', () => {
   it('an unknown client: the clients listed, the closest first', async () => {
     await expect(run(['install', 'vs-code'])).rejects.toThrow(
-      /Unknown client "vs-code": did you mean "vscode"\? The clients are "claude-desktop", .*"gemini-cli"/,
+      /Unknown client "vs-code": did you mean "vscode"\? The clients are: "claude-desktop", .*"gemini-cli"/,
     );
     await expect(run(['install'])).rejects.toThrow(/Name the client to configure\. The clients are/);
   });

@@ -19,6 +19,8 @@ export interface ClientCommand {
   readonly tokenEnv?: string;
   readonly npx: boolean;
   readonly config?: string;
+  /** `--prompts DIR` (repeatable): prompt folders the server is started with. */
+  readonly prompts: readonly string[];
   readonly workspace: boolean;
   readonly platform?: Platform;
   readonly dryRun: boolean;
@@ -33,6 +35,7 @@ const options = {
   'token-env': { type: 'string' },
   npx: { type: 'boolean' },
   config: { type: 'string', short: 'c' },
+  prompts: { type: 'string', short: 'p', multiple: true },
   workspace: { type: 'boolean' },
   platform: { type: 'string' },
   'dry-run': { type: 'boolean' },
@@ -46,9 +49,10 @@ const usageError = (program: string, message: string): PromptyardError =>
 const findClient = (id: string | undefined, program: string): ClientDefinition => {
   const client = clients.find((candidate) => candidate.id === id);
   if (client !== undefined) return client;
-  const list = `The clients are ${formatList(clientIds)}.`;
+  const list = `The clients are: ${formatList(clientIds)}.`;
   if (id === undefined) throw usageError(program, `Name the client to configure. ${list}`);
-  throw usageError(program, `Unknown client "${id}"${didYouMean(closestNames(id, clientIds, 2), 'colon')} ${list}`);
+  const hint = didYouMean(closestNames(id, clientIds, 2), 'colon');
+  throw usageError(program, `Unknown client "${id}"${hint === '' ? '.' : hint} ${list}`);
 };
 
 const pairs = (program: string, values: readonly string[], separator: string, what: string): Record<string, string> => {
@@ -57,7 +61,9 @@ const pairs = (program: string, values: readonly string[], separator: string, wh
     const at = value.indexOf(separator);
     const key = at <= 0 ? '' : value.slice(0, at).trim();
     if (key === '') throw usageError(program, `${what} must be ${separator === '=' ? 'KEY=VALUE' : "'Name: value'"}, got "${value}".`);
-    result[key] = value.slice(at + 1).trim();
+    // A header's value starts after `: `; an environment variable's is everything after the first `=`, spaces included.
+    const rest = value.slice(at + 1);
+    result[key] = separator === '=' ? rest : rest.trim();
   }
   return result;
 };
@@ -67,7 +73,12 @@ const checkCombination = (program: string, command: ClientCommand): void => {
   const { url, client } = command;
   if (url !== undefined) {
     if (!/^https?:\/\//.test(url)) throw usageError(program, `--url must be an http:// or https:// URL, got "${url}".`);
-    const stdioOnly = [command.npx && '--npx', command.config !== undefined && '--config', Object.keys(command.env).length > 0 && '--env'];
+    const stdioOnly = [
+      command.npx && '--npx',
+      command.config !== undefined && '--config',
+      command.prompts.length > 0 && '--prompts',
+      Object.keys(command.env).length > 0 && '--env',
+    ];
     const clash = stdioOnly.find((flag) => flag !== false);
     if (clash !== undefined) throw usageError(program, `${clash} sets how the client starts the server; with --url it runs elsewhere.`);
   } else if (Object.keys(command.headers).length > 0 || command.tokenEnv !== undefined)
@@ -94,7 +105,7 @@ export const parseClientCommand = (argv: readonly string[], program: string): Cl
   if (positionals.length > 1) throw usageError(program, `${action} takes one client, got ${formatList(positionals, 'and')}.`);
   const client = findClient(positionals[0], program);
   if (action === 'uninstall') {
-    const installOnly = ['env', 'url', 'header', 'token-env', 'npx', 'config'].find(
+    const installOnly = ['env', 'url', 'header', 'token-env', 'npx', 'config', 'prompts'].find(
       (key) => (values as Record<string, unknown>)[key] !== undefined,
     );
     if (installOnly !== undefined)
@@ -113,6 +124,7 @@ export const parseClientCommand = (argv: readonly string[], program: string): Cl
     ...(values['token-env'] === undefined ? {} : { tokenEnv: values['token-env'] }),
     npx: values.npx === true,
     ...(values.config === undefined ? {} : { config: values.config }),
+    prompts: values.prompts ?? [],
     workspace: values.workspace === true,
     ...(values.platform === undefined ? {} : { platform: values.platform as Platform }),
     dryRun: values['dry-run'] === true,

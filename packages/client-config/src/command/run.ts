@@ -5,10 +5,12 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { PromptyardError } from '@promptyard/core';
 import { clients } from '../clients/clients.js';
 import type { ClientDefinition } from '../clients/clients.js';
 import { currentPlatform, resolveBases } from '../clients/locations.js';
 import type { Environment, Platform } from '../clients/locations.js';
+import { bridgeTokenNote } from '../clients/shapes.js';
 import type { ServerSpec, StdioServer } from '../clients/shapes.js';
 import type { EntryValue } from '../formats/format.js';
 import { installEntry, uninstallEntry } from '../install.js';
@@ -33,6 +35,10 @@ export interface ClientCommandOptions {
    * starts the server in a folder of its own choosing.
    */
   readonly configFallback?: string;
+  /** The environment variable naming the binary's config file (`PROMPTYARD_CONFIG`), read before `configFallback`. */
+  readonly configVariable?: string;
+  /** Whether the binary takes `--prompts <dir>` (the server does, the gateway does not). */
+  readonly promptsOption?: boolean;
   readonly execPath?: string;
   readonly env?: Environment;
   readonly cwd?: string;
@@ -56,7 +62,10 @@ ${rows.join('\n')}
 
 Options:
   -n, --name <name>        the entry's name (default ${defaultName})
-  -c, --config <file>      the config file the server is started with (made absolute)
+  -c, --config <file>      the config file the server is started with (made absolute; default: the
+                           one the binary's environment variable names, else its default file here)
+  -p, --prompts <dir>      a prompt folder the server is started with (repeatable; made absolute;
+                           promptyard-server only)
   -e, --env KEY=VALUE      an environment variable for the server (repeatable)
       --npx                start it with npx -y <package> instead of this installation's path
       --url <url>          a running server over Streamable HTTP instead (clients without an HTTP
@@ -70,25 +79,38 @@ Options:
   -h, --help               show this help`;
 };
 
-/** `--config <absolute path>`: the one given, else the binary's default file when the current folder has it. */
-const configArgs = (command: ClientCommand, options: ClientCommandOptions, cwd: string): string[] => {
+/**
+ * `--config <absolute path>`: the one given, else the one the binary's environment variable names
+ * (as the binary itself would read it), else the binary's default file when the current folder has it.
+ */
+const configArgs = (command: ClientCommand, options: ClientCommandOptions, cwd: string, env: Environment): string[] => {
   if (command.config !== undefined) return ['--config', resolve(cwd, command.config)];
+  const named = options.configVariable === undefined ? undefined : env[options.configVariable];
+  if (named !== undefined && named !== '') return ['--config', resolve(cwd, named)];
   const fallback = options.configFallback === undefined ? undefined : resolve(cwd, options.configFallback);
   return fallback !== undefined && existsSync(fallback) ? ['--config', fallback] : [];
 };
 
-const stdioServer = (command: ClientCommand, options: ClientCommandOptions, cwd: string): StdioServer => {
-  // A client speaks to the entry over stdio, whatever transport the config file or the environment sets.
-  const config = ['--transport', 'stdio', ...configArgs(command, options, cwd)];
-  if (command.npx) return { kind: 'stdio', command: 'npx', args: ['-y', options.packageName, ...config], env: command.env };
+/** The running cli.js, absolute with its links resolved. */
+const scriptPath = (options: ClientCommandOptions, cwd: string): string => {
   const script = options.script ?? process.argv[1] ?? '';
-  const absolute = isAbsolute(script) ? script : resolve(cwd, script);
-  return { kind: 'stdio', command: options.execPath ?? process.execPath, args: [realpathSync(absolute), ...config], env: command.env };
+  return realpathSync(isAbsolute(script) ? script : resolve(cwd, script));
 };
 
-const serverOf = (command: ClientCommand, options: ClientCommandOptions, cwd: string): ServerSpec =>
+/** npx runs packages from a cache it may clear (`…/_npx/<hash>/…`): an entry must not point in there. */
+const inNpxCache = (path: string): boolean => path.includes('/_npx/') || path.includes('\\_npx\\');
+
+const stdioServer = (command: ClientCommand, options: ClientCommandOptions, cwd: string, env: Environment): StdioServer => {
+  // A client speaks to the entry over stdio, whatever transport the config file or the environment sets.
+  const prompts = command.prompts.flatMap((folder) => ['--prompts', resolve(cwd, folder)]);
+  const config = ['--transport', 'stdio', ...configArgs(command, options, cwd, env), ...prompts];
+  if (command.npx) return { kind: 'stdio', command: 'npx', args: ['-y', options.packageName, ...config], env: command.env };
+  return { kind: 'stdio', command: options.execPath ?? process.execPath, args: [scriptPath(options, cwd), ...config], env: command.env };
+};
+
+const serverOf = (command: ClientCommand, options: ClientCommandOptions, cwd: string, env: Environment): ServerSpec =>
   command.url === undefined
-    ? stdioServer(command, options, cwd)
+    ? stdioServer(command, options, cwd, env)
     : {
         kind: 'http',
         url: command.url,
@@ -129,14 +151,20 @@ export const isClientCommand = (word: string | undefined): boolean => word === '
 
 /** Runs `install …` or `uninstall …` (`argv` starts with the command); resolves with the exit code. */
 export const runClientCommand = async (argv: readonly string[], options: ClientCommandOptions): Promise<number> => {
-  const command = parseClientCommand(argv, options.program);
+  const parsed = parseClientCommand(argv, options.program);
+  if (parsed.prompts.length > 0 && options.promptsOption !== true)
+    throw new PromptyardError('CONFIG_INVALID', `${options.program} takes no --prompts; name its config file with --config.`);
+  const cwd = options.cwd ?? process.cwd();
+  // Run through npx (`npx -y <package> install …`), this installation lives in npx's cache: the entry uses npx too.
+  const fromNpxCache =
+    !parsed.help && parsed.url === undefined && !parsed.npx && parsed.action === 'install' && inNpxCache(scriptPath(options, cwd));
+  const command = fromNpxCache ? { ...parsed, npx: true } : parsed;
   const stdout = options.stdout ?? ((text: string) => void process.stdout.write(text));
   if (command.help) {
     stdout(`${clientCommandHelp(options.program, options.defaultName)}\n`);
     return 0;
   }
   const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
   const platform = command.platform ?? currentPlatform();
   const { client } = command;
   const target = {
@@ -144,14 +172,19 @@ export const runClientCommand = async (argv: readonly string[], options: ClientC
     file: fileOf(client, command, platform, env, cwd),
     name: command.name ?? options.defaultName,
     dryRun: command.dryRun,
+    // Environment variables and headers may hold secrets: a file created for them is the user's alone.
+    private: Object.keys(command.env).length > 0 || Object.keys(command.headers).length > 0,
   };
   if (command.action === 'uninstall') {
     stdout(`${describe(await uninstallEntry(target), client, command.dryRun)}\n`);
     return 0;
   }
-  const entry = forPlatform(client.entry(serverOf(command, options, cwd)), platform);
+  if (fromNpxCache)
+    stdout(`${options.program} runs from npx's cache, which npx may clear: the entry starts npx -y ${options.packageName} instead.\n`);
+  const entry = forPlatform(client.entry(serverOf(command, options, cwd, env)), platform);
   const report = await installEntry(target, entry);
   stdout(`${describe(report, client, command.dryRun)}\n`);
+  if (command.tokenEnv !== undefined && JSON.stringify(entry).includes('mcp-remote')) stdout(`${bridgeTokenNote(command.tokenEnv)}\n`);
   if (!command.dryRun && report.outcome !== 'unchanged') stdout(`Restart ${client.title} (or reload its MCP servers) to use it.\n`);
   return 0;
 };
