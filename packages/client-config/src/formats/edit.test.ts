@@ -3,6 +3,7 @@ import { parse as parseToml } from '@decimalturn/toml-patch';
 import { describe, expect, it } from 'vitest';
 import { jsonEditor } from './json-edit.js';
 import { tomlEditor } from './toml-edit.js';
+import { yamlEditor } from './yaml-edit.js';
 
 const entry = { command: 'node', args: ['cli.js'] };
 
@@ -61,5 +62,32 @@ describe('JSON insertion', () => {
     const installed = jsonEditor.set(text, ['context_servers'], 'promptyard', entry);
     expect(installed).toContain('  // "theme": "One Dark"\n');
     expect(jsonEditor.remove(installed, ['context_servers'], 'promptyard')).toBe(text);
+  });
+});
+
+describe('YAML (Continue) splicing', () => {
+  const long = 'a long description that goes on and on well past eighty columns, which the yaml library would fold';
+  const odd = `name:   My Config    # mine\nmodels:\n   -   name: m\n       roles:   [chat,  edit]\n       description: ${long}\n\n#   spaced   comment\nmcpServers:\n   -   name: other     # keep\n       command: other-server\n       args:\n       - --flag\nrules: [ a,b ]\n`;
+
+  it('install keeps every other line, and uninstall gives the file back byte for byte', () => {
+    const installed = yamlEditor.set(odd, ['mcpServers'], 'promptyard', entry);
+    expect(yamlEditor.get(installed, ['mcpServers'], 'promptyard')).toEqual(entry);
+    // Every line of the original is there, in order, unchanged; what is added is the entry's lines, after the other server.
+    const added = installed.split('\n');
+    for (const line of odd.split('\n')) added.splice(added.indexOf(line), 1);
+    expect(added).toEqual(['   -   name: promptyard', '       command: node', '       args:', '         - cli.js']);
+    expect(installed.indexOf('name: promptyard')).toBeGreaterThan(installed.indexOf('--flag'));
+    expect(yamlEditor.remove(installed, ['mcpServers'], 'promptyard')).toBe(odd);
+  });
+
+  it('updates the entry in place and adds the list when there is none', () => {
+    const installed = yamlEditor.set(odd, ['mcpServers'], 'promptyard', entry);
+    const updated = yamlEditor.set(installed, ['mcpServers'], 'promptyard', { command: 'other' });
+    expect(yamlEditor.get(updated, ['mcpServers'], 'promptyard')).toEqual({ command: 'other' });
+    expect(yamlEditor.remove(updated, ['mcpServers'], 'promptyard')).toBe(odd);
+    const bare = 'name:   x   # c\nmodels:   [chat,  edit]\n';
+    const added = yamlEditor.set(bare, ['mcpServers'], 'promptyard', entry);
+    expect(added.startsWith(bare)).toBe(true);
+    expect(yamlEditor.remove(added, ['mcpServers'], 'promptyard')).toBe(bare);
   });
 });
