@@ -85,12 +85,17 @@ const writeWithBackup = async (current: CurrentFile, text: string, owner = false
   return backup;
 };
 
-/** Runs an edit; a refusal names the file. */
+/** Runs an edit; a refusal names the file, and any other failure (a parser's own error) becomes one. */
 const editing = <T>(file: string, edit: () => T): T => {
   try {
     return edit();
   } catch (error) {
-    if (isPromptyardError(error) && !error.message.startsWith(file)) throw new PromptyardError(error.code, `${file}: ${error.message}`);
+    if (!isPromptyardError(error))
+      throw new PromptyardError(
+        'CONFIG_INVALID',
+        `${file} could not be edited (${(error as Error).message.split('\n')[0] ?? 'unknown error'}); it was left untouched. Edit it by hand, or move it away and run the command again.`,
+      );
+    if (!error.message.startsWith(file)) throw new PromptyardError(error.code, `${file}: ${error.message}`);
     throw error;
   }
 };

@@ -25,6 +25,13 @@ describe('TOML removal', () => {
     expect(tomlEditor.remove(edited, ['mcp_servers'], 'promptyard')).toBe(`${other}${after}`);
   });
 
+  it('is not fooled by a line starting with [ inside a multi-line string', () => {
+    const installed = tomlEditor.set(other, ['mcp_servers'], 'promptyard', entry);
+    const edited = installed.replace('\nargs =', '\ndescription = """\n[not.a.table]\nx = 1\n"""\nargs =');
+    const removed = tomlEditor.remove(edited, ['mcp_servers'], 'promptyard');
+    expect(removed).toBe(other);
+  });
+
   it('gives back the original after an install', () => {
     const installed = tomlEditor.set(other, ['mcp_servers'], 'promptyard', entry);
     expect(tomlEditor.remove(installed, ['mcp_servers'], 'promptyard')).toBe(other);
