@@ -67,13 +67,14 @@ const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number
 };
 
 const main = async (): Promise<void> => {
-  if (process.argv[2] === 'schema') {
-    process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
-    return;
-  }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
   if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
   if (answerHelpOrVersion(cli, { usage: helpText(gatewayCommands, usage, cli.helpCommand), version })) return;
+  if (cli.command === 'schema') {
+    // The schema is the same whatever the config says: no config is read.
+    process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
+    return;
+  }
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
     process.stderr.write(`${errorPrefix('promptyard-gateway')} ui needs a terminal; use promptyard-gateway status for a one-shot view\n`);
     process.exitCode = 2;
