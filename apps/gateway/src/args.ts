@@ -19,7 +19,7 @@ export interface GatewayOverrides {
 }
 
 export interface GatewayCli {
-  readonly command: 'serve' | 'status' | 'ui' | 'login' | 'pins';
+  readonly command: 'serve' | 'status' | 'ui' | 'login' | 'pins' | 'schema';
   /** `login <server>`: the server to log in to. */
   readonly server?: string;
   /** `pins <action> [target]`: the words after `pins`. */
@@ -41,6 +41,7 @@ export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway [options] login <server>
        promptyard-gateway [options] pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
        promptyard-gateway [options] install | uninstall <client>   (see promptyard-gateway help install)
+       promptyard-gateway schema
 
 Aggregate many MCP servers behind one: their tools, prompts, resources and completions, namespaced
 <server>_<name>, with list changes pushed live, crashed servers restarted, and meta tools
@@ -69,6 +70,8 @@ Commands:
   install <client>         add this gateway to a client's MCP config (claude-desktop, claude-code,
                            cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
                            removes it
+  schema                   print the JSON Schema of gateway.toml (for editor completion and
+                           checks); reads no config
 
 Options:
   -c, --config <file>      gateway.toml or a client's JSON config (default: $PROMPTYARD_GATEWAY_CONFIG,

@@ -46,6 +46,13 @@ describe('parseGatewayCli', () => {
     expect(() => parseGatewayCli(['--json'], {})).toThrow(/Unknown option '--json'/);
   });
 
+  it('reads schema wherever it stands, and help on it', () => {
+    expect(parseGatewayCli(['schema'], {})).toMatchObject({ command: 'schema', help: false });
+    expect(parseGatewayCli(['--log-level', 'debug', 'schema'], {})).toMatchObject({ command: 'schema' });
+    expect(parseGatewayCli(['help', 'schema'], {})).toMatchObject({ help: true, helpCommand: 'schema' });
+    expect(() => parseGatewayCli(['schem'], {})).toThrow(/^Unknown command "schem": did you mean "schema"\?/);
+  });
+
   it('hands install and uninstall their arguments, the command first, wherever it stands', () => {
     expect(parseGatewayCli(['--config', 'g.toml', 'uninstall', 'zed'], {}).clientArgs).toEqual(['uninstall', '--config', 'g.toml', 'zed']);
     expect(() => parseGatewayCli(['uninstal', 'zed'], {})).toThrow(/did you mean "uninstall"\?/);

@@ -66,14 +66,25 @@ const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number
   return status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
 };
 
+/**
+ * The config for a command (status, ui, login, pins): commands print results, not a start-up log,
+ * so only the environment's warnings (a misspelt PROMPTYARD_* variable) are said, on stderr.
+ */
+const loadCommandConfig = async (file: string, cli: GatewayCli): Promise<GatewayConfig> => {
+  const config = await loadConfig(file, cli.overrides);
+  for (const warning of config.warnings ?? []) process.stderr.write(`promptyard-gateway: warning: ${warning}\n`);
+  return config;
+};
+
 const main = async (): Promise<void> => {
-  if (process.argv[2] === 'schema') {
-    process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
-    return;
-  }
   const cli = parseGatewayCli(process.argv.slice(2), process.env);
   if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
   if (answerHelpOrVersion(cli, { usage: helpText(gatewayCommands, usage, cli.helpCommand), version })) return;
+  if (cli.command === 'schema') {
+    // The schema is the same whatever the config says: no config is read.
+    process.stdout.write((await import('./config/json-schema.js')).gatewayJsonSchemaText());
+    return;
+  }
   if (cli.command === 'ui' && process.stdin.isTTY !== true) {
     process.stderr.write(`${errorPrefix('promptyard-gateway')} ui needs a terminal; use promptyard-gateway status for a one-shot view\n`);
     process.exitCode = 2;
@@ -81,7 +92,7 @@ const main = async (): Promise<void> => {
   }
   const file = locateConfig(cli.config, process.cwd());
   if (cli.command === 'login') {
-    const config = await loadConfig(file, cli.overrides);
+    const config = await loadCommandConfig(file, cli);
     const server = cli.server ?? '';
     const result = await loginToServer(config, server, {
       announce: (url) =>
@@ -99,7 +110,7 @@ const main = async (): Promise<void> => {
   if (cli.command === 'pins') {
     // The diff library loads only here: serving never pays for it.
     const { runPinsCommand } = await import('./pins-command.js');
-    const config = await loadConfig(file, cli.overrides);
+    const config = await loadCommandConfig(file, cli);
     const logger = createLogger({ level: 'warning', format: config.logFormat, scope: 'gateway' });
     const options = {
       args: cli.pins ?? [],
@@ -121,7 +132,8 @@ const main = async (): Promise<void> => {
   }
   // Every backend inherits it, through whatever wrapper starts it.
   process.env[GATEWAY_CHAIN_VARIABLE] = chain.chain;
-  const config = await loadConfig(file, cli.overrides);
+  // Serving logs the warnings with the start-up log.
+  const config = cli.command === 'serve' ? await loadConfig(file, cli.overrides) : await loadCommandConfig(file, cli);
 
   if (cli.command === 'status') {
     process.exitCode = await runStatus(cli, config);

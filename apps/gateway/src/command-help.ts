@@ -36,6 +36,13 @@ export const gatewayCommandSpecs: readonly CommandSpec[] = [
     examples: ['promptyard-gateway pins diff github', 'promptyard-gateway pins approve github/create_issue'],
   },
   {
+    name: 'schema',
+    usage: 'schema',
+    summary:
+      'Print the JSON Schema of gateway.toml on stdout, for completion and checks in an editor\n(Taplo, Even Better TOML). Reads no config, so a broken one does not keep it from you.',
+    examples: ['promptyard-gateway schema > gateway.schema.json'],
+  },
+  {
     name: 'install',
     usage: 'install <client> [options]',
     summary: "Add this binary to an MCP client's configuration.",

@@ -113,8 +113,10 @@ describe('promptyard-gateway pins', () => {
     );
     expect(await pins('aprove')).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/pins needs one of list, diff, approve, reset, not "aprove"/),
+      err: expect.stringMatching(/pins needs one of list, diff, approve, reset, not "aprove" \(did you mean "approve"\?\): /),
     });
+    expect((await pins('lst')).err).toContain('not "lst" (did you mean "list"?)');
+    expect((await pins('zzzzzz')).err).toMatch(/not "zzzzzz": promptyard-gateway pins list/);
     expect((await pins('reset', 'github/create_issue')).err).toMatch(
       /pins reset forgets a whole server's pins: promptyard-gateway pins reset github/,
     );

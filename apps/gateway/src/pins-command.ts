@@ -31,10 +31,13 @@ const refuse = (message: string): PromptyardError => new PromptyardError('INVALI
 
 const parseArgs = (args: readonly string[]): { action: PinsAction; target: PinTarget } => {
   const [action, target, ...rest] = args;
-  if (!ACTIONS.includes(action as PinsAction))
+  if (!ACTIONS.includes(action as PinsAction)) {
+    // A mistyped action (`pins lst`) is answered with the closest one.
+    const close = action === undefined ? '' : didYouMean(closestNames(action, ACTIONS, 1), 'aside');
     throw refuse(
-      `pins needs one of ${ACTIONS.join(', ')}${action === undefined ? '' : `, not "${action}"`}: promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`,
+      `pins needs one of ${ACTIONS.join(', ')}${action === undefined ? '' : `, not "${action}"`}${close}: promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`,
     );
+  }
   if (rest.length > 0) throw refuse(`pins ${action} takes at most one server or server/name, got ${args.slice(1).join(' ')}`);
   if (target === undefined || target === '') return { action: action as PinsAction, target: {} };
   const slash = target.indexOf('/');

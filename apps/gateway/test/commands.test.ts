@@ -113,6 +113,34 @@ describe('promptyard-gateway commands and help', () => {
   });
 });
 
+describe('schema, help help and the environment of commands', () => {
+  it('schema is a command: listed, with its help, found after options, suggested for a typo', async () => {
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}schema {2,}print the JSON Schema of gateway\.toml/m);
+    const help = await runCli(['help', 'schema']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('\nExample:\n  promptyard-gateway schema > gateway.schema.json');
+    const late = await runCli(['--log-level', 'debug', 'schema']);
+    expect(late.code).toBe(0);
+    expect(JSON.parse(late.stdout)).toMatchObject({ title: expect.stringContaining('gateway.toml') });
+    expect((await runCli(['schem'])).stderr).toContain('Unknown command "schem": did you mean "schema"?');
+    const helpHelp = await runCli(['help', 'help']);
+    expect(helpHelp.code).toBe(0);
+    expect(helpHelp.stdout).toContain('Aggregate many MCP servers');
+  });
+
+  it('status warns about a misspelt PROMPTYARD_* variable, and pins suggests a mistyped action', async () => {
+    const config = await writeConfig({ servers: { good: testServer('g1') } });
+    const status = await runCli(['status', '--config', config], { env: { PROMPTYARD_TIMEOUTS_CONECT_MS: '1000' } });
+    expect(status.code).toBe(0);
+    expect(status.stderr).toMatch(
+      /^promptyard-gateway: warning: environment variable PROMPTYARD_TIMEOUTS_CONECT_MS is not a setting and is ignored\. Did you mean "PROMPTYARD_TIMEOUTS_CONNECT_MS"/m,
+    );
+    const pins = await runCli(['pins', 'lst', '--config', config]);
+    expect(pins.code).toBe(1);
+    expect(pins.stderr).toContain('not "lst" (did you mean "list"?)');
+  });
+});
+
 /** Starts the gateway over HTTP on a free port and collects stderr until it is ready. */
 const startHttp = async (args: readonly string[], env: Record<string, string>, preamble = ''): Promise<Output> => {
   const config = await writeConfig({ preamble, servers: {} });

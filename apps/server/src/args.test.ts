@@ -39,10 +39,19 @@ describe('parseCli', () => {
 
   it('suggests the closest command for a mistyped one', () => {
     expect(fails(['lsit'])).toMatch(
-      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock", "versions", "install", "uninstall" or "help"; with none, the server starts\./,
+      /^Unknown command "lsit": did you mean "list"\? The commands are "list", "render", "validate", "sync", "lock", "versions", "schema", "install", "uninstall" or "help"; with none, the server starts\./,
     );
     expect(fails(['--prompts', 'x', 'valdiate'])).toContain('did you mean "validate"?');
     expect(fails(['./prompts'])).toContain('to serve a folder, pass --prompts <dir>');
+  });
+
+  it('reads schema wherever it stands, and help on it', () => {
+    expect(parseCli(['schema'], {})).toMatchObject({ schema: true, help: false });
+    expect(parseCli(['--log-level', 'debug', 'schema'], {})).toMatchObject({ schema: true });
+    expect(parseCli(['help', 'schema'], {})).toMatchObject({ help: true, helpCommand: 'schema' });
+    expect(parseCli(['schema', '--help'], {})).toMatchObject({ help: true, helpCommand: 'schema' });
+    expect(fails(['schem'])).toContain('Unknown command "schem": did you mean "schema"?');
+    expect(fails(['schema', 'extra'])).toContain('Unexpected argument');
   });
 
   it('reports an unknown option before a stray word, and options of another command', () => {

@@ -22,6 +22,8 @@ export interface CliOptions {
   readonly helpCommand?: string;
   /** `install` / `uninstall` wherever they stand: the arguments for them, the command first. */
   readonly clientArgs?: readonly string[];
+  /** `schema`: print the JSON Schema of promptyard.toml; no config is read. */
+  readonly schema?: boolean;
   readonly version: boolean;
   readonly config?: string;
   readonly overrides: Overrides;
@@ -33,6 +35,7 @@ export const usage = `Usage: promptyard-server [options]
        promptyard-server [options] validate [--strict]
        promptyard-server [options] sync | lock | versions <name>
        promptyard-server [options] install | uninstall <client>   (see promptyard-server help install)
+       promptyard-server schema
 
 Serve folders of Markdown prompts to MCP clients over stdio or Streamable HTTP. With no prompt
 folders configured, serves the well-known folders of the project and the home folder
@@ -54,6 +57,8 @@ Commands:
   install <client>         add this server to a client's MCP config (claude-desktop, claude-code,
                            cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
                            removes it
+  schema                   print the JSON Schema of promptyard.toml (for editor completion and
+                           checks); reads no config
 
 Options:
   -c, --config <file>      promptyard.toml to read (default: $PROMPTYARD_CONFIG, else
@@ -110,7 +115,7 @@ export const serverCommands: CommandTable = {
   usageError,
   commands: serverCommandSpecs,
 };
-type CommandName = 'list' | 'render' | 'validate' | 'sync' | 'lock' | 'versions';
+type CommandName = 'list' | 'render' | 'validate' | 'sync' | 'lock' | 'versions' | 'schema';
 
 /** The strict parse of what follows the command: the common options and the command's own. */
 const parseCommandArgs = (name: CommandName | undefined, rest: readonly string[]) => {
@@ -141,7 +146,7 @@ const renderArgs = (pairs: readonly string[]): Record<string, string> => {
   return args;
 };
 
-const commandOf = (name: CommandName, values: Record<string, unknown>, positionals: readonly string[]): CliCommand => {
+const commandOf = (name: Exclude<CommandName, 'schema'>, values: Record<string, unknown>, positionals: readonly string[]): CliCommand => {
   switch (name) {
     case 'list':
       return { kind: 'list', versions: values['versions'] === true };
@@ -168,6 +173,8 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   const { values, positionals } = parseCommandArgs(name, found.rest);
   // `render --help` needs no prompt name: the help is the answer.
   if (values.help === true) return { help: true, ...(name === undefined ? {} : { helpCommand: name }), version: false, overrides: {} };
+  // The schema is the same whatever the config says: a broken config must not keep an editor from it.
+  if (name === 'schema') return { schema: true, help: false, version: false, overrides: {} };
   const command = name === undefined ? undefined : commandOf(name, values, positionals);
   const overrides: { -readonly [K in keyof Overrides]: Overrides[K] } = parseServeFlags(values, usageError);
   if (values.prompts !== undefined) overrides.prompts = values.prompts;

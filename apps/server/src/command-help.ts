@@ -46,6 +46,13 @@ export const serverCommandSpecs: readonly CommandSpec[] = [
     examples: ['promptyard-server --config promptyard.toml versions review'],
   },
   {
+    name: 'schema',
+    usage: 'schema',
+    summary:
+      'Print the JSON Schema of promptyard.toml on stdout, for completion and checks in an editor\n(Taplo, Even Better TOML). Reads no config, so a broken one does not keep it from you.',
+    examples: ['promptyard-server schema > promptyard.schema.json'],
+  },
+  {
     name: 'install',
     usage: 'install <client> [options]',
     summary: "Add this binary to an MCP client's configuration.",

@@ -11,13 +11,13 @@ import { startServer } from './serve/start-server.js';
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
 
 const main = async (): Promise<void> => {
-  if (process.argv[2] === 'schema') {
-    process.stdout.write((await import('./config-schema.js')).serverJsonSchemaText());
-    return;
-  }
   const cli = parseCli(process.argv.slice(2), process.env);
   if (cli.clientArgs !== undefined) return clientCommand(cli.clientArgs);
   if (answerHelpOrVersion(cli, { usage: helpText(serverCommands, usage, cli.helpCommand), version })) return;
+  if (cli.schema === true) {
+    process.stdout.write((await import('./config-schema.js')).serverJsonSchemaText());
+    return;
+  }
   const resolveConfig = () => resolveServerConfig({ file: cli.config, env: process.env, cwd: process.cwd(), overrides: cli.overrides });
   const resolved = await resolveConfig();
   if (cli.command !== undefined) {

@@ -38,6 +38,31 @@ describe('promptyard-server help', () => {
   });
 });
 
+describe('schema in the command table', () => {
+  it('is listed, has its help, is found after options and suggested for a typo', async () => {
+    expect((await runCli(['--help'])).stdout).toMatch(/^ {2}schema {2,}print the JSON Schema of promptyard\.toml/m);
+    const help = await runCli(['help', 'schema']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: promptyard-server [options] schema');
+    expect(help.stdout).toContain('\nExample:\n  promptyard-server schema > promptyard.schema.json');
+    const late = await runCli(['--log-level', 'debug', 'schema']);
+    expect(late.code).toBe(0);
+    expect(JSON.parse(late.stdout)).toMatchObject({ title: 'promptyard.toml' });
+    const typo = await runCli(['schem']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Unknown command "schem": did you mean "schema"?');
+  });
+
+  it('answers help help with the general help, and ends an unknown word with a full stop', async () => {
+    const help = await runCli(['help', 'help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Serve folders of Markdown prompts');
+    const stray = await runCli(['zzzzzz']);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('Unknown command "zzzzzz". The commands are ');
+  });
+});
+
 describe('install and uninstall in the command table', () => {
   it('have their help with examples, and a mistyped one gets the closest', async () => {
     const help = await runCli(['help', 'install']);

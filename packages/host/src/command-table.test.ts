@@ -53,7 +53,9 @@ describe('findCommand', () => {
     expect(fails(['stauts'])).toBe(
       'Unknown command "stauts": did you mean "status"? The commands are "status", "login", "install" or "help"; with none, the tool serves.',
     );
-    expect(fails(['./prompts'])).toContain('with none, the tool serves (to serve a folder, pass --dir <dir>).');
+    expect(fails(['./prompts'])).toBe(
+      'Unknown command "./prompts". The commands are "status", "login", "install" or "help"; with none, the tool serves (to serve a folder, pass --dir <dir>).',
+    );
     // An unknown option before the word is the likelier mistake: left to the strict parse.
     expect(findCommand(['--dri', 'x'], table)).toEqual({ kind: 'none', rest: ['--dri', 'x'] });
   });
@@ -61,6 +63,7 @@ describe('findCommand', () => {
   it('reads help and help <command>, checking the command', () => {
     expect(findCommand(['help'], table)).toEqual({ kind: 'help' });
     expect(findCommand(['help', 'login'], table)).toEqual({ kind: 'help', topic: 'login' });
+    expect(findCommand(['help', 'help'], table)).toEqual({ kind: 'help' });
     expect(fails(['help', 'logni'])).toContain('Unknown command "logni": did you mean "login"?');
   });
 });

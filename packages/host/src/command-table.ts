@@ -46,8 +46,10 @@ const unknownCommand = (table: CommandTable, word: string): PromptyardError => {
   const close = closestNames(word, names, 1);
   // The hint follows the command after a colon: `Unknown command "lsit": did you mean "list"?`.
   const stray = close.length === 0 && table.strayWordHint !== undefined ? ` (${table.strayWordHint})` : '';
+  // With nothing close, a full stop ends the first sentence: `Unknown command "x". The commands are …`.
+  const hint = close.length === 0 ? '.' : didYouMean(close, 'colon');
   return table.usageError(
-    `Unknown command "${word}"${didYouMean(close, 'colon')} The commands are ${formatList(names)}; with none, ${table.withoutCommand}${stray}.`,
+    `Unknown command "${word}"${hint} The commands are ${formatList(names)}; with none, ${table.withoutCommand}${stray}.`,
   );
 };
 
@@ -65,7 +67,8 @@ export const findCommand = (argv: readonly string[], table: CommandTable): Found
   const command = (word: string): CommandSpec | undefined => table.commands.find((candidate) => candidate.name === word);
   if (first.value === 'help') {
     const topic = positionals[1]?.value;
-    if (topic === undefined) return { kind: 'help' };
+    // `help help` is answered with the general help: it is what help is about.
+    if (topic === undefined || topic === 'help') return { kind: 'help' };
     if (command(topic) === undefined) throw unknownCommand(table, topic);
     return { kind: 'help', topic };
   }

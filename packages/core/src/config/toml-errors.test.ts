@@ -27,6 +27,33 @@ describe('describeTomlError', () => {
     expect(tomlErrorLine(error)).toBe(2);
   });
 
+  it('masks an unterminated secret value, keeping the caret under its column', () => {
+    const text = describeTomlError(syntaxError('[auth]\nauth_token = "s3cr3t-value\nx = 1\n'), 'secret.toml');
+    expect(text).not.toContain('s3cr3t');
+    const lines = text.split('\n');
+    expect(lines).toContain('    2:  auth_token = "************');
+    expect(lines).toContain('    3:  x = 1');
+    const caret = lines.find((line) => line.trim() === '^') as string;
+    expect(caret.indexOf('^')).toBe(`    2:  auth_token = "s3cr3t-value`.length);
+  });
+
+  it('masks the values of an inline table of headers, and leaves other lines alone', () => {
+    const source = '[servers.api]\nurl = "https://example.test"\nheaders = { Authorization = "Bearer abc123", X = unq }\n';
+    const text = describeTomlError(syntaxError(source), 'headers.toml');
+    expect(text).not.toContain('abc123');
+    const lines = text.split('\n');
+    expect(lines).toContain('    2:  url = "https://example.test"');
+    expect(lines).toContain('    3:  headers = { Authorization = "*************", X = unq }');
+    const caret = lines.at(-1) as string;
+    expect(caret.indexOf('^')).toBe('    3:  headers = { Authorization = "Bearer abc123", X = '.length);
+  });
+
+  it('masks a secret under a key that is not one itself', () => {
+    const text = describeTomlError(syntaxError('[s]\nname = "ok"\nsmtp = { Password = \'hunter2\', x = }\n'), 'p.toml');
+    expect(text).toContain("    3:  smtp = { Password = '*******', x = }");
+    expect(text).toContain('    2:  name = "ok"');
+  });
+
   it('falls back to file: reason for other errors', () => {
     expect(describeTomlError(new Error('boom'), 'x.toml')).toBe('x.toml: boom');
     expect(tomlErrorLine(new Error('boom'))).toBeUndefined();

@@ -17,11 +17,48 @@ const isTomlError = (error: unknown): error is TomlErrorShape =>
   typeof (error as Partial<TomlErrorShape>).column === 'number' &&
   typeof (error as Partial<TomlErrorShape>).codeblock === 'string';
 
-/** The parser's snippet (numbered lines, a caret under the column), each line indented; '' when the error has none. */
+/** Keys whose values are secrets, or hold them (`headers = { Authorization = "…" }`, `env = { API_KEY = "…" }`). */
+const SECRET_KEY = /token|secret|password|passwd|authorization|api_key|apikey|credential|cookie|headers|env/i;
+/** A key and its `=`: bare (`auth_token`), quoted (`"X-Api-Key"`) or the last part of a dotted key. */
+const KEY_BEFORE_EQUALS = /(?:^|[\s{,.])(?:"([^"]*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*=/g;
+/** A string value, to its closing quote or, unterminated, to the end of the line. */
+const STRING_VALUE = /(["'])((?:\\.|(?!\1).)*)(\1?)/g;
+
+/**
+ * A snippet line with every string value after a secret's key replaced by `*`, one for each
+ * character: the line keeps its shape and the caret its column, and the secret is not printed
+ * (an error log of a hot reload must not hold a bearer token).
+ */
+const maskSecrets = (content: string): string => {
+  let from = -1;
+  for (const match of content.matchAll(KEY_BEFORE_EQUALS)) {
+    if (SECRET_KEY.test(match[1] ?? match[2] ?? match[3] ?? '')) {
+      from = match.index + match[0].length;
+      break;
+    }
+  }
+  if (from < 0) return content;
+  const rest = content
+    .slice(from)
+    .replace(STRING_VALUE, (_whole, quote: string, value: string, end: string) => quote + '*'.repeat(value.length) + end);
+  return content.slice(0, from) + rest;
+};
+
+/** A numbered line of the parser's snippet (`12:  key = value`); the caret line has no number. */
+const NUMBERED_LINE = /^(\s*\d+:\s*)(.*)$/;
+
+/**
+ * The parser's snippet (numbered lines, a caret under the column), each line indented, secret values
+ * masked; '' when the error has none.
+ */
 export const tomlErrorSnippet = (error: unknown, indent = '    '): string => {
   if (!isTomlError(error)) return '';
   const lines = error.codeblock.replace(/\s+$/, '').split('\n');
-  return lines.length === 0 || lines[0] === '' ? '' : `\n${lines.map((line) => `${indent}${line}`.trimEnd()).join('\n')}`;
+  if (lines.length === 0 || lines[0] === '') return '';
+  const masked = lines.map((line) =>
+    line.replace(NUMBERED_LINE, (_whole, number: string, content: string) => number + maskSecrets(content)),
+  );
+  return `\n${masked.map((line) => `${indent}${line}`.trimEnd()).join('\n')}`;
 };
 
 /** The first line of a TOML error's message, without the parser's "Invalid TOML document:" preamble. */
