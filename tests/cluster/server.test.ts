@@ -32,7 +32,15 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
   beforeAll(async () => {
     prompts = await mkdtemp(join(tmpdir(), 'promptyard-cluster-prompts-'));
     await writeFile(join(prompts, 'greet.md'), greet);
-    [cluster, suite] = await Promise.all([startCluster({ app: 'server', args: ['--prompts', prompts] }), conformanceSuite()]);
+    [cluster, suite] = await Promise.all([
+      startCluster({
+        app: 'server',
+        args: ['--prompts', prompts],
+        // A key lists web_search, so the tools-list scenario has a tool to list (never called).
+        env: { SERPER_API_KEY: 'unused-serper-key' },
+      }),
+      conformanceSuite(),
+    ]);
   }, 300_000);
 
   afterAll(async () => {
