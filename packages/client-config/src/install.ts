@@ -10,11 +10,22 @@ import { isDeepStrictEqual } from 'node:util';
 import { PromptyardError, isPromptyardError, writeFileAtomically } from '@promptyard/core';
 import type { ClientDefinition, FileFormat } from './clients/clients.js';
 import type { EntryValue, FormatEditor } from './formats/format.js';
-import { jsonEditor } from './formats/json-edit.js';
-import { tomlEditor } from './formats/toml-edit.js';
-import { yamlEditor } from './formats/yaml-edit.js';
 
-const editors: Readonly<Record<FileFormat, FormatEditor>> = { json: jsonEditor, toml: tomlEditor, yaml: yamlEditor };
+/**
+ * A format's editor, loaded when a command edits a file of that format: the libraries behind the
+ * editors (jsonc-parser, yaml, toml-patch) took ~100–140 ms to load, which every start of both
+ * binaries paid before (the binaries import this package for its commands).
+ */
+const loadEditor = async (format: FileFormat): Promise<FormatEditor> => {
+  switch (format) {
+    case 'json':
+      return (await import('./formats/json-edit.js')).jsonEditor;
+    case 'toml':
+      return (await import('./formats/toml-edit.js')).tomlEditor;
+    case 'yaml':
+      return (await import('./formats/yaml-edit.js')).yamlEditor;
+  }
+};
 
 export interface EntryTarget {
   readonly client: ClientDefinition;
@@ -126,7 +137,7 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
   const { client, file, name } = target;
   const refusal = client.refuse?.(file);
   if (refusal !== undefined) throw new PromptyardError('CONFIG_INVALID', refusal);
-  const editor = editors[client.format];
+  const editor = await loadEditor(client.format);
   const current = await readCurrent(file);
   if (current.text !== undefined) editor.check(current.text, file);
   const text = current.text?.replace(/\r\n/g, '\n') ?? client.newFileText ?? editor.emptyText;
@@ -145,7 +156,7 @@ export const installEntry = async (target: EntryTarget, entry: EntryValue): Prom
 /** Removes `target.name`, and nothing else. */
 export const uninstallEntry = async (target: EntryTarget): Promise<ChangeReport> => {
   const { client, file, name } = target;
-  const editor = editors[client.format];
+  const editor = await loadEditor(client.format);
   const current = await readCurrent(file);
   if (current.text === undefined) return { file, name, outcome: 'absent' };
   editor.check(current.text, file);
