@@ -277,6 +277,8 @@ describe('a pin file that does not parse', () => {
     expect(refused.stderr).toMatch(
       new RegExp(
         `^promptyard-gateway: the pin file ${pinFile} is not valid JSON \\(.*\\): fix it, or forget the pins with \`promptyard-gateway pins reset\``,
+        // A line of its own: the start-up log may name the config file read first.
+        'm',
       ),
     );
     expect(refused.stderr).not.toContain('listening on');
