@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isClientCommand } from '@promptyard/client-config';
 import { PromptyardError } from '@promptyard/core';
 import type { LogFormat, LogLevel } from '@promptyard/core';
 import { findCommand } from '@promptyard/host';
@@ -152,7 +153,7 @@ const asked = (helpCommand: string | undefined): GatewayCli => ({
 export const parseGatewayCli = (argv: readonly string[], env: Readonly<Record<string, string | undefined>>): GatewayCli => {
   const found = findCommand(argv, gatewayCommands);
   if (found.kind === 'help') return asked(found.topic);
-  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+  if (found.kind === 'command' && isClientCommand(found.name))
     return { command: 'serve', clientArgs: [found.name, ...found.rest], help: false, version: false, json: false, overrides: {} };
   const command = found.kind === 'command' ? (found.name as GatewayCli['command']) : 'serve';
   const { values, positionals } = parseCommandArgs(command, found.rest);

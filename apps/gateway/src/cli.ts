@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { isClientCommand, runClientCommand } from '@promptyard/client-config';
+import { runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
 import { answerHelpOrVersion, errorPrefix, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
@@ -165,21 +165,18 @@ const main = async (): Promise<void> => {
 };
 
 /** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
-const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
-  const options = {
+const clientCommand = async (argv: readonly string[]): Promise<void> => {
+  process.exitCode = await runClientCommand([...argv], {
     program: 'promptyard-gateway',
     packageName: '@promptyard/gateway',
     defaultName: 'promptyard-gateway',
     configFallback: 'gateway.toml',
     configVariable: 'PROMPTYARD_GATEWAY_CONFIG',
-  };
-  process.exitCode = await runClientCommand([...argv], {
-    ...options,
     script: fileURLToPath(new URL('cli.js', import.meta.url)),
   });
 };
 
-runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, {
+runCli(main, {
   program: 'promptyard-gateway',
   beforeExit: killAllChildren,
   surviveExceptions: true,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isClientCommand } from '@promptyard/client-config';
 import { PromptyardError } from '@promptyard/core';
 import { findCommand } from '@promptyard/host';
 import type { CommandTable } from '@promptyard/host';
@@ -167,7 +168,7 @@ export const parseCli = (argv: readonly string[], env: Readonly<Record<string, s
   const found = findCommand(argv, serverCommands);
   if (found.kind === 'help')
     return { help: true, ...(found.topic === undefined ? {} : { helpCommand: found.topic }), version: false, overrides: {} };
-  if (found.kind === 'command' && (found.name === 'install' || found.name === 'uninstall'))
+  if (found.kind === 'command' && isClientCommand(found.name))
     return { clientArgs: [found.name, ...found.rest], help: false, version: false, overrides: {} };
   const name = found.kind === 'command' ? (found.name as CommandName) : undefined;
   const { values, positionals } = parseCommandArgs(name, found.rest);

@@ -1,6 +1,6 @@
 /** The `promptyard-server` command, loaded by cli.ts. */
 import { fileURLToPath } from 'node:url';
-import { isClientCommand, runClientCommand } from '@promptyard/client-config';
+import { runClientCommand } from '@promptyard/client-config';
 import { answerHelpOrVersion, helpText, painterFor, readPackageVersion, runCli } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import { parseCli, serverCommands, usage } from './args.js';
@@ -45,19 +45,16 @@ const main = async (): Promise<void> => {
 };
 
 /** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
-const clientCommand = async (argv: readonly string[] = process.argv.slice(2)): Promise<void> => {
-  const options = {
+const clientCommand = async (argv: readonly string[]): Promise<void> => {
+  process.exitCode = await runClientCommand([...argv], {
     program: 'promptyard-server',
     packageName: '@promptyard/server',
     defaultName: 'promptyard',
     configFallback: 'promptyard.toml',
     configVariable: 'PROMPTYARD_CONFIG',
     promptsOption: true,
-  };
-  process.exitCode = await runClientCommand([...argv], {
-    ...options,
     script: fileURLToPath(new URL('cli.js', import.meta.url)),
   });
 };
 
-runCli(isClientCommand(process.argv[2]) ? () => clientCommand() : main, { program: 'promptyard-server' });
+runCli(main, { program: 'promptyard-server' });
