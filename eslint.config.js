@@ -80,4 +80,25 @@ export default tseslint.config(
     files: ['**/*.test.ts', '**/test/**/*.ts', 'bench/**/*.ts', 'scripts/**'],
     rules: { 'no-console': 'off' },
   },
+  // The unit tests share a module registry per worker (vitest.config.ts): a module replaced in one file would
+  // be replaced in the files after it.
+  {
+    files: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+    ignores: ['**/*.isolated.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'vi',
+          property: 'mock',
+          message: 'vi.mock replaces a module for every unit test file in the worker: name this file *.isolated.test.ts.',
+        },
+        {
+          object: 'vi',
+          property: 'doMock',
+          message: 'vi.doMock replaces a module for every unit test file in the worker: name this file *.isolated.test.ts.',
+        },
+      ],
+    },
+  },
 );

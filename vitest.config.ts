@@ -1,4 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+const unitTests = ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx', 'tests/lint/**/*.test.ts'];
+// Unit tests that replace a module with vi.mock: each file gets a fresh module registry (the others share
+// one per worker, and a replaced module would leak into the files after it). ESLint allows vi.mock here only.
+const isolatedUnitTests = ['packages/*/src/**/*.isolated.test.ts'];
 
 export default defineConfig({
   // Sibling packages from their sources, so a test never runs against a stale build (Vite's default
@@ -6,14 +12,19 @@ export default defineConfig({
   resolve: { conditions: ['@promptyard/source'] },
   ssr: { resolve: { conditions: ['@promptyard/source', 'module', 'node', 'development|production'] } },
   test: {
+    // One worker per core (Vitest's default leaves one core free): most black-box tests wait on the binaries
+    // they spawn. Measured on 2 cores: the whole run in 650 s against 860 s with one worker.
+    maxWorkers: availableParallelism(),
     projects: [
       {
         extends: true,
-        test: {
-          name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/src/**/*.test.tsx', 'tests/lint/**/*.test.ts'],
-          testTimeout: 15_000,
-        },
+        // Without a fresh module registry per file the unit tests take half the time (43 s against 89 s on 2
+        // cores): they hold no module state between files, and restore what they change in afterEach.
+        test: { name: 'unit', include: unitTests, exclude: isolatedUnitTests, isolate: false, testTimeout: 15_000 },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-isolated', include: isolatedUnitTests, testTimeout: 15_000 },
       },
       {
         extends: true,
