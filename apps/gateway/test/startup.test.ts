@@ -2,8 +2,7 @@
  * Start-up without waiting for the slowest server: the endpoint answers at once, servers join as
  * they become ready (announced with list_changed), early lists wait within `startup_wait_ms`, and a
  * server that never answers its handshake is ended however the gateway (or `status`) ends. A port
- * in use is reported before any server starts. Black-box: the built gateway, test-server backends,
- * bounds measured from spawn.
+ * in use is reported before any server starts. Black-box: the built gateway and test-server backends.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,7 +47,14 @@ const slowToStart = (name: string, ms: number): ServerEntry => ({
   args: [testServerPath, '--name', name, '--handshake-delay-ms', String(ms)],
 });
 
-const hungAndGood: GatewayConfigSpec = { servers: { hung: neverAnswers('h1'), good: testServer('g1') } };
+/**
+ * A hung server beside a good one, with the gateway's waits on it longer than a test may take: a gateway
+ * that held anything up for its hung server would time the test out, however loaded the machine is.
+ */
+const hungAndGood: GatewayConfigSpec = {
+  servers: { hung: neverAnswers('h1'), good: testServer('g1') },
+  preamble: '[gateway]\nstartup_wait_ms = 120000\n\n[timeouts]\nconnect_ms = 120000\n',
+};
 
 const commandLine = (pid: number): string => {
   try {
@@ -89,39 +95,28 @@ const statesOf = async (url: string): Promise<string[][]> => {
 };
 
 describe('a server that never answers its handshake', () => {
-  // The bounds count from spawn, so they include Node's own boot and module loading (~680 ms on a
-  // quiet machine); with other test files loading both cores it once came at 1011 ms in five clean
-  // CI runs. A retry absorbs such a moment; a gateway that waited for its hung server fails all three.
-  it(
-    'does not hold up HTTP: /health answers within 1 s of spawn, the other server’s tools are callable within 3 s',
-    { retry: 2 },
-    async () => {
-      const config = await writeConfig(hungAndGood);
-      const spawnedAt = Date.now();
-      const gateway = spawnGateway(config, ['--transport', 'http', '--port', '0', '--no-watch']);
-      const url = (await gateway.stderr.waitFor(/listening on (http:\/\/\S+)/, 5000))[1] as string;
-      const first = await statesOf(url);
-      expect(Date.now() - spawnedAt).toBeLessThan(1000);
-      expect(first).toContainEqual(['hung', 'starting']);
+  // How fast the gateway starts and stops is bench/gateway.bench.ts's (cold ready); here, that nothing
+  // waits for the hung server (its waits outlast the test's timeout).
+  it('does not hold up HTTP: /health answers at once, and the other server’s tools are callable, while its hung server starts', async () => {
+    const gateway = spawnGateway(await writeConfig(hungAndGood), ['--transport', 'http', '--port', '0', '--no-watch']);
+    const url = (await gateway.stderr.waitFor(/listening on (http:\/\/\S+)/, 10_000))[1] as string;
+    expect(await statesOf(url)).toContainEqual(['hung', 'starting']);
 
-      const { client } = makeClient();
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      const result = await client.callTool({ name: 'good_echo', arguments: { text: 'here' } });
-      expect(Date.now() - spawnedAt).toBeLessThan(3000);
-      expect(textOf(result)).toBe('here');
-      expect(await statesOf(url)).toEqual([
-        ['hung', 'starting'],
-        ['good', 'ready'],
-      ]);
-    },
-  );
+    const { client } = makeClient();
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const result = await client.callTool({ name: 'good_echo', arguments: { text: 'here' } });
+    expect(textOf(result)).toBe('here');
+    expect(await statesOf(url)).toEqual([
+      ['hung', 'starting'],
+      ['good', 'ready'],
+    ]);
+  });
 
-  it('does not keep a stdio gateway alive: it exits within 1 s of stdin EOF and leaves no process', async () => {
+  it('does not keep a stdio gateway alive: it exits at stdin EOF while its hung server starts, and leaves no process', async () => {
     const gateway = spawnGateway(await writeConfig(hungAndGood), ['--no-watch']);
     const backends = [...(await backendPids(gateway.pid, '--never-answer')), ...(await backendPids(gateway.pid, '--name g1'))];
     gateway.child.stdin?.end();
-    const { ms } = await exitOf(gateway, 1000);
-    expect(ms).toBeLessThan(1000);
+    await exitOf(gateway, 10_000);
     expect(await waitDead(backends, 200)).toEqual([]);
   });
 
