@@ -1,9 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { BoundedLines } from './bounded-lines.js';
 import { adoptEarlyChild, spawnChild } from './early-spawn.js';
 import type { ChildSpec } from './early-spawn.js';
 import { killGroup, liveChildren } from './kill.js';
+import { idAtEnd, messageStart, oversizedResponse } from './message-bounds.js';
+import type { MessageBounds } from './message-bounds.js';
+import type { LineSink } from './bounded-lines.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -30,17 +34,43 @@ const parseLine = (line: string): JSONRPCMessage => {
 };
 
 /**
+ * What stdout's lines go to: whole ones to `line`; for one over the limit, the error failing the
+ * request it answers goes to `deliver` as soon as that request is known — at once when the id comes
+ * before the payload, when the line ends when it comes after (as the TypeScript SDK writes it).
+ */
+const readerFor = (bounds: MessageBounds, line: (bytes: Buffer) => void, deliver: (message: JSONRPCMessage) => void): LineSink => {
+  let awaitingId = false;
+  const fail = (id: string | number): void => deliver(oversizedResponse(id, bounds) as unknown as JSONRPCMessage);
+  return {
+    line,
+    oversized: (head, bytes) => {
+      const start = messageStart(head);
+      awaitingId = start.response && start.answers === undefined;
+      bounds.oversized({ bytes, where: 'stdout line', failed: start.answers });
+      if (start.answers !== undefined) fail(start.answers);
+    },
+    skipped: (tail) => {
+      const id = awaitingId ? idAtEnd(tail) : undefined;
+      awaitingId = false;
+      if (id !== undefined) fail(id);
+    },
+  };
+};
+
+/**
  * Newline-delimited JSON-RPC over a child's stdin/stdout, like the SDK's stdio client transport, but
  * the child leads its own process group so stopping it also stops whatever it spawned (`npx`,
- * shells, language servers), and its stderr is handed to the caller line by line.
+ * shells, language servers), its stderr is handed to the caller line by line, and its messages are
+ * bounded by `[limits] max_message_bytes` while they are read: a response over the limit fails its
+ * request at once with an error naming the limit, and is skipped to its end.
  */
 export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  /** stdout after its last newline: the start of a message still arriving. */
-  private partial = '';
+  /** The child's stdout, read line by line within the limit. */
+  private readonly stdout: BoundedLines;
   private closed = false;
   private stderrTail = '';
   private outgoing: string[] = [];
@@ -49,9 +79,17 @@ export class ProcessGroupTransport implements Transport {
   private readonly spec: ChildSpec;
   private readonly onStderr: (line: string) => void;
 
-  constructor(spec: ChildSpec, onStderr: (line: string) => void) {
+  constructor(spec: ChildSpec, onStderr: (line: string) => void, bounds: MessageBounds) {
     this.spec = spec;
     this.onStderr = onStderr;
+    this.stdout = new BoundedLines(
+      bounds.maxBytes,
+      readerFor(
+        bounds,
+        (line) => this.received(line),
+        (message) => this.onmessage?.(message),
+      ),
+    );
   }
 
   get pid(): number | undefined {
@@ -90,29 +128,7 @@ export class ProcessGroupTransport implements Transport {
         });
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
-        const text = this.partial + chunk;
-        let start = 0;
-        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-          const line = text.slice(start, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-          start = end + 1;
-          let message: JSONRPCMessage;
-          try {
-            message = parseLine(line);
-          } catch (error) {
-            // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
-            if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-            continue;
-          }
-          this.onmessage?.(message);
-        }
-        this.partial = text.slice(start);
-        if (this.partial.length > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-          this.partial = '';
-          this.onerror?.(new Error(`a message from the server is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was dropped`));
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.stdout.push(chunk));
       const onStderr = (chunk: Buffer): void => {
         const text = this.stderrTail + chunk.toString('utf8');
         const lines = text.split('\n');
@@ -122,6 +138,20 @@ export class ProcessGroupTransport implements Transport {
       for (const chunk of early?.stderr ?? []) onStderr(chunk);
       child.stderr?.on('data', onStderr);
     });
+  }
+
+  /** One line from the child's stdout, whole. */
+  private received(bytes: Buffer): void {
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    let message: JSONRPCMessage;
+    try {
+      message = parseLine(bytes.toString('utf8', 0, end));
+    } catch (error) {
+      // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
+      if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
   }
 
   /**
@@ -179,7 +209,7 @@ export class ProcessGroupTransport implements Transport {
     }
     if (this.stderrTail.trim() !== '') this.onStderr(this.stderrTail);
     this.stderrTail = '';
-    this.partial = '';
+    this.stdout.reset();
     this.onclose?.();
   }
 }
