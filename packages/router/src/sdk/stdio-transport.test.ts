@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { adoptEarlyChild, endEarlyChildren, spawnEarly } from './early-spawn.js';
 import { liveChildren } from './kill.js';
@@ -94,6 +94,34 @@ describe('ProcessGroupTransport reading stdout', () => {
     ]);
     expect(reports.map((report) => report.failed)).toEqual([1, undefined, undefined]);
     for (const report of reports) expect(report.bytes).toBeGreaterThan(1024 * 1024);
+  });
+});
+
+describe('ProcessGroupTransport with one request in flight', () => {
+  const opened: ProcessGroupTransport[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((transport) => transport.close(0)));
+  });
+
+  it('fails it the moment a response over the limit passes the limit, though its id would come last', async () => {
+    // Reads the request, then starts an answer in the TypeScript SDK's order (result first) that never ends.
+    const script = `process.stdin.once('data', () => {
+      process.stdout.write('{"result":{"content":[{"type":"text","text":"' + 'a'.repeat(3 * 1024 * 1024));
+      setInterval(() => {}, 1000);
+    });`;
+    const limits = { server: 'big', maxBytes: 1024 * 1024, oversized: () => {} };
+    const transport = new ProcessGroupTransport(
+      { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
+      () => {},
+      limits,
+    );
+    const first = new Promise<JSONRPCMessage>((resolve) => {
+      transport.onmessage = resolve;
+    });
+    opened.push(transport);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 'relay-7', method: 'tools/call', params: { name: 'big' } });
+    expect(await first).toMatchObject({ jsonrpc: '2.0', id: 'relay-7', error: { code: -32603, data: { server: 'big' } } });
   });
 });
 

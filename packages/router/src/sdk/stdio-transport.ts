@@ -5,9 +5,8 @@ import { BoundedLines } from './bounded-lines.js';
 import { adoptEarlyChild, spawnChild } from './early-spawn.js';
 import type { ChildSpec } from './early-spawn.js';
 import { killGroup, liveChildren } from './kill.js';
-import { idAtEnd, messageStart, oversizedResponse } from './message-bounds.js';
 import type { MessageBounds } from './message-bounds.js';
-import type { LineSink } from './bounded-lines.js';
+import { InFlight, stdioLines } from './stdio-lines.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -34,35 +33,11 @@ const parseLine = (line: string): JSONRPCMessage => {
 };
 
 /**
- * What stdout's lines go to: whole ones to `line`; for one over the limit, the error failing the
- * request it answers goes to `deliver` as soon as that request is known — at once when the id comes
- * before the payload, when the line ends when it comes after (as the TypeScript SDK writes it).
- */
-const readerFor = (bounds: MessageBounds, line: (bytes: Buffer) => void, deliver: (message: JSONRPCMessage) => void): LineSink => {
-  let awaitingId = false;
-  const fail = (id: string | number): void => deliver(oversizedResponse(id, bounds) as unknown as JSONRPCMessage);
-  return {
-    line,
-    oversized: (head, bytes) => {
-      const start = messageStart(head);
-      awaitingId = start.response && start.answers === undefined;
-      bounds.oversized({ bytes, where: 'stdout line', failed: start.answers });
-      if (start.answers !== undefined) fail(start.answers);
-    },
-    skipped: (tail) => {
-      const id = awaitingId ? idAtEnd(tail) : undefined;
-      awaitingId = false;
-      if (id !== undefined) fail(id);
-    },
-  };
-};
-
-/**
  * Newline-delimited JSON-RPC over a child's stdin/stdout, like the SDK's stdio client transport, but
  * the child leads its own process group so stopping it also stops whatever it spawned (`npx`,
  * shells, language servers), its stderr is handed to the caller line by line, and its messages are
  * bounded by `[limits] max_message_bytes` while they are read: a response over the limit fails its
- * request at once with an error naming the limit, and is skipped to its end.
+ * request with an error naming the limit (`stdio-lines.ts`), and is skipped to its end.
  */
 export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
@@ -71,6 +46,8 @@ export class ProcessGroupTransport implements Transport {
   private child: ChildProcess | undefined;
   /** The child's stdout, read line by line within the limit. */
   private readonly stdout: BoundedLines;
+  /** Which request a response over the limit answers, when it is the only one. */
+  private readonly inFlight = new InFlight();
   private closed = false;
   private stderrTail = '';
   private outgoing: string[] = [];
@@ -84,8 +61,9 @@ export class ProcessGroupTransport implements Transport {
     this.onStderr = onStderr;
     this.stdout = new BoundedLines(
       bounds.maxBytes,
-      readerFor(
+      stdioLines(
         bounds,
+        this.inFlight,
         (line) => this.received(line),
         (message) => this.onmessage?.(message),
       ),
@@ -151,6 +129,7 @@ export class ProcessGroupTransport implements Transport {
       if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
+    this.inFlight.answered(message);
     this.onmessage?.(message);
   }
 
@@ -161,6 +140,7 @@ export class ProcessGroupTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || this.closed) return Promise.reject(new Error('the server process is not running'));
+    this.inFlight.sent(message);
     this.outgoing.push(serializeMessage(message));
     if (this.flushing === undefined) {
       this.flushing = new Promise((resolve) => {
