@@ -66,7 +66,7 @@ const boundedJsonLines = (bounds: MessageBounds): TransformStream<Uint8Array, Ui
   return new TransformStream({
     start(controller) {
       lines = new BoundedLines(bounds.maxBytes, {
-        line: (bytes) => controller.enqueue(Buffer.concat([bytes, Buffer.from('\n')])),
+        line: (text) => controller.enqueue(encoder.encode(`${text}\n`)),
         oversized: (_head, bytes) => {
           over = true;
           bounds.oversized({ bytes, where: 'JSON line', failed: undefined });

@@ -10,7 +10,7 @@ interface Seen {
 const reader = (maxBytes: number): { lines: BoundedLines; seen: Seen } => {
   const seen: Seen = { lines: [], oversized: [], skipped: [] };
   const lines = new BoundedLines(maxBytes, {
-    line: (bytes) => seen.lines.push(bytes.toString('utf8')),
+    line: (text) => seen.lines.push(text),
     oversized: (head, bytes) => seen.oversized.push({ head: Buffer.from(head).toString('utf8', 0, 20), bytes }),
     skipped: (tail, bytes) => seen.skipped.push({ tail: Buffer.from(tail).toString('utf8'), bytes }),
   });
@@ -41,6 +41,14 @@ describe('BoundedLines', () => {
     lines.end();
     expect(seen.lines.at(-1)).toBe('last');
     expect(seen.oversized).toEqual([]);
+  });
+
+  it('reads the whole lines of a chunk in one go, and joins a line held from the chunk before', () => {
+    const { lines, seen } = reader(100);
+    lines.push(Buffer.from('a\nb\r\nc\nd'));
+    lines.push(Buffer.from('é\nf\ng'));
+    expect(seen.lines).toEqual(['a', 'b\r', 'c', 'dé', 'f']);
+    expect(lines.held).toBe(1);
   });
 
   it('drops a line the moment it passes the limit, skips it to its newline keeping its end, and reads on', () => {

@@ -35,7 +35,7 @@ export class InFlight {
 export const stdioLines = (
   bounds: MessageBounds,
   inFlight: InFlight,
-  line: (bytes: Buffer) => void,
+  line: (text: string) => void,
   deliver: (message: JSONRPCMessage) => void,
 ): LineSink => {
   let awaitingId = false;

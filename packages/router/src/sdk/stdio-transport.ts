@@ -119,11 +119,10 @@ export class ProcessGroupTransport implements Transport {
   }
 
   /** One line from the child's stdout, whole. */
-  private received(bytes: Buffer): void {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+  private received(text: string): void {
     let message: JSONRPCMessage;
     try {
-      message = parseLine(bytes.toString('utf8', 0, end));
+      message = parseLine(text.endsWith('\r') ? text.slice(0, -1) : text);
     } catch (error) {
       // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
       if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
