@@ -17,6 +17,8 @@ export interface RouterConfig {
   /** How long after start lists wait for servers still on their first connection attempt; 0: never. */
   readonly startupWaitMs: number;
   readonly timeouts: { readonly connectMs: number; readonly requestMs: number; readonly toolMs: number };
+  /** `[limits]`: `maxMessageBytes` bounds every message read from a backend (stdio line, HTTP body, SSE event). */
+  readonly limits: { readonly maxMessageBytes: number };
   /** `maxRestarts` 0 = unlimited. */
   readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
   /** In config order, disabled ones included. */

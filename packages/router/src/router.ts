@@ -27,7 +27,7 @@ export interface RouterStatus extends SurfaceStatus {
 export interface RouterOptions {
   readonly logger: Logger;
   readonly version: string;
-  /** Times each call to a backend; absent: calls are not timed. */
+  /** Times each call to a backend and counts the messages over the limit they send; absent: nothing is measured. */
   readonly metrics?: Metrics | undefined;
   /** Traces each call made for a traced request (a CLIENT span, its context sent in `_meta`); absent: none. */
   readonly tracing?: McpTracing | undefined;
@@ -64,6 +64,7 @@ export class Router {
       changed: () => this.routes.scheduleRebuild(),
       rebuild: () => this.routes.rebuild(),
       ask: (backend, what, ask) => this.peers.ask(backend, what, ask),
+      oversized: (backend) => options.metrics?.oversizedMessage(backend.id),
     });
     const { pins } = options;
     this.routes = new Routes(this.pool, metaToolDefinitions(), {

@@ -57,6 +57,8 @@ describe('createPrometheusMetrics', () => {
     redis = 'ready';
     restarts = 2;
     metrics.backendCall('github')();
+    metrics.oversizedMessage('github');
+    metrics.oversizedMessage('github');
     metrics.reloaded(0);
     metrics.reloaded(3);
     const second = (await metrics.scrape()).body;
@@ -65,6 +67,7 @@ describe('createPrometheusMetrics', () => {
     expect(sample(second, 'promptyard_backend_restarts_total{backend="github"}')).toBe(2);
     expect(sample(second, 'promptyard_backend_calls_in_flight{backend="github"}')).toBe(2);
     expect(sample(second, 'promptyard_backend_call_duration_seconds_count{backend="github"}')).toBe(1);
+    expect(sample(second, 'promptyard_backend_oversized_messages_total{backend="github"}')).toBe(2);
     expect(sample(second, 'promptyard_http_open_sessions')).toBe(3);
     expect(sample(second, 'promptyard_http_open_streams')).toBe(2);
     expect(sample(second, 'promptyard_catalog_prompts')).toBe(42);
@@ -78,6 +81,7 @@ describe('createPrometheusMetrics', () => {
     metrics.request('prompts/get')('ok');
     metrics.backends(() => [{ id: 'a', state: 'ready', restarts: 0, inFlight: 0 }]);
     metrics.backendCall('a')();
+    metrics.oversizedMessage('a');
     metrics.http({ sessions: () => 0, streams: () => 0 });
     metrics.catalog(() => 1);
     metrics.reloaded(1);

@@ -88,6 +88,7 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
     }));
 
   const decided = decisionCounter(client, registers);
+  let oversized: PromClient.Counter<'backend'> | undefined;
 
   let reloads: ReloadCounters | undefined;
   /** Registered with the catalog, so that both counters are exported at 0 before the first reload. */
@@ -116,6 +117,15 @@ export const createPrometheusMetrics = (options: PrometheusMetricsOptions = {}):
         }
         series.observe((performance.now() - started) / 1000);
       };
+    },
+    oversizedMessage: (backend: string) => {
+      oversized ??= new client.Counter({
+        name: 'promptyard_backend_oversized_messages_total',
+        help: 'Messages over [limits] max_message_bytes a gateway backend sent, each dropped (the request it answered failed).',
+        labelNames: ['backend'] as const,
+        registers,
+      });
+      oversized.inc({ backend });
     },
     backends: (read: () => readonly BackendSample[]) => {
       callHistogram();

@@ -36,6 +36,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       startupWaitMs: 5000,
       timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
+      limits: { maxMessageBytes: 10_485_760 },
       // The gateway's own default port: promptyard-server's is 3000.
       transport: { type: 'stdio', host: '127.0.0.1', port: 3100, path: '/mcp', maxBodyBytes: 1_048_576 },
       policy: [],
@@ -326,6 +327,15 @@ block = ["x"]
     expect(second).toContain('gateway.toml:7: [transport] path must start with "/"');
   });
 
+  it('reads [limits] max_message_bytes from the file or the environment, a positive byte count', () => {
+    expect(parse('[limits]\nmax_message_bytes = 1048576\n').limits).toEqual({ maxMessageBytes: 1_048_576 });
+    expect(parse('', undefined, { PROMPTYARD_LIMITS_MAX_MESSAGE_BYTES: '2048' }).limits).toEqual({ maxMessageBytes: 2048 });
+    expect(problems(() => parse('[limits]\nmax_message_bytes = 0\n'))).toContain(
+      'gateway.toml:2: [limits] max_message_bytes must be an integer of at least 1024, got 0',
+    );
+    expect(problems(() => parse('[limits]\nmax_message_bytes = "10MB"\n'))).toContain('[limits] max_message_bytes must be an integer');
+  });
+
   it('reports TOML syntax errors with line and column', () => {
     expect(problems(() => parse('[servers.a\ncommand = "x"\n'))).toMatch(/gateway\.toml:1:\d+: /);
   });
@@ -520,6 +530,7 @@ describe('gatewayConfigSchema', () => {
       'gateway',
       'timeouts',
       'restart',
+      'limits',
       'transport',
       'auth',
       'policy[]',

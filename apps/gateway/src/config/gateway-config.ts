@@ -81,6 +81,7 @@ export const routerConfigOf = (config: GatewayConfig): RouterConfig => ({
   startupWaitMs: config.startupWaitMs,
   timeouts: config.timeouts,
   restart: config.restart,
+  limits: config.limits,
   servers: config.servers,
   profiles: config.profiles,
 });
@@ -202,7 +203,7 @@ interface Declared {
 }
 
 const toGatewayConfig = (
-  { gateway, timeouts, restart, transport, telemetry, cluster, audit }: Sections,
+  { gateway, timeouts, restart, limits, transport, telemetry, cluster, audit }: Sections,
   access: Access,
   { servers, profiles, base }: Declared,
   file: string | undefined,
@@ -217,6 +218,7 @@ const toGatewayConfig = (
   startupWaitMs: gateway.startup_wait_ms,
   timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
   restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },
+  limits: { maxMessageBytes: limits.max_message_bytes },
   transport: {
     type: transport.type,
     host: transport.host,

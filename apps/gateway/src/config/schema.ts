@@ -76,6 +76,14 @@ export const sectionsSchema = {
     max_ms: { type: 'integer', min: 1, max: MAX_TIMEOUT_MS, default: 30_000, doc: 'Longest delay between restarts.' },
     max_restarts: { type: 'integer', min: 0, default: 0, doc: 'Restarts in a row before giving up on a backend (0 = never give up).' },
   },
+  limits: {
+    max_message_bytes: {
+      type: 'integer',
+      min: 1024,
+      default: 10_485_760,
+      doc: 'Largest message read from a backend (a stdio line, an HTTP body, an SSE event), in bytes. A larger one is dropped while it is read, the request it answers fails with an error naming this limit, and it is counted in /health and the metrics; the gateway holds at most this much per open backend stream.',
+    },
+  },
   // Its own default port, so a gateway and a server started with their defaults do not collide.
   transport: {
     ...transportSection,

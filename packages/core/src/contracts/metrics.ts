@@ -43,6 +43,8 @@ export interface Metrics {
   request(method: string): RequestDone;
   /** A gateway call to `backend` started; call the result when it ends. */
   backendCall(backend: string): () => void;
+  /** A gateway backend sent a message over `[limits] max_message_bytes`, which was dropped. */
+  oversizedMessage(backend: string): void;
   /** The gateway's backends, read at each scrape. */
   backends(read: () => readonly BackendSample[]): void;
   /** The HTTP endpoint's open 2025 sessions and SSE streams, read at each scrape. */

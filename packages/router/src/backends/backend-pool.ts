@@ -24,6 +24,8 @@ export interface BackendPoolHooks {
   changed(): void;
   /** Backends started, stopped or replaced: the routes are rebuilt now. */
   rebuild(): void;
+  /** A backend sent a message over `[limits] max_message_bytes`: it is counted in the metrics. */
+  oversized(backend: Backend): void;
   /** A backend asks its client (sampling, elicitation, roots): the downstream client it belongs to answers. */
   ask(
     backend: Backend,
@@ -157,6 +159,7 @@ export class BackendPool {
         restartInitialMs: this.current.restart.initialMs,
         restartMaxMs: this.current.restart.maxMs,
         maxRestarts: this.current.restart.maxRestarts,
+        maxMessageBytes: this.current.limits.maxMessageBytes,
       },
       {
         changed: () => hooks.changed(),
@@ -165,6 +168,7 @@ export class BackendPool {
           if (changed.state === 'ready' && this.logLevel !== undefined)
             void changed.upstream.setLoggingLevel(this.logLevel, 5000).catch(() => {});
         },
+        oversized: (owner) => hooks.oversized(owner),
         stderr: (owner, line) => this.events.emit('stderr', { server: owner.id, line, level: logStderrLine(logger, owner.id, line) }),
         log: (params) => this.events.emit('log', { server: config.id, ...params }),
         resourceUpdated: (uri) => {

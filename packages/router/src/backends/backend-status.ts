@@ -1,10 +1,22 @@
 import type { BackendConfig } from '../config-backend.js';
 import type { Era } from '../sdk/upstream-types.js';
+import type { OversizedStatus } from './oversize-tally.js';
+
+export interface BackendTimings {
+  readonly connectMs: number;
+  readonly requestMs: number;
+  readonly restartInitialMs: number;
+  readonly restartMaxMs: number;
+  /** 0: retry forever. */
+  readonly maxRestarts: number;
+  /** `[limits] max_message_bytes`: the largest message read from the backend. */
+  readonly maxMessageBytes: number;
+}
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
 export type BackendState = 'starting' | 'ready' | 'restarting' | 'failed' | 'needs-login' | 'disabled' | 'stopped';
 
-export interface BackendStatus {
+export interface BackendStatus extends OversizedStatus {
   readonly id: string;
   readonly state: BackendState;
   readonly transport: BackendConfig['transport'];

@@ -8,23 +8,17 @@ import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPee
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists } from './backend-lists.js';
 import { unavailableText } from './backend-status.js';
-import type { BackendState, BackendStatus } from './backend-status.js';
-
-export interface BackendTimings {
-  readonly connectMs: number;
-  readonly requestMs: number;
-  readonly restartInitialMs: number;
-  readonly restartMaxMs: number;
-  /** 0: retry forever. */
-  readonly maxRestarts: number;
-}
+import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
+import { OversizeTally } from './oversize-tally.js';
 
 /** What a backend reports to the router. */
-export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn'> {
+export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized'> {
   /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
   changed(backend: Backend): void;
   /** State, error or counts changed. */
   status(backend: Backend): void;
+  /** The backend sent a message over `[limits] max_message_bytes` (logged and dropped). */
+  oversized(backend: Backend): void;
   stderr(backend: Backend, line: string): void;
 }
 
@@ -67,6 +61,7 @@ export class Backend {
     this.logger.warn("could not list the server's skills", { server: this.id, reason: describeError(error) });
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
+  private readonly oversize: OversizeTally;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -86,6 +81,7 @@ export class Backend {
     this.events = events;
     this.logger = logger;
     this.clientInfo = clientInfo;
+    this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
   }
 
   get id(): string {
@@ -175,6 +171,7 @@ export class Backend {
         resourceTemplates: this.lists.resourceTemplates.length,
       },
       inFlight: this.inFlight,
+      ...this.oversize.status(),
     };
   }
 
@@ -223,6 +220,7 @@ export class Backend {
         if (this.connection !== undefined) void this.waitForLogin(error);
       },
       warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
+      oversized: (message) => this.oversize.record(message),
     };
   }
 
@@ -233,6 +231,7 @@ export class Backend {
       ...this.clientInfo,
       connectTimeoutMs: this.timings.connectMs,
       signal: abort.signal,
+      limit: { server: this.id, maxBytes: this.timings.maxMessageBytes },
     });
     this.connecting = { abort, attempt };
     let connection: UpstreamConnection;

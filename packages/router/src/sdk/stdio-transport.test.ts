@@ -1,16 +1,22 @@
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { adoptEarlyChild, endEarlyChildren, spawnEarly } from './early-spawn.js';
 import { liveChildren } from './kill.js';
+import type { MessageBounds, OversizedMessage } from './message-bounds.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
 
-/** Runs a child that writes `chunks` to stdout (a pause between each), and collects what the transport reads. */
-const read = async (chunks: readonly string[]): Promise<{ messages: JSONRPCMessage[]; errors: string[] }> => {
-  const script = `const chunks = ${JSON.stringify(chunks)}; (async () => { for (const chunk of chunks) { process.stdout.write(Buffer.from(chunk, 'base64')); await new Promise((r) => setTimeout(r, 20)); } })();`;
-  const transport = new ProcessGroupTransport({ command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true }, () => {});
+const bounds: MessageBounds = { server: 'test', maxBytes: 10 * 1024 * 1024, oversized: () => {} };
+
+/** Runs `script` as the server, and collects what the transport reads within `limits` until the child exits. */
+const run = async (script: string, limits: MessageBounds = bounds): Promise<{ messages: JSONRPCMessage[]; errors: string[] }> => {
+  const transport = new ProcessGroupTransport(
+    { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
+    () => {},
+    limits,
+  );
   const messages: JSONRPCMessage[] = [];
   const errors: string[] = [];
   transport.onmessage = (message) => messages.push(message);
@@ -21,6 +27,12 @@ const read = async (chunks: readonly string[]): Promise<{ messages: JSONRPCMessa
   await transport.start();
   await closed;
   return { messages, errors };
+};
+
+/** Runs a child that writes `chunks` to stdout (a pause between each), and collects what the transport reads. */
+const read = async (chunks: readonly string[]): Promise<{ messages: JSONRPCMessage[]; errors: string[] }> => {
+  const script = `const chunks = ${JSON.stringify(chunks)}; (async () => { for (const chunk of chunks) { process.stdout.write(Buffer.from(chunk, 'base64')); await new Promise((r) => setTimeout(r, 20)); } })();`;
+  return run(script);
 };
 
 const base64 = (bytes: Buffer): string => bytes.toString('base64');
@@ -57,6 +69,60 @@ describe('ProcessGroupTransport reading stdout', () => {
     expect(errors).toHaveLength(1);
     expect(messages).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
   });
+
+  it('fails the request a message over the limit answers (its id before or after the payload), and reads on', async () => {
+    const script = `
+      const big = 'a'.repeat(3 * 1024 * 1024);
+      const write = (message) => process.stdout.write(message + '\\n');
+      write('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"' + big + '"}]}}');
+      write('{"result":{"content":[{"type":"text","text":"' + big + '"}]},"jsonrpc":"2.0","id":"relay-2"}');
+      write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"' + big + '"}}');
+      write('{"jsonrpc":"2.0","id":3,"result":{}}');`;
+    const reports: OversizedMessage[] = [];
+    const limits = { server: 'big', maxBytes: 1024 * 1024, oversized: (message: OversizedMessage) => reports.push(message) };
+    const { messages, errors } = await run(script, limits);
+    expect(errors).toEqual([]);
+    const limitError = {
+      code: -32603,
+      message: expect.stringContaining('Server "big" sent a message of more than 1048576 bytes, over [limits] max_message_bytes'),
+      data: { server: 'big', maxMessageBytes: 1024 * 1024 },
+    };
+    expect(messages).toEqual([
+      { jsonrpc: '2.0', id: 1, error: limitError },
+      { jsonrpc: '2.0', id: 'relay-2', error: limitError },
+      { jsonrpc: '2.0', id: 3, result: {} },
+    ]);
+    expect(reports.map((report) => report.failed)).toEqual([1, undefined, undefined]);
+    for (const report of reports) expect(report.bytes).toBeGreaterThan(1024 * 1024);
+  });
+});
+
+describe('ProcessGroupTransport with one request in flight', () => {
+  const opened: ProcessGroupTransport[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((transport) => transport.close(0)));
+  });
+
+  it('fails it the moment a response over the limit passes the limit, though its id would come last', async () => {
+    // Reads the request, then starts an answer in the TypeScript SDK's order (result first) that never ends.
+    const script = `process.stdin.once('data', () => {
+      process.stdout.write('{"result":{"content":[{"type":"text","text":"' + 'a'.repeat(3 * 1024 * 1024));
+      setInterval(() => {}, 1000);
+    });`;
+    const limits = { server: 'big', maxBytes: 1024 * 1024, oversized: () => {} };
+    const transport = new ProcessGroupTransport(
+      { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
+      () => {},
+      limits,
+    );
+    const first = new Promise<JSONRPCMessage>((resolve) => {
+      transport.onmessage = resolve;
+    });
+    opened.push(transport);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 'relay-7', method: 'tools/call', params: { name: 'big' } });
+    expect(await first).toMatchObject({ jsonrpc: '2.0', id: 'relay-7', error: { code: -32603, data: { server: 'big' } } });
+  });
 });
 
 describe('ProcessGroupTransport taking over a child started early', () => {
@@ -65,7 +131,7 @@ describe('ProcessGroupTransport taking over a child started early', () => {
     const spec = { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true };
     spawnEarly(spec);
     const stderr: string[] = [];
-    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line));
+    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line), bounds);
     const messages: JSONRPCMessage[] = [];
     transport.onmessage = (message) => messages.push(message);
     const closed = new Promise<void>((resolve) => {
@@ -86,7 +152,7 @@ describe('ProcessGroupTransport taking over a child started early', () => {
     while (!existsSync(marker)) await new Promise((resolve) => setTimeout(resolve, 5));
     rmSync(marker);
     const stderr: string[] = [];
-    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line));
+    const transport = new ProcessGroupTransport(spec, (line) => stderr.push(line), bounds);
     const closed = new Promise<void>((resolve) => {
       transport.onclose = resolve;
     });
@@ -98,7 +164,7 @@ describe('ProcessGroupTransport taking over a child started early', () => {
   it('reports a command that was not found, as when it spawns the child itself', async () => {
     const spec = { command: 'promptyard-no-such-command', args: [], env: {}, inheritEnv: true };
     spawnEarly(spec);
-    await expect(new ProcessGroupTransport(spec, () => {}).start()).rejects.toThrow(/"promptyard-no-such-command" was not found/);
+    await expect(new ProcessGroupTransport(spec, () => {}, bounds).start()).rejects.toThrow(/"promptyard-no-such-command" was not found/);
   });
 
   it('ends an early child that no transport took over', async () => {

@@ -1,9 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { parseJSONRPCMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/client';
+import { parseJSONRPCMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { BoundedLines } from './bounded-lines.js';
 import { adoptEarlyChild, spawnChild } from './early-spawn.js';
 import type { ChildSpec } from './early-spawn.js';
 import { killGroup, liveChildren } from './kill.js';
+import type { MessageBounds } from './message-bounds.js';
+import { InFlight, stdioLines } from './stdio-lines.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -32,15 +35,19 @@ const parseLine = (line: string): JSONRPCMessage => {
 /**
  * Newline-delimited JSON-RPC over a child's stdin/stdout, like the SDK's stdio client transport, but
  * the child leads its own process group so stopping it also stops whatever it spawned (`npx`,
- * shells, language servers), and its stderr is handed to the caller line by line.
+ * shells, language servers), its stderr is handed to the caller line by line, and its messages are
+ * bounded by `[limits] max_message_bytes` while they are read: a response over the limit fails its
+ * request with an error naming the limit (`stdio-lines.ts`), and is skipped to its end.
  */
 export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  /** stdout after its last newline: the start of a message still arriving. */
-  private partial = '';
+  /** The child's stdout, read line by line within the limit. */
+  private readonly stdout: BoundedLines;
+  /** Which request a response over the limit answers, when it is the only one. */
+  private readonly inFlight = new InFlight();
   private closed = false;
   private stderrTail = '';
   private outgoing: string[] = [];
@@ -49,9 +56,18 @@ export class ProcessGroupTransport implements Transport {
   private readonly spec: ChildSpec;
   private readonly onStderr: (line: string) => void;
 
-  constructor(spec: ChildSpec, onStderr: (line: string) => void) {
+  constructor(spec: ChildSpec, onStderr: (line: string) => void, bounds: MessageBounds) {
     this.spec = spec;
     this.onStderr = onStderr;
+    this.stdout = new BoundedLines(
+      bounds.maxBytes,
+      stdioLines(
+        bounds,
+        this.inFlight,
+        (line) => this.received(line),
+        (message) => this.onmessage?.(message),
+      ),
+    );
   }
 
   get pid(): number | undefined {
@@ -90,29 +106,7 @@ export class ProcessGroupTransport implements Transport {
         });
       child.once('close', () => this.finish());
       child.stdin?.on('error', (error) => this.onerror?.(error));
-      child.stdout?.setEncoding('utf8');
-      child.stdout?.on('data', (chunk: string) => {
-        const text = this.partial + chunk;
-        let start = 0;
-        for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-          const line = text.slice(start, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-          start = end + 1;
-          let message: JSONRPCMessage;
-          try {
-            message = parseLine(line);
-          } catch (error) {
-            // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
-            if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-            continue;
-          }
-          this.onmessage?.(message);
-        }
-        this.partial = text.slice(start);
-        if (this.partial.length > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
-          this.partial = '';
-          this.onerror?.(new Error(`a message from the server is over ${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes; it was dropped`));
-        }
-      });
+      child.stdout?.on('data', (chunk: Buffer) => this.stdout.push(chunk));
       const onStderr = (chunk: Buffer): void => {
         const text = this.stderrTail + chunk.toString('utf8');
         const lines = text.split('\n');
@@ -124,6 +118,20 @@ export class ProcessGroupTransport implements Transport {
     });
   }
 
+  /** One line from the child's stdout, whole. */
+  private received(text: string): void {
+    let message: JSONRPCMessage;
+    try {
+      message = parseLine(text.endsWith('\r') ? text.slice(0, -1) : text);
+    } catch (error) {
+      // A line that is not JSON is skipped (a stray log line), as the SDK's transport does.
+      if (!(error instanceof SyntaxError)) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.inFlight.answered(message);
+    this.onmessage?.(message);
+  }
+
   /**
    * Messages sent in one event-loop turn go out in one write: under load (many calls in flight) the
    * child reads a batch per wake-up instead of one line per system call.
@@ -131,6 +139,7 @@ export class ProcessGroupTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (stdin === undefined || stdin === null || this.closed) return Promise.reject(new Error('the server process is not running'));
+    this.inFlight.sent(message);
     this.outgoing.push(serializeMessage(message));
     if (this.flushing === undefined) {
       this.flushing = new Promise((resolve) => {
@@ -179,7 +188,7 @@ export class ProcessGroupTransport implements Transport {
     }
     if (this.stderrTail.trim() !== '') this.onStderr(this.stderrTail);
     this.stderrTail = '';
-    this.partial = '';
+    this.stdout.reset();
     this.onclose?.();
   }
 }

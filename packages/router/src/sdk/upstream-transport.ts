@@ -1,5 +1,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
+import { boundedFetch } from './bounded-fetch.js';
+import type { MessageLimit, OversizedMessage } from './message-bounds.js';
 import { createGatewayAuth } from './oauth.js';
 import type { GatewayAuth } from './oauth.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
@@ -24,9 +26,11 @@ const withHeaders = (base: ConstructorParameters<typeof Headers>[0], extra: Read
 const noPid = (): undefined => undefined;
 
 /** The transport `spec` names: a stdio child in its own process group, Streamable HTTP, or a legacy SSE stream. */
-export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer): OpenedTransport => {
+export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer, limit: MessageLimit): OpenedTransport => {
+  // Every message read from the backend, on every transport, within [limits] max_message_bytes.
+  const bounds = { ...limit, oversized: (message: OversizedMessage) => peer.oversized(message) };
   if (spec.kind === 'stdio') {
-    const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line));
+    const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line), bounds);
     return { transport: stdio, authProvider: undefined, pid: () => stdio.pid, joinRequestSignals: () => {} };
   }
   const authProvider =
@@ -37,15 +41,21 @@ export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer): OpenedTra
           warn: (message, reason) => peer.warn(message, reason),
         });
   const auth = authProvider === undefined ? {} : { authProvider };
+  const bounded = boundedFetch(bounds);
   if (spec.kind === 'sse') {
     const transport = new SSEClientTransport(new URL(spec.url), {
       ...auth,
       requestInit: { headers: { ...spec.headers } },
-      eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) },
+      fetch: bounded,
+      eventSourceInit: { fetch: (url, init) => bounded(url, { ...init, headers: withHeaders(init?.headers, spec.headers) }) },
     });
     return { transport, authProvider, pid: noPid, joinRequestSignals: () => {} };
   }
-  const http = new StreamableHTTPClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } } });
+  const http = new StreamableHTTPClientTransport(new URL(spec.url), {
+    ...auth,
+    requestInit: { headers: { ...spec.headers } },
+    fetch: bounded,
+  });
   // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
   // abort, so every request to an HTTP backend leaves one behind (a leak in a long-running gateway).
   // On a 2025-era connection cancellation travels as notifications/cancelled, so the request signal

@@ -12,6 +12,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../config-backend.js';
+import type { OversizedMessage } from './message-bounds.js';
 import type { UpstreamOAuth } from './oauth.js';
 import type { UpstreamRelay } from './relay.js';
 import type { UpstreamSkills } from './upstream-skills.js';
@@ -65,6 +66,8 @@ export interface UpstreamPeer {
   needsLogin(error: Error): void;
   /** Something worth a warning that does not end the connection. */
   warn(message: string, reason: string): void;
+  /** A message over `[limits] max_message_bytes` was dropped (once per message). */
+  oversized(message: OversizedMessage): void;
 }
 
 export interface UpstreamRequestOptions {

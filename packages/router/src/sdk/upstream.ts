@@ -8,6 +8,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
 import { keepListening } from './listen.js';
+import type { MessageLimit } from './message-bounds.js';
 import { isNeedsLogin } from './oauth.js';
 import { createRelay } from './relay.js';
 import type { ClosableRelay } from './relay.js';
@@ -59,6 +60,8 @@ interface ConnectOptions {
   readonly connectTimeoutMs: number;
   /** Aborted: the attempt ends at once (the gateway closing, the server stopped or removed). */
   readonly signal?: AbortSignal;
+  /** `[limits] max_message_bytes`, and the server's id its errors name. */
+  readonly limit: MessageLimit;
 }
 
 /** How one attempt shakes hands: the plain 2025 `initialize`, a probe that may settle for it, or 2026-07-28 only. */
@@ -219,7 +222,7 @@ const openUpstream = async (
   options: ConnectOptions,
   negotiation: Negotiation,
 ): Promise<UpstreamConnection> => {
-  const opened = openTransport(spec, peer);
+  const opened = openTransport(spec, peer, options.limit);
   const { transport } = opened;
   const client = createClient(peer, options, negotiation);
   const state: LinkState = { open: true, relay: undefined, lastError: undefined };
