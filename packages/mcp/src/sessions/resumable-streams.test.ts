@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryEventStore } from './memory-event-store.js';
+import { followClient, serveResumable, sseRetryMs } from './resumable-streams.js';
+
+const sseHeaders = { 'content-type': 'text/event-stream' };
+
+/** An SSE body the test writes to, and a promise of why it was cancelled. */
+const openBody = () => {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let onCancel!: (reason: unknown) => void;
+  const cancelled = new Promise<unknown>((resolve) => (onCancel = resolve));
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+    cancel: (reason) => onCancel(reason ?? 'cancelled'),
+  });
+  return { body, write: (text: string) => controller.enqueue(new TextEncoder().encode(text)), end: () => controller.close(), cancelled };
+};
+
+const request = (method: string, headers: Record<string, string> = {}, signal?: AbortSignal): Request =>
+  new Request('http://127.0.0.1/mcp', { method, headers: { accept: 'text/event-stream', ...headers }, ...(signal ? { signal } : {}) });
+
+describe('followClient', () => {
+  it('writes the prefix first, then the stream as it comes', async () => {
+    const source = openBody();
+    const response = followClient(request('GET'), new Response(source.body, { headers: sseHeaders }), 'retry: 5\n\n');
+    source.write('data: {}\n\n');
+    source.end();
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('retry: 5\n\ndata: {}\n\n');
+  });
+
+  it('lets the stream go the moment its client disconnects, ending the body the server writes', async () => {
+    const abort = new AbortController();
+    const source = openBody();
+    const response = followClient(request('POST', {}, abort.signal), new Response(source.body, { headers: sseHeaders }));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    source.write('id: a|1\ndata: \n\n');
+    expect((await reader.read()).done).toBe(false);
+    const next = reader.read();
+    abort.abort();
+    await source.cancelled;
+    expect((await next).done).toBe(true);
+  });
+
+  it('leaves a response that is not an SSE stream as it is', () => {
+    const response = Response.json({ error: 'conflict' }, { status: 409 });
+    expect(followClient(request('GET'), response, 'retry: 5\n\n')).toBe(response);
+  });
+});
+
+describe('serveResumable', () => {
+  const served = async (events: MemoryEventStore | undefined, req: Request): Promise<string> => {
+    const source = openBody();
+    source.write('event: message\ndata: {"jsonrpc":"2.0","method":"x"}\n\n');
+    source.end();
+    return (await serveResumable(events, req, async () => new Response(source.body, { headers: sseHeaders }))).text();
+  };
+
+  it('primes a 2025-11-25 GET stream with an id the session’s store resumes from, and a retry', async () => {
+    const events = new MemoryEventStore();
+    const text = await served(events, request('GET', { 'mcp-protocol-version': '2025-11-25' }));
+    const primed = /^id: (\S+)\nretry: (\d+)\ndata: \n\n/.exec(text);
+    expect(primed?.[2]).toBe(String(sseRetryMs));
+    expect(await events.getStreamIdForEventId(primed?.[1] as string)).toBe('_GET_stream');
+  });
+
+  it('gives a resumed GET stream the retry alone, and leaves POST streams (primed by the SDK) and older revisions as they are', async () => {
+    const events = new MemoryEventStore();
+    expect(await served(events, request('GET', { 'mcp-protocol-version': '2025-11-25', 'last-event-id': 'x|1' }))).toMatch(
+      /^retry: 1000\n\nevent: message\n/,
+    );
+    expect(await served(events, request('POST', { 'mcp-protocol-version': '2025-11-25' }))).toMatch(/^event: message\n/);
+    expect(await served(events, request('GET', { 'mcp-protocol-version': '2025-06-18' }))).toMatch(/^event: message\n/);
+    expect(await served(events, request('GET'))).toMatch(/^event: message\n/);
+    // Without a store of its own (a cluster keeps the events) a fresh GET stream is not primed here.
+    expect(await served(undefined, request('GET', { 'mcp-protocol-version': '2025-11-25' }))).toMatch(/^event: message\n/);
+  });
+});
