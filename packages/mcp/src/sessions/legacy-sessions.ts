@@ -107,7 +107,7 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     if (session === undefined || session.subject !== subject) return notFound();
     const withBody = { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) };
     const held = session;
-    return serveResumable(held.events, request, () =>
+    return serveResumable(held.resumable, request, () =>
       cluster === undefined
         ? held.transport.handleRequest(request, withBody)
         : serveClustered(context, cluster, held as ClusterSession, id, request, parsedBody, withBody),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryEventStore } from './memory-event-store.js';
 import { followClient, serveResumable, sseRetryMs } from './resumable-streams.js';
+import type { ResumableStreams } from './resumable-streams.js';
 
 const sseHeaders = { 'content-type': 'text/event-stream' };
 
@@ -51,30 +52,65 @@ describe('followClient', () => {
 });
 
 describe('serveResumable', () => {
-  const served = async (events: MemoryEventStore | undefined, req: Request): Promise<string> => {
+  const streamsOf = (): ResumableStreams => ({ events: new MemoryEventStore(), live: new Map() });
+  const served = async (streams: ResumableStreams | undefined, req: Request): Promise<string> => {
     const source = openBody();
     source.write('event: message\ndata: {"jsonrpc":"2.0","method":"x"}\n\n');
     source.end();
-    return (await serveResumable(events, req, async () => new Response(source.body, { headers: sseHeaders }))).text();
+    return (await serveResumable(streams, req, async () => new Response(source.body, { headers: sseHeaders }))).text();
   };
 
   it('primes a 2025-11-25 GET stream with an id the session’s store resumes from, and a retry', async () => {
-    const events = new MemoryEventStore();
-    const text = await served(events, request('GET', { 'mcp-protocol-version': '2025-11-25' }));
+    const streams = streamsOf();
+    const { events } = streams;
+    const text = await served(streams, request('GET', { 'mcp-protocol-version': '2025-11-25' }));
     const primed = /^id: (\S+)\nretry: (\d+)\ndata: \n\n/.exec(text);
     expect(primed?.[2]).toBe(String(sseRetryMs));
     expect(await events.getStreamIdForEventId(primed?.[1] as string)).toBe('_GET_stream');
   });
 
   it('gives a resumed GET stream the retry alone, and leaves POST streams (primed by the SDK) and older revisions as they are', async () => {
-    const events = new MemoryEventStore();
-    expect(await served(events, request('GET', { 'mcp-protocol-version': '2025-11-25', 'last-event-id': 'x|1' }))).toMatch(
+    const streams = streamsOf();
+    expect(await served(streams, request('GET', { 'mcp-protocol-version': '2025-11-25', 'last-event-id': 'x|1' }))).toMatch(
       /^retry: 1000\n\nevent: message\n/,
     );
-    expect(await served(events, request('POST', { 'mcp-protocol-version': '2025-11-25' }))).toMatch(/^event: message\n/);
-    expect(await served(events, request('GET', { 'mcp-protocol-version': '2025-06-18' }))).toMatch(/^event: message\n/);
-    expect(await served(events, request('GET'))).toMatch(/^event: message\n/);
+    expect(await served(streams, request('POST', { 'mcp-protocol-version': '2025-11-25' }))).toMatch(/^event: message\n/);
+    expect(await served(streams, request('GET', { 'mcp-protocol-version': '2025-06-18' }))).toMatch(/^event: message\n/);
+    expect(await served(streams, request('GET'))).toMatch(/^event: message\n/);
     // Without a store of its own (a cluster keeps the events) a fresh GET stream is not primed here.
     expect(await served(undefined, request('GET', { 'mcp-protocol-version': '2025-11-25' }))).toMatch(/^event: message\n/);
+  });
+
+  it('lets go of a stream whose client left unheard when that client resumes it, and of nothing else', async () => {
+    const streams = streamsOf();
+    const primed = await streams.events.storeEvent('s1', {});
+    const post = openBody();
+    const other = openBody();
+    const postResponse = await serveResumable(streams, request('POST', { 'mcp-protocol-version': '2025-11-25' }), async () => {
+      post.write(`id: ${primed}\nretry: 1000\ndata: \n\n`);
+      return new Response(post.body, { headers: sseHeaders });
+    });
+    const otherPrimed = await streams.events.storeEvent('s2', {});
+    const otherResponse = await serveResumable(streams, request('POST', { 'mcp-protocol-version': '2025-11-25' }), async () => {
+      other.write(`id: ${otherPrimed}\ndata: \n\n`);
+      return new Response(other.body, { headers: sseHeaders });
+    });
+    // The server writes both: each is listed under its stream as its first event goes out.
+    const postReader = (postResponse.body as ReadableStream<Uint8Array>).getReader();
+    await postReader.read();
+    await (otherResponse.body as ReadableStream<Uint8Array>).getReader().read();
+    expect([...streams.live.keys()].sort()).toEqual(['s1', 's2']);
+
+    const resumed = openBody();
+    resumed.end();
+    const handled = await serveResumable(
+      streams,
+      request('GET', { 'mcp-protocol-version': '2025-11-25', 'last-event-id': primed }),
+      async () => new Response(resumed.body, { headers: sseHeaders }),
+    );
+    await post.cancelled;
+    expect((await postReader.read()).done).toBe(true);
+    expect(await handled.text()).toBe('retry: 1000\n\n');
+    expect([...streams.live.keys()]).toEqual(['s2']);
   });
 });

@@ -50,7 +50,7 @@ export const buildSession = (
     server,
     lastUsed: Date.now(),
     subject,
-    ...(store instanceof MemoryEventStore ? { events: store } : {}),
+    ...(store instanceof MemoryEventStore ? { resumable: { events: store, live: new Map<string, () => void>() } } : {}),
   };
   let session: LegacySession = base;
   if (cluster !== undefined && store instanceof SharedEventStore) {

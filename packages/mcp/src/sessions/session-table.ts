@@ -1,6 +1,6 @@
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { RelayChannel } from '../handlers.js';
-import type { MemoryEventStore } from './memory-event-store.js';
+import type { ResumableStreams } from './resumable-streams.js';
 
 /** A 2025-era session this node holds: opened here, or restored from the cluster's record. */
 export interface LegacySession {
@@ -12,8 +12,8 @@ export interface LegacySession {
   readonly subject: string | undefined;
   /** The relay's channel for this session, opened on its first relayed message. */
   channel?: RelayChannel;
-  /** Its SSE events, kept in this process for `Last-Event-ID` resumes (without a cluster, whose store keeps them). */
-  readonly events?: MemoryEventStore;
+  /** Its SSE streams as this process keeps them for `Last-Event-ID` resumes (without a cluster, whose store keeps the events). */
+  readonly resumable?: ResumableStreams;
 }
 
 /**
@@ -34,7 +34,7 @@ export class SessionTable {
         for (const [id, session] of this.#sessions) {
           if (session.lastUsed < cutoff) void this.closeLocal(id);
           // An idle session's old events leave too, not only at its next event.
-          else session.events?.prune(now);
+          else session.resumable?.events.prune(now);
         }
       },
       Math.min(60_000, sessionIdleMs),
