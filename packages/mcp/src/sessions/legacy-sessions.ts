@@ -6,6 +6,7 @@
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import { isObject } from '../json-shapes.js';
 import { listenToCluster, serveClustered } from './cluster-sessions.js';
+import { serveResumable } from './resumable-streams.js';
 import { buildSession } from './session-build.js';
 import { createRestorer } from './session-restore.js';
 import { SessionTable } from './session-table.js';
@@ -105,8 +106,12 @@ export const createLegacySessions = (options: LegacySessionsOptions): LegacySess
     }
     if (session === undefined || session.subject !== subject) return notFound();
     const withBody = { ...(parsedBody === undefined ? {} : { parsedBody }), ...(authInfo === undefined ? {} : { authInfo }) };
-    if (cluster === undefined) return session.transport.handleRequest(request, withBody);
-    return serveClustered(context, cluster, session as ClusterSession, id, request, parsedBody, withBody);
+    const held = session;
+    return serveResumable(held.resumable, request, () =>
+      cluster === undefined
+        ? held.transport.handleRequest(request, withBody)
+        : serveClustered(context, cluster, held as ClusterSession, id, request, parsedBody, withBody),
+    );
   };
 
   const stops = cluster === undefined ? [] : listenToCluster(context, cluster);

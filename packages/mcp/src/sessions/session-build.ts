@@ -3,6 +3,8 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import type { SessionRecord } from '@promptyard/core';
 import { SharedEventStore } from '../cluster/cluster-event-store.js';
 import { ClusterWire } from '../cluster/cluster-wire.js';
+import { MemoryEventStore } from './memory-event-store.js';
+import { sseRetryMs } from './resumable-streams.js';
 import type { LegacySession } from './session-table.js';
 import type { SessionsContext } from './session-types.js';
 
@@ -19,8 +21,9 @@ const closedBy = (context: SessionsContext, id: string | undefined): void => {
 
 /**
  * A transport and server for a session: `shared` names a session restored from the cluster's record,
- * else its id is generated at `initialize`. In a cluster what the transport sends goes through the
- * cluster's wire, and its events to the shared store.
+ * else its id is generated at `initialize`. Its SSE streams are resumable: in a cluster what the
+ * transport sends goes through the cluster's wire, and its events to the shared store; alone, the
+ * events are kept in memory with the session.
  */
 export const buildSession = (
   context: SessionsContext,
@@ -30,13 +33,14 @@ export const buildSession = (
 ): LegacySession => {
   const { sdk, blueprint, cluster, logger } = context;
   const server = blueprint.create({ live: true, shared: cluster !== undefined });
-  const store = cluster === undefined ? undefined : new SharedEventStore(() => cluster.eventStore(session.id), logger);
+  const store = cluster === undefined ? new MemoryEventStore() : new SharedEventStore(() => cluster.eventStore(session.id), logger);
   const transport: WebStandardStreamableHTTPServerTransport = new sdk.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => shared?.id ?? randomUUID(),
     onsessioninitialized: async () => onOpened(session),
     onsessionclosed: (id) => closedBy(context, id),
     maxRequestBodySize: context.maxBodyBytes,
-    ...(store === undefined ? {} : { eventStore: store }),
+    eventStore: store,
+    retryInterval: sseRetryMs,
   });
   const base: LegacySession = {
     get id() {
@@ -46,9 +50,10 @@ export const buildSession = (
     server,
     lastUsed: Date.now(),
     subject,
+    ...(store instanceof MemoryEventStore ? { resumable: { events: store, live: new Map<string, () => void>() } } : {}),
   };
   let session: LegacySession = base;
-  if (cluster !== undefined && store !== undefined) {
+  if (cluster !== undefined && store instanceof SharedEventStore) {
     const wire = new ClusterWire(cluster, () => base.id, store, transport.send.bind(transport));
     session = Object.assign(base, {
       record: shared?.record ?? { subscriptions: [], ...(subject === undefined ? {} : { subject }), initialize: {} },

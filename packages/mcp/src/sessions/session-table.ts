@@ -1,5 +1,6 @@
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { RelayChannel } from '../handlers.js';
+import type { ResumableStreams } from './resumable-streams.js';
 
 /** A 2025-era session this node holds: opened here, or restored from the cluster's record. */
 export interface LegacySession {
@@ -11,6 +12,8 @@ export interface LegacySession {
   readonly subject: string | undefined;
   /** The relay's channel for this session, opened on its first relayed message. */
   channel?: RelayChannel;
+  /** Its SSE streams as this process keeps them for `Last-Event-ID` resumes (without a cluster, whose store keeps the events). */
+  readonly resumable?: ResumableStreams;
 }
 
 /**
@@ -26,8 +29,13 @@ export class SessionTable {
     this.#maxSessions = maxSessions;
     this.#sweep = setInterval(
       () => {
-        const cutoff = Date.now() - sessionIdleMs;
-        for (const [id, session] of this.#sessions) if (session.lastUsed < cutoff) void this.closeLocal(id);
+        const now = Date.now();
+        const cutoff = now - sessionIdleMs;
+        for (const [id, session] of this.#sessions) {
+          if (session.lastUsed < cutoff) void this.closeLocal(id);
+          // An idle session's old events leave too, not only at its next event.
+          else session.resumable?.events.prune(now);
+        }
       },
       Math.min(60_000, sessionIdleMs),
     );
