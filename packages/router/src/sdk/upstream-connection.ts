@@ -12,7 +12,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import type { ClosableRelay } from './relay.js';
-import type { Era, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
+import type { Era, ListChanges, Listed, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
 import type { GatewayAuth } from './oauth.js';
 import { upstreamSkills } from './upstream-skills.js';
 
@@ -68,6 +68,49 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
   };
 };
 
+/** The gateway keeps the lists itself (and re-lists when told or when they go stale): the SDK's cache is not consulted. */
+const fresh = (timeoutMs: number): { timeout: number; cacheMode: 'bypass' } => ({ timeout: timeoutMs, cacheMode: 'bypass' });
+
+/** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
+const listed = async <R, T>(capability: object | undefined, list: () => Promise<R>, items: (result: R) => T[]): Promise<Listed<T>> => {
+  if (capability === undefined) return { items: [], ttlMs: undefined };
+  const result = await list();
+  // Page one's `ttlMs` comes through the SDK's loose result schema without a type.
+  const ttlMs = (result as { ttlMs?: unknown }).ttlMs;
+  return { items: items(result), ttlMs: typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : undefined };
+};
+
+/** The connection's four lists. */
+const listsOf = (
+  client: Client,
+  capabilities: ServerCapabilities,
+): Pick<UpstreamConnection, 'listTools' | 'listPrompts' | 'listResources' | 'listResourceTemplates'> => ({
+  listTools: (timeoutMs) =>
+    listed(
+      capabilities.tools,
+      () => client.listTools(undefined, fresh(timeoutMs)),
+      (result) => result.tools,
+    ),
+  listPrompts: (timeoutMs) =>
+    listed(
+      capabilities.prompts,
+      () => client.listPrompts(undefined, fresh(timeoutMs)),
+      (result) => result.prompts,
+    ),
+  listResources: (timeoutMs) =>
+    listed(
+      capabilities.resources,
+      () => client.listResources(undefined, fresh(timeoutMs)),
+      (result) => result.resources,
+    ),
+  listResourceTemplates: (timeoutMs) =>
+    listed(
+      capabilities.resources,
+      () => client.listResourceTemplates(undefined, fresh(timeoutMs)),
+      (result) => result.resourceTemplates,
+    ),
+});
+
 /** What stays of one attempt once connected: what the connection's methods use. */
 export interface Link {
   readonly client: Client;
@@ -78,6 +121,8 @@ export interface Link {
   readonly fallbackReason: string | undefined;
   readonly authProvider: GatewayAuth | undefined;
   pid(): number | undefined;
+  /** How list changes reach the gateway now (a listen stream may open after the connection did). */
+  listChanges(): ListChanges;
   /** Marks the connection closed on purpose (its close is then not reported as lost). */
   closing(): void;
 }
@@ -97,14 +142,10 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     capabilities,
     serverInfo: client.getServerVersion(),
     skills: upstreamSkills(client),
-    listTools: async (timeoutMs) =>
-      capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools,
-    listPrompts: async (timeoutMs) =>
-      capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts,
-    listResources: async (timeoutMs) =>
-      capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources,
-    listResourceTemplates: async (timeoutMs) =>
-      capabilities.resources === undefined ? [] : (await client.listResourceTemplates(undefined, { timeout: timeoutMs })).resourceTemplates,
+    get listChanges() {
+      return link.listChanges();
+    },
+    ...listsOf(client, capabilities),
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>

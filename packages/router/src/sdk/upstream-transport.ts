@@ -1,5 +1,6 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
+import { withListenFraming } from './listen-framing.js';
 import { createGatewayAuth } from './oauth.js';
 import type { GatewayAuth } from './oauth.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
@@ -45,7 +46,12 @@ export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer): OpenedTra
     });
     return { transport, authProvider, pid: noPid, joinRequestSignals: () => {} };
   }
-  const http = new StreamableHTTPClientTransport(new URL(spec.url), { ...auth, requestInit: { headers: { ...spec.headers } } });
+  const http = new StreamableHTTPClientTransport(new URL(spec.url), {
+    ...auth,
+    requestInit: { headers: { ...spec.headers } },
+    // A listen stream framed as JSON lines reaches the SDK as the SSE it reads.
+    fetch: withListenFraming((url, init) => fetch(url, init)),
+  });
   // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
   // abort, so every request to an HTTP backend leaves one behind (a leak in a long-running gateway).
   // On a 2025-era connection cancellation travels as notifications/cancelled, so the request signal
