@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListChanges, ListName, Listed, Tool, UpstreamConnection } from '../sdk/upstream-types.js';
 import { emptyLists } from './backend-lists.js';
 import type { BackendLists } from './backend-lists.js';
-import { ListRefresh, pollIntervalMs } from './list-refresh.js';
+import { pollIntervalMs } from '../sdk/polling.js';
+import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 
 /** A server whose tools the test changes, with the `ttlMs` it puts on its lists, counting the lists it is asked for. */

@@ -6,24 +6,13 @@
  */
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
+import { jitter, POLL_CEILING_MS, POLL_DEFAULT_MS, POLL_FLOOR_MS, pollIntervalMs } from '../sdk/polling.js';
 import type { ListName, UpstreamConnection } from '../sdk/upstream-types.js';
 import { fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
 
-/** A server's `ttlMs` is obeyed within these bounds: no poll storm from a tiny one, no deaf gateway from a huge one. */
-const POLL_FLOOR_MS = 1000;
-const POLL_CEILING_MS = 5 * 60_000;
-/** `ttlMs` 0 or absent says nothing about how often the list changes: the gateway's own guess. */
-const POLL_DEFAULT_MS = 30_000;
 /** Lists due this close together are fetched in one go. */
 const BATCH_MS = 250;
-
-/** Polls come a little before the list goes stale, spread out so that many servers' polls do not line up. */
-const jitter = (): number => 0.8 + 0.15 * Math.random();
-
-/** How often a list with this `ttlMs` is re-listed (before jitter). */
-export const pollIntervalMs = (ttlMs: number | undefined): number =>
-  ttlMs === undefined || ttlMs <= 0 ? POLL_DEFAULT_MS : Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, ttlMs));
 
 /** What the refresh reads and updates of its backend. */
 export interface RefreshHost {

@@ -11,7 +11,10 @@ import type {
   StandardSchemaV1,
   Transport,
 } from '@modelcontextprotocol/client';
+import { ttlOf } from './polling.js';
 import type { ClosableRelay } from './relay.js';
+import { pollResource } from './resource-polling.js';
+import type { ResourceWatch } from './resource-polling.js';
 import type { Era, ListChanges, Listed, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
 import type { GatewayAuth } from './oauth.js';
 import { upstreamSkills } from './upstream-skills.js';
@@ -72,12 +75,15 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
 const fresh = (timeoutMs: number): { timeout: number; cacheMode: 'bypass' } => ({ timeout: timeoutMs, cacheMode: 'bypass' });
 
 /** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
-const listed = async <R, T>(capability: object | undefined, list: () => Promise<R>, items: (result: R) => T[]): Promise<Listed<T>> => {
+const listed = async <R extends object, T>(
+  capability: object | undefined,
+  list: () => Promise<R>,
+  items: (result: R) => T[],
+): Promise<Listed<T>> => {
   if (capability === undefined) return { items: [], ttlMs: undefined };
   const result = await list();
-  // Page one's `ttlMs` comes through the SDK's loose result schema without a type.
-  const ttlMs = (result as { ttlMs?: unknown }).ttlMs;
-  return { items: items(result), ttlMs: typeof ttlMs === 'number' && Number.isFinite(ttlMs) ? ttlMs : undefined };
+  // Page one's `ttlMs`.
+  return { items: items(result), ttlMs: ttlOf(result) };
 };
 
 /** The connection's four lists. */
@@ -123,6 +129,8 @@ export interface Link {
   pid(): number | undefined;
   /** How list changes reach the gateway now (a listen stream may open after the connection did). */
   listChanges(): ListChanges;
+  /** A polled resource changed (the server has no listen stream to say so). */
+  resourceUpdated(uri: string): void;
   /** Marks the connection closed on purpose (its close is then not reported as lost). */
   closing(): void;
 }
@@ -131,6 +139,7 @@ export interface Link {
 export const connectionOf = (link: Link): UpstreamConnection => {
   const { client, transport, era, capabilities, relay, authProvider } = link;
   const listening = new Map<string, McpSubscription>();
+  const polling = new Map<string, ResourceWatch>();
   return {
     era,
     relay,
@@ -174,13 +183,17 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
       if (era === 'legacy') await client.subscribeResource({ uri }, { timeout: timeoutMs });
-      else if (!listening.has(uri)) listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
+      else if (listening.has(uri) || polling.has(uri)) return;
+      // No listen stream to carry its updates: the resource is read again as its ttlMs runs out.
+      else if (link.listChanges().via === 'polling') polling.set(uri, pollResource(client, uri, timeoutMs, link.resourceUpdated));
+      else listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
     },
     unsubscribe: async (uri, timeoutMs) => {
       if (era === 'legacy') await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
       else {
-        const subscription = listening.get(uri);
+        const subscription = listening.get(uri) ?? polling.get(uri);
         listening.delete(uri);
+        polling.delete(uri);
         await subscription?.close();
       }
     },
@@ -193,6 +206,7 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     },
     close: async () => {
       link.closing();
+      for (const watch of polling.values()) void watch.close();
       authProvider?.close();
       await client.close().catch(() => {});
       await transport.close().catch(() => {});

@@ -251,6 +251,7 @@ const openUpstream = async (
     authProvider: opened.authProvider,
     pid: opened.pid,
     listChanges: () => changes,
+    resourceUpdated: (uri) => peer.resourceUpdated(uri),
     closing: () => {
       state.open = false;
     },
