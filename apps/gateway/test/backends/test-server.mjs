@@ -23,7 +23,7 @@
  * error, with an event stream that never acknowledges, or (the first one) acknowledged and then
  * ended; `--listen json-lines|none` frames it as newline-delimited JSON or has none (listen-front.mjs).
  * `--ttl-ms <ms>` puts that `ttlMs` on the 2026-07-28 list results. `--silent-discover` never answers the `server/discover` probe (2025 requests are served).
- * Every `server/discover` probe, listen request and `tools/list` is logged on stderr (the last two with the time).
+ * Every `server/discover` probe and listen request is logged on stderr.
  *
  * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
  * tool counts other tests expect stay the same).
@@ -536,11 +536,9 @@ const serveHttp = async () => {
       if (options['silent-discover'])
         return new Response(new ReadableStream({ start: () => {} }), { status: 200, headers: { 'content-type': 'application/json' } });
     }
-    // When the lists are fetched after the listen request: how long the gateway's listen probe waited.
-    if (body?.method === 'tools/list') log(`tools/list received at ${Date.now()}`);
     if (body?.method !== 'subscriptions/listen') return undefined;
     listens += 1;
-    log(`subscriptions/listen received (${listens}) at ${Date.now()}`);
+    log(`subscriptions/listen received (${listens})`);
     if (options.listen === 'ok' || (options.listen === 'drop-once' && listens > 1)) return undefined;
     if (options.listen === 'json-lines' || options.listen === 'none') return reframe(request);
     log(`subscriptions/listen broken on purpose (${options.listen})`);

@@ -57,6 +57,7 @@ export const readyFields = (
   resources: lists.resources.length,
   listChanges: listChangesText(connection.listChanges, pollSeconds),
   noListenStream: connection.listChanges.reason,
+  listenProbeMs: connection.listChanges.probeMs,
 });
 
 /** Why a backend cannot take a call now, and what to do about it. */

@@ -87,6 +87,7 @@ export const probeListen = async (
     watch.changed(changesOf(capabilities, undefined, 'it announces no list changes'));
     return;
   }
+  const started = Date.now();
   const opening = client.listen(filter, { timeout: Math.max(ackTimeoutMs, LISTEN_PROBE_MS) });
   let timer: NodeJS.Timeout | undefined;
   const early = await Promise.race([
@@ -97,14 +98,16 @@ export const probeListen = async (
     new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), LISTEN_PROBE_MS))),
   ]);
   clearTimeout(timer);
+  const probeMs = Date.now() - started;
   if (early !== undefined && 'subscription' in early) {
-    watch.changed(changesOf(capabilities, early.subscription.honoredFilter));
+    watch.changed({ ...changesOf(capabilities, early.subscription.honoredFilter), probeMs });
     keepListening(client, early.subscription, watch);
     return;
   }
-  watch.changed(
-    changesOf(capabilities, undefined, early?.error ?? `no acknowledgement of subscriptions/listen within ${LISTEN_PROBE_MS} ms`),
-  );
+  watch.changed({
+    ...changesOf(capabilities, undefined, early?.error ?? `no acknowledgement of subscriptions/listen within ${LISTEN_PROBE_MS} ms`),
+    probeMs,
+  });
   if (early !== undefined) return;
   void opening.then(
     async (late) => {

@@ -37,6 +37,8 @@ export interface ListChanges {
   readonly polled: readonly ListName[];
   /** Why there is no stream, when there is none (for the log). */
   readonly reason?: string | undefined;
+  /** How long connecting waited for the listen stream's acknowledgement. */
+  readonly probeMs?: number | undefined;
 }
 
 /** How to reach one backend. */
