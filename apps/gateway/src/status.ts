@@ -52,6 +52,8 @@ export const formatStatus = (
       `${paint('warning', 'collision:')} ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`,
     );
   for (const held of status.quarantined) lines.push(`${paint('warning', 'quarantined:')} ${held.message}`);
+  const learned = status.backends.filter((backend) => backend.listChanges !== undefined);
+  if (learned.length > 0) lines.push(`list changes: ${learned.map((backend) => `${backend.id} ${backend.listChanges}`).join(', ')}`);
   const surface = status.profile === 'default' ? '' : ` (profile ${status.profile})`;
   lines.push(`total${surface}: ${totals(status)}${status.lazy ? ' (lazy: only meta tools listed)' : ''}`);
   for (const profile of status.profiles ?? [])

@@ -2,41 +2,64 @@
  * The MCP conformance suite (server mode, pinned; installed with Node 22 by
  * scripts/ensure-conformance.mjs into .tmp/conformance) at 2025-11-25 and 2026-07-28, against our
  * reference "everything server" (conformance/everything-server.mjs) directly and through the HTTP
- * gateway in front of it: every scenario that passes direct must pass through the gateway.
- * Scenarios that fail direct are reported and do not fail the test.
+ * gateway in front of it, for each way a 2026-07-28 server may offer list changes: an SSE listen
+ * stream, a listen stream of JSON lines, and none. Every scenario that passes direct must pass
+ * through the gateway; scenarios that fail direct are reported and do not fail the test.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceSuite, conformanceVersions, regressions } from '../../../test-support/conformance.js';
 import type { ConformanceOutcomes, ConformanceSuite } from '../../../test-support/conformance.js';
-import { cleanup, conformanceServer, gatewayToml, startHttpGateway } from './harness.js';
+import { cleanup, conformanceServer, gatewayToml, health, startHttpGateway } from './harness.js';
+import type { HttpGateway, ListenFraming } from './harness.js';
+
+const framings: readonly ListenFraming[] = ['sse', 'json-lines', 'none'];
+/** Suite runs at once: each is a Node process beside its servers (two per core keeps them all busy without starving the servers). */
+const runsAtOnce = Math.max(2, availableParallelism() * 2);
 
 let output: string;
 let suite: ConformanceSuite | undefined;
+const results = new Map<string, ConformanceOutcomes>();
+const gateways = new Map<ListenFraming, HttpGateway>();
 
-describe('the conformance suite, direct and through the gateway (HTTP)', () => {
-  const results = new Map<string, ConformanceOutcomes>();
+/** Runs `tasks` with at most `limit` under way at once. */
+const inBatches = async (tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> => {
+  const queue = [...tasks];
+  const worker = async (): Promise<void> => {
+    for (let task = queue.shift(); task !== undefined; task = queue.shift()) await task();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker));
+};
 
+describe('the conformance suite, direct and through the gateway (HTTP), for each kind of listen stream', () => {
   beforeAll(async () => {
     suite = await conformanceSuite();
     const running = suite;
     output = await mkdtemp(join(tmpdir(), 'promptyard-conformance-'));
-    const reference = await conformanceServer();
-    // The suite calls tools by their plain names: no prefix.
-    const gateway = await startHttpGateway({ config: gatewayToml({ reference: { url: reference.url, prefix: false } }) });
-    await Promise.all(
-      conformanceVersions.flatMap((version) => [
-        running
-          .run(reference.url, version, join(output, `direct-${version}`))
-          .then((outcomes) => results.set(`direct ${version}`, outcomes)),
-        running
-          .run(gateway.url, version, join(output, `gateway-${version}`))
-          .then((outcomes) => results.set(`gateway ${version}`, outcomes)),
-      ]),
+    const started = Date.now();
+    const targets = await Promise.all(
+      framings.map(async (framing) => {
+        const reference = await conformanceServer(framing);
+        // The suite calls tools by their plain names: no prefix.
+        const gateway = await startHttpGateway({ config: gatewayToml({ reference: { url: reference.url, prefix: false } }) });
+        gateways.set(framing, gateway);
+        return [
+          { key: `direct ${framing}`, url: reference.url },
+          { key: `gateway ${framing}`, url: gateway.url },
+        ];
+      }),
     );
-  }, 300_000);
+    const tasks = targets.flat().flatMap(({ key, url }) =>
+      conformanceVersions.map((version) => async () => {
+        const outcomes = await running.run(url, version, join(output, `${key.replace(' ', '-')}-${version}`));
+        results.set(`${key} ${version}`, outcomes);
+      }),
+    );
+    await inBatches(tasks, runsAtOnce);
+    console.info(`conformance: ${tasks.length} suite runs, ${runsAtOnce} at once, in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }, 900_000);
 
   afterAll(async () => {
     suite?.stop();
@@ -44,12 +67,30 @@ describe('the conformance suite, direct and through the gateway (HTTP)', () => {
     if (output !== undefined) await rm(output, { recursive: true, force: true });
   });
 
-  it.each(conformanceVersions)('at %s, every scenario that passes direct passes through the gateway', (version) => {
-    const direct = results.get(`direct ${version}`) as ConformanceOutcomes;
-    const gateway = results.get(`gateway ${version}`) as ConformanceOutcomes;
+  it.each([
+    ['sse', 'stream'],
+    ['json-lines', 'stream'],
+    ['none', 'polling every 30 s'],
+  ] as const)('a server with a %s listen stream is used on 2026-07-28, its list changes learned by %s', async (framing, learned) => {
+    const status = (await health(gateways.get(framing) as HttpGateway)).servers.find((server) => server.id === 'reference');
+    expect(status).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28', listChanges: learned });
+    expect(status).not.toHaveProperty('protocolFallback');
+  });
+
+  const cases = framings.flatMap((framing) => conformanceVersions.map((version) => [framing, version] as const));
+  it.each(cases)('%s listen stream, at %s: every scenario that passes direct passes through the gateway', (framing, version) => {
+    const direct = results.get(`direct ${framing} ${version}`) as ConformanceOutcomes;
+    const gateway = results.get(`gateway ${framing} ${version}`) as ConformanceOutcomes;
     const failingDirect = [...direct].filter(([, passed]) => !passed).map(([scenario]) => scenario);
+    const passing = (outcomes: ConformanceOutcomes): number => [...outcomes.values()].filter(Boolean).length;
+    const tasks = [...direct.keys()].filter((scenario) => scenario.includes('task'));
+    console.info(
+      `conformance ${framing} ${version}: ${passing(direct)} of ${direct.size} scenarios pass direct, ${passing(gateway)} through the gateway; tasks: ${
+        tasks.map((scenario) => `${scenario} ${direct.get(scenario) === true ? 'passes' : 'fails'} direct`).join(', ') || 'none'
+      }`,
+    );
     if (failingDirect.length > 0)
-      console.warn(`conformance ${version}: the reference server fails ${failingDirect.join(', ')} (not counted)`);
+      console.warn(`conformance ${framing} ${version}: the reference server fails ${failingDirect.join(', ')} (not counted)`);
     // The suite ran for real: the scenarios this part of the gateway exists for passed direct.
     expect([...direct].filter(([, passed]) => passed).map(([scenario]) => scenario)).toEqual(
       expect.arrayContaining(
@@ -58,6 +99,6 @@ describe('the conformance suite, direct and through the gateway (HTTP)', () => {
           : ['tools-call-elicitation', 'tools-call-sampling'],
       ),
     );
-    expect(regressions(direct, gateway), `scenarios that pass direct but fail through the gateway at ${version}`).toEqual([]);
+    expect(regressions(direct, gateway), `scenarios that pass direct but fail through the gateway (${framing}, ${version})`).toEqual([]);
   });
 });

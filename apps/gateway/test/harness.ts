@@ -15,11 +15,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Output, runToCompletion } from '../../../test-support/output.js';
 import type { Completed } from '../../../test-support/output.js';
 import { isAlive, killTree, listDescendants, startConformanceServer, startEverythingHttp, startHttpBackend } from './backends/spawn.js';
-import type { BackendEra, HttpBackend, HttpBackendOptions, StdioCommand } from './backends/spawn.js';
+import type { BackendEra, HttpBackend, HttpBackendOptions, ListenFraming, StdioCommand } from './backends/spawn.js';
 
 export { Output } from '../../../test-support/output.js';
 export { everythingCommand, isAlive, listDescendants, stdioBackendCommand } from './backends/spawn.js';
-export type { HttpBackend, StdioCommand } from './backends/spawn.js';
+export type { HttpBackend, ListenFraming, StdioCommand } from './backends/spawn.js';
 
 /** The built binary: black-box tests exercise exactly what users run. */
 export const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -116,8 +116,8 @@ export const everythingSse = async (): Promise<HttpBackend> => {
 };
 
 /** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup. */
-export const conformanceServer = async (): Promise<HttpBackend> => {
-  const backend = await startConformanceServer();
+export const conformanceServer = async (listen: ListenFraming = 'sse'): Promise<HttpBackend> => {
+  const backend = await startConformanceServer(listen);
   httpBackends.add(backend);
   return backend;
 };

@@ -14,6 +14,7 @@ describe('ServersPanel', () => {
     expect(frame).toMatch(/ {2}beta\s+failed\s+stdio\s+-\s+up -\s+↻3\s+0t 0p 0r/);
     expect(frame).toMatch(/gamma\s+disabled\s+streamable-http/);
     expect(frame).toContain('pid: 4242   protocol: 2025-06-18 (legacy)');
+    expect(frame).toContain('restarts: 0   list changes: notifications');
     expect(frame.split('\n').at(-1)).toBe('↑↓ select  r restart  d disable/enable  tab panels  q quit');
   });
 
@@ -25,6 +26,14 @@ describe('ServersPanel', () => {
     expect(ui.frame()).toContain('next retry: in 8s   restarts: 3');
     await ui.press(keys.down, keys.down, keys.up);
     await ui.until((frame) => expect(frame).toContain('› beta'));
+  });
+
+  it('says how a 2026-07-28 server without a listen stream is followed: polled at its ttlMs', async () => {
+    const model = sampleModel({
+      servers: [server('remote', { era: 'modern', protocolVersion: '2026-07-28', listChanges: 'polling every 30 s' })],
+    });
+    const ui = await renderPanel(ServersPanel, model);
+    expect(ui.frame()).toContain('list changes: polling every 30 s');
   });
 
   it('shows a server that waits for a login, with the command that fixes it', async () => {

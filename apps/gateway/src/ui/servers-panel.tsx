@@ -17,7 +17,7 @@ const details = (server: BackendStatus): string[] => [
   `${server.id}${server.server === undefined ? '' : ` — ${server.server}`}`,
   `last error: ${server.lastError ?? '-'}`,
   `pid: ${server.pid ?? '-'}   protocol: ${server.protocolVersion ?? '-'}${server.era === undefined ? '' : ` (${server.era})`}   in flight: ${server.inFlight}`,
-  `next retry: ${server.nextRetrySeconds === undefined ? '-' : `in ${Math.ceil(server.nextRetrySeconds)}s`}   restarts: ${server.restarts}`,
+  `next retry: ${server.nextRetrySeconds === undefined ? '-' : `in ${Math.ceil(server.nextRetrySeconds)}s`}   restarts: ${server.restarts}   list changes: ${server.listChanges ?? '-'}`,
 ];
 
 /** Every server: state, transport, era, uptime, restarts and counts; restart or disable the selected one. */

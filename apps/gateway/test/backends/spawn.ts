@@ -97,10 +97,16 @@ const startProcess = async (
   }
 };
 
+/** How a test backend frames its `subscriptions/listen` stream (listen-front.mjs). */
+export type ListenFraming = 'sse' | 'json-lines' | 'none';
+
 /** The conformance suite's reference server (conformance/everything-server.mjs) over Streamable HTTP on a free port. */
-export const startConformanceServer = (): Promise<HttpBackend> =>
+export const startConformanceServer = (listen: ListenFraming = 'sse'): Promise<HttpBackend> =>
   startProcess(
-    { command: process.execPath, args: [fileURLToPath(new URL('../conformance/everything-server.mjs', import.meta.url)), '--port', '0'] },
+    {
+      command: process.execPath,
+      args: [fileURLToPath(new URL('../conformance/everything-server.mjs', import.meta.url)), '--port', '0', '--listen', listen],
+    },
     /listening on (http:\/\/\S+)/,
     (match) => match[1] as string,
   );
@@ -110,7 +116,9 @@ export interface HttpBackendOptions {
   readonly name: string;
   readonly era?: BackendEra;
   /** How `subscriptions/listen` misbehaves (see test-server.mjs). */
-  readonly listen?: 'ok' | 'error' | 'silent' | 'drop-once';
+  readonly listen?: 'ok' | 'error' | 'silent' | 'drop-once' | 'json-lines' | 'none';
+  /** The `ttlMs` of its 2026-07-28 list results. */
+  readonly ttlMs?: number;
   /** Never answer the 2026-07-28 `server/discover` probe. */
   readonly silentDiscover?: boolean;
   /** Further flags (`--redescribe-tool` …). */
@@ -122,6 +130,7 @@ export const startHttpBackend = ({
   era = 'both',
   listen = 'ok',
   silentDiscover = false,
+  ttlMs,
   args = [],
 }: HttpBackendOptions): Promise<HttpBackend> =>
   startProcess(
@@ -140,6 +149,7 @@ export const startHttpBackend = ({
         '--listen',
         listen,
         ...(silentDiscover ? ['--silent-discover'] : []),
+        ...(ttlMs === undefined ? [] : ['--ttl-ms', String(ttlMs)]),
         ...args,
       ],
     },

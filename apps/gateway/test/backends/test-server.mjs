@@ -21,7 +21,8 @@
  *
  * `--listen error|silent|drop-once` (http) breaks only `subscriptions/listen`: answered with a JSON-RPC
  * error, with an event stream that never acknowledges, or (the first one) acknowledged and then
- * ended. `--silent-discover` never answers the `server/discover` probe (2025 requests are served).
+ * ended; `--listen json-lines|none` frames it as newline-delimited JSON or has none (listen-front.mjs).
+ * `--ttl-ms <ms>` puts that `ttlMs` on the 2026-07-28 list results. `--silent-discover` never answers the `server/discover` probe (2025 requests are served).
  * Every `server/discover` probe and listen request is logged on stderr.
  *
  * `--env-tool` adds a tool `env` that reports environment variables (left out by default so the
@@ -39,6 +40,7 @@ import { parseArgs } from 'node:util';
 import { createMcpHandler, inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { jsonRpcError, serveBothEras } from './http-fixture.mjs';
+import { listenFront } from './listen-front.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -48,6 +50,7 @@ const { values: options } = parseArgs({
     port: { type: 'string', default: '0' },
     'env-tool': { type: 'boolean', default: false },
     listen: { type: 'string', default: 'ok' },
+    'ttl-ms': { type: 'string' },
     'silent-discover': { type: 'boolean', default: false },
     'handshake-delay-ms': { type: 'string', default: '0' },
     'never-answer': { type: 'boolean', default: false },
@@ -59,8 +62,10 @@ const { values: options } = parseArgs({
 const name = options.name;
 if (!['stdio', 'http'].includes(options.transport)) throw new Error(`--transport must be stdio or http, not ${options.transport}`);
 if (!['both', 'legacy'].includes(options.era)) throw new Error(`--era must be both or legacy, not ${options.era}`);
-if (!['ok', 'error', 'silent', 'drop-once'].includes(options.listen))
-  throw new Error(`--listen must be ok, error, silent or drop-once, not ${options.listen}`);
+if (!['ok', 'error', 'silent', 'drop-once', 'json-lines', 'none'].includes(options.listen))
+  throw new Error(`--listen must be ok, error, silent, drop-once, json-lines or none, not ${options.listen}`);
+/** What the 2026-07-28 list results add: the `ttlMs` asked for, if any. */
+const freshness = (era) => (era === 'modern' && options['ttl-ms'] !== undefined ? { ttlMs: Number(options['ttl-ms']) } : {});
 if (!['1', '2'].includes(options['schema-variant'])) throw new Error(`--schema-variant must be 1 or 2, not ${options['schema-variant']}`);
 const log = (message) => process.stderr.write(`[test-server ${name}] ${message}\n`);
 
@@ -424,7 +429,7 @@ const createInstance = (era, live) => {
   );
   const instance = { server, era, subscriptions: new Set(), sendToolListChanged: () => server.sendToolListChanged() };
 
-  server.setRequestHandler('tools/list', () => ({ tools: listTools() }));
+  server.setRequestHandler('tools/list', () => ({ tools: listTools(), ...freshness(era) }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name: toolName, arguments: args } = request.params;
     const handler =
@@ -440,6 +445,7 @@ const createInstance = (era, live) => {
   });
 
   server.setRequestHandler('prompts/list', () => ({
+    ...freshness(era),
     prompts: [
       {
         name: 'greet',
@@ -463,8 +469,12 @@ const createInstance = (era, live) => {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${promptName}`);
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: [{ uri: infoUri, name: 'info', mimeType: 'text/plain' }] }));
+  server.setRequestHandler('resources/list', () => ({
+    resources: [{ uri: infoUri, name: 'info', mimeType: 'text/plain' }],
+    ...freshness(era),
+  }));
   server.setRequestHandler('resources/templates/list', () => ({
+    ...freshness(era),
     resourceTemplates: [{ uriTemplate: itemTemplate, name: 'item', mimeType: 'text/plain' }],
   }));
   server.setRequestHandler('resources/read', (request) => readResource(request.params.uri));
@@ -513,6 +523,7 @@ const serveHttp = async () => {
   modernNotify = modern?.notify;
 
   let listens = 0;
+  const reframe = listenFront(options.listen === 'none' ? 'none' : 'json-lines', modern, log);
   /** The misbehaving listen stream of `--listen`, or undefined to serve the request as usual. */
   const breakListen = async (request) => {
     if (request.method !== 'POST') return undefined;
@@ -529,6 +540,7 @@ const serveHttp = async () => {
     listens += 1;
     log(`subscriptions/listen received (${listens})`);
     if (options.listen === 'ok' || (options.listen === 'drop-once' && listens > 1)) return undefined;
+    if (options.listen === 'json-lines' || options.listen === 'none') return reframe(request);
     log(`subscriptions/listen broken on purpose (${options.listen})`);
     if (options.listen === 'drop-once') {
       // Pass the acknowledgement on, then end the stream as a proxy's idle timeout would.

@@ -9,7 +9,10 @@
  * Requests to the client are written once, as `input_required` returns: a 2026-07-28 client answers
  * them and retries; on a 2025-era session the SDK's legacy shim sends them as real requests.
  *
- *   node everything-server.mjs [--port 0]
+ * `--listen sse|json-lines|none` frames the 2026-07-28 `subscriptions/listen` stream as the SDK does
+ * (SSE), as newline-delimited JSON, or refuses it (no listen stream): see ../backends/listen-front.mjs.
+ *
+ *   node everything-server.mjs [--port 0] [--listen sse]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -24,8 +27,11 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError, serveBothEras } from '../backends/http-fixture.mjs';
+import { listenFront } from '../backends/listen-front.mjs';
 
-const { values: options } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
+const { values: options } = parseArgs({
+  options: { port: { type: 'string', default: '0' }, listen: { type: 'string', default: 'sse' } },
+});
 const log = (line) => process.stderr.write(`${line}\n`);
 
 const image = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -502,11 +508,12 @@ const modern = createMcpHandler(() => createInstance(), {
   onerror: (error) => log(`modern request failed: ${error.message}`),
 });
 const allowedHosts = localhostAllowedHostnames();
+const listen = listenFront(options.listen, modern, log);
 await serveBothEras({
   port: Number(options.port),
   log,
   sessionInstance: () => createInstance(),
   modern,
   outsideSession: () => jsonRpcError(400, -32000, 'Bad Request: start a session with initialize'),
-  before: (request) => hostHeaderValidationResponse(request, allowedHosts) ?? undefined,
+  before: (request) => hostHeaderValidationResponse(request, allowedHosts) ?? listen(request),
 });

@@ -26,6 +26,12 @@ const fetchSkills = async (
   }
 };
 
+/** Each list fetched, with the `ttlMs` its server gave it (resources: the shorter of the resources' and templates'). */
+export type Freshness = Partial<Record<ListName, number | undefined>>;
+
+const shorter = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined ? b : b === undefined ? a : Math.min(a, b);
+
 /** `lists` fetched again from the server (resources with their templates and skills), the others kept from `previous`. */
 export const fetchLists = async (
   connection: UpstreamConnection,
@@ -33,22 +39,34 @@ export const fetchLists = async (
   lists: readonly ListName[],
   timeoutMs: number,
   skillsFailed: (error: unknown) => void,
-): Promise<BackendLists> => {
+): Promise<{ readonly lists: BackendLists; readonly freshness: Freshness }> => {
   const next = { ...previous } as { -readonly [K in keyof BackendLists]: BackendLists[K] };
+  const freshness: Freshness = {};
   await Promise.all([
-    lists.includes('tools') ? connection.listTools(timeoutMs).then((tools) => (next.tools = tools)) : undefined,
-    lists.includes('prompts') ? connection.listPrompts(timeoutMs).then((prompts) => (next.prompts = prompts)) : undefined,
+    lists.includes('tools')
+      ? connection.listTools(timeoutMs).then((tools) => {
+          next.tools = tools.items;
+          freshness.tools = tools.ttlMs;
+        })
+      : undefined,
+    lists.includes('prompts')
+      ? connection.listPrompts(timeoutMs).then((prompts) => {
+          next.prompts = prompts.items;
+          freshness.prompts = prompts.ttlMs;
+        })
+      : undefined,
     lists.includes('resources')
       ? Promise.all([
           connection.listResources(timeoutMs),
           connection.listResourceTemplates(timeoutMs),
           fetchSkills(connection, timeoutMs, skillsFailed),
         ]).then(([resources, templates, skills]) => {
-          next.resources = resources;
-          next.resourceTemplates = templates;
+          next.resources = resources.items;
+          next.resourceTemplates = templates.items;
           next.skills = skills;
+          freshness.resources = shorter(resources.ttlMs, templates.ttlMs);
         })
       : undefined,
   ]);
-  return next;
+  return { lists: next, freshness };
 };

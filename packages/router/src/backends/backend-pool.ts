@@ -197,6 +197,17 @@ export class BackendPool {
     return this.list().filter((backend) => backend.state === 'ready');
   }
 
+  /**
+   * A call named a tool, prompt or resource nobody serves: servers whose lists are polled (no listen
+   * stream) list them now — each at most once a second — and the routes are rebuilt; true when any did.
+   */
+  async relistPolled(): Promise<boolean> {
+    const relisted = await Promise.all(this.ready().map((backend) => backend.relist()));
+    if (!relisted.includes(true)) return false;
+    this.hooks.rebuild();
+    return true;
+  }
+
   /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */
   async setLogLevel(level: LoggingLevel): Promise<void> {
     this.logLevel = level;

@@ -1,5 +1,7 @@
 import type { BackendConfig } from '../config-backend.js';
-import type { Era } from '../sdk/upstream-types.js';
+import type { LogFields } from '@promptyard/core';
+import type { Era, ListChanges, UpstreamConnection } from '../sdk/upstream-types.js';
+import type { BackendLists } from './backend-lists.js';
 import type { OversizedStatus } from './oversize-tally.js';
 
 export interface BackendTimings {
@@ -25,6 +27,8 @@ export interface BackendStatus extends OversizedStatus {
   readonly protocolVersion?: string | undefined;
   /** Why `protocol = "auto"` is on 2025-11-25 although the server offered 2026-07-28. */
   readonly protocolFallback?: string | undefined;
+  /** How the gateway learns of its list changes: `stream`, `polling every N s` or `notifications` (2025-11-25). */
+  readonly listChanges?: string | undefined;
   readonly server?: string | undefined;
   readonly pid?: number | undefined;
   readonly uptimeSeconds?: number | undefined;
@@ -34,6 +38,39 @@ export interface BackendStatus extends OversizedStatus {
   readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
   readonly inFlight: number;
 }
+
+export const countsOf = (lists: BackendLists): BackendStatus['counts'] => ({
+  tools: lists.tools.length,
+  prompts: lists.prompts.length,
+  resources: lists.resources.length,
+  resourceTemplates: lists.resourceTemplates.length,
+});
+
+/** `stream`, `polling every N s` (a 2026-07-28 server without a listen stream), `stream, polling every N s` (lists it does not announce) or `notifications`. */
+export const listChangesText = (changes: ListChanges, pollSeconds: number | undefined): string => {
+  const polling = changes.polled.length === 0 || pollSeconds === undefined ? undefined : `polling every ${pollSeconds} s`;
+  if (changes.via === 'notifications') return 'notifications';
+  if (changes.via === 'stream') return polling === undefined ? 'stream' : `stream, ${polling}`;
+  return polling ?? 'polling';
+};
+
+/** The "server ready" log line's fields: the revision, the counts, and how list changes are learned (and why not by a stream). */
+export const readyFields = (
+  id: string,
+  connection: UpstreamConnection,
+  lists: BackendLists,
+  pollSeconds: number | undefined,
+): LogFields => ({
+  server: id,
+  era: connection.era,
+  protocol: connection.protocolVersion,
+  tools: lists.tools.length,
+  prompts: lists.prompts.length,
+  resources: lists.resources.length,
+  listChanges: listChangesText(connection.listChanges, pollSeconds),
+  noListenStream: connection.listChanges.reason,
+  listenProbeMs: connection.listChanges.probeMs,
+});
 
 /** Why a backend cannot take a call now, and what to do about it. */
 export const unavailableText = (id: string, state: BackendState, lastError: string | undefined, retryAt: number): string => {

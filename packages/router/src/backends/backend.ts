@@ -4,10 +4,12 @@ import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
-import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
-import type { BackendLists } from './backend-lists.js';
-import { unavailableText } from './backend-status.js';
+import type { BackendLists, Freshness } from './backend-lists.js';
+import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
+import { ListRefresh } from './list-refresh.js';
+import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
 
@@ -23,6 +25,7 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 }
 
 const stderrLinesKept = 20;
+const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
 interface AttemptNotes {
@@ -52,8 +55,8 @@ export class Backend {
   /** The generation whose attempt has already failed (reported once). */
   private failedGeneration = -1;
   private readonly stderrTail: string[] = [];
-  private refreshing: Promise<void> | undefined;
-  private refreshAgain = new Set<ListName>();
+  /** The live connection's lists kept fresh (list_changed, polling, unknown names). */
+  private refresher: ListRefresh | undefined;
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
   private connecting: { readonly abort: AbortController; readonly attempt: Promise<UpstreamConnection> } | undefined;
   /** A server that cannot list its skills is reported, and still serves everything else. */
@@ -125,8 +128,7 @@ export class Backend {
     this.stopLoginWatch();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
-    const connection = this.connection;
-    this.connection = undefined;
+    const connection = this.detach();
     const connecting = this.connecting;
     this.connecting = undefined;
     connecting?.abort.abort();
@@ -157,6 +159,7 @@ export class Backend {
       era: connection?.era,
       protocolVersion: connection?.protocolVersion,
       protocolFallback: connection?.fallbackReason,
+      listChanges: connection === undefined ? undefined : listChangesText(connection.listChanges, this.refresher?.pollSeconds),
       server: connection?.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
       pid: connection?.pid,
       uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
@@ -164,12 +167,7 @@ export class Backend {
       lastError: this.lastError,
       nextRetrySeconds:
         this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
-      counts: {
-        tools: this.lists.tools.length,
-        prompts: this.lists.prompts.length,
-        resources: this.lists.resources.length,
-        resourceTemplates: this.lists.resourceTemplates.length,
-      },
+      counts: countsOf(this.lists),
       inFlight: this.inFlight,
       ...this.oversize.status(),
     };
@@ -202,7 +200,7 @@ export class Backend {
         if (current()) this.events.resourceUpdated(uri);
       },
       listChanged: (list) => {
-        if (current()) this.refresh([list]);
+        if (current()) void this.refresher?.refresh([list]);
       },
       stderr: (line) => {
         if (line.includes(GATEWAY_LOOP_MARK)) notes.startsThisGateway = true;
@@ -267,27 +265,23 @@ export class Backend {
         { server: this.id },
       );
     }
+    let fetched: { readonly lists: BackendLists; readonly freshness: Freshness };
     try {
-      this.lists = await fetchLists(connection, this.lists, ['tools', 'prompts', 'resources'], this.timings.requestMs, this.skillsFailed);
+      fetched = await fetchLists(connection, this.lists, allLists, this.timings.requestMs, this.skillsFailed);
     } catch (error) {
       if (generation !== this.generation) return;
-      this.connection = undefined;
+      this.detach();
       await connection.close();
       this.failed(`connected, but listing its capabilities failed: ${describeError(error)}`);
       return;
     }
     if (generation !== this.generation) return;
+    this.lists = fetched.lists;
     this.readyAt = Date.now();
     this.lastError = this.state === 'restarting' ? this.lastError : undefined;
+    this.refresher = new ListRefresh(connection, this.refreshHost(), fetched.freshness);
     this.setState('ready');
-    this.logger.info('server ready', {
-      server: this.id,
-      era: connection.era,
-      protocol: connection.protocolVersion,
-      tools: this.lists.tools.length,
-      prompts: this.lists.prompts.length,
-      resources: this.lists.resources.length,
-    });
+    this.logger.info('server ready', readyFields(this.id, connection, this.lists, this.refresher.pollSeconds));
     // A stable connection earns a fresh backoff.
     setTimeout(() => {
       if (generation === this.generation && this.state === 'ready') this.attempt = 0;
@@ -301,8 +295,7 @@ export class Backend {
    */
   private async waitForLogin(error: Error): Promise<void> {
     this.generation++;
-    const connection = this.connection;
-    this.connection = undefined;
+    const connection = this.detach();
     const hadLists = this.lists !== emptyLists;
     this.lists = emptyLists;
     this.retryAt = 0;
@@ -331,10 +324,9 @@ export class Backend {
   /** The connection dropped: the process exited or the HTTP stream broke. */
   private lost(error: Error | undefined): void {
     // Still connecting: the attempt's own failure (with the better reason) reports it.
-    if (this.connection === undefined) return;
-    const connection = this.connection;
-    this.connection = undefined;
-    void connection?.close();
+    const connection = this.detach();
+    if (connection === undefined) return;
+    void connection.close();
     const hadLists = this.lists !== emptyLists;
     this.lists = emptyLists;
     this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrHint()}`);
@@ -367,32 +359,32 @@ export class Backend {
     this.retryTimer.unref();
   }
 
-  /** Re-fetches lists after a list_changed; bursts coalesce into one fetch per list. */
-  private refresh(lists: readonly ListName[]): void {
-    for (const list of lists) this.refreshAgain.add(list);
-    if (this.refreshing !== undefined) return;
-    const run = async (): Promise<void> => {
-      while (this.refreshAgain.size > 0) {
-        const wanted = [...this.refreshAgain];
-        this.refreshAgain.clear();
-        const connection = this.connection;
-        if (connection === undefined || this.state !== 'ready') return;
-        try {
-          const lists = await fetchLists(connection, this.lists, wanted, this.timings.requestMs, this.skillsFailed);
-          if (connection !== this.connection) return;
-          this.lists = lists;
-          this.events.changed(this);
-        } catch (error) {
-          this.logger.warn('could not refresh a list after list_changed', {
-            server: this.id,
-            lists: wanted.join(','),
-            reason: describeError(error),
-          });
-        }
-      }
+  /** A call named something unknown: a server whose lists are polled lists them now; true when it did. */
+  relist(): Promise<boolean> {
+    return this.refresher?.relist() ?? Promise.resolve(false);
+  }
+
+  /** The connection let go of (stopped, lost, waiting for a login), with its list refresh. */
+  private detach(): UpstreamConnection | undefined {
+    const connection = this.connection;
+    this.connection = undefined;
+    this.refresher?.stop();
+    this.refresher = undefined;
+    return connection;
+  }
+
+  private refreshHost(): RefreshHost {
+    return {
+      id: this.id,
+      requestMs: this.timings.requestMs,
+      logger: this.logger,
+      lists: () => this.lists,
+      serving: (connection) => connection === this.connection && this.state === 'ready',
+      update: (lists) => {
+        this.lists = lists;
+        this.events.changed(this);
+      },
+      skillsFailed: this.skillsFailed,
     };
-    this.refreshing = run().finally(() => {
-      this.refreshing = undefined;
-    });
   }
 }

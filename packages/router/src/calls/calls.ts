@@ -16,7 +16,7 @@ import type { Routes } from '../routes/routes.js';
 import { routedArguments } from '../routes/route-table.js';
 import type { Route, RouteTable } from '../routes/route-table.js';
 import { rewritePromptResult, rewriteToolResult, uriMapFor } from '../routes/uri-rewrite.js';
-import type { CallToolResult, CompleteResult, GetPromptResult, ReadResourceResult, Tool } from '../sdk/upstream-types.js';
+import type { CallToolResult, CompleteResult, GetPromptResult, Prompt, ReadResourceResult, Tool } from '../sdk/upstream-types.js';
 import type { Approvals } from './approval.js';
 import type { Auditor, CallAudit } from './call-audit.js';
 import type { CallContext } from './call-context.js';
@@ -73,9 +73,8 @@ export class Calls {
     meta: Record<string, unknown> | undefined,
   ): Promise<CallToolResult> {
     const served = this.routes.metaToolsServed();
-    const route =
-      this.table.tools.get(name) ??
-      (served && this.meta.has(name) ? undefined : await this.startupWait.lookUp(() => this.table.tools.get(name)));
+    const find = (): Route<Tool> | undefined => this.table.tools.get(name);
+    const route = find() ?? (served && this.meta.has(name) ? undefined : await this.lookUp(find));
     if (route === undefined) {
       const metaTool = this.meta.get(name);
       if (metaTool !== undefined && served) {
@@ -153,7 +152,8 @@ export class Calls {
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, context: CallContext): Promise<GetPromptResult> {
-    const route = this.table.prompts.get(name) ?? (await this.startupWait.lookUp(() => this.table.prompts.get(name)));
+    const find = (): Route<Prompt> | undefined => this.table.prompts.get(name);
+    const route = find() ?? (await this.lookUp(find));
     if (route === undefined) {
       this.refuseQuarantined('prompt', name, args, context);
       throw this.routes.notFound('Prompt', name, this.table.prompts.keys());
@@ -187,7 +187,15 @@ export class Calls {
         return undefined;
       }
     };
-    return ready() ?? (await this.startupWait.lookUp(ready)) ?? this.routes.resolveUri(uri, this.table);
+    return ready() ?? (await this.lookUp(ready)) ?? this.routes.resolveUri(uri, this.table);
+  }
+
+  /**
+   * Something not in the lists: during the start-up wait, looked for as servers join; then once more
+   * after the servers without a listen stream listed again (it may be new since their last poll).
+   */
+  private async lookUp<T>(find: () => T | undefined): Promise<T | undefined> {
+    return (await this.startupWait.lookUp(find)) ?? ((await this.pool.relistPolled()) ? find() : undefined);
   }
 
   async readResource(uri: string, context: CallContext): Promise<ReadResourceResult> {

@@ -11,8 +11,11 @@ import type {
   StandardSchemaV1,
   Transport,
 } from '@modelcontextprotocol/client';
+import { ttlOf } from './polling.js';
 import type { ClosableRelay } from './relay.js';
-import type { Era, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
+import { pollResource } from './resource-polling.js';
+import type { ResourceWatch } from './resource-polling.js';
+import type { Era, ListChanges, Listed, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
 import type { GatewayAuth } from './oauth.js';
 import { upstreamSkills } from './upstream-skills.js';
 
@@ -68,6 +71,52 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
   };
 };
 
+/** The gateway keeps the lists itself (and re-lists when told or when they go stale): the SDK's cache is not consulted. */
+const fresh = (timeoutMs: number): { timeout: number; cacheMode: 'bypass' } => ({ timeout: timeoutMs, cacheMode: 'bypass' });
+
+/** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
+const listed = async <R extends object, T>(
+  capability: object | undefined,
+  list: () => Promise<R>,
+  items: (result: R) => T[],
+): Promise<Listed<T>> => {
+  if (capability === undefined) return { items: [], ttlMs: undefined };
+  const result = await list();
+  // Page one's `ttlMs`.
+  return { items: items(result), ttlMs: ttlOf(result) };
+};
+
+/** The connection's four lists. */
+const listsOf = (
+  client: Client,
+  capabilities: ServerCapabilities,
+): Pick<UpstreamConnection, 'listTools' | 'listPrompts' | 'listResources' | 'listResourceTemplates'> => ({
+  listTools: (timeoutMs) =>
+    listed(
+      capabilities.tools,
+      () => client.listTools(undefined, fresh(timeoutMs)),
+      (result) => result.tools,
+    ),
+  listPrompts: (timeoutMs) =>
+    listed(
+      capabilities.prompts,
+      () => client.listPrompts(undefined, fresh(timeoutMs)),
+      (result) => result.prompts,
+    ),
+  listResources: (timeoutMs) =>
+    listed(
+      capabilities.resources,
+      () => client.listResources(undefined, fresh(timeoutMs)),
+      (result) => result.resources,
+    ),
+  listResourceTemplates: (timeoutMs) =>
+    listed(
+      capabilities.resources,
+      () => client.listResourceTemplates(undefined, fresh(timeoutMs)),
+      (result) => result.resourceTemplates,
+    ),
+});
+
 /** What stays of one attempt once connected: what the connection's methods use. */
 export interface Link {
   readonly client: Client;
@@ -78,6 +127,10 @@ export interface Link {
   readonly fallbackReason: string | undefined;
   readonly authProvider: GatewayAuth | undefined;
   pid(): number | undefined;
+  /** How list changes reach the gateway now (a listen stream may open after the connection did). */
+  listChanges(): ListChanges;
+  /** A polled resource changed (the server has no listen stream to say so). */
+  resourceUpdated(uri: string): void;
   /** Marks the connection closed on purpose (its close is then not reported as lost). */
   closing(): void;
 }
@@ -86,6 +139,7 @@ export interface Link {
 export const connectionOf = (link: Link): UpstreamConnection => {
   const { client, transport, era, capabilities, relay, authProvider } = link;
   const listening = new Map<string, McpSubscription>();
+  const polling = new Map<string, ResourceWatch>();
   return {
     era,
     relay,
@@ -97,14 +151,10 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     capabilities,
     serverInfo: client.getServerVersion(),
     skills: upstreamSkills(client),
-    listTools: async (timeoutMs) =>
-      capabilities.tools === undefined ? [] : (await client.listTools(undefined, { timeout: timeoutMs })).tools,
-    listPrompts: async (timeoutMs) =>
-      capabilities.prompts === undefined ? [] : (await client.listPrompts(undefined, { timeout: timeoutMs })).prompts,
-    listResources: async (timeoutMs) =>
-      capabilities.resources === undefined ? [] : (await client.listResources(undefined, { timeout: timeoutMs })).resources,
-    listResourceTemplates: async (timeoutMs) =>
-      capabilities.resources === undefined ? [] : (await client.listResourceTemplates(undefined, { timeout: timeoutMs })).resourceTemplates,
+    get listChanges() {
+      return link.listChanges();
+    },
+    ...listsOf(client, capabilities),
     // `request` rather than `callTool`: a gateway forwards results unchanged, without re-validating
     // structured output it does not own.
     callTool: (name, args, meta, options) =>
@@ -133,13 +183,17 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     // updates reach the same notification handler.
     subscribe: async (uri, timeoutMs) => {
       if (era === 'legacy') await client.subscribeResource({ uri }, { timeout: timeoutMs });
-      else if (!listening.has(uri)) listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
+      else if (listening.has(uri) || polling.has(uri)) return;
+      // No listen stream to carry its updates: the resource is read again as its ttlMs runs out.
+      else if (link.listChanges().via === 'polling') polling.set(uri, pollResource(client, uri, timeoutMs, link.resourceUpdated));
+      else listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
     },
     unsubscribe: async (uri, timeoutMs) => {
       if (era === 'legacy') await client.unsubscribeResource({ uri }, { timeout: timeoutMs });
       else {
-        const subscription = listening.get(uri);
+        const subscription = listening.get(uri) ?? polling.get(uri);
         listening.delete(uri);
+        polling.delete(uri);
         await subscription?.close();
       }
     },
@@ -152,6 +206,7 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     },
     close: async () => {
       link.closing();
+      for (const watch of polling.values()) void watch.close();
       authProvider?.close();
       await client.close().catch(() => {});
       await transport.close().catch(() => {});

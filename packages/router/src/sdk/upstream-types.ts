@@ -32,6 +32,16 @@ export type {
 export type ListName = 'tools' | 'prompts' | 'resources';
 export type Era = 'legacy' | 'modern';
 
+/** How list changes reach the gateway, and which lists nothing announces (they are re-listed as their `ttlMs` runs out). */
+export interface ListChanges {
+  readonly via: 'stream' | 'polling' | 'notifications';
+  readonly polled: readonly ListName[];
+  /** Why there is no stream, when there is none (for the log). */
+  readonly reason?: string | undefined;
+  /** How long connecting waited for the listen stream's acknowledgement. */
+  readonly probeMs?: number | undefined;
+}
+
 /** How to reach one backend. */
 export type UpstreamSpec =
   | {
@@ -90,6 +100,12 @@ export interface UpstreamRequestOptions {
     | undefined;
 }
 
+/** A list as the server gave it, and how long it said the list stays fresh (2026-07-28 `ttlMs`; undefined when it did not say). */
+export interface Listed<T> {
+  readonly items: T[];
+  readonly ttlMs: number | undefined;
+}
+
 export interface UpstreamConnection {
   readonly era: Era;
   /** Present for 2025-era stdio backends. */
@@ -102,10 +118,12 @@ export interface UpstreamConnection {
   readonly serverInfo: Implementation | undefined;
   /** Present when the server declares the skills extension. */
   readonly skills: UpstreamSkills | undefined;
-  listTools(timeoutMs: number): Promise<Tool[]>;
-  listPrompts(timeoutMs: number): Promise<Prompt[]>;
-  listResources(timeoutMs: number): Promise<Resource[]>;
-  listResourceTemplates(timeoutMs: number): Promise<ResourceTemplate[]>;
+  /** How list changes reach the gateway: a listen stream, polling (lists without one), or 2025-era notifications. */
+  readonly listChanges: ListChanges;
+  listTools(timeoutMs: number): Promise<Listed<Tool>>;
+  listPrompts(timeoutMs: number): Promise<Listed<Prompt>>;
+  listResources(timeoutMs: number): Promise<Listed<Resource>>;
+  listResourceTemplates(timeoutMs: number): Promise<Listed<ResourceTemplate>>;
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,

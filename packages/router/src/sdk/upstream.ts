@@ -1,13 +1,14 @@
 /**
  * The SDK seam: the only code in the router that imports the MCP SDK. Here each backend's one
  * shared connection is opened (`upstream-transport.ts` for stdio, Streamable HTTP and SSE,
- * `upstream-connection.ts` for its requests), its `subscriptions/listen` stream kept (`listen.ts`),
+ * `upstream-connection.ts` for its requests), its `subscriptions/listen` stream probed for and kept
+ * (`listen.ts`; framed as SSE or JSON lines, `listen-framing.ts`),
  * 2025-era stdio calls relayed as JSON-RPC (`relay.ts`), stdio children spawned and stopped by
  * process group, and OAuth tokens obtained and refreshed (`oauth.ts`, `oauth-login.ts`).
  */
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
-import { keepListening } from './listen.js';
+import { notificationChanges, probeListen } from './listen.js';
 import type { MessageLimit } from './message-bounds.js';
 import { isNeedsLogin } from './oauth.js';
 import { createRelay } from './relay.js';
@@ -16,7 +17,7 @@ import { ProcessGroupTransport } from './stdio-transport.js';
 import { connectionOf } from './upstream-connection.js';
 import { openTransport } from './upstream-transport.js';
 import type { OpenedTransport } from './upstream-transport.js';
-import type { Era, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './upstream-types.js';
+import type { Era, ListChanges, UpstreamConnection, UpstreamPeer, UpstreamSpec } from './upstream-types.js';
 
 const clientCapabilities: ClientCapabilities = {
   sampling: {},
@@ -68,15 +69,15 @@ interface ConnectOptions {
 type Negotiation =
   { readonly mode: 'legacy'; readonly fallbackReason?: string } | { readonly mode: 'auto' | 'pin'; readonly timeoutMs: number };
 
-/** A healthy server answers the probe and acknowledges the listen stream at once; `auto` waits this long before settling for 2025-11-25. */
+/** A healthy server answers the probe at once; `auto` waits this long before settling for 2025-11-25. */
 const MODERN_ATTEMPT_MS = 5000;
 
 /**
  * Opens the one shared connection to a backend: stdio children in their own process group, Streamable
  * HTTP, or a legacy SSE stream, on the revision `spec.protocol` asks for. `auto` over Streamable HTTP
  * probes for 2026-07-28 (`server/discover`) and falls back to the 2025 handshake; when the 2026-07-28
- * handshake or its `subscriptions/listen` stream fails, it connects again on 2025-11-25 and says why
- * in `fallbackReason`. stdio gets the 2025 handshake unless pinned (a probe stalls servers that ignore
+ * handshake fails, it connects again on 2025-11-25 and says why in `fallbackReason`. A 2026-07-28
+ * server without a `subscriptions/listen` stream stays on 2026-07-28: its lists are polled. stdio gets the 2025 handshake unless pinned (a probe stalls servers that ignore
  * unknown requests). Every server→client request and notification goes to `peer`.
  */
 export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, options: ConnectOptions): Promise<UpstreamConnection> => {
@@ -106,12 +107,6 @@ export const connectUpstream = async (spec: UpstreamSpec, peer: UpstreamPeer, op
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** The error that ends a 2026-07-28 attempt whose `subscriptions/listen` stream did not open. */
-const listenFailure = (error: Error | undefined): Error =>
-  new Error(
-    `the server did not open its subscriptions/listen stream${error === undefined ? '' : ` (${error.message})`}, so it could not report list changes`,
-  );
-
 /** The client, its handlers for everything the backend asks or tells, on the revision `negotiation` asks for. */
 const createClient = (peer: UpstreamPeer, options: ConnectOptions, negotiation: Negotiation): Client => {
   const client = new Client(
@@ -126,13 +121,14 @@ const createClient = (peer: UpstreamPeer, options: ConnectOptions, negotiation: 
               probe: { timeoutMs: negotiation.timeoutMs },
             },
           }),
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('tools') },
-        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('prompts') },
-        resources: { autoRefresh: false, debounceMs: 0, onChanged: () => peer.listChanged('resources') },
-      },
     },
   );
+  // Not the SDK's `listChanged` option: on 2026-07-28 it waits for the listen stream as long as for
+  // the handshake, where `probeListen` waits briefly and polls a server without one. The
+  // notifications come unasked on 2025-11-25 and on the stream on 2026-07-28, to the same handlers.
+  client.setNotificationHandler('notifications/tools/list_changed', () => peer.listChanged('tools'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => peer.listChanged('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', () => peer.listChanged('resources'));
   client.setRequestHandler(
     'sampling/createMessage',
     async (request) => (await peer.sampling(request.params as Record<string, unknown>)) as never,
@@ -171,8 +167,8 @@ const reportClose = (client: Client, peer: UpstreamPeer, state: LinkState): void
   };
 };
 
-/** The handshake, within the connect timeout and until stopped; on 2026-07-28 it includes the listen stream's acknowledgement. */
-const handshake = async (client: Client, transport: Transport, options: ConnectOptions, negotiation: Negotiation, state: LinkState) => {
+/** The handshake, within the connect timeout and until stopped. */
+const handshake = async (client: Client, transport: Transport, options: ConnectOptions, negotiation: Negotiation) => {
   const timer = new AbortController();
   const timeout = setTimeout(() => timer.abort(), options.connectTimeoutMs);
   const handshakeMs = negotiation.mode === 'legacy' ? options.connectTimeoutMs : negotiation.timeoutMs;
@@ -193,13 +189,6 @@ const handshake = async (client: Client, transport: Transport, options: ConnectO
     ]);
     const capabilities = client.getServerCapabilities() ?? {};
     const era: Era = client.getProtocolEra() ?? 'legacy';
-    // The SDK opens the listen stream for the lists the server announces changes of, and only
-    // reports (to onerror) when that fails: without it the gateway would never hear of a change.
-    const listens =
-      capabilities.tools?.listChanged === true ||
-      capabilities.prompts?.listChanged === true ||
-      capabilities.resources?.listChanged === true;
-    if (era === 'modern' && listens && client.autoOpenedSubscription === undefined) throw listenFailure(state.lastError?.error);
     return { capabilities, era };
   } finally {
     clearTimeout(timeout);
@@ -229,7 +218,7 @@ const openUpstream = async (
   reportClose(client, peer, state);
   let shaken: { readonly capabilities: ServerCapabilities; readonly era: Era };
   try {
-    shaken = await handshake(client, transport, options, negotiation, state);
+    shaken = await handshake(client, transport, options, negotiation);
   } catch (error) {
     state.open = false;
     await abandon(client, opened, options);
@@ -237,15 +226,18 @@ const openUpstream = async (
   }
   const { capabilities, era } = shaken;
   deliverNotificationsFirst(transport);
-  const subscription = client.autoOpenedSubscription;
-  if (subscription !== undefined) {
-    keepListening(client, subscription, {
+  let changes: ListChanges = notificationChanges;
+  if (era === 'modern') {
+    await probeListen(client, capabilities, options.connectTimeoutMs, {
       isOpen: () => state.open,
       missed: (list) => peer.listChanged(list),
       lost: (error) => {
         state.open = false;
         peer.closed(error);
         void client.close().catch(() => {});
+      },
+      changed: (next) => {
+        changes = next;
       },
     });
   }
@@ -261,6 +253,8 @@ const openUpstream = async (
     fallbackReason: negotiation.mode === 'legacy' ? negotiation.fallbackReason : undefined,
     authProvider: opened.authProvider,
     pid: opened.pid,
+    listChanges: () => changes,
+    resourceUpdated: (uri) => peer.resourceUpdated(uri),
     closing: () => {
       state.open = false;
     },
