@@ -78,7 +78,9 @@ describe('protocol = "auto"', () => {
     expect(textOf(await client.callTool({ name: 'healthy_whoami', arguments: {} }))).toMatch(/era=modern$/);
   });
 
-  it('stays on 2026-07-28 when the listen stream never opens, its readiness delayed by at most 200 ms', async () => {
+  // The probe waits 150 ms for the acknowledgement (the timer's own lag on a quiet machine keeps it within
+  // 200 ms); the upper bound here tells it from the 5 s the connection used to wait, whatever the load.
+  it('stays on 2026-07-28 when the listen stream never opens, its readiness delayed by the 150 ms probe only', async () => {
     const [silent, healthy] = await Promise.all([httpBackend('silent', 'both', { listen: 'silent' }), httpBackend('healthy')]);
     const gateway = await startHttpGateway({
       config: `[timeouts]\nconnect_ms = 3000\n\n${gatewayToml({ silent: { url: silent.url }, healthy: { url: healthy.url } })}`,
@@ -95,7 +97,7 @@ describe('protocol = "auto"', () => {
       Number(new RegExp(`server ready server=${id} .*listenProbeMs=(\\d+)`).exec(gateway.stderr.text)?.[1]);
     console.info(`listen probe: ${probed('silent')} ms for a server that never acknowledges, ${probed('healthy')} ms for one that does`);
     expect(probed('silent')).toBeGreaterThanOrEqual(150);
-    expect(probed('silent')).toBeLessThanOrEqual(200);
+    expect(probed('silent')).toBeLessThan(1000);
   });
 
   it('falls back when the server/discover probe gets no answer', async () => {
