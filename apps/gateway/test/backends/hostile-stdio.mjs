@@ -3,7 +3,9 @@
  * `--bytes` bytes (default 50 MB): `flood` writes its id before the payload, `flood_id_last` after it
  * (as the TypeScript SDK orders a response). It writes in 64 KB pieces as fast as its reader takes
  * them, and appends the time it had written `--limit` bytes of the message to `--crossed` (one line
- * per message): when the gateway's limit was crossed.
+ * per message): when the gateway's limit was crossed. `endless` waits for a second request (so that
+ * two are in flight), then starts an answer (its id to come last) and never ends the line: it appends
+ * the time it had written 4× `--limit` bytes to `--crossed`, and writes on until it is stopped.
  */
 import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -52,6 +54,19 @@ const flood = async (id, idLast) => {
   await write(close);
 };
 
+/** An answer whose line never ends: 64 KB pieces, as fast as the reader takes them, until the process is stopped. */
+const endless = async () => {
+  while (queued < 2) await new Promise((resolve) => (arrived = resolve));
+  const piece = 'x'.repeat(64 * 1024);
+  let written = 0;
+  await write('{"result":{"content":[{"type":"text","text":"');
+  for (;;) {
+    if (written <= 4 * limit && written + piece.length > 4 * limit && crossed !== undefined) appendFileSync(crossed, `${Date.now()}\n`);
+    await write(piece);
+    written += piece.length;
+  }
+};
+
 const tool = (name, description) => ({ name, description, inputSchema: { type: 'object', properties: {} } });
 
 const answer = async (request) => {
@@ -75,18 +90,25 @@ const answer = async (request) => {
         tools: [
           tool('flood', 'Answers with one huge message, id first.'),
           tool('flood_id_last', 'Answers with one huge message, id last.'),
+          tool('endless', 'Starts an answer whose line never ends.'),
         ],
       },
     });
   }
+  if (method === 'tools/call' && params.name === 'endless') return endless();
   if (method === 'tools/call') return flood(id, params.name === 'flood_id_last');
   return send({ jsonrpc: '2.0', id, result: {} });
 };
 
 // One request at a time, in order: a flood is written whole before the next answer.
 let queue = Promise.resolve();
+/** Requests received and not answered yet; `arrived` is called at each. */
+let queued = 0;
+let arrived = () => {};
 createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined || message.method === undefined) return;
-  queue = queue.then(() => answer(message));
+  queued++;
+  arrived();
+  queue = queue.then(() => answer(message)).finally(() => queued--);
 });

@@ -5,6 +5,8 @@
  */
 import { PromptyardError } from '@promptyard/core';
 import type { JsonRpcMessage, SessionEventStore } from '@promptyard/core';
+import { processEventBudget } from './event-budget.js';
+import type { BudgetedEvent, EventBudget } from './event-budget.js';
 
 /** What one session's store may hold; it lives and is dropped with its session. */
 export interface EventStoreBounds {
@@ -26,14 +28,28 @@ const defaultEventStoreBounds: EventStoreBounds = { maxEventsPerStream: 1000, ma
 export const entryOverheadBytes = 64;
 
 /** An event, or a stream's start (a priming event: no message, a position to replay after). */
-interface Entry {
+class Entry implements BudgetedEvent {
+  readonly store: MemoryEventStore;
   readonly stream: StreamLog;
   readonly seq: number;
   /** The message as JSON (let go when the entry leaves); `undefined` for a stream's start. */
   json: string | undefined;
   readonly bytes: number;
   readonly at: number;
-  kept: boolean;
+  kept = true;
+
+  constructor(store: MemoryEventStore, stream: StreamLog, seq: number, json: string | undefined, at: number) {
+    this.store = store;
+    this.stream = stream;
+    this.seq = seq;
+    this.json = json;
+    this.bytes = (json?.length ?? 0) + entryOverheadBytes;
+    this.at = at;
+  }
+
+  leave(): void {
+    this.store.evict(this);
+  }
 }
 
 interface StreamLog {
@@ -58,6 +74,7 @@ const shown = (eventId: string): string => JSON.stringify(eventId.length > 80 ? 
 
 export class MemoryEventStore implements SessionEventStore {
   readonly #bounds: EventStoreBounds;
+  readonly #budget: EventBudget;
   readonly #now: () => number;
   readonly #streams = new Map<string, StreamLog>();
   /** Every kept entry of the session, oldest first from `#head`, among `#dead` that left early (compacted as they grow). */
@@ -67,8 +84,10 @@ export class MemoryEventStore implements SessionEventStore {
   #seq = 0;
   #bytes = 0;
 
-  constructor(bounds: EventStoreBounds = defaultEventStoreBounds, now: () => number = Date.now) {
+  /** `budget`: what all sessions' stores hold together (the process's, shared, unless a test gives its own). */
+  constructor(bounds: EventStoreBounds = defaultEventStoreBounds, now: () => number = Date.now, budget: EventBudget = processEventBudget) {
     this.#bounds = bounds;
+    this.#budget = budget;
     this.#now = now;
   }
 
@@ -95,12 +114,14 @@ export class MemoryEventStore implements SessionEventStore {
       return Promise.resolve(formatEventId(streamId, seq));
     }
     const stream = this.#streams.get(streamId) ?? this.#open(streamId, seq);
-    const entry: Entry = { stream, seq, json, bytes, at: now, kept: true };
+    const entry = new Entry(this, stream, seq, json, now);
     stream.entries.push(entry);
     this.#queue.push(entry);
     this.#bytes += bytes;
     if (stream.entries.length > this.#bounds.maxEventsPerStream) this.#drop(stream.entries[0] as Entry);
     while (this.#bytes > this.#bounds.maxBytes) this.#drop(this.#oldest() as Entry);
+    // Past the process's budget, the oldest events of any session leave (this one too if it is all there is).
+    if (entry.kept) this.#budget.added(entry);
     this.#compact();
     return Promise.resolve(formatEventId(streamId, seq));
   }
@@ -143,6 +164,19 @@ export class MemoryEventStore implements SessionEventStore {
     for (let entry = this.#oldest(); entry !== undefined && entry.at < cutoff; entry = this.#oldest()) this.#drop(entry);
   }
 
+  /** Drops an event the process's budget has no room for (the oldest of all sessions' events). */
+  evict(event: BudgetedEvent): void {
+    if (event.kept && event instanceof Entry && event.store === this) this.#drop(event);
+  }
+
+  /** Lets every event go, its session closed: the budget has their room back at once. */
+  clear(): void {
+    for (let entry = this.#oldest(); entry !== undefined; entry = this.#oldest()) this.#drop(entry);
+    this.#queue = [];
+    this.#head = 0;
+    this.#dead = 0;
+  }
+
   /** A stream held from `seq` on (a stream whose entries all left starts again: nothing before it replays). */
   #open(streamId: string, seq: number): StreamLog {
     const stream: StreamLog = { id: streamId, entries: [], floor: seq };
@@ -178,6 +212,7 @@ export class MemoryEventStore implements SessionEventStore {
     entry.kept = false;
     this.#dead++;
     this.#bytes -= entry.bytes;
+    this.#budget.released(entry);
     const { stream } = entry;
     // Entries leave a stream oldest first, whatever the reason.
     stream.entries.shift();

@@ -69,12 +69,13 @@ export class SessionTable {
     return session;
   }
 
-  /** Drops session `id` from the table, its relay channel closed. */
+  /** Drops session `id` from the table, its relay channel closed and its kept events let go (the process's budget has their room back). */
   forget(id: string): LegacySession | undefined {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
     this.#sessions.delete(id);
     session.channel?.close();
+    session.resumable?.events.clear();
     return session;
   }
 

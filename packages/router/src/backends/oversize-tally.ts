@@ -1,4 +1,5 @@
 import type { Logger } from '@promptyard/core';
+import { UNBOUNDED_FACTOR } from '../sdk/message-bounds.js';
 import type { OversizedMessage } from '../sdk/message-bounds.js';
 
 /** What `/health` shows of the messages over `[limits] max_message_bytes` a backend sent (absent while there were none). */
@@ -29,7 +30,9 @@ export class OversizeTally {
     this.last = { bytes: message.bytes, where: message.where, at: new Date().toISOString() };
     const outcome = message.failed === undefined ? '' : `; request ${JSON.stringify(message.failed)} failed with an error naming the limit`;
     this.logger.warn(
-      `server "${this.server}" sent a message over [limits] max_message_bytes (${this.maxBytes} bytes, read from: ${message.where}); it was dropped${outcome}`,
+      message.unbounded === true
+        ? `server "${this.server}" wrote a line that did not end within ${UNBOUNDED_FACTOR}× [limits] max_message_bytes (${UNBOUNDED_FACTOR * this.maxBytes} bytes, read from: ${message.where}); its output was cut, the requests in flight failed with an error naming the limit, and the server is restarted`
+        : `server "${this.server}" sent a message over [limits] max_message_bytes (${this.maxBytes} bytes, read from: ${message.where}); it was dropped${outcome}`,
       { server: this.server, bytes: message.bytes },
     );
     this.counted();

@@ -74,6 +74,28 @@ describe('BoundedLines', () => {
     expect(seen.lines).toEqual(['abc']);
   });
 
+  it('takes a line still without its newline at 4× the limit for an unbounded stream, and reads nothing after it', () => {
+    const seen: Seen & { unbounded: number[] } = { lines: [], oversized: [], skipped: [], unbounded: [] };
+    const lines = new BoundedLines(10, {
+      line: (text) => seen.lines.push(text),
+      oversized: (_head, bytes) => seen.oversized.push({ head: '', bytes }),
+      skipped: (tail, bytes) => seen.skipped.push({ tail: Buffer.from(tail).toString('utf8'), bytes }),
+      unbounded: (bytes) => seen.unbounded.push(bytes),
+    });
+    // A line of 4× the limit that ends is skipped as any line over it.
+    lines.push(Buffer.from(`ok\n${'a'.repeat(40)}\n`));
+    expect({ skipped: seen.skipped.map(({ bytes }) => bytes), unbounded: seen.unbounded }).toEqual({ skipped: [40], unbounded: [] });
+    for (const piece of pieces('b'.repeat(41), 7)) lines.push(piece);
+    expect(seen.unbounded).toEqual([41]);
+    expect(lines.held).toBe(0);
+    lines.push(Buffer.from('b\nafter\n'));
+    expect({ lines: seen.lines, skipped: seen.skipped.length, unbounded: seen.unbounded.length }).toEqual({
+      lines: ['ok'],
+      skipped: 1,
+      unbounded: 1,
+    });
+  });
+
   it('reads a 50 MB line in 64 KB chunks in linear time, over the limit or within it', () => {
     const chunk = Buffer.alloc(64 * 1024, 'a'.charCodeAt(0));
     const count = (50 * 1024 * 1024) / chunk.length;

@@ -1,4 +1,4 @@
-import { headOf, TAIL_BYTES } from './message-bounds.js';
+import { headOf, TAIL_BYTES, UNBOUNDED_FACTOR } from './message-bounds.js';
 
 const NEWLINE = 0x0a;
 
@@ -12,6 +12,12 @@ export interface LineSink {
   oversized(head: Uint8Array, bytes: number): void;
   /** The line that passed the limit ended: `tail` is its last bytes (an id written after the payload), `bytes` its length. */
   skipped?(tail: Uint8Array, bytes: number): void;
+  /**
+   * The line over the limit went on for `UNBOUNDED_FACTOR` times the limit without a newline: the
+   * stream is taken as unbounded and nothing more is read from it (the caller cuts it). A sink
+   * without it has such a line skipped however long it is.
+   */
+  unbounded?(bytes: number): void;
 }
 
 /**
@@ -19,13 +25,16 @@ export interface LineSink {
  * at once (a newline is searched for in the new chunk only; a line's chunks are joined once, when it
  * ends), and a line that passes the limit stops being held at that moment and is skipped to its
  * newline, keeping only its last few bytes. Only whole lines are decoded, so a character split
- * between chunks stays intact; a chunk's whole lines are decoded in one call.
+ * between chunks stays intact; a chunk's whole lines are decoded in one call. A line still without
+ * a newline at `UNBOUNDED_FACTOR` times the limit ends the reading (`LineSink.unbounded`).
  */
 export class BoundedLines {
   private chunks: Buffer[] = [];
   private length = 0;
   /** Inside a line over the limit: its bytes are dropped until its newline, but for the last few. */
   private skipping: { bytes: number; tail: Buffer } | undefined;
+  /** The stream was taken as unbounded: what comes after is ignored. */
+  private cut = false;
   private readonly maxBytes: number;
   private readonly sink: LineSink;
 
@@ -40,6 +49,7 @@ export class BoundedLines {
   }
 
   push(chunk: Buffer): void {
+    if (this.cut) return;
     let start = 0;
     // The line in progress (held, or being skipped) ends at the chunk's first newline.
     if (this.length > 0 || this.skipping !== undefined) {
@@ -95,6 +105,12 @@ export class BoundedLines {
     else {
       this.chunks.push(rest);
       this.length += rest.length;
+    }
+    const bytes = this.skipping?.bytes ?? 0;
+    if (this.sink.unbounded !== undefined && bytes > UNBOUNDED_FACTOR * this.maxBytes) {
+      this.cut = true;
+      this.reset();
+      this.sink.unbounded(bytes);
     }
   }
 

@@ -5,6 +5,12 @@
  * the message's first bytes alone.
  */
 
+/**
+ * A line over the limit still without its newline at this many times the limit is taken for an
+ * unbounded stream (a server writing without end): the connection is cut and the server restarted.
+ */
+export const UNBOUNDED_FACTOR = 4;
+
 /** A message over the limit, dropped by the reader that met it. */
 export interface OversizedMessage {
   /** Bytes read of it when it was dropped: more than the limit (the rest was never held). */
@@ -13,6 +19,8 @@ export interface OversizedMessage {
   readonly where: string;
   /** The request it failed (the JSON-RPC id the error went to), if it answered one. */
   readonly failed: string | number | undefined;
+  /** It did not end within `UNBOUNDED_FACTOR` times the limit: the connection was cut, the server is restarted. */
+  readonly unbounded?: true;
 }
 
 /** `[limits] max_message_bytes` for one backend. */
@@ -40,6 +48,17 @@ export const oversizedResponse = (id: JsonRpcId, bounds: MessageBounds): Record<
   error: {
     code: OVERSIZED_ERROR_CODE,
     message: `Server "${bounds.server}" sent a message of more than ${bounds.maxBytes} bytes, over [limits] max_message_bytes (${bounds.maxBytes}); it was dropped. Raise the limit in the gateway config if this server's answers are meant to be that large.`,
+    data: { server: bounds.server, maxMessageBytes: bounds.maxBytes },
+  },
+});
+
+/** A JSON-RPC error response failing request `id`, in flight when the server's output was cut as unbounded. */
+export const unboundedResponse = (id: JsonRpcId, bounds: MessageBounds): Record<string, unknown> => ({
+  jsonrpc: '2.0',
+  id,
+  error: {
+    code: OVERSIZED_ERROR_CODE,
+    message: `Server "${bounds.server}" wrote a line that did not end within ${UNBOUNDED_FACTOR * bounds.maxBytes} bytes (${UNBOUNDED_FACTOR}× [limits] max_message_bytes, ${bounds.maxBytes}); its output was cut and the server is restarted. Retry the request; if this server's answers are meant to be that large, raise the limit in the gateway config.`,
     data: { server: bounds.server, maxMessageBytes: bounds.maxBytes },
   },
 });

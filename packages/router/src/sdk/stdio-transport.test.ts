@@ -125,6 +125,52 @@ describe('ProcessGroupTransport with one request in flight', () => {
   });
 });
 
+describe('ProcessGroupTransport reading a line that never ends', () => {
+  it('cuts it at 4× the limit: the requests in flight fail at once naming the limit, the child is stopped, the transport closes', async () => {
+    // Reads the requests, then writes one line without end.
+    const script = `process.stdin.once('data', () => {
+      const chunk = 'a'.repeat(64 * 1024);
+      const more = () => { while (process.stdout.write(chunk)); process.stdout.once('drain', more); };
+      more();
+    });`;
+    const reports: OversizedMessage[] = [];
+    const limits = { server: 'endless', maxBytes: 256 * 1024, oversized: (message: OversizedMessage) => reports.push(message) };
+    const transport = new ProcessGroupTransport(
+      { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
+      () => {},
+      limits,
+    );
+    const messages: JSONRPCMessage[] = [];
+    const errors: string[] = [];
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error.message);
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    await transport.start();
+    const pid = transport.pid as number;
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } });
+    await transport.send({ jsonrpc: '2.0', id: 'relay-2', method: 'tools/call', params: { name: 'b' } });
+    await closed;
+    const cutError = {
+      code: -32603,
+      message: expect.stringContaining(
+        'Server "endless" wrote a line that did not end within 1048576 bytes (4× [limits] max_message_bytes, 262144)',
+      ),
+      data: { server: 'endless', maxMessageBytes: 256 * 1024 },
+    };
+    expect(messages).toEqual([
+      { jsonrpc: '2.0', id: 1, error: cutError },
+      { jsonrpc: '2.0', id: 'relay-2', error: cutError },
+    ]);
+    expect(errors).toEqual([expect.stringContaining('did not end within 4× [limits] max_message_bytes (262144 bytes)')]);
+    expect(reports.map(({ unbounded }) => unbounded)).toEqual([undefined, true]);
+    expect(reports[1]?.bytes).toBeGreaterThan(4 * 256 * 1024);
+    expect(liveChildren.has(pid)).toBe(false);
+    await expect(transport.send({ jsonrpc: '2.0', id: 3, method: 'ping' })).rejects.toThrow(/not running/);
+  });
+});
+
 describe('ProcessGroupTransport taking over a child started early', () => {
   it('reads what the child wrote (stdout and stderr) before the transport existed, and spawns no second child', async () => {
     const script = `process.stderr.write('early line\\n'); process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { pid: process.pid } }) + '\\n');`;

@@ -37,7 +37,8 @@ const parseLine = (line: string): JSONRPCMessage => {
  * the child leads its own process group so stopping it also stops whatever it spawned (`npx`,
  * shells, language servers), its stderr is handed to the caller line by line, and its messages are
  * bounded by `[limits] max_message_bytes` while they are read: a response over the limit fails its
- * request with an error naming the limit (`stdio-lines.ts`), and is skipped to its end.
+ * request with an error naming the limit (`stdio-lines.ts`), and is skipped to its end; one that
+ * never ends is cut: the child is stopped and the transport closes with the error saying why.
  */
 export class ProcessGroupTransport implements Transport {
   onclose?: () => void;
@@ -66,6 +67,7 @@ export class ProcessGroupTransport implements Transport {
         this.inFlight,
         (line) => this.received(line),
         (message) => this.onmessage?.(message),
+        (error) => this.cut(error),
       ),
     );
   }
@@ -175,6 +177,14 @@ export class ProcessGroupTransport implements Transport {
       // Whatever the leader left behind in its group goes too.
       killGroup(pid, 'SIGKILL');
     }
+    this.finish();
+  }
+
+  /** The child's output is unbounded: reported, then the child stopped at once (its group killed) and the transport closed, for a restart. */
+  private cut(error: Error): void {
+    if (this.closed) return;
+    this.onerror?.(error);
+    this.child?.stdout?.destroy();
     this.finish();
   }
 
