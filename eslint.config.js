@@ -8,7 +8,7 @@ const sdk = {
     "The MCP SDK is imported only behind the two seams: packages/mcp (serving) and packages/router/src/sdk (the gateway's client side).",
 };
 const deepImports = {
-  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing'],
+  group: ['@promptyard/*/*', '!@promptyard/*/package.json', '!@promptyard/core/testing', '!@promptyard/host/heap-settings'],
   message: 'Import a package through its public entry point only.',
 };
 const anyPromptyard = { group: ['@promptyard/*'], message: 'core and the search index depend on no other Promptyard package.' };

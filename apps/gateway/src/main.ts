@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { startHost, watchConfigFile } from '@promptyard/host';
+import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { PinBook } from '@promptyard/router';
@@ -134,11 +134,13 @@ export const startGateway = async (
     policy: policy !== undefined,
     counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),
   });
+  startupMark('serving');
   // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
   if (url !== undefined) spawnStdioServersEarly(config.servers);
 
   let closing = false;
   void router.start().then(() => {
+    startupMark('servers ready');
     if (!closing) announceReady(router, logger);
   });
   const stopWatching = options.watch ? await watchConfig(file, options.overrides, router, config, logger) : async () => {};

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The heap setting first, then the program: a static import of the program would load (and grow
+// The heap settings first, then the program: a static import of the program would load (and grow
 // the young generation with) every module before any of them runs.
-import './heap-settings.js';
+import { applyHeapSettings } from '@promptyard/host/heap-settings';
 
+applyHeapSettings();
 await import('./run.js');

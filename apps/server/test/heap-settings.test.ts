@@ -1,18 +1,23 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-const settings = fileURLToPath(new URL('../dist/heap-settings.js', import.meta.url));
+// The built module both binaries apply first (the package's dist, as the binaries load it).
+const host = dirname(createRequire(import.meta.url).resolve('@promptyard/host/package.json'));
+const settings = pathToFileURL(join(host, 'dist/heap-settings.js')).href;
 
 /**
- * A program that imports the binary's heap settings, starts a worker thread (which puts V8's flags
+ * A program that applies the binaries' heap settings, starts a worker thread (which puts V8's flags
  * back as node was started), then keeps many objects alive: the young generation's size is printed.
  */
 const program = `
 import { Worker } from 'node:worker_threads';
 import { getHeapSpaceStatistics } from 'node:v8';
-await import(${JSON.stringify(settings)});
+const { applyHeapSettings } = await import(${JSON.stringify(settings)});
+applyHeapSettings();
 const worker = new Worker('setTimeout(() => {}, 50)', { eval: true });
 await new Promise((resolve) => worker.once('online', resolve));
 const kept = [];
@@ -29,7 +34,7 @@ const youngGenerationMb = async (nodeOptions: string): Promise<number> => {
   return Number(stdout);
 };
 
-describe('the heap settings of promptyard-server', () => {
+describe('the heap settings of promptyard-server and promptyard-gateway', () => {
   it('keep the young generation small, also after a worker thread starts', async () => {
     // V8's default would double it to 32 MB under this load.
     expect(await youngGenerationMb('')).toBeLessThanOrEqual(8);

@@ -1,5 +1,4 @@
 import type { AuditTrail, Cluster, Logger, Metrics } from '@promptyard/core';
-import { openAuditTrail } from '@promptyard/telemetry';
 import type { McpServerBlueprint, McpTracing } from '@promptyard/mcp';
 import { joinCluster } from './join-cluster.js';
 import type { ClusterSettings } from './join-cluster.js';
@@ -49,7 +48,13 @@ export const startHost = async (options: HostOptions): Promise<Host> => {
   const trail =
     audit === undefined
       ? undefined
-      : await openAuditTrail({ ...(audit.file === '-' ? {} : { file: audit.file }), metrics: telemetry.metrics, logger });
+      : await (
+          await import('@promptyard/telemetry')
+        ).openAuditTrail({
+          ...(audit.file === '-' ? {} : { file: audit.file }),
+          metrics: telemetry.metrics,
+          logger,
+        });
   let served: Served | undefined;
   return {
     metrics: telemetry.metrics,

@@ -1,7 +1,6 @@
 import type { Logger, Metrics } from '@promptyard/core';
 import { loadMcpTracing } from '@promptyard/mcp';
 import type { McpTracing } from '@promptyard/mcp';
-import { startMetrics, startTracing } from '@promptyard/telemetry';
 import type { TelemetrySettings, TracingSettings } from '@promptyard/telemetry';
 
 export type HostTelemetrySettings = TelemetrySettings & TracingSettings;
@@ -19,11 +18,28 @@ export interface HostTelemetry {
   shutdownTracing(): Promise<void>;
 }
 
-/** `[telemetry]`: the metrics (on the endpoint or a listener of their own) and the traces. */
+const noTelemetry: HostTelemetry = {
+  metrics: undefined,
+  serveMetrics: false,
+  tracing: undefined,
+  closeMetrics: async () => {},
+  shutdownTracing: async () => {},
+};
+
+/** Whether anything would read metrics or traces (as `startMetrics` and `startTracing` decide). */
+const wanted = (settings: HostTelemetrySettings, http: boolean): boolean =>
+  (settings.metricsBind ?? '').trim() !== '' || (http && settings.metrics) || (settings.otlpEndpoint ?? '').trim() !== '';
+
+/**
+ * `[telemetry]`: the metrics (on the endpoint or a listener of their own) and the traces. The
+ * telemetry package loads only when one of them is on: a plain stdio binary never loads it.
+ */
 export const startTelemetry = async (
   settings: HostTelemetrySettings,
   options: { readonly http: boolean; readonly logger: Logger; readonly noteLevel: 'info' | 'notice' },
 ): Promise<HostTelemetry> => {
+  if (!wanted(settings, options.http)) return noTelemetry;
+  const { startMetrics, startTracing } = await import('@promptyard/telemetry');
   const { logger } = options;
   const started = await startMetrics(settings, { http: options.http, logger });
   const traces = await startTracing(settings, { logger });

@@ -1,0 +1,38 @@
+/**
+ * V8 heap settings for a process that keeps a large, steady catalog (a server's prompts, a gateway's
+ * routes) and makes short-lived objects per request. Both binaries call `applyHeapSettings()` first,
+ * before importing the rest of the program, so that loading the other modules runs under them too;
+ * the subpath `@promptyard/host/heap-settings` imports nothing else for that reason.
+ *
+ * - **The young generation stays at its starting size.** V8 doubles it (up to 2 × 16 MB) once enough
+ *   bytes have survived scavenges since the last doubling, and never gives the space back: loading
+ *   10,000 prompts, or relaying a few thousand calls, grows it to its cap, where it stays though
+ *   little lives in it.
+ * - **The old generation grows by at most 30% over what survived the last full collection** before
+ *   the next one (V8 allows up to 4× on small heaps). Every request leaves a little garbage in the
+ *   old generation (on Node 20 each request's AbortSignal, made by the MCP SDK, outlives the young
+ *   generation), which otherwise piles up for a long time before it is collected.
+ *
+ * bench/prompts.bench.ts and bench/gateway.bench.ts measure what they save (figures in
+ * bench/README.md). Both flags are read at every collection, so setting them from inside the program
+ * takes effect, while node's own `--max-semi-space-size` cannot be. Starting a worker thread (the
+ * prompt folders' reader is one) puts V8's flags back as node was started with, so they are set again
+ * once each worker is online. A flag of the same kind given to node by the user (command line or
+ * NODE_OPTIONS) wins over ours.
+ */
+import { setFlagsFromString } from 'node:v8';
+
+/** Sets the flags (once per process; again whenever a worker thread comes online). */
+export const applyHeapSettings = (): void => {
+  const given = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
+  const flags = [
+    ...(/semi[-_]space/.test(given) ? [] : ['--semi-space-growth-factor=1']),
+    ...(/heap[-_]growing/.test(given) ? [] : ['--heap-growing-percent=30']),
+  ];
+  if (flags.length === 0) return;
+  const apply = (): void => {
+    for (const flag of flags) setFlagsFromString(flag);
+  };
+  apply();
+  process.on('worker', (worker) => worker.once('online', apply));
+};
