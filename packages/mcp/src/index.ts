@@ -22,8 +22,8 @@ export type {
   SerializedListPage,
   SkillContent,
 } from './handlers.js';
-export { isLoopbackHost, serveHttp } from './http/serve-http.js';
-export { isWildcardHost } from './http/reachable.js';
+export { isLoopbackHost, isWildcardHost } from './http/hosts.js';
+export { serveHttp } from './http/serve-http-on-demand.js';
 export type { HttpEndpointSpec, HttpHandle, HttpRoute, HttpRouteAnswer, HttpServeOptions } from './http/options.js';
 export { parseServeFlags } from './cli/serve-flags.js';
 export type { ServeFlags, ServeFlagValues } from './cli/serve-flags.js';

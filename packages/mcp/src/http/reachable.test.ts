@@ -1,6 +1,6 @@
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { isWildcardHost, reachableAddresses, urlHost } from './reachable.js';
+import { reachableAddresses, urlHost } from './reachable.js';
 
 const info = (address: string, family: 'IPv4' | 'IPv6', internal = false, scopeid = 0): NetworkInterfaceInfo =>
   ({ address, family, internal, netmask: '', mac: '', cidr: null, ...(family === 'IPv6' ? { scopeid } : {}) }) as NetworkInterfaceInfo;
@@ -20,9 +20,7 @@ describe('reachableAddresses', () => {
     expect(reachableAddresses('::', interfaces)).toEqual(['127.0.0.1', '192.168.1.20', '2001:db8::20', '10.0.0.7']);
   });
 
-  it('knows wildcard binds and writes IPv6 hosts in brackets', () => {
-    expect(['0.0.0.0', '::', '[::]'].map(isWildcardHost)).toEqual([true, true, true]);
-    expect(['127.0.0.1', '192.168.1.20', '::1'].map(isWildcardHost)).toEqual([false, false, false]);
+  it('writes IPv6 hosts in brackets', () => {
     expect([urlHost('2001:db8::20'), urlHost('[::1]'), urlHost('10.0.0.7')]).toEqual(['[2001:db8::20]', '[::1]', '10.0.0.7']);
   });
 });

@@ -8,11 +8,6 @@ import type { NetworkInterfaceInfo } from 'node:os';
  * names accepted. An IP literal is safe to accept: a DNS-rebinding page sends its own domain name.
  */
 
-const wildcardHosts = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0', '']);
-
-/** A bind address that listens on every interface. */
-export const isWildcardHost = (host: string): boolean => wildcardHosts.has(host);
-
 /** An address as a URL's host: IPv6 in brackets (as a Host header and `URL.hostname` write it). */
 export const urlHost = (address: string): string => (address.includes(':') && !address.startsWith('[') ? `[${address}]` : address);
 

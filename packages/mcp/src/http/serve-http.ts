@@ -17,15 +17,13 @@ import { createHttpAuthGate } from './auth-gate.js';
 import { createHostCheck } from './host-check.js';
 import { identityOfAuthInfo } from './auth-identity.js';
 import { frontListener, type FrontEndpoint, type HttpFront } from './front.js';
+import { isLoopbackHost, isWildcardHost } from './hosts.js';
 import type { HttpEndpointSpec, HttpHandle, HttpServeOptions } from './options.js';
 import { createRateLimiter } from './rate-limit.js';
-import { isWildcardHost, reachableAddresses, urlHost } from './reachable.js';
+import { reachableAddresses, urlHost } from './reachable.js';
 import { createSdkPath, type SdkPath } from './sdk-path.js';
 import { createStreamCounter } from './stream-counter.js';
 import { createHttpRelay, type HttpRelay } from './tool-relay.js';
-
-const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost', '[::1]']);
-export const isLoopbackHost = (host: string): boolean => loopbackHosts.has(host) || host.startsWith('127.');
 
 /** The HTTP front relays `tools/call` alone (`createHttpRelay`); a relay of other requests serves stdio only. */
 const frontRelay = (sdk: typeof ServerSdk, blueprint: McpServerBlueprint, sessions: SdkPath['sessions']): HttpRelay | undefined => {

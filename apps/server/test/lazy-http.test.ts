@@ -1,0 +1,57 @@
+/**
+ * A server on stdio does not load the HTTP front (`@promptyard/mcp`'s `http/serve-http.js`, its
+ * sessions and auth gate); one on HTTP does. Black-box: the built binary, with a module-load hook
+ * that writes each ES module's URL to a file as it loads.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { promptFiles } from './fixtures.js';
+import { cleanup, connectHttp, makeFolder, startHttp, startStdio } from './harness.js';
+
+afterEach(cleanup);
+
+const hooks = {
+  'register.mjs': "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: process.env.LOADED_FILE });\n",
+  'hooks.mjs': [
+    "import { appendFileSync } from 'node:fs';",
+    'let file;',
+    'export const initialize = (data) => { file = data; };',
+    "export const load = (url, context, next) => { appendFileSync(file, url + '\\n'); return next(url, context); };",
+    '',
+  ].join('\n'),
+};
+
+/** The environment that loads the hook, and the file the loaded modules' URLs go to. */
+const recording = async (): Promise<{ env: Record<string, string>; loaded: () => Promise<string[]> }> => {
+  const dir = await makeFolder(hooks);
+  const file = join(dir, 'loaded.txt');
+  return {
+    env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, LOADED_FILE: file },
+    loaded: async () => (await readFile(file, 'utf8')).trim().split('\n'),
+  };
+};
+
+const front = /\/mcp\/dist\/http\/(serve-http|auth-gate|front)\.js$/;
+
+describe('the HTTP front of promptyard-server', () => {
+  it('is not loaded when serving stdio', async () => {
+    const prompts = await makeFolder(promptFiles);
+    const { env, loaded } = await recording();
+    const { client } = await startStdio(['--prompts', prompts, '--no-watch'], { env });
+    expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+    const urls = await loaded();
+    expect(urls.some((url) => url.endsWith('/mcp/dist/stdio/serve-stdio.js'))).toBe(true);
+    expect(urls.filter((url) => front.test(url))).toEqual([]);
+  });
+
+  it('is loaded when serving HTTP', async () => {
+    const prompts = await makeFolder(promptFiles);
+    const { env, loaded } = await recording();
+    const server = await startHttp(['--prompts', prompts, '--no-watch'], { env });
+    const client = await connectHttp(server.url);
+    expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
+    expect((await loaded()).filter((url) => front.test(url))).toHaveLength(3);
+  });
+});
