@@ -7,6 +7,7 @@ import { PromptyardError } from '@promptyard/core';
 import type { JsonRpcMessage, SessionEventStore } from '@promptyard/core';
 import { processEventBudget } from './event-budget.js';
 import type { BudgetedEvent, EventBudget } from './event-budget.js';
+import { OldestFirst } from './oldest-first.js';
 
 /** What one session's store may hold; it lives and is dropped with its session. */
 export interface EventStoreBounds {
@@ -77,10 +78,8 @@ export class MemoryEventStore implements SessionEventStore {
   readonly #budget: EventBudget;
   readonly #now: () => number;
   readonly #streams = new Map<string, StreamLog>();
-  /** Every kept entry of the session, oldest first from `#head`, among `#dead` that left early (compacted as they grow). */
-  #queue: Entry[] = [];
-  #head = 0;
-  #dead = 0;
+  /** Every kept entry of the session, oldest first. */
+  readonly #queue = new OldestFirst<Entry>();
   #seq = 0;
   #bytes = 0;
 
@@ -119,10 +118,10 @@ export class MemoryEventStore implements SessionEventStore {
     this.#queue.push(entry);
     this.#bytes += bytes;
     if (stream.entries.length > this.#bounds.maxEventsPerStream) this.#drop(stream.entries[0] as Entry);
-    while (this.#bytes > this.#bounds.maxBytes) this.#drop(this.#oldest() as Entry);
+    while (this.#bytes > this.#bounds.maxBytes) this.#drop(this.#queue.oldest() as Entry);
     // Past the process's budget, the oldest events of any session leave (this one too if it is all there is).
     if (entry.kept) this.#budget.added(entry);
-    this.#compact();
+    this.#queue.compact();
     return Promise.resolve(formatEventId(streamId, seq));
   }
 
@@ -161,7 +160,7 @@ export class MemoryEventStore implements SessionEventStore {
   /** Drops what is older than `maxAgeMs` (each store and replay does; the session table's sweep too, for idle sessions). */
   prune(now: number = this.#now()): void {
     const cutoff = now - this.#bounds.maxAgeMs;
-    for (let entry = this.#oldest(); entry !== undefined && entry.at < cutoff; entry = this.#oldest()) this.#drop(entry);
+    for (let entry = this.#queue.oldest(); entry !== undefined && entry.at < cutoff; entry = this.#queue.oldest()) this.#drop(entry);
   }
 
   /** Drops an event the process's budget has no room for (the oldest of all sessions' events). */
@@ -171,10 +170,8 @@ export class MemoryEventStore implements SessionEventStore {
 
   /** Lets every event go, its session closed: the budget has their room back at once. */
   clear(): void {
-    for (let entry = this.#oldest(); entry !== undefined; entry = this.#oldest()) this.#drop(entry);
-    this.#queue = [];
-    this.#head = 0;
-    this.#dead = 0;
+    for (let entry = this.#queue.oldest(); entry !== undefined; entry = this.#queue.oldest()) this.#drop(entry);
+    this.#queue.clear();
   }
 
   /** A stream held from `seq` on (a stream whose entries all left starts again: nothing before it replays). */
@@ -190,27 +187,9 @@ export class MemoryEventStore implements SessionEventStore {
     return stream !== undefined && seq <= this.#seq && stream.floor <= seq;
   }
 
-  /** The oldest kept entry, skipping those that left early. */
-  #oldest(): Entry | undefined {
-    while (this.#head < this.#queue.length && !(this.#queue[this.#head] as Entry).kept) {
-      this.#head++;
-      this.#dead--;
-    }
-    return this.#queue[this.#head];
-  }
-
-  /** Once most of the queue is entries that left, it keeps only the others (linear, and rare enough to cost O(1) an event). */
-  #compact(): void {
-    const gone = this.#head + this.#dead;
-    if (gone < 1024 || gone * 2 < this.#queue.length) return;
-    this.#queue = this.#queue.slice(this.#head).filter((entry) => entry.kept);
-    this.#head = 0;
-    this.#dead = 0;
-  }
-
   #drop(entry: Entry): void {
     entry.kept = false;
-    this.#dead++;
+    this.#queue.left();
     this.#bytes -= entry.bytes;
     this.#budget.released(entry);
     const { stream } = entry;
