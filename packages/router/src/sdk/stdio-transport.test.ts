@@ -10,8 +10,8 @@ import { ProcessGroupTransport } from './stdio-transport.js';
 
 const bounds: MessageBounds = { server: 'test', maxBytes: 10 * 1024 * 1024, oversized: () => {} };
 
-/** Runs `script` as the server, and collects what the transport reads within `limits` until the child exits. */
-const run = async (script: string, limits: MessageBounds = bounds): Promise<{ messages: JSONRPCMessage[]; errors: string[] }> => {
+/** Starts `script` as the server, collecting what the transport reads within `limits`; `closed` settles when it exits. */
+const open = async (script: string, limits: MessageBounds = bounds) => {
   const transport = new ProcessGroupTransport(
     { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
     () => {},
@@ -25,6 +25,12 @@ const run = async (script: string, limits: MessageBounds = bounds): Promise<{ me
     transport.onclose = resolve;
   });
   await transport.start();
+  return { transport, messages, errors, closed };
+};
+
+/** Runs `script` as the server, and collects what the transport reads within `limits` until the child exits. */
+const run = async (script: string, limits: MessageBounds = bounds): Promise<{ messages: JSONRPCMessage[]; errors: string[] }> => {
+  const { messages, errors, closed } = await open(script, limits);
   await closed;
   return { messages, errors };
 };
@@ -135,19 +141,7 @@ describe('ProcessGroupTransport reading a line that never ends', () => {
     });`;
     const reports: OversizedMessage[] = [];
     const limits = { server: 'endless', maxBytes: 256 * 1024, oversized: (message: OversizedMessage) => reports.push(message) };
-    const transport = new ProcessGroupTransport(
-      { command: process.execPath, args: ['-e', script], env: {}, inheritEnv: true },
-      () => {},
-      limits,
-    );
-    const messages: JSONRPCMessage[] = [];
-    const errors: string[] = [];
-    transport.onmessage = (message) => messages.push(message);
-    transport.onerror = (error) => errors.push(error.message);
-    const closed = new Promise<void>((resolve) => {
-      transport.onclose = resolve;
-    });
-    await transport.start();
+    const { transport, messages, errors, closed } = await open(script, limits);
     const pid = transport.pid as number;
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } });
     await transport.send({ jsonrpc: '2.0', id: 'relay-2', method: 'tools/call', params: { name: 'b' } });
