@@ -4,7 +4,7 @@ import type { BackendStatus, RouterStatus } from '@promptyard/router';
 import { parseGatewayCli } from './args.js';
 import { parseGatewayConfig } from './config/gateway-config.js';
 import { gatewayConfigSchema } from './config/schema.js';
-import { applyOverrides, locateConfig } from './main.js';
+import { applyOverrides, locateConfig } from './config/load-config.js';
 import { formatStatus, statusProgress } from './status.js';
 
 describe('parseGatewayCli', () => {

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
-import { createLogger, describeError, PromptyardError } from '@promptyard/core';
+import { createLogger, describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
@@ -9,7 +7,8 @@ import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, R
 import type { PinBook } from '@promptyard/router';
 import type { Cluster } from '@promptyard/core';
 import type { GatewayOverrides } from './args.js';
-import { loadGatewayConfig, routerConfigOf } from './config/gateway-config.js';
+import { routerConfigOf } from './config/gateway-config.js';
+import { loadConfig } from './config/load-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import { admission, blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
@@ -20,33 +19,6 @@ export interface RunningGateway {
   readonly url?: string;
   close(): Promise<void>;
 }
-
-/** The config file: --config, else $PROMPTYARD_GATEWAY_CONFIG, else ./gateway.toml. */
-export const locateConfig = (file: string | undefined, cwd: string): string => {
-  if (file !== undefined) return resolve(cwd, file);
-  const local = resolve(cwd, 'gateway.toml');
-  if (existsSync(local)) return local;
-  throw new PromptyardError(
-    'CONFIG_INVALID',
-    'No gateway config: pass --config <file> (a gateway.toml, or a Claude Desktop / Cursor / VS Code JSON config), set PROMPTYARD_GATEWAY_CONFIG, or create ./gateway.toml with a [servers.<id>] table per server.',
-  );
-};
-
-export const applyOverrides = (config: GatewayConfig, overrides: GatewayOverrides): GatewayConfig => ({
-  ...config,
-  ...(overrides.lazy === undefined ? {} : { lazy: overrides.lazy }),
-  ...(overrides.logLevel === undefined ? {} : { logLevel: overrides.logLevel }),
-  ...(overrides.logFormat === undefined ? {} : { logFormat: overrides.logFormat }),
-  transport: {
-    ...config.transport,
-    ...(overrides.transport === undefined ? {} : { type: overrides.transport }),
-    ...(overrides.host === undefined ? {} : { host: overrides.host }),
-    ...(overrides.port === undefined ? {} : { port: overrides.port }),
-  },
-});
-
-export const loadConfig = async (file: string, overrides: GatewayOverrides): Promise<GatewayConfig> =>
-  applyOverrides(await loadGatewayConfig(file), overrides);
 
 /** Reloads the config when its file changes (`config` is the running one); an invalid edit keeps the running config. */
 export const watchConfig = async (

@@ -1,70 +1,24 @@
 /** The `promptyard-gateway` command, loaded by cli.ts once the heap settings are applied. */
-import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { runClientCommand } from '@promptyard/client-config';
 import { createLogger } from '@promptyard/core';
-import { answerHelpOrVersion, errorPrefix, helpText, painterFor, readPackageVersion, runCli, startupMark } from '@promptyard/host';
+import { answerHelpOrVersion, errorPrefix, helpText, readPackageVersion, runCli, startupMark } from '@promptyard/host';
 import { handleShutdown } from '@promptyard/mcp';
 import {
   checkGatewayChain,
   GATEWAY_CHAIN_VARIABLE,
   GATEWAY_LOOP_EXIT_CODE,
   killAllChildren,
-  loginToServer,
-  Router,
   spawnStdioServersEarly,
 } from '@promptyard/router';
 import { gatewayCommands, parseGatewayCli, usage } from './args.js';
 import type { GatewayCli } from './args.js';
-import { routerConfigOf } from './config/gateway-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
-import { resolveProfile } from './config/profiles.js';
-import { loadConfig, locateConfig, startGateway } from './main.js';
-import { formatStatus, statusProgress } from './status.js';
+import { loadConfig, locateConfig } from './config/load-config.js';
 
+// Only what every command needs is imported here; each command's own code (serving, the status
+// table, the terminal UI, logins, pins, client configs) loads when that command runs. Serving over
+// stdio starts its servers before the serving code loads, so they boot while it does.
 const version = readPackageVersion(new URL('../package.json', import.meta.url));
-
-// Children lead their own process groups; whatever way the gateway ends, they end with it.
-process.on('exit', () => killAllChildren());
-
-/** `status`: interrupted while servers start (one may never answer), it ends them and exits as the signal would. */
-const endOnSignals = (): void => {
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      killAllChildren();
-      process.exit(128 + constants.signals[signal]);
-    });
-  }
-};
-
-/**
- * `status`: starts every server once, a line per server on stderr as each answers or times out, then
- * the table (or JSON) on stdout. Exit code 1 when any server is not ready (disabled ones aside).
- */
-const runStatus = async (cli: GatewayCli, config: GatewayConfig): Promise<number> => {
-  const logger = createLogger({ level: 'error', format: config.logFormat, scope: 'gateway' });
-  const router = new Router(routerConfigOf(config), { logger, version });
-  endOnSignals();
-  const progress = statusProgress({
-    ids: config.servers.map((server) => server.id),
-    connectMs: config.timeouts.connectMs,
-    write: (text) => process.stderr.write(text),
-    tty: process.stderr.isTTY === true,
-    paint: painterFor(process.stderr),
-  });
-  const stopFollowing = router.on('status', (backend) => progress.update(backend));
-  // The servers start while the MCP client loads; their first connection takes them over.
-  spawnStdioServersEarly(config.servers);
-  await router.start();
-  stopFollowing();
-  progress.stop();
-  // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
-  const status =
-    cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
-  process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status, painterFor(process.stdout)));
-  await router.close();
-  return status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
-};
 
 /**
  * The config for a command (status, ui, login, pins): commands print results, not a start-up log,
@@ -95,6 +49,7 @@ const main = async (): Promise<void> => {
   if (cli.command === 'login') {
     const config = await loadCommandConfig(file, cli);
     const server = cli.server ?? '';
+    const { loginToServer } = await import('@promptyard/router');
     const result = await loginToServer(config, server, {
       announce: (url) =>
         process.stdout.write(
@@ -137,7 +92,8 @@ const main = async (): Promise<void> => {
   const config = cli.command === 'serve' ? await loadConfig(file, cli.overrides) : await loadCommandConfig(file, cli);
 
   if (cli.command === 'status') {
-    process.exitCode = await runStatus(cli, config);
+    const { runStatus } = await import('./status.js');
+    process.exitCode = await runStatus(cli, config, version);
     return;
   }
 
@@ -162,12 +118,14 @@ const main = async (): Promise<void> => {
   // starts, so they wait for the bind.
   if (stdio) spawnStdioServersEarly(config.servers);
   startupMark('config read');
+  const { startGateway } = await import('./main.js');
   const gateway = await startGateway(file, config, { version, watch: cli.overrides.watch !== false, overrides: cli.overrides });
   await shutdown.started(() => gateway.close());
 };
 
 /** `install` and `uninstall <client>`: this binary's entry in an MCP client's config file. */
 const clientCommand = async (argv: readonly string[]): Promise<void> => {
+  const { runClientCommand } = await import('@promptyard/client-config');
   process.exitCode = await runClientCommand([...argv], {
     program: 'promptyard-gateway',
     packageName: '@promptyard/gateway',
@@ -178,8 +136,13 @@ const clientCommand = async (argv: readonly string[]): Promise<void> => {
   });
 };
 
-runCli(main, {
-  program: 'promptyard-gateway',
-  beforeExit: killAllChildren,
-  surviveExceptions: true,
-});
+/** Runs the command line (cli.ts calls it once the heap settings are applied). */
+export const run = (): void => {
+  // Children lead their own process groups; whatever way the gateway ends, they end with it.
+  process.on('exit', () => killAllChildren());
+  runCli(main, {
+    program: 'promptyard-gateway',
+    beforeExit: killAllChildren,
+    surviveExceptions: true,
+  });
+};

@@ -2,8 +2,16 @@
  * `promptyard-gateway status`: a line per server while it waits (each as it answers or times out),
  * then the table of every server's state, the collisions, quarantined definitions and totals.
  */
+import { constants } from 'node:os';
+import { createLogger } from '@promptyard/core';
+import { painterFor } from '@promptyard/host';
 import type { Paint, Tone } from '@promptyard/host';
+import { killAllChildren, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { BackendStatus, SurfaceStatus } from '@promptyard/router';
+import type { GatewayCli } from './args.js';
+import { routerConfigOf } from './config/gateway-config.js';
+import type { GatewayConfig } from './config/gateway-config.js';
+import { resolveProfile } from './config/profiles.js';
 
 const pad = (value: string, width: number): string => (value.length >= width ? value : value + ' '.repeat(width - value.length));
 
@@ -139,4 +147,43 @@ export const statusProgress = (options: ProgressOptions): { update(backend: Back
       if (tty && waiting.size > 0) write('\r\u001b[2K');
     },
   };
+};
+
+/** `status`: interrupted while servers start (one may never answer), it ends them and exits as the signal would. */
+const endOnSignals = (): void => {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAllChildren();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+};
+
+/**
+ * `status`: starts every server once, a line per server on stderr as each answers or times out, then
+ * the table (or JSON) on stdout. Exit code 1 when any server is not ready (disabled ones aside).
+ */
+export const runStatus = async (cli: GatewayCli, config: GatewayConfig, version: string): Promise<number> => {
+  const logger = createLogger({ level: 'error', format: config.logFormat, scope: 'gateway' });
+  const router = new Router(routerConfigOf(config), { logger, version });
+  endOnSignals();
+  const progress = statusProgress({
+    ids: config.servers.map((server) => server.id),
+    connectMs: config.timeouts.connectMs,
+    write: (text) => process.stderr.write(text),
+    tty: process.stderr.isTTY === true,
+    paint: painterFor(process.stderr),
+  });
+  const stopFollowing = router.on('status', (backend) => progress.update(backend));
+  // The servers start while the MCP client loads; their first connection takes them over.
+  spawnStdioServersEarly(config.servers);
+  await router.start();
+  stopFollowing();
+  progress.stop();
+  // Pins are not read here: `status` is a look, and must not record what it sees (`pins list` shows them).
+  const status =
+    cli.overrides.profile === undefined ? router.status() : router.view(resolveProfile(config, cli.overrides.profile)?.name).status();
+  process.stdout.write(cli.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status, painterFor(process.stdout)));
+  await router.close();
+  return status.backends.some((backend) => backend.state !== 'ready' && backend.state !== 'disabled') ? 1 : 0;
 };

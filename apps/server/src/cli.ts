@@ -4,4 +4,5 @@
 import { applyHeapSettings } from '@promptyard/host/heap-settings';
 
 applyHeapSettings();
-await import('./run.js');
+const { run } = await import('./run.js');
+run();

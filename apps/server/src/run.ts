@@ -57,4 +57,5 @@ const clientCommand = async (argv: readonly string[]): Promise<void> => {
   });
 };
 
-runCli(main, { program: 'promptyard-server' });
+/** Runs the command line (cli.ts calls it once the heap settings are applied). */
+export const run = (): void => runCli(main, { program: 'promptyard-server' });
