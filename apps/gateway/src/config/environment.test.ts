@@ -14,10 +14,10 @@ describe('gateway environment warnings', () => {
     ]);
   });
 
-  it('has none when every variable is read (settings, short names, the ones the file refers to)', () => {
+  it('has none when every variable is read (settings, short names, the ones the file refers to, start-up marks)', () => {
     const config = parseGatewayConfig(toml, {
       file: 'gateway.toml',
-      env: { PROMPTYARD_GITHUB_TOKEN: 't', PROMPTYARD_TRANSPORT_PORT: '0', PROMPTYARD_LOG_LEVEL: 'debug' },
+      env: { PROMPTYARD_GITHUB_TOKEN: 't', PROMPTYARD_TRANSPORT_PORT: '0', PROMPTYARD_LOG_LEVEL: 'debug', PROMPTYARD_STARTUP_MARKS: '1' },
     });
     expect(config.warnings).toBeUndefined();
   });

@@ -4,6 +4,7 @@
  * config file's path, nor a variable the config file itself refers to (`${PROMPTYARD_TOKEN}`).
  */
 import { findUnknownEnv, schemaEnvNames } from '@promptyard/core';
+import { STARTUP_MARKS_VARIABLE } from '@promptyard/host';
 import { GATEWAY_CHAIN_VARIABLE } from '@promptyard/router';
 import { sectionsSchema } from './schema.js';
 import { referencedVariables } from './substitute.js';
@@ -18,8 +19,8 @@ export const envAliases: Readonly<Record<string, string>> = {
   PROMPTYARD_LOG_FORMAT: 'PROMPTYARD_GATEWAY_LOG_FORMAT',
 };
 
-/** Read besides the settings: the config file's path, and the chain of gateways a backend inherits. */
-const otherVariables = ['PROMPTYARD_GATEWAY_CONFIG', GATEWAY_CHAIN_VARIABLE];
+/** Read besides the settings: the config file's path, the chain of gateways a backend inherits, start-up marks. */
+const otherVariables = ['PROMPTYARD_GATEWAY_CONFIG', GATEWAY_CHAIN_VARIABLE, STARTUP_MARKS_VARIABLE];
 
 /** One warning per `PROMPTYARD_*` variable in `env` the gateway does not read, given the config file's `text`. */
 export const gatewayEnvWarnings = (env: Readonly<Record<string, string | undefined>>, text: string): string[] =>
