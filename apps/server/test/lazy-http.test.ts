@@ -1,7 +1,7 @@
 /**
- * A server on stdio does not load the HTTP front (`@promptyard/mcp`'s `http/serve-http.js`, its
- * sessions and auth gate); one on HTTP does. Black-box: the built binary, with a module-load hook
- * that writes each ES module's URL to a file as it loads.
+ * A server on stdio does not load the HTTP front (`@promptyard/mcp`'s `http/serve-http.ts`, its
+ * sessions and auth gate: the binary's `serve-http-<hash>.js` chunk); one on HTTP does. Black-box:
+ * the built binary, with a module-load hook that writes each ES module's URL to a file as it loads.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ const recording = async (): Promise<{ env: Record<string, string>; loaded: () =>
   };
 };
 
-const front = /\/mcp\/dist\/http\/(serve-http|auth-gate|front)\.js$/;
+const front = /\/server\/dist\/serve-http-[\w-]+\.js$/;
 
 describe('the HTTP front of promptyard-server', () => {
   it('is not loaded when serving stdio', async () => {
@@ -42,7 +42,7 @@ describe('the HTTP front of promptyard-server', () => {
     const { client } = await startStdio(['--prompts', prompts, '--no-watch'], { env });
     expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
     const urls = await loaded();
-    expect(urls.some((url) => url.endsWith('/mcp/dist/stdio/serve-stdio.js'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/server/dist/cli.js'))).toBe(true);
     expect(urls.filter((url) => front.test(url))).toEqual([]);
   });
 
@@ -52,6 +52,6 @@ describe('the HTTP front of promptyard-server', () => {
     const server = await startHttp(['--prompts', prompts, '--no-watch'], { env });
     const client = await connectHttp(server.url);
     expect((await client.listPrompts()).prompts.length).toBeGreaterThan(0);
-    expect((await loaded()).filter((url) => front.test(url))).toHaveLength(3);
+    expect((await loaded()).filter((url) => front.test(url))).toHaveLength(1);
   });
 });

@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// Builds a binary (apps/server, apps/gateway) as one ESM program: `node ../../scripts/bundle-binary.mjs`
+// from the app's folder bundles src/cli.ts, every workspace package (from its TypeScript source, the
+// `@promptyard/source` condition) and every dependency into dist/cli.js, with what loads on demand
+// (`import()`: serving, the HTTP front, telemetry, the terminal UI …) split into chunks beside it.
+// Node then reads a few files where it resolved, read and linked ~350 modules before the binary
+// could start anything (bench/README.md: the gateway's start-up). The published packages stay as tsc
+// builds them.
+//
+// Rolldown, not esbuild: esbuild assigns whole files to chunks, so a command that imports one
+// function from a package's index statically loads every file that index re-exports; Rolldown
+// leaves a module nobody uses out of the chunk graph, and the gateway's stdio servers start before
+// its serving code is even read.
+//
+// The chunks sit in dist/ itself, one folder below the package's root as tsc's output did, so the
+// binaries' `new URL('../package.json', import.meta.url)` and `new URL('cli.js', import.meta.url)`
+// mean what they meant.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from 'rolldown';
+
+const appDir = process.cwd();
+const outdir = join(appDir, 'dist');
+
+// Lazy CommonJS loads are written `createRequire(import.meta.url)('name')` in the sources (synchronous,
+// on first use); a bundler follows only a plain `require('name')`, which it bundles as a module that
+// runs on first call: the same laziness. Rewritten here, in the bundle's input only.
+const lazyRequirePattern = /createRequire\(import\.meta\.url\)\(/g;
+const requireBindingPattern = /^\s*const require = createRequire\(import\.meta\.url\);$/m;
+
+/** @type {import('rolldown').Plugin} */
+const lazyRequires = {
+  name: 'lazy-requires',
+  load: {
+    filter: { id: /[\\/]src[\\/].*\.tsx?$/ },
+    async handler(id) {
+      const source = await readFile(id, 'utf8');
+      if (!source.includes('createRequire(import.meta.url)')) return null;
+      const code = source.replace(lazyRequirePattern, 'require(').replace(requireBindingPattern, '');
+      if (code.includes('createRequire(import.meta.url)'))
+        throw new Error(
+          `${id}: a createRequire(import.meta.url) the bundle cannot follow; write it createRequire(import.meta.url)('name') or bind it "const require = createRequire(import.meta.url);"`,
+        );
+      return { code, moduleType: id.endsWith('x') ? 'tsx' : 'ts' };
+    },
+  },
+};
+
+await rm(outdir, { recursive: true, force: true });
+const output = await build({
+  cwd: appDir,
+  input: { cli: 'src/cli.ts' },
+  platform: 'node',
+  // `module` first: a package's ESM build where it has one (jsonc-parser's `main` is UMD, which no bundler follows).
+  resolve: { conditionNames: ['@promptyard/source', 'node', 'import', 'default'], mainFields: ['module', 'main'] },
+  // Ink's React DevTools bridge, loaded only with DEV=true (a dependency of neither Ink nor ours).
+  external: ['react-devtools-core'],
+  plugins: [lazyRequires],
+  logLevel: 'warn',
+  // Maps name the sources' files and lines for `node --enable-source-maps`; the sources stay out of them.
+  output: { dir: outdir, format: 'esm', chunkFileNames: '[name]-[hash].js', sourcemap: true, sourcemapExcludeSources: true },
+});
+
+const files = output.output.filter((file) => file.type === 'chunk');
+const bytes = files.reduce((sum, file) => sum + Buffer.byteLength(file.code), 0);
+process.stderr.write(`bundled src/cli.ts into dist/: ${files.length} files, ${(bytes / 1024).toFixed(0)} KB\n`);
