@@ -51,6 +51,7 @@ export { closestNames, didYouMean, formatList } from './text/suggest.js';
 export { namesWithinEdits } from './text/suggest.js';
 export type { HintForm } from './text/suggest.js';
 export { capText, cutNote, truncateUtf8 } from './text/text.js';
+export { isoTime } from './text/iso-time.js';
 export { canonicalDigest, canonicalJson, sha256Hex } from './text/digest.js';
 export { AUDIT_DECISIONS } from './contracts/audit.js';
 export type { AuditDecision, AuditEntry, AuditTrail } from './contracts/audit.js';

@@ -2,6 +2,8 @@
  * Structured logs on stderr (stdout belongs to the protocol). Records are also offered to listeners,
  * so the MCP seam can forward warnings a user should see as `notifications/message`.
  */
+import { isoTime } from '../text/iso-time.js';
+
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 
 export const logLevels: readonly LogLevel[] = ['debug', 'info', 'notice', 'warning', 'error'];
@@ -54,7 +56,7 @@ export interface LoggerOptions {
 const quote = (value: string): string => (/^[\w./:@-]*$/.test(value) && value !== '' ? value : JSON.stringify(value));
 
 const formatText = (record: LogRecord): string => {
-  const time = new Date(record.time).toISOString();
+  const time = isoTime(record.time);
   const level = record.level.toUpperCase().padEnd(7);
   let line = `${time} ${level} [${record.scope}] ${record.message}`;
   for (const [key, value] of Object.entries(record.fields)) {
@@ -65,7 +67,7 @@ const formatText = (record: LogRecord): string => {
 
 const formatJson = (record: LogRecord): string =>
   JSON.stringify({
-    time: new Date(record.time).toISOString(),
+    time: isoTime(record.time),
     level: record.level,
     scope: record.scope,
     msg: record.message,

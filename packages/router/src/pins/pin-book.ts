@@ -1,4 +1,4 @@
-import { describeError } from '@promptyard/core';
+import { describeError, isoTime } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { PinningMode } from '../surface/surface-types.js';
 import { fieldsSeen, pinnedForm } from './pin-definition.js';
@@ -58,7 +58,7 @@ class StoredPinBook implements PinBook {
     const trusting = !this.#servers.has(server) || (this.#trusted.has(server) && !this.#reviewed.has(pair));
     this.#reviewed.add(pair);
     if (trusting) this.#trusted.add(server);
-    const at = new Date().toISOString();
+    const at = isoTime();
     const record = (form: PinnedForm): PinRecord => ({ digest: form.digest, definition: form.definition, at });
     const absent: PinEntry[] = [];
     const replaced: PinEntry[] = [];
