@@ -84,6 +84,8 @@ interface Sample {
   readonly rssMb: number;
   /** That process and everything it started (a gateway and its backend). */
   readonly treeRssMb: number;
+  /** The same tree's proportional set size: pages the processes share (the node binary) counted once. */
+  readonly treePssMb: number;
   /** CPU time of that process tree per call with 32 in flight: steadier than wall time on a busy machine. */
   readonly cpuMsPerCall: number;
 }
@@ -197,8 +199,17 @@ const startHttp = async (args: string[], tool: string, era: Era): Promise<Target
 const call = (target: Target, index: number): Promise<unknown> =>
   target.client.callTool({ name: target.tool, arguments: { text: `message ${index}` } });
 
-const treeRssMb = (pid: number): number =>
-  [pid, ...listDescendants(pid)].reduce((sum, each) => sum + (Number.isFinite(rssOf(each)) ? rssOf(each) : 0), 0);
+const pssOf = (pid: number): number => {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+
+const treeSum = (pid: number, of: (pid: number) => number): number =>
+  [pid, ...listDescendants(pid)].reduce((sum, each) => sum + (Number.isFinite(of(each)) ? of(each) : 0), 0);
+const treeRssMb = (pid: number): number => treeSum(pid, rssOf);
 
 /**
  * `amount` posts of the captured request by autocannon on `connections` connections, each with an id of
@@ -252,6 +263,7 @@ const measureHttp = async (target: Target, http: NonNullable<Target['http']>): P
     rssMb: rssOf(target.pid),
     cpuMsPerCall: (treeCpuMs(target.pid) - cpuBefore) / burstCalls,
     treeRssMb: treeRssMb(target.pid),
+    treePssMb: treeSum(target.pid, pssOf),
   };
 };
 
@@ -289,6 +301,7 @@ const measure = async (target: Target): Promise<Sample> => {
     rssMb: rssOf(target.pid),
     cpuMsPerCall,
     treeRssMb: treeRssMb(target.pid),
+    treePssMb: treeSum(target.pid, pssOf),
   };
 };
 
@@ -519,6 +532,14 @@ const main = async (): Promise<void> => {
         'mb',
         (sample) => sample.treeRssMb,
         { op: '≤', limit: 1.5 },
+      );
+      row(
+        'PSS of the process tree after the calls, stdio (shared pages once)',
+        `${build} stdio`,
+        'direct stdio',
+        'backend alone',
+        'mb',
+        (sample) => sample.treePssMb,
       );
       row('RSS of the gateway process alone, stdio', `${build} stdio`, 'direct stdio', 'backend alone', 'mb', (sample) => sample.rssMb);
       row(
