@@ -3,35 +3,16 @@
  * sessions and auth gate: the binary's `serve-http-<hash>.js` chunk); one on HTTP does. Black-box:
  * the built binary, with a module-load hook that writes each ES module's URL to a file as it loads.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordModuleLoads } from '../../../test-support/module-loads.js';
 import { promptFiles } from './fixtures.js';
 import { cleanup, connectHttp, makeFolder, startHttp, startStdio } from './harness.js';
 
 afterEach(cleanup);
 
-const hooks = {
-  'register.mjs': "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url, { data: process.env.LOADED_FILE });\n",
-  'hooks.mjs': [
-    "import { appendFileSync } from 'node:fs';",
-    'let file;',
-    'export const initialize = (data) => { file = data; };',
-    "export const load = (url, context, next) => { appendFileSync(file, url + '\\n'); return next(url, context); };",
-    '',
-  ].join('\n'),
-};
-
 /** The environment that loads the hook, and the file the loaded modules' URLs go to. */
-const recording = async (): Promise<{ env: Record<string, string>; loaded: () => Promise<string[]> }> => {
-  const dir = await makeFolder(hooks);
-  const file = join(dir, 'loaded.txt');
-  return {
-    env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'register.mjs')).href}`, LOADED_FILE: file },
-    loaded: async () => (await readFile(file, 'utf8')).trim().split('\n'),
-  };
-};
+const recording = async (): Promise<{ env: Record<string, string>; loaded: () => Promise<string[]> }> =>
+  recordModuleLoads(await makeFolder({}));
 
 const front = /\/server\/dist\/serve-http-[\w-]+\.js$/;
 
