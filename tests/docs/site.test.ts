@@ -115,7 +115,8 @@ describe.skipIf(!existsSync(chromiumPath))('the documentation site', () => {
     await result.waitFor({ state: 'visible' });
     await result.click();
     await page.waitForURL((url) => url.pathname === '/reference/configuration');
-    await expect(page.locator('h1').first().textContent()).resolves.toContain('Configuration reference');
+    // The router changes the URL before it renders the page: wait for the page's own heading.
+    await page.locator('.vp-doc h1', { hasText: 'Configuration reference' }).waitFor({ state: 'visible' });
     await expect(page.locator('.vp-doc').textContent()).resolves.toContain('[limits] max_file_bytes');
     await page.close();
   });
