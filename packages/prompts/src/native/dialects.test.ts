@@ -7,9 +7,10 @@ import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
 import { findUnfilled, placeholderLine } from './unfilled.js';
 
-describe('the $ARGUMENTS / $1 dialect', () => {
-  it('fills $ARGUMENTS verbatim and $1…$9 / $ARGUMENTS[N] from named arguments or the free text words', () => {
-    const template = compileDollarDialect('Fix #$1 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', {
+describe('the $ARGUMENTS / $0 dialect (Claude Code)', () => {
+  // Claude Code ≥ 2.1.19 counts $0 / $ARGUMENTS[0] as word 1 (it was $1 before); see claude-dialect.oracle.test.ts.
+  it('fills $ARGUMENTS verbatim and $0, $1 … / $ARGUMENTS[N] from named arguments or the free text words', () => {
+    const template = compileDollarDialect('Fix #$0 with priority $ARGUMENTS[1]. All: $ARGUMENTS. Cost \\$5, pid $$', {
       positionalNames: ['issue'],
     });
     expect(template.variables).toEqual(['issue', 'arg2', 'arguments']);
@@ -17,8 +18,8 @@ describe('the $ARGUMENTS / $1 dialect', () => {
     expect(template.render({ issue: '7', arg2: 'low' })).toBe('Fix #7 with priority low. All: 7 low. Cost $5, pid $$');
   });
 
-  it('names unnamed positions arg1…arg9, $ARGUMENTS[N] being the (N+1)th word', () => {
-    const template = compileDollarDialect('Third: $ARGUMENTS[2]; first: $1');
+  it('names unnamed positions arg1, arg2 …, $ARGUMENTS[N] and $N being the (N+1)th word', () => {
+    const template = compileDollarDialect('Third: $ARGUMENTS[2]; first: $0');
     expect(template.variables).toEqual(['arg3', 'arg1', 'arguments']);
     expect([...template.positions]).toEqual([
       ['arg3', 2],
@@ -28,25 +29,17 @@ describe('the $ARGUMENTS / $1 dialect', () => {
     expect(template.render({ arguments: 'a b c', arg3: 'given' })).toBe('Third: given; first: a');
   });
 
-  it('fills Codex $NAME placeholders by name or from KEY=value words, which then are not positional', () => {
-    const template = compileDollarDialect('Title: $PR_TITLE\nFiles: $FILES\nFirst word: $1\nAll: $ARGUMENTS\nKeep $lower, $$HOME', {
-      doubleDollarEscape: true,
-      upperCaseNames: true,
-    });
-    expect(template.variables).toEqual(['PR_TITLE', 'FILES', 'arg1', 'arguments']);
-    expect(template.render({ arguments: 'FILES="src/a.ts src/b.ts" PR_TITLE="Add hero" urgent' })).toBe(
-      'Title: Add hero\nFiles: src/a.ts src/b.ts\nFirst word: urgent\nAll: FILES="src/a.ts src/b.ts" PR_TITLE="Add hero" urgent\nKeep $lower, $HOME',
-    );
-    expect(template.render({ arguments: 'PR_TITLE=from-text', PR_TITLE: 'explicit' })).toContain('Title: explicit\nFiles: \n');
+  it('keeps a positional placeholder with no value verbatim', () => {
+    expect(compileDollarDialect('Third: $ARGUMENTS[2]; second: $1').render({ arguments: 'a' })).toBe('Third: $ARGUMENTS[2]; second: $1');
   });
 
   it('splits free text like a shell: quotes group and join the text around them', () => {
     expect(splitWords(`42 "very high" KEY="a b" it's`)).toEqual(['42', 'very high', 'KEY=a b', "it's"]);
   });
 
-  it('treats $$ as a literal $ for Codex and never interprets $ patterns in values', () => {
-    const template = compileDollarDialect('Price $$10 for $1', { doubleDollarEscape: true });
-    expect(template.render({ arg1: "$& $' $1" })).toBe("Price $10 for $& $' $1");
+  it('never interprets $ patterns in values', () => {
+    const template = compileDollarDialect('Price $$10 for $0');
+    expect(template.render({ arg1: "$& $' $1" })).toBe("Price $$10 for $& $' $1");
   });
 
   it('keeps shell execution literal', () => {
@@ -114,7 +107,7 @@ describe('other dialects', () => {
 
 describe('Claude skill arguments', () => {
   it('names positions with `arguments:` and substitutes $name', () => {
-    const template = compileDollarDialect('Fix $issue at $priority ($1); keep $issues and $HOME', {
+    const template = compileDollarDialect('Fix $issue at $priority ($0); keep $issues and $HOME', {
       positionalNames: ['issue', 'priority'],
       namedTokens: true,
     });

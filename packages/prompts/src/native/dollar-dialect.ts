@@ -1,96 +1,77 @@
 import { argumentValue, freeTextName, splitWords, type DialectTemplate } from './dialect.js';
 
+/**
+ * Claude Code's placeholders for commands and skills (and spec-kit's, whose default agent is Claude
+ * Code), as Claude Code ≥ 2.1.210 renders them. Codex's older 1-based reading is in codex-dialect.ts.
+ */
 export interface DollarDialectOptions {
-  /** Names for positions 1…9 (from `argument-hint` or `arguments:`); unnamed positions are `arg1`…`arg9`. */
+  /** Names for positions 0, 1 … (from `arguments:` or `argument-hint`); unnamed positions are `arg1`, `arg2` …. */
   readonly positionalNames?: readonly string[];
-  /** Codex: `$$` is a literal `$`. Claude keeps `$$` (a shell's PID) and uses `\$` instead. */
-  readonly doubleDollarEscape?: boolean;
-  /** Claude skills' `arguments: [issue, priority]`: `$issue` is `$1`, `$priority` is `$2`. */
+  /** Claude skills' `arguments: [issue, priority]`: `$issue` is `$0`, `$priority` is `$1`. */
   readonly namedTokens?: boolean;
-  /** Codex: upper-case `$FILE`, `$PR_TITLE` are named placeholders, also filled from `KEY=value` words. */
-  readonly upperCaseNames?: boolean;
 }
 
 export interface DollarTemplate extends DialectTemplate {
-  /** The 0-based position each positional argument stands for; named placeholders are not in it. */
+  /** The 0-based position each positional argument stands for. */
   readonly positions: ReadonlyMap<string, number>;
 }
 
-/** What a position is called when nothing names it: `$1` and `$ARGUMENTS[0]` are `arg1`. */
+/** What a position is called when nothing names it: word 1 (`$0`, `$ARGUMENTS[0]`) is `arg1`. */
 export const positionName = (position: number): string => `arg${position + 1}`;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-type Part = string | { readonly position: number } | { readonly all: true } | { readonly key: string };
+type Part = string | { readonly position: number; readonly raw: string; readonly named: boolean } | { readonly all: true };
 
-/** `KEY=value` words whose key is one of `keys`, and the words left over. */
-const splitAssignments = (words: readonly string[], keys: ReadonlySet<string>): { pairs: Map<string, string>; rest: string[] } => {
-  const pairs = new Map<string, string>();
-  const rest: string[] = [];
-  for (const word of words) {
-    const equals = word.indexOf('=');
-    const key = equals === -1 ? '' : word.slice(0, equals);
-    if (keys.has(key)) pairs.set(key, word.slice(equals + 1));
-    else rest.push(word);
-  }
-  return { pairs, rest };
-};
-
-/**
- * Claude Code / Codex / spec-kit placeholders: `$ARGUMENTS` is the free text as typed, `$1`…`$9`
- * and the 0-based `$ARGUMENTS[N]` (= `$N+1`) are its words. With `upperCaseNames`, `$NAME` is
- * filled by the argument `NAME` or a `NAME=value` word, and such words are not positional. A value
- * given by name wins over one taken from the free text. Everything else, `` !`cmd` `` included,
- * stays verbatim.
- */
-export const compileDollarDialect = (body: string, options: DollarDialectOptions = {}): DollarTemplate => {
-  const names = options.positionalNames ?? [];
+const placeholderPattern = (names: readonly string[], namedTokens: boolean): RegExp => {
   const named =
-    options.namedTokens === true && names.length > 0
+    namedTokens && names.length > 0
       ? `|\\$(${[...names]
           .sort((a, b) => b.length - a.length)
           .map(escapeRegExp)
           .join('|')})(?![\\w-])`
       : '';
-  const upper = options.upperCaseNames === true ? '|\\$([A-Z][A-Z0-9_]*)' : '';
-  const pattern = new RegExp(
-    `\\\\\\$${options.doubleDollarEscape === true ? '|\\$\\$' : ''}|\\$ARGUMENTS\\[(\\d+)\\]${upper}|\\$ARGUMENTS|\\$([1-9])${named}`,
-    'g',
-  );
+  // `$N` is a whole number: `$25.00` is position 25, never `$2` then `5.00`.
+  return new RegExp(`\\\\\\$|\\$ARGUMENTS\\[(\\d+)\\]|\\$ARGUMENTS|\\$(\\d+)(?!\\w)${named}`, 'g');
+};
+
+/**
+ * `$ARGUMENTS` is the free text as typed; `$N` and `$ARGUMENTS[N]` are its 0-based words (split like a
+ * shell, quotes grouping); `$name` is the word at that name's place in `arguments:`. A value given by
+ * name wins over a word. A positional placeholder with no value stays verbatim (`$5.00`, `awk '{print
+ * $1}'`), as Claude Code does since 2.1.210; an unfilled `$name` is empty. One pass, so values are never
+ * read as placeholders. `\$` is a literal `$`; everything else, `` !`cmd` `` included, stays verbatim.
+ */
+export const compileDollarDialect = (body: string, options: DollarDialectOptions = {}): DollarTemplate => {
+  const names = options.positionalNames ?? [];
   const nameOf = (position: number): string => names[position] ?? positionName(position);
   const parts: Part[] = [];
   const variables: string[] = [];
   const positions = new Map<string, number>();
-  const keys = new Set<string>();
   const use = (name: string): void => {
     if (!variables.includes(name)) variables.push(name);
   };
   let last = 0;
   let text = '';
-  for (const match of body.matchAll(pattern)) {
+  for (const match of body.matchAll(placeholderPattern(names, options.namedTokens === true))) {
     text += body.slice(last, match.index);
     last = match.index + match[0].length;
-    if (match[0] === '\\$' || match[0] === '$$') {
+    if (match[0] === '\\$') {
       text += '$';
       continue;
     }
     parts.push(text);
     text = '';
-    const key = upper === '' ? undefined : match[2];
-    const [digit, token] = upper === '' ? [match[2], match[3]] : [match[3], match[4]];
     if (match[0] === '$ARGUMENTS') {
       parts.push({ all: true });
       use(freeTextName);
-    } else if (key !== undefined) {
-      parts.push({ key });
-      keys.add(key);
-      use(key);
-    } else {
-      const position = match[1] !== undefined ? Number(match[1]) : digit !== undefined ? Number(digit) - 1 : names.indexOf(token ?? '');
-      parts.push({ position });
-      positions.set(nameOf(position), position);
-      use(nameOf(position));
+      continue;
     }
+    const [, indexed, digits, token] = match;
+    const position = indexed !== undefined ? Number(indexed) : digits !== undefined ? Number(digits) : names.indexOf(token ?? '');
+    parts.push({ position, raw: match[0], named: token !== undefined });
+    positions.set(nameOf(position), position);
+    use(nameOf(position));
   }
   parts.push(text + body.slice(last));
   if (variables.length > 0 && !variables.includes(freeTextName)) variables.push(freeTextName);
@@ -101,16 +82,15 @@ export const compileDollarDialect = (body: string, options: DollarDialectOptions
     positions,
     render: (args) => {
       const free = argumentValue(args, freeTextName);
-      const { pairs, rest: words } = splitAssignments(free === undefined ? [] : splitWords(free), keys);
-      const at = (position: number): string => argumentValue(args, nameOf(position)) ?? words[position] ?? '';
+      const words = free === undefined ? [] : splitWords(free);
+      const at = (position: number): string | undefined => argumentValue(args, nameOf(position)) ?? words[position];
       const all = (): string => {
         if (free !== undefined) return free;
         const given: string[] = [];
-        for (let position = 0; position <= lastPosition; position++) given.push(at(position));
+        for (let position = 0; position <= lastPosition; position++) given.push(at(position) ?? '');
         return given.filter((value) => value !== '').join(' ');
       };
-      const value = (part: Exclude<Part, string>): string =>
-        'all' in part ? all() : 'key' in part ? (argumentValue(args, part.key) ?? pairs.get(part.key) ?? '') : at(part.position);
+      const value = (part: Exclude<Part, string>): string => ('all' in part ? all() : (at(part.position) ?? (part.named ? '' : part.raw)));
       return parts.map((part) => (typeof part === 'string' ? part : value(part))).join('');
     },
   };

@@ -39,7 +39,7 @@ describe('native prompt sources', () => {
   it('reads Claude commands with BOM, CRLF and nested folders; code blocks keep {{ }}; @path embeds a file from the root only', async () => {
     await folder.writeAll({
       '.claude/commands/git/fix-issue.md':
-        '\uFEFF---\r\ndescription: Fix a GitHub issue\r\nargument-hint: [issue] [priority]\r\n---\r\nFix issue #$1 ($2).\r\n\r\n```js\r\nconst x = `{{ y }}`;\r\n```\r\nSee @docs/guide.md and @../outside.md and @.env\r\n',
+        '\uFEFF---\r\ndescription: Fix a GitHub issue\r\nargument-hint: [issue] [priority]\r\n---\r\nFix issue #$0 ($1).\r\n\r\n```js\r\nconst x = `{{ y }}`;\r\n```\r\nSee @docs/guide.md and @../outside.md and @.env\r\n',
       'docs/guide.md': '# Guide',
       '.env': 'SECRET=1',
     });
@@ -147,7 +147,7 @@ describe('placeholders as each tool documents them', () => {
     ]);
   });
 
-  it('Codex named placeholders are arguments, also read from KEY=value in the free text', async () => {
+  it('Codex named placeholders are arguments, also read from KEY=value in the free text; $$ stays $$ as in Codex', async () => {
     await folder.writeAll({
       'prompts/draftpr.md':
         '---\ndescription: Prep a branch, commit, and open a draft PR\nargument-hint: [FILES=<paths>] [PR_TITLE="<title>"]\n---\nStage $FILES, then open a draft PR titled $PR_TITLE. Costs $$0.\n',
@@ -155,10 +155,10 @@ describe('placeholders as each tool documents them', () => {
     const entry = byName(await source('codex', 'prompts', 'codex:').load(), 'codex:draftpr');
     expect(entry.arguments.map((argument) => argument.name)).toEqual(['FILES', 'PR_TITLE', 'arguments']);
     expect(await texts(entry, { arguments: 'FILES="src/a.ts src/b.ts" PR_TITLE="Add hero animation"' })).toEqual([
-      'user: Stage src/a.ts src/b.ts, then open a draft PR titled Add hero animation. Costs $0.\n',
+      'user: Stage src/a.ts src/b.ts, then open a draft PR titled Add hero animation. Costs $$0.\n',
     ]);
     expect(await texts(entry, { arguments: 'PR_TITLE=ignored', PR_TITLE: 'Explicit', FILES: 'x.ts' })).toEqual([
-      'user: Stage x.ts, then open a draft PR titled Explicit. Costs $0.\n',
+      'user: Stage x.ts, then open a draft PR titled Explicit. Costs $$0.\n',
     ]);
   });
 
@@ -180,11 +180,12 @@ describe('placeholders as each tool documents them', () => {
       ['arg3', 'Word 3'],
       ['arguments', undefined],
     ]);
-    expect(migrate.arguments[2]?.description).toBe('Word 3 of the free text ($3, $ARGUMENTS[2]); a value given here wins');
+    expect(migrate.arguments[2]?.description).toBe('Word 3 of the free text ($2, $ARGUMENTS[2]); a value given here wins');
     expect(await texts(migrate, { arguments: 'SearchBar React', arg3: 'Vue' })).toEqual([
       'user: Migrate the SearchBar component from React to Vue.\n',
     ]);
-    expect(byName(entries, 'claude:named').arguments.map((argument) => argument.name)).toEqual(['component', 'to', 'arguments']);
+    // Claude Code ≥ 2.1.19: `$1` is word 2 (`from`), as `$ARGUMENTS[1]` is.
+    expect(byName(entries, 'claude:named').arguments.map((argument) => argument.name)).toEqual(['component', 'from', 'to', 'arguments']);
   });
 
   it('a legacy Continue .prompt is described by its preamble, else by its name; other Handlebars are reported', async () => {
