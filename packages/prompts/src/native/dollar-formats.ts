@@ -1,6 +1,7 @@
 import type { PromptArgument } from '@promptyard/core';
 import { parseNativeFrontmatter } from './native-frontmatter.js';
 import { freeTextName } from './dialect.js';
+import { compileCodexDialect } from './codex-dialect.js';
 import { compileDollarDialect, hintNames, positionName } from './dollar-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
@@ -13,29 +14,32 @@ const consumed = ['description', 'argument-hint', 'name', 'arguments'];
 /** Claude's `${CLAUDE_SKILL_DIR}`, `${CLAUDE_PLUGIN_ROOT}`…: filled by Claude Code itself, never over MCP. */
 const claudeVariable = /\$\{CLAUDE_[A-Z_]+\}/g;
 
-const describePosition = (name: string, position: number): Pick<PromptArgument, 'title' | 'description'> => {
-  const placeholders = `$${position + 1}, $ARGUMENTS[${position}]`;
+/** Codex counts `$1` as word 1; Claude Code (since 2.1.19) counts `$0`, `$ARGUMENTS[0]` as word 1. */
+const describePosition = (format: DollarFormat, name: string, position: number): Pick<PromptArgument, 'title' | 'description'> => {
+  const placeholders = format === 'codex' ? `$${position + 1}` : `$${position}, $ARGUMENTS[${position}]`;
   return {
     ...(name === positionName(position) ? { title: `Word ${position + 1}` } : {}),
     description: `Word ${position + 1} of the free text (${placeholders}); a value given here wins`,
   };
 };
 
+/** Claude's `arguments: [issue, priority]` or `arguments: issue priority` names the positions and enables `$issue`. */
+const listedNames = (value: unknown): string[] => {
+  const names = typeof value === 'string' ? value.split(/\s+/).filter((name) => name !== '') : value;
+  return Array.isArray(names) && names.every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item))
+    ? (names as string[])
+    : [];
+};
+
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */
 export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput): NativeDefinition => {
   const { data, body } = parseNativeFrontmatter(input.text, input.file);
   const hint = stringField(data, 'argument-hint');
-  // Claude's `arguments: [issue, priority]` names the positions and enables `$issue`.
-  const listed =
-    Array.isArray(data['arguments']) && data['arguments'].every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item))
-      ? (data['arguments'] as string[])
-      : [];
-  const template = compileDollarDialect(body, {
-    positionalNames: listed.length > 0 ? listed : hintNames(hint),
-    doubleDollarEscape: format === 'codex',
-    namedTokens: listed.length > 0,
-    upperCaseNames: format === 'codex',
-  });
+  const listed = format === 'codex' ? [] : listedNames(data['arguments']);
+  const template =
+    format === 'codex'
+      ? compileCodexDialect(body, hintNames(hint))
+      : compileDollarDialect(body, { positionalNames: listed.length > 0 ? listed : hintNames(hint), namedTokens: listed.length > 0 });
   const argumentsOf = template.variables.map((name): PromptArgument => {
     if (name === freeTextName) {
       return {
@@ -46,10 +50,10 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
       };
     }
     const position = template.positions.get(name);
-    if (position !== undefined) return { name, ...describePosition(name, position), required: false };
+    if (position !== undefined) return { name, ...describePosition(format, name, position), required: false };
     return {
       name,
-      description: `Named placeholder $${name}; also read from ${name}=value in the free text (a value given here wins)`,
+      description: `Named placeholder $${name}, needed here or as ${name}=value in the free text (a value given here wins)`,
       required: false,
     };
   });
