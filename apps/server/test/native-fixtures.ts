@@ -6,7 +6,8 @@ export const projectFiles: Record<string, string> = {
     'argument-hint: [issue] [priority]',
     'allowed-tools: Bash(git:*)',
     '---',
-    'Fix issue #$1 with priority $2.',
+    // Claude Code ≥ 2.1.19 counts from $0 (`$1` is the second word).
+    'Fix issue #$0 with priority $1.',
     '',
     'Current status: !`git status --short`',
     '',

@@ -91,14 +91,18 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
       );
       const explicit = await client.getPrompt({
         name: 'codex:draftpr',
-        arguments: { arguments: 'PR_TITLE=from-text', PR_TITLE: 'Explicit' },
+        arguments: { arguments: 'PR_TITLE=from-text FILES=', PR_TITLE: 'Explicit' },
       });
       expect(text(explicit.messages[0])).toContain('stage them first: .\nOpen a draft PR on the same branch. Use Explicit when');
+      // Codex refuses to expand a prompt while a named placeholder has no value (prompt_args.rs, missing_required_args_reports_error).
+      await expect(client.getPrompt({ name: 'codex:draftpr', arguments: { PR_TITLE: 'Explicit' } })).rejects.toThrow(
+        /missing required argument FILES/,
+      );
 
       expect(byName('claude:migrate')?.arguments?.map((argument) => [argument.name, argument.description])).toEqual([
-        ['arg1', 'Word 1 of the free text ($1, $ARGUMENTS[0]); a value given here wins'],
-        ['arg2', 'Word 2 of the free text ($2, $ARGUMENTS[1]); a value given here wins'],
-        ['arg3', 'Word 3 of the free text ($3, $ARGUMENTS[2]); a value given here wins'],
+        ['arg1', 'Word 1 of the free text ($0, $ARGUMENTS[0]); a value given here wins'],
+        ['arg2', 'Word 2 of the free text ($1, $ARGUMENTS[1]); a value given here wins'],
+        ['arg3', 'Word 3 of the free text ($2, $ARGUMENTS[2]); a value given here wins'],
         ['arguments', 'Free text, as typed after the command ($ARGUMENTS)'],
       ]);
       const migrate = await client.getPrompt({ name: 'claude:migrate', arguments: { arguments: 'SearchBar React Vue' } });
@@ -137,7 +141,7 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
     expect(typo.stderr).toContain(
       'prompt "copilot:explain" has no argument "audiense"; did you mean "audience"? (it takes "fileBasename", "workspaceFolderBasename", "audience" and "selection").',
     );
-    const good = await runCli(['render', 'codex:draftpr', '--arg', 'arguments=PR_TITLE=Hello'], { cwd: project, env });
+    const good = await runCli(['render', 'codex:draftpr', '--arg', 'arguments=PR_TITLE=Hello FILES=a.ts'], { cwd: project, env });
     expect(good.code).toBe(0);
     expect(good.stdout).toContain('Use Hello when supplied');
   });
