@@ -61,6 +61,17 @@ describe('Codex custom prompts (oracle: prompt_args.rs tests and docs/prompts.md
     );
   });
 
+  it('named values come from KEY=value words (quotes group) or MCP arguments, a given argument winning', () => {
+    const template = compileCodexDialect('Title: $PR_TITLE\nFiles: $FILES\nKeep $lower, $$HOME');
+    expect(template.variables).toEqual(['PR_TITLE', 'FILES', 'arguments']);
+    expect(template.render({ arguments: 'FILES="src/a.ts src/b.ts" PR_TITLE="Add hero"' })).toBe(
+      'Title: Add hero\nFiles: src/a.ts src/b.ts\nKeep $lower, $$HOME',
+    );
+    expect(template.render({ arguments: 'PR_TITLE=from-text FILES=', PR_TITLE: 'explicit' })).toBe(
+      'Title: explicit\nFiles: \nKeep $lower, $$HOME',
+    );
+  });
+
   it('docs/prompts.md: $ARGUMENTS is all arguments joined by a single space', () => {
     expect(expand('Fix issue #$ARGUMENTS following our coding standards.', '123 high-priority')).toBe(
       'Fix issue #123 high-priority following our coding standards.',
