@@ -4,6 +4,7 @@ import { freeTextName } from './dialect.js';
 import { compileDollarDialect, hintNames, positionName } from './dollar-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
+import { speckitFilled } from './speckit-template.js';
 import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 export type DollarFormat = 'claude-commands' | 'claude-skills' | 'codex' | 'speckit';
@@ -23,7 +24,7 @@ const describePosition = (name: string, position: number): Pick<PromptArgument, 
 
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */
 export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput): NativeDefinition => {
-  const { data, body } = parseNativeFrontmatter(input.text, input.file);
+  const { data, body } = speckitFilled(format, parseNativeFrontmatter(input.text, input.file), input.text);
   const hint = stringField(data, 'argument-hint');
   // Claude's `arguments: [issue, priority]` names the positions and enables `$issue`.
   const listed =
