@@ -7,7 +7,7 @@
  */
 import type { Frontmatter } from '../formats/frontmatter.js';
 
-export const speckitDefaults = { agent: 'copilot', script: 'sh', argsPlaceholder: '$ARGUMENTS', invoke: '/speckit-' } as const;
+const speckitDefaults = { agent: 'copilot', script: 'sh', argsPlaceholder: '$ARGUMENTS', invoke: '/speckit-' } as const;
 export const filledMetaKey = 'dev.promptyard/filled';
 
 /** `scripts.<variant>` of the frontmatter, read line by line as process_template reads them (values unparsed). */
