@@ -61,7 +61,7 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
     const commit = await client.getPrompt({ name: 'gemini:git:commit', arguments: { arguments: 'the parser fix' } });
     expect(text(commit.messages[0])).toBe('Write a commit message for: the parser fix\n\n!{git diff --staged}\n');
     const deploy = await client.getPrompt({ name: 'gemini:deploy', arguments: { arguments: 'to staging' } });
-    expect(text(deploy.messages[0])).toBe('Deploy the service.\n\nto staging');
+    expect(text(deploy.messages[0])).toBe('Deploy the service.\n\n/deploy to staging');
     const summarize = await client.getPrompt({ name: 'gemini:summarize' });
     expect(summarize.messages[1]?.content).toMatchObject({ type: 'resource' });
 

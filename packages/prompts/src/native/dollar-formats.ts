@@ -5,6 +5,7 @@ import { compileCodexDialect } from './codex-dialect.js';
 import { compileDollarDialect, hintNames, positionName } from './dollar-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
+import { speckitFilled } from './speckit-template.js';
 import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 export type DollarFormat = 'claude-commands' | 'claude-skills' | 'codex' | 'speckit';
@@ -33,7 +34,7 @@ const listedNames = (value: unknown): string[] => {
 
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */
 export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput): NativeDefinition => {
-  const { data, body } = parseNativeFrontmatter(input.text, input.file);
+  const { data, body } = speckitFilled(format, parseNativeFrontmatter(input.text, input.file), input.text);
   const hint = stringField(data, 'argument-hint');
   const listed = format === 'codex' ? [] : listedNames(data['arguments']);
   const template =
