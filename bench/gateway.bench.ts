@@ -209,7 +209,6 @@ const pssOf = (pid: number): number => {
 
 const treeSum = (pid: number, of: (pid: number) => number): number =>
   [pid, ...listDescendants(pid)].reduce((sum, each) => sum + (Number.isFinite(of(each)) ? of(each) : 0), 0);
-const treeRssMb = (pid: number): number => treeSum(pid, rssOf);
 
 /**
  * `amount` posts of the captured request by autocannon on `connections` connections, each with an id of
@@ -247,6 +246,18 @@ const cannon = async (
   return { latencies, seconds };
 };
 
+/** A run's figures, once its sequential `latencies` and its timed burst (`seconds`, from `cpuBefore`) are in. */
+const sampleOf = (target: Target, latencies: number[], seconds: number, cpuBefore: number): Sample => ({
+  p50: median(latencies),
+  p99: percentile(latencies, 99),
+  callsPerSecond: burstCalls / seconds,
+  readyMs: target.readyMs,
+  rssMb: rssOf(target.pid),
+  cpuMsPerCall: (treeCpuMs(target.pid) - cpuBefore) / burstCalls,
+  treeRssMb: treeSum(target.pid, rssOf),
+  treePssMb: treeSum(target.pid, pssOf),
+});
+
 /** Over HTTP: the SDK client's call replayed by autocannon: warm-up, sequentially (1 connection), then 32 in flight. */
 const measureHttp = async (target: Target, http: NonNullable<Target['http']>): Promise<Sample> => {
   const request = await http.call();
@@ -255,16 +266,7 @@ const measureHttp = async (target: Target, http: NonNullable<Target['http']>): P
   const { latencies } = await cannon(http.url, request, 1, measuredCalls);
   const cpuBefore = treeCpuMs(target.pid);
   const { seconds } = await cannon(http.url, request, inFlight, burstCalls);
-  return {
-    p50: median(latencies),
-    p99: percentile(latencies, 99),
-    callsPerSecond: burstCalls / seconds,
-    readyMs: target.readyMs,
-    rssMb: rssOf(target.pid),
-    cpuMsPerCall: (treeCpuMs(target.pid) - cpuBefore) / burstCalls,
-    treeRssMb: treeRssMb(target.pid),
-    treePssMb: treeSum(target.pid, pssOf),
-  };
+  return sampleOf(target, latencies, seconds, cpuBefore);
 };
 
 /** `amount` calls with 32 in flight. */
@@ -291,18 +293,7 @@ const measure = async (target: Target): Promise<Sample> => {
   const cpuBefore = treeCpuMs(target.pid);
   const began = performance.now();
   await burst(target, burstCalls);
-  const seconds = (performance.now() - began) / 1000;
-  const cpuMsPerCall = (treeCpuMs(target.pid) - cpuBefore) / burstCalls;
-  return {
-    p50: median(latencies),
-    p99: percentile(latencies, 99),
-    callsPerSecond: burstCalls / seconds,
-    readyMs: target.readyMs,
-    rssMb: rssOf(target.pid),
-    cpuMsPerCall,
-    treeRssMb: treeRssMb(target.pid),
-    treePssMb: treeSum(target.pid, pssOf),
-  };
+  return sampleOf(target, latencies, (performance.now() - began) / 1000, cpuBefore);
 };
 
 const toml = (value: string): string => JSON.stringify(value);
