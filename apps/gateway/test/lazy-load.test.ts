@@ -4,10 +4,12 @@
  * (`serve-http-<hash>.js`); serving over stdio loads the first two and not the third. Black-box: the
  * built binary with a module-load hook that writes each ES module's URL to a file as it loads.
  */
+import { readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordModuleLoads } from '../../../test-support/module-loads.js';
 import { stdioBackendCommand } from './backends/spawn.js';
-import { cleanup, gatewayToml, makeFolder, runCli, startStdioGateway } from './harness.js';
+import { cleanup, cli, gatewayToml, makeFolder, runCli, startStdioGateway } from './harness.js';
 
 afterEach(cleanup);
 
@@ -21,6 +23,11 @@ const config = gatewayToml({ echo: { command: stdioBackendCommand({ name: 'echo'
 const gatewayLoads = (urls: readonly string[]): string[] => urls.filter((url) => url.includes('/gateway/dist/'));
 
 describe('what each promptyard-gateway command loads', () => {
+  it('names chunks the bundle has (so a check that one is not loaded cannot pass for want of it)', () => {
+    const chunks = readdirSync(dirname(cli)).map((file) => `/gateway/dist/${file}`);
+    for (const pattern of [serving, sdkClient, httpFront]) expect(chunks.some((file) => pattern.test(file))).toBe(true);
+  });
+
   it('--version loads neither the serving code nor the MCP client', async () => {
     const { env, loaded } = await recordModuleLoads(await makeFolder({}));
     const result = await runCli(['--version'], { env });
