@@ -137,7 +137,8 @@ describe('ListRefresh', () => {
     const { state, connection } = fakeServer(undefined, { via: 'notifications', polled: [] });
     const { host, refreshHost } = hostFor(connection);
     const refresh = new ListRefresh(connection, refreshHost, {});
-    await Promise.all([refresh.refresh(['tools']), refresh.refresh(['tools']), refresh.refresh(['prompts'])]);
+    // Four asks, three fetches: one per ask would fetch tools three times.
+    await Promise.all([refresh.refresh(['tools']), refresh.refresh(['tools']), refresh.refresh(['tools']), refresh.refresh(['prompts'])]);
     expect(state.asked.sort()).toEqual(['prompts', 'tools', 'tools']);
     host.serving = false;
     await refresh.refresh(['tools']);

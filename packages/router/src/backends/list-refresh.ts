@@ -6,7 +6,7 @@
  */
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
-import { jitter, POLL_CEILING_MS, POLL_DEFAULT_MS, POLL_FLOOR_MS, pollIntervalMs } from '../sdk/polling.js';
+import { nextPollMs, POLL_DEFAULT_MS, POLL_FLOOR_MS, pollIntervalMs } from '../sdk/polling.js';
 import type { ListName, UpstreamConnection } from '../sdk/upstream-types.js';
 import { fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
@@ -112,14 +112,13 @@ export class ListRefresh {
       const interval = pollIntervalMs(ttlMs);
       this.intervals.set(list, interval);
       this.failures.delete(list);
-      this.due.set(list, now + interval * jitter());
+      this.due.set(list, now + nextPollMs(interval, 0));
     }
     for (const list of failed) {
       if (!polled.has(list)) continue;
       const failures = (this.failures.get(list) ?? 0) + 1;
       this.failures.set(list, failures);
-      const backoff = Math.min(POLL_CEILING_MS, (this.intervals.get(list) ?? POLL_DEFAULT_MS) * 2 ** failures);
-      this.due.set(list, now + backoff * jitter());
+      this.due.set(list, now + nextPollMs(this.intervals.get(list) ?? POLL_DEFAULT_MS, failures));
     }
     clearTimeout(this.timer);
     const next = Math.min(...[...this.due].filter(([list]) => polled.has(list)).map(([, at]) => at));

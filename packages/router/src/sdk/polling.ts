@@ -16,6 +16,13 @@ export const pollIntervalMs = (ttlMs: number | undefined): number =>
 /** Polls come a little before the result goes stale, spread out so that many servers' polls do not line up. */
 export const jitter = (): number => 0.8 + 0.15 * Math.random();
 
+/** When to fetch again after `failures` failures in a row (0 after a success), given the usual interval. */
+export const nextPollMs = (intervalMs: number, failures: number): number =>
+  Math.min(POLL_CEILING_MS, intervalMs * 2 ** failures) * jitter();
+
+/** Request options of a fetch that must reach the server (not the SDK's cache), within `timeoutMs`. */
+export const fresh = (timeoutMs: number): { timeout: number; cacheMode: 'bypass' } => ({ timeout: timeoutMs, cacheMode: 'bypass' });
+
 /** The `ttlMs` of a 2026-07-28 result (the SDK's loose result schemas carry it without a type). */
 export const ttlOf = (result: object): number | undefined => {
   const ttlMs = (result as { ttlMs?: unknown }).ttlMs;

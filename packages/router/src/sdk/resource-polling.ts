@@ -4,7 +4,7 @@
  * off while reads fail), and an update reported when its contents changed.
  */
 import type { Client } from '@modelcontextprotocol/client';
-import { jitter, POLL_CEILING_MS, pollIntervalMs, ttlOf } from './polling.js';
+import { fresh, nextPollMs, pollIntervalMs, ttlOf } from './polling.js';
 
 export interface ResourceWatch {
   close(): Promise<void>;
@@ -18,7 +18,7 @@ export const pollResource = (client: Client, uri: string, timeoutMs: number, upd
   const read = async (): Promise<void> => {
     let ttlMs: number | undefined;
     try {
-      const result = await client.readResource({ uri }, { timeout: timeoutMs, cacheMode: 'bypass' });
+      const result = await client.readResource({ uri }, fresh(timeoutMs));
       const contents = JSON.stringify(result.contents);
       if (last !== undefined && contents !== last && !stopped) updated(uri);
       last = contents;
@@ -28,7 +28,7 @@ export const pollResource = (client: Client, uri: string, timeoutMs: number, upd
       failures++;
     }
     if (stopped) return;
-    timer = setTimeout(() => void read(), Math.min(POLL_CEILING_MS, pollIntervalMs(ttlMs) * 2 ** failures) * jitter());
+    timer = setTimeout(() => void read(), nextPollMs(pollIntervalMs(ttlMs), failures));
     timer.unref();
   };
   void read();

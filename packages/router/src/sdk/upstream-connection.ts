@@ -11,7 +11,7 @@ import type {
   StandardSchemaV1,
   Transport,
 } from '@modelcontextprotocol/client';
-import { ttlOf } from './polling.js';
+import { fresh, ttlOf } from './polling.js';
 import type { ClosableRelay } from './relay.js';
 import { pollResource } from './resource-polling.js';
 import type { ResourceWatch } from './resource-polling.js';
@@ -72,8 +72,6 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
 };
 
 /** The gateway keeps the lists itself (and re-lists when told or when they go stale): the SDK's cache is not consulted. */
-const fresh = (timeoutMs: number): { timeout: number; cacheMode: 'bypass' } => ({ timeout: timeoutMs, cacheMode: 'bypass' });
-
 /** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
 const listed = async <R extends object, T>(
   capability: object | undefined,
