@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords } from './dialect.js';
 import { compileDollarDialect, hintNames } from './dollar-dialect.js';
-import { compileFreeTextDialect, continueInput, geminiArgs } from './free-text-dialect.js';
+import { compileFreeTextDialect, continueInput } from './free-text-dialect.js';
 import { compileInputDialect } from './input-dialect.js';
 import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
@@ -74,12 +74,9 @@ describe('other dialects', () => {
     expect(placeholderLine(body, '${name}')).toBeUndefined();
   });
 
-  it('Gemini {{args}} is substituted, else the text is appended; Continue {{{ input }}}', () => {
-    expect(compileFreeTextDialect('Review {{args}} now. !{git diff}', geminiArgs).render({ arguments: 'a.ts' })).toBe(
-      'Review a.ts now. !{git diff}',
-    );
-    expect(compileFreeTextDialect('Explain this.\n', geminiArgs).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
-    expect(compileFreeTextDialect('Explain this.', geminiArgs).render({})).toBe('Explain this.');
+  it('Continue {{{ input }}} is substituted, else the text is appended', () => {
+    expect(compileFreeTextDialect('Explain this.\n', undefined).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
+    expect(compileFreeTextDialect('Explain this.', undefined).render({})).toBe('Explain this.');
     expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }} {{input}}', continueInput).render({ arguments: 'why' })).toBe(
       'Q: why {{ x }} why',
     );

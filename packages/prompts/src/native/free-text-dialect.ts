@@ -1,8 +1,8 @@
 import { argumentValue, freeTextName, type DialectTemplate } from './dialect.js';
 
 /**
- * One free-text placeholder (Gemini `{{args}}`, Continue `{{{ input }}}`), or none: then the text,
- * when given, is appended after a blank line — what Gemini CLI does with a prompt lacking `{{args}}`.
+ * One free-text placeholder (Continue `{{{ input }}}`), or none: then the text, when given, is
+ * appended after a blank line. (Gemini CLI commands have their own rendering: gemini-format.ts.)
  */
 export const compileFreeTextDialect = (body: string, placeholder: RegExp | undefined): DialectTemplate => {
   const parts = placeholder === undefined ? [body] : body.split(placeholder);
@@ -16,5 +16,4 @@ export const compileFreeTextDialect = (body: string, placeholder: RegExp | undef
   };
 };
 
-export const geminiArgs = /\{\{args\}\}/;
 export const continueInput = /\{\{\{?\s*input\s*\}?\}\}/;
