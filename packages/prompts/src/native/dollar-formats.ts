@@ -5,7 +5,7 @@ import { compileCodexDialect } from './codex-dialect.js';
 import { compileDollarDialect, hintNames, positionName } from './dollar-dialect.js';
 import { extraFields, stringField, stripExtension, type NativeDefinition, type NativeFileInput } from './native-definition.js';
 import { findUnfilled } from './unfilled.js';
-import { speckitFilled } from './speckit-template.js';
+import { speckitFill } from './speckit-template.js';
 import { findKeyTypos } from '../formats/frontmatter-typos.js';
 
 export type DollarFormat = 'claude-commands' | 'claude-skills' | 'codex' | 'speckit';
@@ -34,7 +34,8 @@ const listedNames = (value: unknown): string[] => {
 
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */
 export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput): NativeDefinition => {
-  const { data, body } = speckitFilled(format, parseNativeFrontmatter(input.text, input.file), input.text);
+  const { data, body: written } = parseNativeFrontmatter(input.text, input.file);
+  const { body, meta: fillMeta } = format === 'speckit' ? speckitFill(input.text, written) : { body: written, meta: {} };
   const hint = stringField(data, 'argument-hint');
   const listed = format === 'codex' ? [] : listedNames(data['arguments']);
   const template =
@@ -72,6 +73,6 @@ export const parseDollarFormat = (format: DollarFormat, input: NativeFileInput):
     ...(claude ? { references: 'at' as const } : {}),
     unfilled: claude ? findUnfilled(body, claudeVariable, () => false) : [],
     typos: findKeyTypos(data, 'dollar'),
-    meta: { ...extraFields(data, consumed), ...(hint === undefined ? {} : { 'argument-hint': hint }) },
+    meta: { ...extraFields(data, consumed), ...(hint === undefined ? {} : { 'argument-hint': hint }), ...fillMeta },
   };
 };

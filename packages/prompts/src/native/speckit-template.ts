@@ -5,8 +5,6 @@
  * (`DEFAULT_INIT_INTEGRATION`, skills mode: `/speckit-<name>`, `$ARGUMENTS`) and script type `sh`
  * (the default off Windows). What was filled is told in `_meta["dev.promptyard/filled"]`.
  */
-import type { Frontmatter } from '../formats/frontmatter.js';
-
 const speckitDefaults = { agent: 'copilot', script: 'sh', argsPlaceholder: '$ARGUMENTS', invoke: '/speckit-' } as const;
 export const filledMetaKey = 'dev.promptyard/filled';
 
@@ -88,13 +86,12 @@ export const fillSpeckitBody = (text: string, body: string): { body: string; fil
 };
 
 /**
- * A spec-kit template's frontmatter and body after the default install's fills, the fills kept as
- * `_meta["dev.promptyard/filled"]`; any other format's, unchanged.
+ * A spec-kit template's body after the default install's fills, and the `_meta` that tells them
+ * (`dev.promptyard/filled`; none when nothing was filled).
  */
-export const speckitFilled = (format: string, frontmatter: Frontmatter, text: string): Frontmatter => {
-  if (format !== 'speckit') return frontmatter;
-  const { body, filled } = fillSpeckitBody(text, frontmatter.body);
-  if (Object.keys(filled).length === 0) return frontmatter;
+export const speckitFill = (text: string, body: string): { body: string; meta: Record<string, unknown> } => {
+  const filled = fillSpeckitBody(text, body);
+  if (Object.keys(filled.filled).length === 0) return { body, meta: {} };
   const how = `spec-kit's default install (process_template for integration ${speckitDefaults.agent}, script ${speckitDefaults.script})`;
-  return { ...frontmatter, body, data: { ...frontmatter.data, [filledMetaKey]: { by: how, ...filled } } };
+  return { body: filled.body, meta: { [filledMetaKey]: { by: how, ...filled.filled } } };
 };
