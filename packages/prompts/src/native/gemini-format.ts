@@ -30,9 +30,9 @@ export const geminiCommandName = (path: string): string =>
  * blank line, and only when some text was typed.
  */
 export const renderGeminiPrompt = (prompt: string, command: string, text: string): string => {
-  const words = text.trim() === '' ? [] : text.trim().split(/\s+/);
-  if (prompt.includes(argsPlaceholder)) return prompt.replaceAll(argsPlaceholder, words.join(' '));
-  return words.length === 0 ? prompt : `${prompt}\n\n/${command} ${text.trim()}`;
+  const typed = text.trim();
+  if (prompt.includes(argsPlaceholder)) return prompt.replaceAll(argsPlaceholder, typed.split(/\s+/).join(' '));
+  return typed === '' ? prompt : `${prompt}\n\n/${command} ${typed}`;
 };
 
 /** Each `!{…}` shell injection (braces counted, as Gemini's `extractInjections` does), once, in order. */
