@@ -6,11 +6,9 @@
  *   tests expand_arguments_basic, escaped_placeholder_remains_literal, missing_required_args_reports_error.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, makeFolder, startStdio } from './harness.js';
+import { cleanup, makeFolder, messageText, startStdio } from './harness.js';
 
 afterEach(cleanup);
-
-const text = (message: { content: { type: string; text?: string } } | undefined): string | undefined => message?.content.text;
 
 describe('$ placeholders as Claude Code and Codex render them', () => {
   it('Claude keeps unmatched positions verbatim and counts from $0; Codex keeps $$ and needs every $NAME', async () => {
@@ -28,15 +26,15 @@ describe('$ placeholders as Claude Code and Codex render them', () => {
     });
 
     const pricing = await client.getPrompt({ name: 'claude:pricing', arguments: { arguments: 'data.txt' } });
-    expect(text(pricing.messages[0])).toBe("Pro costs $5.00 | Max costs $25.00. Run awk '{print $1}' on data.txt.\n");
+    expect(messageText(pricing.messages[0])).toBe("Pro costs $5.00 | Max costs $25.00. Run awk '{print $1}' on data.txt.\n");
     const migrate = await client.getPrompt({ name: 'claude:migrate', arguments: { arguments: 'SearchBar React Vue' } });
-    expect(text(migrate.messages[0])).toBe('Migrate the SearchBar component from React to Vue.\n');
+    expect(messageText(migrate.messages[0])).toBe('Migrate the SearchBar component from React to Vue.\n');
 
     const review = await client.getPrompt({ name: 'codex:review', arguments: { arguments: 'USER=Alice BRANCH=main' } });
-    expect(text(review.messages[0])).toBe('Review Alice changes on main\n');
+    expect(messageText(review.messages[0])).toBe('Review Alice changes on main\n');
     const missing = client.getPrompt({ name: 'codex:review', arguments: { arguments: 'USER=Alice' } });
     await expect(missing).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('missing required argument BRANCH') });
     const literal = await client.getPrompt({ name: 'codex:literal', arguments: { arguments: 'one' } });
-    expect(text(literal.messages[0])).toBe('literal $$USER and one\n');
+    expect(messageText(literal.messages[0])).toBe('literal $$USER and one\n');
   });
 });

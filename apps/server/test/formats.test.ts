@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cleanup, eventually, makeFolder, startStdio } from './harness.js';
+import { cleanup, eventually, makeFolder, messageText, startStdio } from './harness.js';
 import { homeFiles, projectFiles } from './native-fixtures.js';
 
 afterEach(cleanup);
@@ -12,8 +12,6 @@ const start = async () => {
   const server = await startStdio(['--no-watch'], { cwd: project, env: { PROMPTYARD_HOME: home } });
   return { ...server, project, home };
 };
-
-const text = (message: { content: { type: string; text?: string } } | undefined): string | undefined => message?.content.text;
 
 describe('prompts in their tools’ own formats, discovered with no folders configured', () => {
   it('lists every format with prefixes, project over home, and says on stderr what it found', async () => {
@@ -50,35 +48,35 @@ describe('prompts in their tools’ own formats, discovered with no folders conf
   it('renders each dialect verbatim apart from its own placeholders, and never executes anything', async () => {
     const { client } = await start();
     const fix = await client.getPrompt({ name: 'claude:git/fix-issue', arguments: { arguments: '42 high' } });
-    expect(text(fix.messages[0])).toBe(
+    expect(messageText(fix.messages[0])).toBe(
       'Fix issue #42 with priority high.\n\nCurrent status: !`git status --short`\n\n```ts\nconst greeting = `{{ name }}`; // a template literal, not ours\n```\nFollow @docs/style.md.\n',
     );
     expect(fix.messages[1]?.content).toMatchObject({ type: 'resource', resource: { text: '# Style\nUse short sentences.\n' } });
 
     const form = await client.getPrompt({ name: 'copilot:react-form', arguments: { formName: 'Login', workspaceFolder: '/work/app' } });
-    expect(text(form.messages[0])).toContain('Create a form named Login in /work/app.\n\n```jsx\n<input value={{ value }} />');
+    expect(messageText(form.messages[0])).toContain('Create a form named Login in /work/app.\n\n```jsx\n<input value={{ value }} />');
 
     const commit = await client.getPrompt({ name: 'gemini:git:commit', arguments: { arguments: 'the parser fix' } });
-    expect(text(commit.messages[0])).toBe('Write a commit message for: the parser fix\n\n!{git diff --staged}\n');
+    expect(messageText(commit.messages[0])).toBe('Write a commit message for: the parser fix\n\n!{git diff --staged}\n');
     const deploy = await client.getPrompt({ name: 'gemini:deploy', arguments: { arguments: 'to staging' } });
-    expect(text(deploy.messages[0])).toBe('Deploy the service.\n\n/deploy to staging');
+    expect(messageText(deploy.messages[0])).toBe('Deploy the service.\n\n/deploy to staging');
     const summarize = await client.getPrompt({ name: 'gemini:summarize' });
     expect(summarize.messages[1]?.content).toMatchObject({ type: 'resource' });
 
     const legacy = await client.getPrompt({ name: 'continue:legacy', arguments: { arguments: 'Why?' } });
-    expect(legacy.messages.map(text)).toEqual(['You answer in one line.', 'Why?']);
+    expect(legacy.messages.map(messageText)).toEqual(['You answer in one line.', 'Why?']);
     const codex = await client.getPrompt({ name: 'codex:draft-pr', arguments: { branch: 'feat/x' } });
     // Codex keeps `$$` as written (prompt_args.rs, escaped_placeholder_remains_literal).
-    expect(text(codex.messages[0])).toBe('Draft a PR for branch feat/x; costs $$5.\n');
+    expect(messageText(codex.messages[0])).toBe('Draft a PR for branch feat/x; costs $$5.\n');
     const plan = await client.getPrompt({ name: 'speckit:plan', arguments: { arguments: 'Add dark mode' } });
-    expect(text(plan.messages[0])).toContain('```text\nAdd dark mode\n```');
+    expect(messageText(plan.messages[0])).toContain('```text\nAdd dark mode\n```');
     const triage = await client.getPrompt({ name: 'claude:triage', arguments: { issue: '#9', severity: 'minor' } });
-    expect(text(triage.messages[0])).toBe('Triage issue #9 as minor.\n');
+    expect(messageText(triage.messages[0])).toBe('Triage issue #9 as minor.\n');
     const review = await client.getPrompt({ name: 'claude:review', arguments: { arguments: 'the diff' } });
-    expect(text(review.messages[0])).toBe('Review the diff carefully. Ünïcödé ✓\n');
+    expect(messageText(review.messages[0])).toBe('Review the diff carefully. Ünïcödé ✓\n');
 
     const greet = await client.getPrompt({ name: 'prompty:prompts/greet', arguments: { firstName: 'Ada' } });
-    expect(greet.messages.map((message) => [message.role, text(message)])).toEqual([
+    expect(greet.messages.map((message) => [message.role, messageText(message)])).toEqual([
       ['user', 'You are friendly.'],
       ['user', 'Say hello to Ada.'],
     ]);

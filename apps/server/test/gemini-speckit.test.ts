@@ -5,7 +5,7 @@
  * packages/prompts/src/native/fixtures/speckit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, makeFolder, runCli, startStdio } from './harness.js';
+import { cleanup, makeFolder, messageText, runCli, startStdio } from './harness.js';
 
 afterEach(cleanup);
 
@@ -16,8 +16,6 @@ const project: Record<string, string> = {
     '---\ndescription: Plan\nscripts:\n  sh: scripts/bash/setup-plan.sh --json "{ARGS}"\n  ps: scripts/powershell/setup-plan.ps1 -Json\n---\nRun `{SCRIPT}`, then __SPECKIT_COMMAND_TASKS__ (for __AGENT__).\nInput: {ARGS}\n',
 };
 
-const text = (message: { content: { type: string; text?: string } } | undefined): string | undefined => message?.content.text;
-
 describe('Gemini CLI commands and spec-kit templates, as their tools render them', () => {
   it('appends the typed Gemini command, and fills spec-kit templates as its default install does', async () => {
     const folder = await makeFolder(project);
@@ -25,12 +23,12 @@ describe('Gemini CLI commands and spec-kit templates, as their tools render them
     const { client } = await startStdio(['--no-watch'], { cwd: folder, env: { PROMPTYARD_HOME: home } });
 
     const led = await client.getPrompt({ name: 'gemini:model_led', arguments: { arguments: '1.2.0 added "a feature"' } });
-    expect(text(led.messages[0])).toBe('This is the instruction.\n\n/model_led 1.2.0 added "a feature"');
+    expect(messageText(led.messages[0])).toBe('This is the instruction.\n\n/model_led 1.2.0 added "a feature"');
     const diff = await client.getPrompt({ name: 'gemini:diff', arguments: { arguments: ' a.ts   b.ts ' } });
-    expect(text(diff.messages[0])).toBe('Review a.ts b.ts:\n!{git diff}');
+    expect(messageText(diff.messages[0])).toBe('Review a.ts b.ts:\n!{git diff}');
 
     const plan = await client.getPrompt({ name: 'speckit:plan', arguments: { arguments: 'Add dark mode' } });
-    expect(text(plan.messages[0])).toBe(
+    expect(messageText(plan.messages[0])).toBe(
       'Run `.specify/scripts/bash/setup-plan.sh --json "Add dark mode"`, then /speckit-tasks (for copilot).\nInput: Add dark mode\n',
     );
     const { prompts } = await client.listPrompts();

@@ -157,3 +157,6 @@ export const eventually = async <T>(probe: () => Promise<T>, predicate: (value: 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 };
+
+/** A prompt message's text (undefined for a message that is not text). */
+export const messageText = (message: { content: { type: string; text?: string } } | undefined): string | undefined => message?.content.text;

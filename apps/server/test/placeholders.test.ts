@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, makeFolder, runCli, startStdio, type Era } from './harness.js';
+import { cleanup, makeFolder, messageText, runCli, startStdio, type Era } from './harness.js';
 
 afterEach(cleanup);
 
@@ -49,8 +49,6 @@ const start = async (era: Era) => {
   return { ...server, project, env };
 };
 
-const text = (message: { content: { type: string; text?: string } } | undefined): string | undefined => message?.content.text;
-
 describe('placeholders each tool fills, served as prompt arguments', () => {
   for (const era of ['legacy', 'modern'] as Era[]) {
     it(`lists and fills editor variables, Codex named placeholders, indexed words and legacy Continue prompts (${era === 'legacy' ? '2025-11-25' : '2026-07-28'})`, async () => {
@@ -77,7 +75,7 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
         name: 'copilot:explain',
         arguments: { audience: 'an intern', selection: 'let x = 1;', fileBasename: 'app.ts' },
       });
-      expect(text(explain.messages[0])).toBe(
+      expect(messageText(explain.messages[0])).toBe(
         'Explain this code from app.ts (in ) to an intern:\n\nlet x = 1;\n\nMention ${editorThing}.\n```js\nconst label = `${name}`;\n```\n',
       );
 
@@ -86,14 +84,14 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
         name: 'codex:draftpr',
         arguments: { arguments: 'FILES="src/index.ts src/api.ts" PR_TITLE="Add hero animation"' },
       });
-      expect(text(draft.messages[0])).toContain(
+      expect(messageText(draft.messages[0])).toContain(
         'stage them first: src/index.ts src/api.ts.\nOpen a draft PR on the same branch. Use Add hero animation when supplied;',
       );
       const explicit = await client.getPrompt({
         name: 'codex:draftpr',
         arguments: { arguments: 'PR_TITLE=from-text FILES=', PR_TITLE: 'Explicit' },
       });
-      expect(text(explicit.messages[0])).toContain('stage them first: .\nOpen a draft PR on the same branch. Use Explicit when');
+      expect(messageText(explicit.messages[0])).toContain('stage them first: .\nOpen a draft PR on the same branch. Use Explicit when');
       // Codex refuses to expand a prompt while a named placeholder has no value (prompt_args.rs, missing_required_args_reports_error).
       await expect(client.getPrompt({ name: 'codex:draftpr', arguments: { PR_TITLE: 'Explicit' } })).rejects.toThrow(
         /missing required argument FILES/,
@@ -106,15 +104,15 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
         ['arguments', 'Free text, as typed after the command ($ARGUMENTS)'],
       ]);
       const migrate = await client.getPrompt({ name: 'claude:migrate', arguments: { arguments: 'SearchBar React Vue' } });
-      expect(text(migrate.messages[0])).toBe('Migrate the SearchBar component from React to Vue.\n');
+      expect(messageText(migrate.messages[0])).toBe('Migrate the SearchBar component from React to Vue.\n');
 
       expect(byName('continue:check')?.description).toBe('check');
       const check = await client.getPrompt({ name: 'continue:check', arguments: { arguments: 'fn add(a, b)' } });
-      expect(check.messages.map(text)).toEqual(['You review code.', 'fn add(a, b)\n\nAlso check {{{ currentFile }}}.']);
+      expect(check.messages.map(messageText)).toEqual(['You review code.', 'fn add(a, b)\n\nAlso check {{{ currentFile }}}.']);
 
       // Arguments a prompt does not take are ignored over MCP.
       const ignored = await client.getPrompt({ name: 'claude:migrate', arguments: { arguments: 'A B C', bogus: '1' } });
-      expect(text(ignored.messages[0])).toBe('Migrate the A component from B to C.\n');
+      expect(messageText(ignored.messages[0])).toBe('Migrate the A component from B to C.\n');
     });
   }
 
