@@ -1,7 +1,7 @@
 import { writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { describeError, PromptyardError } from '@promptyard/core';
+import { describeError, isoTime, PromptyardError } from '@promptyard/core';
 import type { AuditEntry, AuditTrail, Logger, Metrics } from '@promptyard/core';
 
 /**
@@ -43,7 +43,7 @@ const entryKeys = [
 
 /** One entry as its JSON line (with the newline): keys in a fixed order, absent ones left out. */
 export const auditLine = (entry: AuditEntry, time: Date = new Date()): string => {
-  const line: Record<string, unknown> = { time: time.toISOString() };
+  const line: Record<string, unknown> = { time: isoTime(time.getTime()) };
   for (const key of entryKeys) if (entry[key] !== undefined) line[key] = entry[key];
   return `${JSON.stringify(line)}\n`;
 };

@@ -1,3 +1,4 @@
+import { isoTime } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { UNBOUNDED_FACTOR } from '../sdk/message-bounds.js';
 import type { OversizedMessage } from '../sdk/message-bounds.js';
@@ -27,7 +28,7 @@ export class OversizeTally {
 
   record(message: OversizedMessage): void {
     this.count++;
-    this.last = { bytes: message.bytes, where: message.where, at: new Date().toISOString() };
+    this.last = { bytes: message.bytes, where: message.where, at: isoTime() };
     const outcome = message.failed === undefined ? '' : `; request ${JSON.stringify(message.failed)} failed with an error naming the limit`;
     this.logger.warn(
       message.unbounded === true
