@@ -64,7 +64,7 @@ interface StreamLog {
 /** An event id is `<streamId>|<seq>`: the stream (the SDK's ids have no `|`) and the session-wide sequence number. */
 const formatEventId = (streamId: string, seq: number): string => `${streamId}|${seq}`;
 
-const parseEventId = (eventId: string): { readonly streamId: string; readonly seq: number } | undefined => {
+export const parseEventId = (eventId: string): { readonly streamId: string; readonly seq: number } | undefined => {
   const at = eventId.lastIndexOf('|');
   const seq = Number(eventId.slice(at + 1));
   if (at <= 0 || !Number.isSafeInteger(seq) || seq <= 0) return undefined;

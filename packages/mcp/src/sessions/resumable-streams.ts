@@ -6,6 +6,7 @@
  * its stream still in use.
  */
 import { standaloneStreamId } from '@promptyard/core';
+import { parseEventId } from './memory-event-store.js';
 import type { MemoryEventStore } from './memory-event-store.js';
 
 /** A session's streams kept by this node: their events, and how to let go of each stream being written now (by stream id). */
@@ -40,8 +41,10 @@ const getStreamPrefix = async (events: MemoryEventStore | undefined, request: Re
 };
 
 /** The stream a POST's SSE body belongs to, from the id of its first event (`<streamId>|<seq>`: the priming event, on 2025-11-25). */
-const firstEventStream = (chunk: Uint8Array): string | undefined =>
-  /^(?:event: message\n)?id: ([^\n|]+)\|\d+\n/.exec(new TextDecoder().decode(chunk))?.[1];
+const firstEventStream = (chunk: Uint8Array): string | undefined => {
+  const id = /^(?:event: message\n)?id: ([^\n]+)\n/.exec(new TextDecoder().decode(chunk))?.[1];
+  return id === undefined ? undefined : parseEventId(id)?.streamId;
+};
 
 /** Where a followed stream is listed while it is written: `streamId` when known before its first bytes. */
 export interface StreamListing {
