@@ -5,7 +5,7 @@
 
 /** A server's `ttlMs` is obeyed within these bounds: no poll storm from a tiny one, no deaf gateway from a huge one. */
 export const POLL_FLOOR_MS = 1000;
-export const POLL_CEILING_MS = 5 * 60_000;
+const POLL_CEILING_MS = 5 * 60_000;
 /** `ttlMs` 0 or absent says nothing about how often the result changes: the gateway's own guess. */
 export const POLL_DEFAULT_MS = 30_000;
 
@@ -14,7 +14,7 @@ export const pollIntervalMs = (ttlMs: number | undefined): number =>
   ttlMs === undefined || ttlMs <= 0 ? POLL_DEFAULT_MS : Math.min(POLL_CEILING_MS, Math.max(POLL_FLOOR_MS, ttlMs));
 
 /** Polls come a little before the result goes stale, spread out so that many servers' polls do not line up. */
-export const jitter = (): number => 0.8 + 0.15 * Math.random();
+const jitter = (): number => 0.8 + 0.15 * Math.random();
 
 /** When to fetch again after `failures` failures in a row (0 after a success), given the usual interval. */
 export const nextPollMs = (intervalMs: number, failures: number): number =>
