@@ -1,6 +1,7 @@
 import { PromptyardError } from '@promptyard/core';
 import { argumentValue, freeTextName, splitWords } from './dialect.js';
 import { positionName, type DollarTemplate } from './dollar-dialect.js';
+import { cutAtPlaceholders, hasPlaceholders, joinParts, joinPositions, positionsOf, type Placeholder } from './placeholder-parts.js';
 
 /**
  * Codex custom prompts, as `codex-rs/tui/src/bottom_pane/prompt_args.rs` expands them. A body with a
@@ -56,42 +57,23 @@ const compileNamed = (body: string, names: readonly string[]): DollarTemplate =>
   },
 });
 
-type Part = string | { readonly position: number } | { readonly all: true };
-
 const compileNumeric = (body: string, names: readonly string[]): DollarTemplate => {
   const nameOf = (position: number): string => names[position] ?? positionName(position);
-  const parts: Part[] = [];
-  const positions = new Map<string, number>();
-  let text = '';
-  let last = 0;
-  for (const match of body.matchAll(/\$\$|\$([1-9])|\$ARGUMENTS/g)) {
-    text += body.slice(last, match.index);
-    last = match.index + match[0].length;
-    if (match[0] === '$$') {
-      text += '$$';
-      continue;
-    }
-    parts.push(text, match[1] === undefined ? { all: true } : { position: Number(match[1]) - 1 });
-    text = '';
-    if (match[1] !== undefined) positions.set(nameOf(Number(match[1]) - 1), Number(match[1]) - 1);
-  }
-  parts.push(text + body.slice(last));
-  const used = parts.some((part) => typeof part !== 'string');
+  const parts = cutAtPlaceholders(body, /\$\$|\$([1-9])|\$ARGUMENTS/g, (match): Placeholder | string => {
+    if (match[0] === '$$') return '$$';
+    return match[1] === undefined ? { all: true } : { position: Number(match[1]) - 1, raw: match[0], named: false };
+  });
+  const positions = new Map(positionsOf(parts).map((position): [string, number] => [nameOf(position), position]));
   const lastPosition = Math.max(-1, ...positions.values());
   return {
-    variables: used ? [...positions.keys(), freeTextName] : [],
+    variables: hasPlaceholders(parts) ? [...positions.keys(), freeTextName] : [],
     positions,
     render: (args) => {
       const free = argumentValue(args, freeTextName);
       const words = free === undefined ? [] : splitWords(free);
       const at = (position: number): string => argumentValue(args, nameOf(position)) ?? words[position] ?? '';
-      const all = (): string => {
-        if (free !== undefined) return words.join(' ');
-        const given: string[] = [];
-        for (let position = 0; position <= lastPosition; position++) given.push(at(position));
-        return given.filter((value) => value !== '').join(' ');
-      };
-      return parts.map((part) => (typeof part === 'string' ? part : 'all' in part ? all() : at(part.position))).join('');
+      const all = (): string => (free === undefined ? joinPositions(lastPosition, at) : words.join(' '));
+      return joinParts(parts, (part) => ('all' in part ? all() : at(part.position)));
     },
   };
 };

@@ -1,4 +1,5 @@
 import { argumentValue, freeTextName, splitWords, type DialectTemplate } from './dialect.js';
+import { cutAtPlaceholders, joinParts, joinPositions, type Placeholder } from './placeholder-parts.js';
 
 /**
  * Claude Code's placeholders for commands and skills (and spec-kit's, whose default agent is Claude
@@ -20,8 +21,6 @@ export interface DollarTemplate extends DialectTemplate {
 export const positionName = (position: number): string => `arg${position + 1}`;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-type Part = string | { readonly position: number; readonly raw: string; readonly named: boolean } | { readonly all: true };
 
 const placeholderPattern = (names: readonly string[], namedTokens: boolean): RegExp => {
   const named =
@@ -45,35 +44,23 @@ const placeholderPattern = (names: readonly string[], namedTokens: boolean): Reg
 export const compileDollarDialect = (body: string, options: DollarDialectOptions = {}): DollarTemplate => {
   const names = options.positionalNames ?? [];
   const nameOf = (position: number): string => names[position] ?? positionName(position);
-  const parts: Part[] = [];
   const variables: string[] = [];
   const positions = new Map<string, number>();
   const use = (name: string): void => {
     if (!variables.includes(name)) variables.push(name);
   };
-  let last = 0;
-  let text = '';
-  for (const match of body.matchAll(placeholderPattern(names, options.namedTokens === true))) {
-    text += body.slice(last, match.index);
-    last = match.index + match[0].length;
-    if (match[0] === '\\$') {
-      text += '$';
-      continue;
-    }
-    parts.push(text);
-    text = '';
+  const parts = cutAtPlaceholders(body, placeholderPattern(names, options.namedTokens === true), (match): Placeholder | string => {
+    if (match[0] === '\\$') return '$';
     if (match[0] === '$ARGUMENTS') {
-      parts.push({ all: true });
       use(freeTextName);
-      continue;
+      return { all: true };
     }
     const [, indexed, digits, token] = match;
     const position = indexed !== undefined ? Number(indexed) : digits !== undefined ? Number(digits) : names.indexOf(token ?? '');
-    parts.push({ position, raw: match[0], named: token !== undefined });
     positions.set(nameOf(position), position);
     use(nameOf(position));
-  }
-  parts.push(text + body.slice(last));
+    return { position, raw: match[0], named: token !== undefined };
+  });
   if (variables.length > 0 && !variables.includes(freeTextName)) variables.push(freeTextName);
   const lastPosition = Math.max(-1, ...positions.values());
 
@@ -84,14 +71,9 @@ export const compileDollarDialect = (body: string, options: DollarDialectOptions
       const free = argumentValue(args, freeTextName);
       const words = free === undefined ? [] : splitWords(free);
       const at = (position: number): string | undefined => argumentValue(args, nameOf(position)) ?? words[position];
-      const all = (): string => {
-        if (free !== undefined) return free;
-        const given: string[] = [];
-        for (let position = 0; position <= lastPosition; position++) given.push(at(position) ?? '');
-        return given.filter((value) => value !== '').join(' ');
-      };
-      const value = (part: Exclude<Part, string>): string => ('all' in part ? all() : (at(part.position) ?? (part.named ? '' : part.raw)));
-      return parts.map((part) => (typeof part === 'string' ? part : value(part))).join('');
+      const value = (part: Placeholder): string =>
+        'all' in part ? (free ?? joinPositions(lastPosition, at)) : (at(part.position) ?? (part.named ? '' : part.raw));
+      return joinParts(parts, value);
     },
   };
 };
