@@ -199,13 +199,12 @@ export class BackendPool {
 
   /**
    * A call named a tool, prompt or resource nobody serves: servers whose lists are polled (no listen
-   * stream) list them now — each at most once a second — and the routes are rebuilt; true when any did.
+   * stream) list them now — each at most once a second —; true when a list changed. Its update
+   * scheduled the rebuild (a microtask), which has run by the time this resumes.
    */
   async relistPolled(): Promise<boolean> {
     const relisted = await Promise.all(this.ready().map((backend) => backend.relist()));
-    if (!relisted.includes(true)) return false;
-    this.hooks.rebuild();
-    return true;
+    return relisted.includes(true);
   }
 
   /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */

@@ -128,8 +128,15 @@ describe('ListRefresh', () => {
     expect(toolNames(host.lists)).toEqual(['new']);
     expect(await refresh.relist()).toBe(false);
     await vi.advanceTimersByTimeAsync(1000);
+    // Listed again, found as they were: no update, so the routes are not rebuilt.
+    const updates = host.updates;
+    expect(await refresh.relist()).toBe(false);
+    expect(host.updates).toBe(updates);
+    await vi.advanceTimersByTimeAsync(1000);
+    state.tools = ['new', 'newer'];
     expect(await refresh.relist()).toBe(true);
-    expect(state.asked.filter((list) => list === 'tools')).toHaveLength(2);
+    expect(toolNames(host.lists)).toEqual(['new', 'newer']);
+    expect(state.asked.filter((list) => list === 'tools')).toHaveLength(3);
     refresh.stop();
   });
 

@@ -4,6 +4,7 @@
  * 2026-07-28 server without a listen stream), and at once — at most once a second — when a call
  * names something the gateway does not know.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { describeError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { nextPollMs, POLL_DEFAULT_MS, POLL_FLOOR_MS, pollIntervalMs } from '../sdk/polling.js';
@@ -26,6 +27,9 @@ export interface RefreshHost {
   skillsFailed(error: unknown): void;
 }
 
+const sameLists = (a: BackendLists, b: BackendLists): boolean =>
+  (Object.keys(a) as (keyof BackendLists)[]).every((list) => a[list] === b[list] || isDeepStrictEqual(a[list], b[list]));
+
 export class ListRefresh {
   private readonly connection: UpstreamConnection;
   private readonly host: RefreshHost;
@@ -37,6 +41,8 @@ export class ListRefresh {
   private readonly intervals = new Map<ListName, number>();
   private timer: NodeJS.Timeout | undefined;
   private relistedAt = 0;
+  /** Grows with each fetch that changed a list: `relist` tells by it whether its fetch found anything. */
+  private updates = 0;
   private stopped = false;
 
   constructor(connection: UpstreamConnection, host: RefreshHost, freshness: Freshness) {
@@ -62,13 +68,14 @@ export class ListRefresh {
     return this.running;
   }
 
-  /** A call named something unknown: the polled lists fetched now (at most once a second); true when they were. */
+  /** A call named something unknown: the polled lists fetched now (at most once a second); true when one changed. */
   async relist(): Promise<boolean> {
     const polled = this.connection.listChanges.polled;
     if (polled.length === 0 || this.stopped || Date.now() - this.relistedAt < POLL_FLOOR_MS) return false;
     this.relistedAt = Date.now();
+    const before = this.updates;
     await this.refresh(polled);
-    return true;
+    return this.updates !== before;
   }
 
   stop(): void {
@@ -86,7 +93,11 @@ export class ListRefresh {
           this.host.skillsFailed(error),
         );
         if (!this.host.serving(this.connection)) return;
-        this.host.update(fetched.lists);
+        // A poll that finds the lists as they were leaves the routes (and the search indexes) alone.
+        if (!sameLists(this.host.lists(), fetched.lists)) {
+          this.updates++;
+          this.host.update(fetched.lists);
+        }
         this.schedule(fetched.freshness, []);
       } catch (error) {
         this.host.logger.warn('could not fetch a list again', {
