@@ -69,12 +69,14 @@ describe('boundedFetch: JSON bodies', () => {
     expect(reports).toHaveLength(1);
   });
 
-  it('bounds a listen stream of JSON lines line by line, passing each on as it ends', async () => {
-    const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n`;
+  it('bounds a listen stream of JSON lines line by line, passing each on as an SSE event as it ends', async () => {
+    const message = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    const line = `${message}\n`;
     const stream = source([line.repeat(20), line.slice(0, 10), line.slice(10), '{"last":true}']);
     const { fetchIt, reports } = through(stream.body, 'application/json');
     const response = await fetchIt('http://backend/mcp', post({ method: 'subscriptions/listen', params: {}, jsonrpc: '2.0', id: 2 }));
-    expect(await response.text()).toBe(`${line.repeat(21)}{"last":true}\n`);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe(`${`data: ${message}\n\n`.repeat(21)}data: {"last":true}\n\n`);
     expect(reports).toEqual([]);
   });
 });

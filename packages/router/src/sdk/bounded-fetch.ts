@@ -3,7 +3,10 @@
  * `[limits] max_message_bytes` while the body is read:
  * - an `application/json` body answering a POST is held up to the limit and handed on whole; over
  *   it, the body is cancelled and the SDK reads instead the error that fails the POSTed request(s);
- * - a `subscriptions/listen` answered with newline-delimited JSON is bounded line by line;
+ * - a `subscriptions/listen` answered with newline-delimited JSON (`Content-Type: application/json`,
+ *   chunked, one message per line, as some 2026-07-28 servers send it) is bounded line by line and
+ *   handed on as the SSE stream the SDK reads: the SDK reads an `application/json` answer with
+ *   `response.json()`, which never settles on a stream that stays open;
  * - a `text/event-stream` body goes on event by event (`bounded-sse.ts`);
  * - any other body (an error page, a redirect, OAuth metadata) fails its read past the limit.
  */
@@ -59,14 +62,21 @@ const boundedJson = (bounds: MessageBounds, ids: () => readonly JsonRpcId[]): Tr
   });
 };
 
-/** Newline-delimited JSON (a listen stream): each line within the limit goes on as it ends; one over it ends the stream. */
+/**
+ * Newline-delimited JSON (a listen stream) in, SSE out: each non-blank line within the limit goes on
+ * as one `data:` event as soon as it ends; one over the limit ends the stream.
+ */
 const boundedJsonLines = (bounds: MessageBounds): TransformStream<Uint8Array, Uint8Array> => {
   let over = false;
   let lines: BoundedLines | undefined;
   return new TransformStream({
     start(controller) {
       lines = new BoundedLines(bounds.maxBytes, {
-        line: (text) => controller.enqueue(encoder.encode(`${text}\n`)),
+        line: (text) => {
+          const message = text.trim();
+          // One event per line: a stray carriage return inside it would end the SSE line early.
+          if (message !== '') controller.enqueue(encoder.encode(`data: ${message.replaceAll('\r', '')}\n\n`));
+        },
         oversized: (_head, bytes) => {
           over = true;
           bounds.oversized({ bytes, where: 'JSON line', failed: undefined });
@@ -97,27 +107,35 @@ const boundedBytes = (bounds: MessageBounds): TransformStream<Uint8Array, Uint8A
   });
 };
 
+/** How a response's body is read: through `transform`, handed on as `mediaType` when that changes. */
+interface Bound {
+  readonly transform: TransformStream<Uint8Array, Uint8Array>;
+  readonly mediaType?: string;
+}
+
 /** The same response with its body read through `bound`. */
-const rebody = (response: Response, body: ReadableStream<Uint8Array>, bound: TransformStream<Uint8Array, Uint8Array>): Response => {
-  const bounded = new Response(body.pipeThrough(bound), {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+const rebody = (response: Response, body: ReadableStream<Uint8Array>, bound: Bound): Response => {
+  const headers = new Headers(response.headers);
+  if (bound.mediaType !== undefined) {
+    headers.set('content-type', bound.mediaType);
+    headers.delete('content-length');
+  }
+  const bounded = new Response(body.pipeThrough(bound.transform), { status: response.status, statusText: response.statusText, headers });
   // Redirect handling reads where the response came from.
   Object.defineProperty(bounded, 'url', { value: response.url });
   return bounded;
 };
 
 /** The transform that bounds a response to `init` by its media type. */
-const boundFor = (response: Response, init: RequestInit | undefined, bounds: MessageBounds): TransformStream<Uint8Array, Uint8Array> => {
+const boundFor = (response: Response, init: RequestInit | undefined, bounds: MessageBounds): Bound => {
   const ids = (): JsonRpcId[] => requestIds(init);
   const type = mediaType(response);
-  if (type === 'text/event-stream') return boundedEvents(bounds, ids);
+  if (type === 'text/event-stream') return { transform: boundedEvents(bounds, ids) };
   if (type !== 'application/json' || !response.ok || init?.method?.toUpperCase() !== 'POST' || typeof init.body !== 'string')
-    return boundedBytes(bounds);
-  if (methodOf(encoder.encode(init.body.slice(0, 1024))) === 'subscriptions/listen') return boundedJsonLines(bounds);
-  return boundedJson(bounds, ids);
+    return { transform: boundedBytes(bounds) };
+  if (methodOf(encoder.encode(init.body.slice(0, 1024))) === 'subscriptions/listen')
+    return { transform: boundedJsonLines(bounds), mediaType: 'text/event-stream' };
+  return { transform: boundedJson(bounds, ids) };
 };
 
 /** `inner` (the global fetch by default), every response body read within `bounds`. */

@@ -2,7 +2,6 @@ import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontext
 import type { Transport } from '@modelcontextprotocol/client';
 import { boundedFetch } from './bounded-fetch.js';
 import type { MessageLimit, OversizedMessage } from './message-bounds.js';
-import { withListenFraming } from './listen-framing.js';
 import { createGatewayAuth } from './oauth.js';
 import type { GatewayAuth } from './oauth.js';
 import { ProcessGroupTransport } from './stdio-transport.js';
@@ -55,8 +54,8 @@ export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer, limit: Mes
   const http = new StreamableHTTPClientTransport(new URL(spec.url), {
     ...auth,
     requestInit: { headers: { ...spec.headers } },
-    // A listen stream framed as JSON lines reaches the SDK as the SSE it reads; every byte is bounded first.
-    fetch: withListenFraming(bounded),
+    // Every byte is bounded; a listen stream framed as JSON lines reaches the SDK as the SSE it reads.
+    fetch: bounded,
   });
   // SDK 2.4: a request's abort signal is joined to the transport's with listeners removed only on
   // abort, so every request to an HTTP backend leaves one behind (a leak in a long-running gateway).

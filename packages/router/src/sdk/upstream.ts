@@ -2,7 +2,7 @@
  * The SDK seam: the only code in the router that imports the MCP SDK. Here each backend's one
  * shared connection is opened (`upstream-transport.ts` for stdio, Streamable HTTP and SSE,
  * `upstream-connection.ts` for its requests), its `subscriptions/listen` stream probed for and kept
- * (`listen.ts`; framed as SSE or JSON lines, `listen-framing.ts`),
+ * (`listen.ts`; framed as SSE or JSON lines, the latter reframed in `bounded-fetch.ts`),
  * 2025-era stdio calls relayed as JSON-RPC (`relay.ts`), stdio children spawned and stopped by
  * process group, and OAuth tokens obtained and refreshed (`oauth.ts`, `oauth-login.ts`).
  */

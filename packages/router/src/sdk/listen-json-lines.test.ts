@@ -1,7 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { FetchLike, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { withListenFraming } from './listen-framing.js';
+import { boundedFetch } from './bounded-fetch.js';
 
 const encoder = new TextEncoder();
 
@@ -39,9 +39,12 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((transport) => transport.close()));
 });
 
-/** The SDK's own HTTP transport over `fetch` wrapped for listen framing: what its `onmessage` receives. */
+/** `inner` read through the bounds every HTTP backend is read with (a limit no test message reaches). */
+const bounded = (inner: FetchLike): FetchLike => boundedFetch({ server: 'test', maxBytes: 1 << 20, oversized: () => {} }, inner);
+
+/** The SDK's own HTTP transport over `fetch` read through the bounds: what its `onmessage` receives. */
 const sdkTransport = async (fetch: FetchLike): Promise<{ transport: StreamableHTTPClientTransport; received: JSONRPCMessage[] }> => {
-  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: withListenFraming(fetch) });
+  const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch: bounded(fetch) });
   transports.push(transport);
   const received: JSONRPCMessage[] = [];
   transport.onmessage = (message) => received.push(message);
@@ -53,7 +56,7 @@ const until = async (condition: () => boolean): Promise<void> => {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 };
 
-describe('withListenFraming', () => {
+describe('a listen stream of JSON lines, through boundedFetch', () => {
   it('hands a listen stream of JSON lines to the SDK as it comes, lines split anywhere across chunks', async () => {
     const ackLine = `${JSON.stringify(ack)}\n`;
     const changedBytes = encoder.encode(`${JSON.stringify(changed)}\r\n\n`);
@@ -90,7 +93,7 @@ describe('withListenFraming', () => {
         },
       );
     };
-    const wrapped = withListenFraming(inner);
+    const wrapped = bounded(inner);
     const list = await wrapped('http://127.0.0.1:9/mcp', {
       method: 'POST',
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
