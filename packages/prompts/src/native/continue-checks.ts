@@ -1,3 +1,4 @@
+import { findKeyTypos } from '../formats/frontmatter-typos.js';
 import { readContinueFile } from './continue-format.js';
 import { mustache } from './free-text-dialect.js';
 import type { NativeFileInput } from './native-definition.js';
@@ -78,6 +79,8 @@ const attachmentFindings = (text: string, prompt: string): ToolFinding[] => {
 /** A Markdown prompt Continue also applies as a rule: without `invokable: true` (core/config/markdown/loadMarkdownRules.ts). */
 const ruleFinding = (input: NativeFileInput, data: Readonly<Record<string, unknown>>): ToolFinding[] => {
   if (!input.path.toLowerCase().endsWith('.md') || data['invokable'] === true) return [];
+  // A misspelt `invokable` is reported as a typo already, which says what to do.
+  if (findKeyTypos(data, 'continue').some((typo) => typo.suggestion === 'invokable')) return [];
   return [
     {
       message:

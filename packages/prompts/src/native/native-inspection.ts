@@ -5,7 +5,9 @@ import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
 import type { SymlinkPolicy } from '../folder/symlinks.js';
+import { checkContinueFile } from './continue-checks.js';
 import { parseContinueFormat } from './continue-format.js';
+import { checkCopilotFile } from './copilot-checks.js';
 import { parseCopilotFormat } from './copilot-format.js';
 import { freeTextName } from './dialect.js';
 import { parseDollarFormat } from './dollar-formats.js';
@@ -14,6 +16,7 @@ import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-d
 import { createNativeEntry } from './native-entry.js';
 import { listNativeFiles } from './native-files.js';
 import { parsePromptyFormat } from './prompty-format.js';
+import type { ToolFinding } from './tool-findings.js';
 import { placeholderLine } from './unfilled.js';
 
 /** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
@@ -52,6 +55,12 @@ const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeD
   continue: parseContinueFormat,
   gemini: parseGeminiFormat,
   prompty: parsePromptyFormat,
+};
+
+/** Per format, what the tool itself says about a file that loads, or does with it that we do not (tool-findings.ts). */
+const toolChecks: Partial<Readonly<Record<NativeFormat, (input: NativeFileInput) => readonly ToolFinding[]>>> = {
+  continue: checkContinueFile,
+  copilot: checkCopilotFile,
 };
 
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
@@ -97,8 +106,12 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
   const source = toPosixRelative(dir, file);
   try {
     const text = read.text.replace(/\r\n/g, '\n');
-    const definition = parsers[format]({ text, file, path: source, jinja: folder.jinja });
+    const input = { text, file, path: source, jinja: folder.jinja };
+    const definition = parsers[format](input);
     definitionProblems(file, text, definition, problems);
+    for (const { message, line } of toolChecks[format]?.(input) ?? []) {
+      problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
+    }
     return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
   } catch (error) {
     const { reason, line } = fileErrorDetails(error);
