@@ -5,12 +5,14 @@ import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
 import type { SymlinkPolicy } from '../folder/symlinks.js';
+import { checkCodexFile, codexRefusalNote } from './codex-checks.js';
 import { checkContinueFile } from './continue-checks.js';
 import { parseContinueFormat } from './continue-format.js';
 import { checkCopilotFile } from './copilot-checks.js';
 import { parseCopilotFormat } from './copilot-format.js';
 import { freeTextName } from './dialect.js';
 import { parseDollarFormat } from './dollar-formats.js';
+import { checkGeminiFile } from './gemini-checks.js';
 import { parseGeminiFormat } from './gemini-format.js';
 import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-definition.js';
 import { createNativeEntry } from './native-entry.js';
@@ -59,9 +61,14 @@ const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeD
 
 /** Per format, what the tool itself says about a file that loads, or does with it that we do not (tool-findings.ts). */
 const toolChecks: Partial<Readonly<Record<NativeFormat, (input: NativeFileInput) => readonly ToolFinding[]>>> = {
+  codex: checkCodexFile,
   continue: checkContinueFile,
   copilot: checkCopilotFile,
+  gemini: checkGeminiFile,
 };
+
+/** Per format, what to add to the reason Promptyard refuses a file for, when the tool itself would load it. */
+const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => string | undefined>>> = { codex: codexRefusalNote };
 
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
 const definitionProblems = (file: string, text: string, definition: NativeDefinition, problems: NativeProblem[]): void => {
@@ -115,7 +122,9 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
     return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
   } catch (error) {
     const { reason, line } = fileErrorDetails(error);
-    problems.push({ file, severity: 'error', message: reason, ...(line === undefined ? {} : { line }) });
+    const note = refusalNotes[format]?.(reason);
+    const message = note === undefined ? reason : `${reason}; ${note}`;
+    problems.push({ file, severity: 'error', message, ...(line === undefined ? {} : { line }) });
     return undefined;
   }
 };
