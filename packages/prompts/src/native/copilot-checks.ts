@@ -1,4 +1,4 @@
-import { findKeyTypos } from '../formats/frontmatter-typos.js';
+import { findKeyTypos, keyLine } from '../formats/frontmatter-typos.js';
 import type { NativeFileInput } from './native-definition.js';
 import { parseNativeFrontmatter } from './native-frontmatter.js';
 import { findingAt, type ToolFinding } from './tool-findings.js';
@@ -30,39 +30,39 @@ const modelProblem = (value: unknown): string | undefined => {
   return value.some((item) => item.trim() === '') ? 'Model names in the array must be non-empty strings.' : undefined;
 };
 
-const headerMessages = (data: Readonly<Record<string, unknown>>): string[] => {
+/** VS Code's header messages, each with the key it is about. */
+const headerMessages = (data: Readonly<Record<string, unknown>>): [string, string][] => {
   const typos = new Set(findKeyTypos(data, 'copilot').map((typo) => typo.key));
-  const messages = Object.keys(data)
+  const messages: [string, string | undefined][] = Object.keys(data)
     .filter((key) => !attributes.includes(key) && !typos.has(key))
-    .map((key) => `Attribute '${key}' is not supported in prompt files. Supported: ${supported}.`);
+    .map((key) => [key, `Attribute '${key}' is not supported in prompt files. Supported: ${supported}.`]);
   messages.push(
-    ...[
-      stringAttribute(data, 'name', "The 'name' attribute must not be empty."),
-      stringAttribute(data, 'description', "The 'description' attribute should not be empty."),
-      stringAttribute(data, 'argument-hint', "The 'argument-hint' attribute should not be empty."),
-    ].filter(isString),
+    ['name', stringAttribute(data, 'name', "The 'name' attribute must not be empty.")],
+    ['description', stringAttribute(data, 'description', "The 'description' attribute should not be empty.")],
+    ['argument-hint', stringAttribute(data, 'argument-hint', "The 'argument-hint' attribute should not be empty.")],
   );
   const agentKey = Object.hasOwn(data, 'agent') ? 'agent' : 'mode';
   if (Object.hasOwn(data, 'mode')) {
-    messages.push(
+    const deprecated =
       agentKey === 'agent'
         ? "The 'mode' attribute has been deprecated. The 'agent' attribute is used instead."
-        : "The 'mode' attribute has been deprecated. Please rename it to 'agent'.",
-    );
+        : "The 'mode' attribute has been deprecated. Please rename it to 'agent'.";
+    messages.push(['mode', deprecated]);
   }
-  const agent = stringAttribute(data, agentKey, `The '${agentKey}' attribute must be a non-empty string.`);
-  if (agent !== undefined) messages.push(agent);
-  if (Object.hasOwn(data, 'model')) messages.push(...[modelProblem(data['model'])].filter(isString));
-  if (Object.hasOwn(data, 'tools') && !Array.isArray(data['tools'])) messages.push("The 'tools' attribute must be an array.");
-  return messages;
+  messages.push([agentKey, stringAttribute(data, agentKey, `The '${agentKey}' attribute must be a non-empty string.`)]);
+  if (Object.hasOwn(data, 'model')) messages.push(['model', modelProblem(data['model'])]);
+  if (Object.hasOwn(data, 'tools') && !Array.isArray(data['tools'])) messages.push(['tools', "The 'tools' attribute must be an array."]);
+  return messages.filter((entry): entry is [string, string] => entry[1] !== undefined);
 };
 
 /** Keys VS Code runs the prompt with, which an MCP prompt cannot ask a client for. */
-const runKeys = (data: Readonly<Record<string, unknown>>): ToolFinding[] => {
+const runKeys = (text: string, data: Readonly<Record<string, unknown>>): ToolFinding[] => {
   const keys = ['agent', 'mode', 'tools', 'model'].filter((key) => Object.hasOwn(data, key));
   if (keys.length === 0) return [];
+  const line = keyLine(text, keys[0] ?? '');
   return [
     {
+      ...(line === undefined ? {} : { line }),
       message: `frontmatter ${keys.join(', ')}, with which VS Code picks the agent, its tools and the model, is not supported yet: an MCP prompt cannot choose them, so Promptyard keeps them in the prompt's _meta; set them in the client`,
     },
   ];
@@ -93,8 +93,11 @@ const referenceFindings = (text: string, body: string): ToolFinding[] => {
 export const checkCopilotFile = (input: NativeFileInput): ToolFinding[] => {
   const { data, body } = parseNativeFrontmatter(input.text, input.file);
   return [
-    ...headerMessages(data).map((message) => ({ message: `VS Code reports: ${message}` })),
-    ...runKeys(data),
+    ...headerMessages(data).map(([key, message]): ToolFinding => {
+      const line = keyLine(input.text, key);
+      return { message: `VS Code reports: ${message}`, ...(line === undefined ? {} : { line }) };
+    }),
+    ...runKeys(input.text, data),
     ...referenceFindings(input.text, body),
   ];
 };
