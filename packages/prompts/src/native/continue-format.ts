@@ -18,7 +18,7 @@ import {
  * `\n---\n`; with one or more, the first part is a YAML preamble and the second the prompt — Continue
  * drops any further part — and without one the whole file is the prompt.
  */
-export const splitContinueFile = (text: string): { preamble: string; prompt: string; dropped: boolean } => {
+const splitContinueFile = (text: string): { preamble: string; prompt: string; dropped: boolean } => {
   const parts = text.split('\n---\n');
   if (parts.length === 1) return { preamble: '', prompt: text, dropped: false };
   return { preamble: parts[0] ?? '', prompt: parts[1] ?? '', dropped: parts.length > 2 };
