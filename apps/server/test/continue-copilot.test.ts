@@ -31,7 +31,7 @@ describe('Continue and VS Code prompt files, as their tools render them', () => 
     const folder = await makeFolder(project);
     const home = await makeFolder({});
     const { client } = await startStdio(['--no-watch'], { cwd: folder, env: { PROMPTYARD_HOME: home } });
-    const text = async (name: string, args: Record<string, string>): Promise<string[]> =>
+    const text = async (name: string, args: Record<string, string>): Promise<(string | undefined)[]> =>
       (await client.getPrompt({ name, arguments: args })).messages.map(messageText);
 
     expect(await text('continue:templated', { arguments: 'User input' })).toEqual(['User input Simple prompt with no attachments']);
