@@ -5,6 +5,7 @@ import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
 import type { SymlinkPolicy } from '../folder/symlinks.js';
+import { checkClaudeFile, claudeRefusalNote } from './claude-checks.js';
 import { checkCodexFile, codexRefusalNote } from './codex-checks.js';
 import { checkContinueFile } from './continue-checks.js';
 import { parseContinueFormat } from './continue-format.js';
@@ -61,6 +62,8 @@ const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeD
 
 /** Per format, what the tool itself says about a file that loads, or does with it that we do not (tool-findings.ts). */
 const toolChecks: Partial<Readonly<Record<NativeFormat, (input: NativeFileInput) => readonly ToolFinding[]>>> = {
+  'claude-commands': checkClaudeFile,
+  'claude-skills': checkClaudeFile,
   codex: checkCodexFile,
   continue: checkContinueFile,
   copilot: checkCopilotFile,
@@ -68,7 +71,11 @@ const toolChecks: Partial<Readonly<Record<NativeFormat, (input: NativeFileInput)
 };
 
 /** Per format, what to add to the reason Promptyard refuses a file for, when the tool itself would load it. */
-const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => string | undefined>>> = { codex: codexRefusalNote };
+const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => string | undefined>>> = {
+  'claude-commands': claudeRefusalNote,
+  'claude-skills': claudeRefusalNote,
+  codex: codexRefusalNote,
+};
 
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
 const definitionProblems = (file: string, text: string, definition: NativeDefinition, problems: NativeProblem[]): void => {

@@ -1,11 +1,12 @@
 /**
- * The per-format checks `validate` shows for Gemini CLI and Codex. Upstream: gemini-cli 5411f113
+ * The per-format checks `validate` shows for Gemini CLI, Codex and Claude Code. Upstream: gemini-cli 5411f113
  * `FileCommandLoader` (its schema: `prompt` and optional `description` strings; `AtFileProcessor`
  * inlines `@{path}`); openai/codex 035a9419 `custom_prompts.rs` (`discover_prompts_in` reads the
  * folder's own files only; `parse_frontmatter` reads `key: value` lines).
  */
 import { describe, expect, it } from 'vitest';
 import type { TemplateEngine } from '@promptyard/core';
+import { checkClaudeFile, claudeRefusalNote } from './claude-checks.js';
 import { checkCodexFile, codexRefusalNote } from './codex-checks.js';
 import { checkGeminiFile } from './gemini-checks.js';
 
@@ -38,5 +39,24 @@ describe('Codex checks', () => {
   it('a file refused for its frontmatter is one Codex would load', () => {
     expect(codexRefusalNote('invalid YAML frontmatter: bad indentation')).toMatch(/^Codex would load this file/);
     expect(codexRefusalNote('the file is over the limit')).toBeUndefined();
+  });
+});
+
+describe('Claude Code checks (anthropics/claude-code CHANGELOG.md at 5cfc0a19)', () => {
+  it('a bare number as description: Claude Code reads it as text', () => {
+    expect(checkClaudeFile(input('a.md', '---\ndescription: 3000\n---\nBody\n'))).toEqual([
+      {
+        line: 2,
+        message:
+          'description: 3000, which Claude Code reads as the text "3000", is ignored here: a description that is not a string is not supported yet; quote the value',
+      },
+    ]);
+  });
+
+  it('a file refused for its frontmatter is one Claude Code would load', () => {
+    expect(claudeRefusalNote('invalid YAML frontmatter: the value of "description" contains ": "')).toMatch(
+      /^Claude Code would load this file/,
+    );
+    expect(claudeRefusalNote('cannot read the file')).toBeUndefined();
   });
 });
