@@ -91,8 +91,15 @@ const ruleFinding = (input: NativeFileInput, data: Readonly<Record<string, unkno
 
 export const checkContinueFile = (input: NativeFileInput): ToolFinding[] => {
   const { text } = input;
-  const { data, prompt, dropped } = readContinueFile(input);
+  const { data, prompt, dropped, ignoredPreamble } = readContinueFile(input);
   const findings: ToolFinding[] = [...ruleFinding(input, data)];
+  if (ignoredPreamble) {
+    findings.push({
+      line: 1,
+      message:
+        'the text before the first --- line is ignored, as Continue ignores it: Continue reads it as YAML settings (name, description), and it is not key: value lines; remove that --- line to keep the text in the prompt',
+    });
+  }
   if (dropped) {
     const second = text.indexOf('\n---\n', text.indexOf('\n---\n') + 1);
     const line = lineAt(text, '\n---\n', second);

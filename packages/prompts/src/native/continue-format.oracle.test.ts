@@ -92,3 +92,14 @@ describe('Continue version 1 rendering (oracle: renderPromptv1.test.ts)', () => 
     ]);
   });
 });
+
+describe('Continue preambles that are not settings (oracle: parsePromptFile.ts, YAML.parse)', () => {
+  it('a preamble that is YAML but not a mapping names nothing: the prompt is what follows the --- line', async () => {
+    const text = 'Explain this.\n---\nMore text.';
+    expect(read('plain.prompt', text).description).toBe('plain');
+    expect(await render('plain.prompt', text, '')).toEqual(['More text.']);
+    expect(checkContinueFile({ text, file: '/p/plain.prompt', path: 'plain.prompt', jinja })[0]?.message).toMatch(
+      /^the text before the first --- line is ignored, as Continue ignores it/,
+    );
+  });
+});

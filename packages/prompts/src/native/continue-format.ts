@@ -1,4 +1,4 @@
-import { fileError } from '../formats/file-error.js';
+import { fileError, fileErrorDetails } from '../formats/file-error.js';
 import { parseFrontmatter } from '../formats/frontmatter.js';
 import { findKeyTypos } from '../formats/frontmatter-typos.js';
 import { freeTextName } from './dialect.js';
@@ -24,10 +24,19 @@ const splitContinueFile = (text: string): { preamble: string; prompt: string; dr
   return { preamble: parts[0] ?? '', prompt: parts[1] ?? '', dropped: parts.length > 2 };
 };
 
-/** The preamble as YAML; an opening `---` is YAML's own document marker there. */
-const readPreamble = (preamble: string, file: string): Readonly<Record<string, unknown>> => {
+/**
+ * The preamble as YAML; an opening `---` is YAML's own document marker there. YAML that is not a
+ * mapping (a sentence, a list) names nothing, as in Continue: undefined then.
+ */
+const readPreamble = (preamble: string, file: string): Readonly<Record<string, unknown>> | undefined => {
   const yaml = preamble.replace(/^---[ \t]*(\n|$)/, '');
-  return yaml.trim() === '' ? {} : parseFrontmatter(`---\n${yaml}\n---\n`, file).data;
+  if (yaml.trim() === '') return {};
+  try {
+    return parseFrontmatter(`---\n${yaml}\n---\n`, file).data;
+  } catch (error) {
+    if (fileErrorDetails(error).reason.startsWith('the frontmatter must be a mapping')) return undefined;
+    throw error;
+  }
 };
 
 /**
@@ -54,12 +63,14 @@ export interface ContinueFile {
   readonly prompt: string;
   /** Whether a third part after a second `---` line was dropped. */
   readonly dropped: boolean;
+  /** Whether the preamble was YAML but not a mapping, which Continue ignores. */
+  readonly ignoredPreamble: boolean;
 }
 
 export const readContinueFile = (input: NativeFileInput): ContinueFile => {
   const split = splitContinueFile(input.text);
   const data = readPreamble(split.preamble, input.file);
-  return { data, ...splitSystem(split.prompt, input.file), dropped: split.dropped };
+  return { data: data ?? {}, ...splitSystem(split.prompt, input.file), dropped: split.dropped, ignoredPreamble: data === undefined };
 };
 
 /**

@@ -101,3 +101,13 @@ export const checkCopilotFile = (input: NativeFileInput): ToolFinding[] => {
     ...referenceFindings(input.text, body),
   ];
 };
+
+/** Added to the reason Promptyard refuses a prompt file for its header: VS Code itself would run it (promptFileParser.ts). */
+export const copilotRefusalNote = (reason: string): string | undefined => {
+  if (reason.startsWith('the frontmatter is never closed')) {
+    return 'VS Code would run this file, reading everything after the first line as its header and the prompt as empty: that reading is not supported yet; add the closing --- line';
+  }
+  return /frontmatter/.test(reason)
+    ? 'VS Code would run this file, marking the header error and sending the body: that reading is not supported yet; fix the YAML as said'
+    : undefined;
+};

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TemplateEngine } from '@promptyard/core';
-import { checkCopilotFile } from './copilot-checks.js';
+import { checkCopilotFile, copilotRefusalNote } from './copilot-checks.js';
 import { parseCopilotFormat } from './copilot-format.js';
 
 const jinja = {} as TemplateEngine;
@@ -76,5 +76,17 @@ describe('VS Code prompt files (oracle: promptFileParser.test.ts, promptValidato
       '[the guide](../docs/guide.md), a Markdown link to a file, which VS Code attaches to the request, is not supported yet: Promptyard sends it as written; put what the model needs in the prompt',
       '#file:./src/a.ts, a file VS Code attaches to the request, is not supported yet: Promptyard sends it as written; put what the model needs in the prompt',
     ]);
+  });
+});
+
+describe('VS Code prompt files Promptyard refuses (oracle: promptFileParser.ts)', () => {
+  it('a header never closed, or YAML that does not parse: VS Code would still run the file', () => {
+    expect(copilotRefusalNote('the frontmatter is never closed: add a --- line after the YAML')).toMatch(
+      /^VS Code would run this file, reading everything after the first line as its header/,
+    );
+    expect(copilotRefusalNote('invalid YAML frontmatter: bad indentation')).toMatch(
+      /^VS Code would run this file, marking the header error/,
+    );
+    expect(copilotRefusalNote('cannot read the file')).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { checkClaudeFile, claudeRefusalNote } from './claude-checks.js';
 import { checkCodexFile, codexRefusalNote } from './codex-checks.js';
 import { checkContinueFile } from './continue-checks.js';
 import { parseContinueFormat } from './continue-format.js';
-import { checkCopilotFile } from './copilot-checks.js';
+import { checkCopilotFile, copilotRefusalNote } from './copilot-checks.js';
 import { parseCopilotFormat } from './copilot-format.js';
 import { freeTextName } from './dialect.js';
 import { parseDollarFormat } from './dollar-formats.js';
@@ -75,6 +75,7 @@ const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => st
   'claude-commands': claudeRefusalNote,
   'claude-skills': claudeRefusalNote,
   codex: codexRefusalNote,
+  copilot: copilotRefusalNote,
 };
 
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
