@@ -22,7 +22,7 @@ export const serverCommandSpecs: readonly CommandSpec[] = [
     name: 'validate',
     usage: 'validate [--strict]',
     summary:
-      'Load every source and report, as file:line, parse errors, arguments declared but unused and\nvariables used but undeclared; with git libraries, also check promptyard.lock against their\ncommits. Exits 1 on errors, so it fits a pre-commit hook or CI.',
+      'Load every source and report, as file:line, parse errors, arguments declared but unused and\nvariables used but undeclared; for the files of other tools (Claude Code, Codex, Gemini CLI,\nVS Code, Continue …), each file the tool would refuse and each construct Promptyard does not\nserve the way the tool does; with git libraries, also check promptyard.lock against their\ncommits. Exits 1 on errors, so it fits a pre-commit hook or CI.',
     options: [['--strict', 'exit 1 on warnings too']],
     examples: ['promptyard-server --prompts ./prompts validate --strict'],
   },

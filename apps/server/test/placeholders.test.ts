@@ -122,10 +122,11 @@ describe('placeholders each tool fills, served as prompt arguments', () => {
     expect(result.code).toBe(0);
     const warnings = result.stdout.trim().split('\n');
     expect(warnings).toEqual([
-      '.continue/prompts/check.prompt:9: warning: placeholder {{{ currentFile }}} is not one Promptyard can fill; it reaches the model as written',
+      '.continue/prompts/check.prompt:9: warning: {{{ currentFile }}}, which Continue fills from its currentFile context provider, is not supported yet: Promptyard sends it as written; put what the model needs in the prompt or in the arguments text',
+      ".github/prompts/explain.prompt.md:3: warning: frontmatter agent, with which VS Code picks the agent, its tools and the model, is not supported yet: an MCP prompt cannot choose them, so Promptyard keeps them in the prompt's _meta; set them in the client",
       '.github/prompts/explain.prompt.md:9: warning: placeholder ${editorThing} is not one Promptyard can fill; it reaches the model as written',
     ]);
-    expect(result.stderr).toMatch(/4 prompts from \d+ sources; 0 errors, 2 warnings/);
+    expect(result.stderr).toMatch(/4 prompts from \d+ sources; 0 errors, 3 warnings/);
   });
 
   it('render refuses an argument the prompt does not take, naming it and the closest name', async () => {

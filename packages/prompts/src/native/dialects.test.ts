@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords } from './dialect.js';
 import { compileDollarDialect, hintNames } from './dollar-dialect.js';
-import { compileFreeTextDialect, continueInput } from './free-text-dialect.js';
+import { compileContinueBody } from './free-text-dialect.js';
 import { compileInputDialect } from './input-dialect.js';
 import { normalizePromptName } from './prompt-name.js';
 import { splitRoleSections } from './role-sections.js';
@@ -74,12 +74,11 @@ describe('other dialects', () => {
     expect(placeholderLine(body, '${name}')).toBeUndefined();
   });
 
-  it('Continue {{{ input }}} is substituted, else the text is appended', () => {
-    expect(compileFreeTextDialect('Explain this.\n', undefined).render({ arguments: 'quickly' })).toBe('Explain this.\n\nquickly');
-    expect(compileFreeTextDialect('Explain this.', undefined).render({})).toBe('Explain this.');
-    expect(compileFreeTextDialect('Q: {{{ input }}} {{ x }} {{input}}', continueInput).render({ arguments: 'why' })).toBe(
-      'Q: why {{ x }} why',
-    );
+  // Continue's Handlebars pass escapes {{ input }} as Handlebars does; see continue-format.oracle.test.ts.
+  it('Continue {{{ input }}} is substituted through Handlebars, else the text is appended', () => {
+    expect(compileContinueBody('Explain this.\n', false).render({ arguments: 'quickly' })).toBe('Explain this.\n\n\nquickly');
+    expect(compileContinueBody('Explain this.', false).render({})).toBe('Explain this.');
+    expect(compileContinueBody('Q: {{{ input }}} {{ x }} {{input}}', false).render({ arguments: 'a<b' })).toBe('Q: a<b {{ x }} a&lt;b');
   });
 
   it('splits Prompty role lines outside code fences', () => {

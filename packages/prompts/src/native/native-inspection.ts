@@ -5,15 +5,21 @@ import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
 import type { SymlinkPolicy } from '../folder/symlinks.js';
+import { checkClaudeFile, claudeRefusalNote } from './claude-checks.js';
+import { checkCodexFile, codexRefusalNote } from './codex-checks.js';
+import { checkContinueFile } from './continue-checks.js';
 import { parseContinueFormat } from './continue-format.js';
+import { checkCopilotFile, copilotRefusalNote } from './copilot-checks.js';
 import { parseCopilotFormat } from './copilot-format.js';
 import { freeTextName } from './dialect.js';
 import { parseDollarFormat } from './dollar-formats.js';
+import { checkGeminiFile } from './gemini-checks.js';
 import { parseGeminiFormat } from './gemini-format.js';
 import type { NativeDefinition, NativeFileInput, NativeFormat } from './native-definition.js';
 import { createNativeEntry } from './native-entry.js';
 import { listNativeFiles } from './native-files.js';
 import { parsePromptyFormat } from './prompty-format.js';
+import type { ToolFinding } from './tool-findings.js';
 import { placeholderLine } from './unfilled.js';
 
 /** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
@@ -52,6 +58,24 @@ const parsers: Readonly<Record<NativeFormat, (input: NativeFileInput) => NativeD
   continue: parseContinueFormat,
   gemini: parseGeminiFormat,
   prompty: parsePromptyFormat,
+};
+
+/** Per format, what the tool itself says about a file that loads, or does with it that we do not (tool-findings.ts). */
+const toolChecks: Partial<Readonly<Record<NativeFormat, (input: NativeFileInput) => readonly ToolFinding[]>>> = {
+  'claude-commands': checkClaudeFile,
+  'claude-skills': checkClaudeFile,
+  codex: checkCodexFile,
+  continue: checkContinueFile,
+  copilot: checkCopilotFile,
+  gemini: checkGeminiFile,
+};
+
+/** Per format, what to add to the reason Promptyard refuses a file for, when the tool itself would load it. */
+const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => string | undefined>>> = {
+  'claude-commands': claudeRefusalNote,
+  'claude-skills': claudeRefusalNote,
+  codex: codexRefusalNote,
+  copilot: copilotRefusalNote,
 };
 
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
@@ -97,12 +121,18 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
   const source = toPosixRelative(dir, file);
   try {
     const text = read.text.replace(/\r\n/g, '\n');
-    const definition = parsers[format]({ text, file, path: source, jinja: folder.jinja });
+    const input = { text, file, path: source, jinja: folder.jinja };
+    const definition = parsers[format](input);
     definitionProblems(file, text, definition, problems);
+    for (const { message, line } of toolChecks[format]?.(input) ?? []) {
+      problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
+    }
     return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
   } catch (error) {
     const { reason, line } = fileErrorDetails(error);
-    problems.push({ file, severity: 'error', message: reason, ...(line === undefined ? {} : { line }) });
+    const note = refusalNotes[format]?.(reason);
+    const message = note === undefined ? reason : `${reason}; ${note}`;
+    problems.push({ file, severity: 'error', message, ...(line === undefined ? {} : { line }) });
     return undefined;
   }
 };

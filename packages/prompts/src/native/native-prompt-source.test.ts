@@ -201,13 +201,14 @@ describe('placeholders as each tool documents them', () => {
     expect(byName(entries, 'continue:described').meta?.['temperature']).toBe(0.5);
     expect(byName(entries, 'continue:check').description).toBe('check');
     expect(byName(entries, 'continue:bare').description).toBe('bare');
-    expect(await texts(byName(entries, 'continue:bare'), { arguments: 'a  b' })).toEqual(['user: a  b\n\nRewrite this.\n']);
+    expect(await texts(byName(entries, 'continue:bare'), { arguments: 'a  b' })).toEqual(['user: a  b\n\nRewrite this.']);
     expect(problems).toEqual([
       {
         file: `${folder.dir}/.continue/prompts/check.prompt`,
         line: 9,
         severity: 'warning',
-        message: 'placeholder {{{ currentFile }}} is not one Promptyard can fill; it reaches the model as written',
+        message:
+          '{{{ currentFile }}}, which Continue fills from its currentFile context provider, is not supported yet: Promptyard sends it as written; put what the model needs in the prompt or in the arguments text',
       },
     ]);
   });
