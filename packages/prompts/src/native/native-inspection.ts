@@ -38,6 +38,7 @@ export interface NativeFolder {
   readonly root: string;
   readonly prefix: string;
   readonly jinja: TemplateEngine;
+  readonly mustache?: TemplateEngine;
   readonly maxFileBytes: number;
   readonly followExternal: boolean;
   readonly symlinks: SymlinkPolicy;
@@ -65,6 +66,8 @@ const definitionProblems = (file: string, text: string, definition: NativeDefini
       ...(line === undefined ? {} : { line }),
     });
   }
+  for (const { message, line } of definition.warnings ?? [])
+    problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
   for (const typo of definition.typos ?? []) {
     const line = keyLine(text, typo.key);
     problems.push({ file, severity: 'warning', message: describeKeyTypo(typo), typo: true, ...(line === undefined ? {} : { line }) });
@@ -97,7 +100,8 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
   const source = toPosixRelative(dir, file);
   try {
     const text = read.text.replace(/\r\n/g, '\n');
-    const definition = parsers[format]({ text, file, path: source, jinja: folder.jinja });
+    const engines = { jinja: folder.jinja, ...(folder.mustache === undefined ? {} : { mustache: folder.mustache }) };
+    const definition = parsers[format]({ text, file, path: source, ...engines, root, maxFileBytes });
     definitionProblems(file, text, definition, problems);
     return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
   } catch (error) {
