@@ -26,7 +26,13 @@ type Token = TemplateSpans[number];
 // Loaded on the first compile: a library without Mustache templates never pays for it.
 const require = createRequire(import.meta.url);
 let mustacheModule: MustacheModule | undefined;
-const loadMustache = (): MustacheModule => (mustacheModule ??= require('mustache') as MustacheModule);
+const loadMustache = (): MustacheModule => {
+  if (mustacheModule !== undefined) return mustacheModule;
+  // Node's require gives the CommonJS build; a bundle may give the ES module's namespace, whose default it is.
+  const loaded = require('mustache') as { readonly Writer?: unknown; readonly default?: unknown };
+  mustacheModule = (loaded.Writer === undefined ? loaded.default : loaded) as MustacheModule;
+  return mustacheModule;
+};
 
 /** How many section renders pass between two looks at the clock. */
 const clockEvery = 64;
@@ -132,9 +138,10 @@ export const createMustacheEngine = (options: MustacheEngineOptions = {}): Templ
     if (source.length > parseLimit) throw fail(`the template has ${source.length} characters, over the limit of ${parseLimit}`, undefined);
 
     const mustache = loadMustache();
+    const parser = uncachedWriter(mustache);
     let tokens: TemplateSpans;
     try {
-      tokens = uncachedWriter(mustache).parse(source) as TemplateSpans;
+      tokens = parser.parse(source) as TemplateSpans;
     } catch (error) {
       throw fail(`${describeError(error).replace(/\s*at \d+\s*$/, '')} (Mustache syntax error)`, syntaxErrorLine(source, error), error);
     }
