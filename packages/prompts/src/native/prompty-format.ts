@@ -23,7 +23,7 @@ import { resolvePromptyReferences } from './prompty-references.js';
 import { splitRoleSections } from './role-sections.js';
 
 /** Where a message's role-line attributes (`user[name="Alice"]:`) go in its content's `_meta`. */
-export const roleAttributesMetaKey = 'dev.promptyard/role-attributes';
+const roleAttributesMetaKey = 'dev.promptyard/role-attributes';
 
 const roleLines = /^([ \t]*#?[ \t]*)(assistant|developer|system|user)((?:\[\w+\s*=\s*[^\]\n]*\])?[ \t]*:[ \t]*)$/gim;
 

@@ -7,7 +7,7 @@
 export type SectionRole = 'system' | 'user' | 'assistant' | 'developer';
 
 /** A role line's attributes, typed as Prompty types them (`true`/`false`, whole and decimal numbers). */
-export type RoleAttributes = Readonly<Record<string, string | number | boolean>>;
+type RoleAttributes = Readonly<Record<string, string | number | boolean>>;
 
 export interface RoleSection {
   readonly role: SectionRole;
