@@ -2,7 +2,8 @@
  * Prompty (microsoft/prompty at 75e4d0e5, its loader, chat parser and renderers): YAML frontmatter
  * whose `${file:…}` values are read in (prompty-references.ts), typed inputs (prompty-inputs.ts), and
  * a Jinja or Mustache body that renders whole and then splits into messages at its role lines
- * (role-sections.ts). System and developer sections become user messages.
+ * (role-sections.ts), `kind: thread` inputs spliced in as messages (prompty-threads.ts). System and
+ * developer sections become user messages.
  */
 import { randomBytes } from 'node:crypto';
 import type { PromptArgument, TemplateEngine } from '@promptyard/core';
@@ -20,6 +21,7 @@ import {
 } from './native-definition.js';
 import { readPromptyInputs } from './prompty-inputs.js';
 import { resolvePromptyReferences } from './prompty-references.js';
+import { expandThreads, threadMarkers } from './prompty-threads.js';
 import { splitRoleSections } from './role-sections.js';
 
 /** Where a message's role-line attributes (`user[name="Alice"]:`) go in its content's `_meta`. */
@@ -100,12 +102,14 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   ): Promise<RenderedPart[]> => {
     const marker = `\uE000${randomBytes(6).toString('hex')}\uE000`;
     const guarded = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]));
-    const text = await template.render(guarded, options);
-    return splitRoleSections(text).map((part) => ({
+    const threads = threadMarkers(inputs.threads);
+    const text = await template.render({ ...guarded, ...Object.fromEntries(threads) }, options);
+    const parts = splitRoleSections(text).map((part) => ({
       role: part.role,
       text: part.text.replaceAll(marker, ''),
       ...(part.attributes === undefined ? {} : { meta: { [roleAttributesMetaKey]: part.attributes } }),
     }));
+    return threads.size === 0 ? parts : expandThreads(parts, threads, args);
   };
   const description = stringField(data, 'description');
   const title = stringField(data, 'name');

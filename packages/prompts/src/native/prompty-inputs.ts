@@ -18,6 +18,8 @@ export interface PromptyInputs {
   readonly declared: readonly PromptArgument[];
   /** The inputs whose values are JSON, by name. */
   readonly json: readonly string[];
+  /** The `kind: thread` inputs, by name: their messages are spliced in where the template writes them. */
+  readonly threads: readonly string[];
   readonly typos: readonly KeyTypo[];
   /** The frontmatter key the inputs came from (`inputs` or `inputSchema`), when one did. */
   readonly key?: string;
@@ -50,6 +52,7 @@ const asArgumentText = (value: unknown): string | undefined =>
 interface ReadInput {
   readonly argument: PromptArgument;
   readonly json: boolean;
+  readonly thread?: boolean;
 }
 
 const readInput = (name: string, spec: unknown): ReadInput => {
@@ -70,7 +73,8 @@ const readInput = (name: string, spec: unknown): ReadInput => {
     ...(fallback === undefined ? {} : { default: fallback }),
     ...(values === undefined || values.length === 0 ? {} : { enum: values }),
   };
-  return { argument, json: kind !== undefined && jsonKinds.has(kind.toLowerCase()) };
+  const lower = kind?.toLowerCase();
+  return { argument, json: lower !== undefined && jsonKinds.has(lower), ...(lower === 'thread' ? { thread: true } : {}) };
 };
 
 const readList = (inputs: unknown, file: string, key: string): [string, ReadInput][] => {
@@ -101,6 +105,7 @@ export const readPromptyInputs = (data: Readonly<Record<string, unknown>>, file:
   return {
     declared: items.map(([, input]) => input.argument),
     json: items.filter(([, input]) => input.json).map(([, input]) => input.argument.name),
+    threads: items.filter(([, input]) => input.thread === true).map(([, input]) => input.argument.name),
     typos: [
       ...findKeyTypos(data, 'prompty'),
       ...items.flatMap(([path], index) => {

@@ -9,6 +9,7 @@
  *   tests/prompts/file_ref.prompty and schema.json), test_load_file_not_found_raises,
  *   test_load_file_traversal_outside_prompt_dir_raises, test_load_file_absolute_path_outside_prompt_dir_raises,
  *   test_load_file_symlink_escape_raises, test_quick_prompt (tests/prompts/shorthand_quick.prompty);
+ * - parse.tsp's thread_nonce_expansion with tests/prompts/shorthand_threaded.prompty (a `kind: thread` input);
  * - v1's loader (runtime/prompty/prompty/core.py at a4ef7e06, load_input_property and load_manifest):
  *   a sample value types its input (`chat_history: []` is a list), `template: mustache` is the format.
  */
@@ -262,5 +263,65 @@ describe('template formats (v1 load_manifest, v2 template.format)', () => {
     expect(await loadError('p.prompty', { 'p.prompty': '---\nname: x\ntemplate: handlebars\n---\nHi' })).toMatch(
       /p\.prompty:3: template format "handlebars" is not one Prompty renders: use jinja2 \(the default\) or mustache$/,
     );
+  });
+});
+
+describe('thread inputs (parse.tsp thread_nonce_expansion, tests/prompts/shorthand_threaded.prompty)', () => {
+  const threaded = [
+    '---',
+    'model: gpt-4o',
+    'inputs:',
+    '  - name: question',
+    '    kind: string',
+    '  - name: conversation',
+    '    kind: thread',
+    '---',
+    'system:',
+    'You are a helpful assistant.',
+    '',
+    '{{conversation}}',
+    '',
+    'user:',
+    '{{question}}',
+  ].join('\n');
+
+  it('thread_nonce_expansion: the thread’s messages are spliced where the template writes the input', async () => {
+    const definition = await load('threaded.prompty', { 'threaded.prompty': threaded });
+    const conversation = JSON.stringify([
+      { role: 'user', content: [{ kind: 'text', value: 'prev question' }] },
+      { role: 'assistant', content: [{ kind: 'text', value: 'prev answer' }] },
+    ]);
+    expect(await definition.sections[0]?.render({ question: 'Hi', conversation })).toEqual([
+      { role: 'system', text: 'You are a helpful assistant.' },
+      { role: 'user', text: 'prev question' },
+      { role: 'assistant', text: 'prev answer' },
+      { role: 'user', text: 'Hi' },
+    ]);
+  });
+
+  it('splits the message around the thread, reads string and OpenAI-style content, and takes a missing thread as none', async () => {
+    const definition = await load('t.prompty', {
+      't.prompty': '---\ninputs:\n  - { name: history, kind: thread }\n---\nsystem:\nBefore.\n{{history}}\nAfter.',
+    });
+    const history = JSON.stringify([
+      { role: 'user', content: 'Hi\nuser:\nnot a role line here' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Hello' },
+          { type: 'image_url', image_url: { url: 'x' } },
+        ],
+      },
+    ]);
+    expect(await definition.sections[0]?.render({ history })).toEqual([
+      { role: 'system', text: 'Before.' },
+      { role: 'user', text: 'Hi\nuser:\nnot a role line here' },
+      { role: 'assistant', text: 'Hello' },
+      { role: 'system', text: 'After.' },
+    ]);
+    expect(await definition.sections[0]?.render({})).toEqual([
+      { role: 'system', text: 'Before.' },
+      { role: 'system', text: 'After.' },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Oracle cases for Prompty's role lines, ported from Prompty's cross-runtime parse vectors:
  * microsoft/prompty schema/model/conformance/vectors/parse.tsp at 75e4d0e5 (every vector but
- * thread_nonce_expansion, whose thread inputs Promptyard does not splice), and its TypeScript parser
+ * thread_nonce_expansion, which needs a thread input: see prompty-loader.oracle.test.ts), and its TypeScript parser
  * test runtime/typescript/packages/core/tests/parsers.test.ts ("is not vulnerable to ReDoS on
  * adversarial role attributes (#446)"). A vector's expected message is [role, content, metadata?].
  */
