@@ -176,6 +176,22 @@ describe('${file:…} (load.tsp, test_loader.py)', () => {
   });
 });
 
+describe('references inside referenced files', () => {
+  it('resolves them as Prompty’s loader visits the loaded mappings, relative to the .prompty file, and stops a file that names itself', async () => {
+    const definition = await load('p.prompty', {
+      'p.prompty': '---\nmodel:\n  connection: ${file:conf/connection.json}\nmetadata: ${file:loop.json}\n---\nHi',
+      'conf/connection.json': '{"endpoint": "${env:ENDPOINT:https://example.com}", "options": "${file:conf/options.yaml}"}',
+      'conf/options.yaml': 'temperature: 0.2\n',
+      'loop.json': '{"again": "${file:loop.json}"}',
+    });
+    expect(connection(definition)).toEqual({ endpoint: 'https://example.com', options: { temperature: 0.2 } });
+    let depth = 0;
+    for (let value = definition.meta['metadata']; typeof value === 'object' && value !== null; value = (value as { again?: unknown }).again)
+      depth++;
+    expect(depth).toBe(8);
+  });
+});
+
 describe('inputs (load.tsp, test_loader.py, v1 core.py)', () => {
   it('input_scalar_shorthand, input_validation_*: v2 inputs with kind, default, required, example', async () => {
     const definition = await load('p.prompty', {
