@@ -11,7 +11,13 @@ import { openGitLibrary, servePromptsFromGit } from '@promptyard/git-library';
 import type { GitLibrary, GitSourceHandle } from '@promptyard/git-library';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
 import type { NativePromptSource } from '@promptyard/prompts';
-import { createArgumentsEngine, createJinjaEngine, createLiquidEngine, createPlainEngine } from '@promptyard/templates';
+import {
+  createArgumentsEngine,
+  createJinjaEngine,
+  createLiquidEngine,
+  createMustacheEngine,
+  createPlainEngine,
+} from '@promptyard/templates';
 import type { ResolvedConfig } from '../config.js';
 import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './discovery.js';
 
@@ -66,7 +72,7 @@ export const describeDiscovery = (found: readonly DiscoveredFolder[], loaded: re
   return `promptyard-server: no prompt folders configured; serving the well-known folders found (project before home on a name clash):\n${lines.join('\n')}\n`;
 };
 
-export type Engines = Readonly<Record<'liquid' | 'jinja' | 'arguments' | 'plain', TemplateEngine>>;
+export type Engines = Readonly<Record<'liquid' | 'jinja' | 'mustache' | 'arguments' | 'plain', TemplateEngine>>;
 
 /** Liquid's and Jinja's bounds: `[timeouts] prompt_ms` per render, and a parse limit from the file size limit. */
 const liquidLimits = (config: ResolvedConfig['config']) => ({
@@ -79,6 +85,8 @@ export const createEngines = (config: ResolvedConfig['config']): Engines => ({
   liquid: createLiquidEngine(liquidLimits(config)),
   // Markdown prompts render with Liquid; Prompty files (and `engine: jinja`) with Jinja.
   jinja: createJinjaEngine(liquidLimits(config)),
+  // Prompty files with `template: mustache`.
+  mustache: createMustacheEngine(liquidLimits(config)),
   arguments: createArgumentsEngine(),
   plain: createPlainEngine(),
 });
@@ -176,6 +184,7 @@ const nativeFolder = (
     root: folder.root,
     prefix: folder.prefix,
     jinja: engines.jinja,
+    mustache: engines.mustache,
     maxFileBytes: config.limits.max_file_bytes,
     debounceMs: config.prompts.debounce_ms,
     logger,

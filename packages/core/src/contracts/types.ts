@@ -17,6 +17,8 @@ export interface PromptArgument {
 export interface TextContent {
   readonly type: 'text';
   readonly text: string;
+  /** MCP's `_meta` of the content (a Prompty role line's attributes). */
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface ImageContent {

@@ -13,7 +13,7 @@ export interface ParsePromptyFileOptions {
   readonly name: string;
   /** Path relative to the prompt folder. */
   readonly source: string;
-  /** Must contain `jinja` to render the file. */
+  /** Must contain `jinja` to render the file (and `mustache` for a Mustache template). */
   readonly engines: Readonly<Record<string, TemplateEngine>>;
   readonly maxFileBytes: number;
   /** Warned to: frontmatter keys that look like typos. */
@@ -21,19 +21,30 @@ export interface ParsePromptyFileOptions {
 }
 
 /**
- * A `.prompty` file inside a prompt folder: read as the Prompty format (typed inputs, a Jinja body,
- * role sections as messages) and named like the Markdown prompts beside it.
+ * A `.prompty` file inside a prompt folder: read as the Prompty format (typed inputs, a Jinja or
+ * Mustache body, role sections as messages) and named like the Markdown prompts beside it.
  */
 export const parsePromptyFile = (options: ParsePromptyFileOptions): PromptEntry => {
   const { file, source, engines } = options;
   const jinja = Object.hasOwn(engines, 'jinja') ? engines['jinja'] : undefined;
   if (jinja === undefined) throw fileError(file, 'Prompty files render with Jinja, and no "jinja" template engine is configured');
+  const mustache = Object.hasOwn(engines, 'mustache') ? engines['mustache'] : undefined;
   const text = options.text.replace(/\r\n/g, '\n');
-  const definition = parsePromptyFormat({ text, file, path: source, jinja });
-  for (const typo of definition.typos ?? [])
-    options.logger?.warn(describeKeyTypo(typo), { file, line: keyLine(text, typo.key), key: typo.key });
   // File references resolve inside the prompt folder (the file's path minus its source path).
   const root = file.slice(0, Math.max(0, file.length - source.length - 1));
+  const { maxFileBytes } = options;
+  const definition = parsePromptyFormat({
+    text,
+    file,
+    path: source,
+    jinja,
+    ...(mustache === undefined ? {} : { mustache }),
+    root,
+    maxFileBytes,
+  });
+  for (const typo of definition.typos ?? [])
+    options.logger?.warn(describeKeyTypo(typo), { file, line: keyLine(text, typo.key), key: typo.key });
+  for (const { message, line } of definition.warnings ?? []) options.logger?.warn(message, { file, line });
   const entry = createNativeEntry({ format: 'prompty', definition, file, source, prefix: '', root, maxFileBytes: options.maxFileBytes });
   return { ...entry, name: options.name };
 };

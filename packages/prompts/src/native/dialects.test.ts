@@ -81,11 +81,12 @@ describe('other dialects', () => {
     expect(compileContinueBody('Q: {{{ input }}} {{ x }} {{input}}', false).render({ arguments: 'a<b' })).toBe('Q: a<b {{ x }} a&lt;b');
   });
 
-  it('splits Prompty role lines outside code fences', () => {
+  it('splits Prompty role lines wherever they stand, in code fences too, as Prompty’s parser does', () => {
     const sections = splitRoleSections('system:\nBe kind.\n\nuser:\n```yaml\nuser:\n```\n{{q}}\nassistant:\nOK');
     expect(sections.map((section) => [section.role, section.text])).toEqual([
       ['system', 'Be kind.'],
-      ['user', '```yaml\nuser:\n```\n{{q}}'],
+      ['user', '```yaml'],
+      ['user', '```\n{{q}}'],
       ['assistant', 'OK'],
     ]);
   });

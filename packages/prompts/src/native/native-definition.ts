@@ -16,12 +16,20 @@ export interface NativeFileInput {
   readonly path: string;
   /** Prompty bodies render with it. */
   readonly jinja: TemplateEngine;
+  /** Prompty bodies whose `template` is `mustache` render with it. */
+  readonly mustache?: TemplateEngine;
+  /** The prompt folder, which Prompty's `${file:…}` frontmatter references may not leave. */
+  readonly root?: string;
+  /** The size limit of a referenced file. */
+  readonly maxFileBytes?: number;
 }
 
 /** A message a section rendered to, when its output holds role lines of its own (Prompty). */
 export interface RenderedPart {
   readonly role: SectionRole;
   readonly text: string;
+  /** The message content's `_meta` (a Prompty role line's attributes). */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 export interface NativeSection {
@@ -52,6 +60,8 @@ export interface NativeDefinition {
   readonly unfilled?: readonly string[];
   /** Unknown frontmatter keys close to one the format reads (`argumnets`); warned at load and by `validate`. */
   readonly typos?: readonly KeyTypo[];
+  /** Constructs kept as written rather than served as the tool would (Prompty's `${env:NAME}`); `validate` warns. */
+  readonly warnings?: readonly { readonly message: string; readonly line?: number }[];
   readonly meta: Readonly<Record<string, unknown>>;
 }
 

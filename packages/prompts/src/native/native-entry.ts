@@ -48,9 +48,11 @@ export const createNativeEntry = (options: NativeEntryOptions): PromptEntry => {
           if (isPromptyardError(error) || renderOptions?.signal?.aborted === true) throw error;
           throw new PromptyardError('TEMPLATE_ERROR', `${file}: ${describeError(error)}`, { cause: error, data: { file } });
         }
-        for (const { role, text } of typeof rendered === 'string' ? [{ role: section.role, text: rendered }] : rendered) {
+        const parts: readonly RenderedPart[] = typeof rendered === 'string' ? [{ role: section.role, text: rendered }] : rendered;
+        for (const { role, text, meta } of parts) {
           if (text.trim() === '') continue;
-          messages.push({ role: role === 'assistant' ? 'assistant' : 'user', content: { type: 'text', text } });
+          const content = { type: 'text' as const, text, ...(meta === undefined ? {} : { _meta: meta }) };
+          messages.push({ role: role === 'assistant' ? 'assistant' : 'user', content });
           if (definition.references !== undefined) references.push(...findReferences(text, definition.references));
         }
       }

@@ -44,6 +44,7 @@ export interface NativeFolder {
   readonly root: string;
   readonly prefix: string;
   readonly jinja: TemplateEngine;
+  readonly mustache?: TemplateEngine;
   readonly maxFileBytes: number;
   readonly followExternal: boolean;
   readonly symlinks: SymlinkPolicy;
@@ -89,6 +90,8 @@ const definitionProblems = (file: string, text: string, definition: NativeDefini
       ...(line === undefined ? {} : { line }),
     });
   }
+  for (const { message, line } of definition.warnings ?? [])
+    problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
   for (const typo of definition.typos ?? []) {
     const line = keyLine(text, typo.key);
     problems.push({ file, severity: 'warning', message: describeKeyTypo(typo), typo: true, ...(line === undefined ? {} : { line }) });
@@ -121,7 +124,8 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
   const source = toPosixRelative(dir, file);
   try {
     const text = read.text.replace(/\r\n/g, '\n');
-    const input = { text, file, path: source, jinja: folder.jinja };
+    const engines = { jinja: folder.jinja, ...(folder.mustache === undefined ? {} : { mustache: folder.mustache }) };
+    const input = { text, file, path: source, ...engines, root, maxFileBytes };
     const definition = parsers[format](input);
     definitionProblems(file, text, definition, problems);
     for (const { message, line } of toolChecks[format]?.(input) ?? []) {

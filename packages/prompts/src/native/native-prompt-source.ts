@@ -27,6 +27,8 @@ export interface NativePromptSourceOptions {
   readonly root?: string;
   /** Renders Prompty bodies (Jinja). */
   readonly jinja: TemplateEngine;
+  /** Renders Prompty bodies whose `template` is `mustache`. */
+  readonly mustache?: TemplateEngine;
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
   /** Quiet period before changed files are re-read; 25 ms by default. */
@@ -81,6 +83,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
     root,
     prefix,
     jinja: options.jinja,
+    ...(options.mustache === undefined ? {} : { mustache: options.mustache }),
     maxFileBytes,
     followExternal,
     symlinks: createSymlinkPolicy({ root: dir, followExternal, logger }),

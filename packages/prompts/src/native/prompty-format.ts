@@ -1,86 +1,33 @@
+/**
+ * Prompty (microsoft/prompty at 75e4d0e5, its loader, chat parser and renderers): YAML frontmatter
+ * whose `${file:…}` values are read in (prompty-references.ts), typed inputs (prompty-inputs.ts), and
+ * a Jinja or Mustache body that renders whole and then splits into messages at its role lines
+ * (role-sections.ts), `kind: thread` inputs spliced in as messages (prompty-threads.ts). System and
+ * developer sections become user messages.
+ */
 import { randomBytes } from 'node:crypto';
-import type { PromptArgument } from '@promptyard/core';
+import type { PromptArgument, TemplateEngine } from '@promptyard/core';
 import { fileError } from '../formats/file-error.js';
 import { parseFrontmatter } from '../formats/frontmatter.js';
+import { keyLine } from '../formats/frontmatter-typos.js';
 import { isRecord } from '../formats/value-shape.js';
-import { findKeyTypos, type KeyTypo } from '../formats/frontmatter-typos.js';
 import {
   extraFields,
   stringField,
   stripExtension,
   type NativeDefinition,
   type NativeFileInput,
-  type NativeSection,
+  type RenderedPart,
 } from './native-definition.js';
+import { readPromptyInputs } from './prompty-inputs.js';
+import { resolvePromptyReferences } from './prompty-references.js';
+import { expandThreads, threadMarkers } from './prompty-threads.js';
 import { splitRoleSections } from './role-sections.js';
 
-const scalar = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+/** Where a message's role-line attributes (`user[name="Alice"]:`) go in its content's `_meta`. */
+const roleAttributesMetaKey = 'dev.promptyard/role-attributes';
 
-const readInput = (name: string, spec: unknown): PromptArgument => {
-  if (!isRecord(spec)) {
-    // v1 shorthand `inputs: { firstName: Jane }`: the value is an example, used as the default.
-    const example = scalar(spec);
-    return { name, required: false, ...(example === undefined ? {} : { default: example }) };
-  }
-  const description = scalar(spec['description']);
-  const given = spec['default'];
-  // A list or mapping default is passed as the JSON a caller would give for a typed input.
-  const fallback = scalar(given) ?? (Array.isArray(given) || isRecord(given) ? JSON.stringify(given) : undefined);
-  const values = Array.isArray(spec['enumValues']) ? spec['enumValues'].map(scalar).filter((value) => value !== undefined) : undefined;
-  return {
-    name,
-    required: spec['required'] === true && fallback === undefined,
-    ...(description === undefined ? {} : { description }),
-    ...(fallback === undefined ? {} : { default: fallback }),
-    ...(values === undefined || values.length === 0 ? {} : { enum: values }),
-  };
-};
-
-const readInputs = (inputs: unknown, file: string): PromptArgument[] => {
-  if (inputs === undefined || inputs === null) return [];
-  if (Array.isArray(inputs)) {
-    return inputs.map((spec, index) => {
-      const name = isRecord(spec) ? scalar(spec['name']) : undefined;
-      if (name === undefined) throw fileError(file, `inputs[${index}] needs a "name"`);
-      return readInput(name, spec);
-    });
-  }
-  if (isRecord(inputs)) return Object.entries(inputs).map(([name, spec]) => readInput(name, spec));
-  throw fileError(file, '"inputs" must be a list of { name, description, required, default } or a mapping');
-};
-
-/** Typos among the top-level keys and the keys of each input (`inputs[0].requried`, `inputs.firstName.requried`). */
-const promptyTypos = (data: Readonly<Record<string, unknown>>, inputs: unknown): KeyTypo[] => {
-  const items: [string, unknown][] = Array.isArray(inputs)
-    ? inputs.map((spec, index): [string, unknown] => [`inputs[${index}].`, spec])
-    : isRecord(inputs)
-      ? Object.entries(inputs).map(([name, spec]): [string, unknown] => [`inputs.${name}.`, spec])
-      : [];
-  return [
-    ...findKeyTypos(data, 'prompty'),
-    ...items.flatMap(([path, spec]) => (isRecord(spec) ? findKeyTypos(spec, 'prompty-input', path) : [])),
-  ];
-};
-
-/** Prompty's input types whose values are JSON (a list to loop over, a number to compare). */
-const jsonTypes: ReadonlySet<string> = new Set(['array', 'object', 'list', 'number', 'integer', 'float', 'boolean']);
-
-/** The inputs declared with a JSON type, by name. */
-const typedInputs = (inputs: unknown): string[] => {
-  const specs = Array.isArray(inputs)
-    ? inputs.map((spec): [unknown, unknown] => [isRecord(spec) ? spec['name'] : undefined, spec])
-    : isRecord(inputs)
-      ? Object.entries(inputs)
-      : [];
-  return specs.flatMap(([name, spec]) =>
-    typeof name === 'string' && isRecord(spec) && typeof spec['type'] === 'string' && jsonTypes.has(spec['type'].toLowerCase())
-      ? [name]
-      : [],
-  );
-};
-
-const roleLines = /^([ \t]*)(system|user|assistant)([ \t]*:[ \t]*)$/gim;
+const roleLines = /^([ \t]*#?[ \t]*)(assistant|developer|system|user)((?:\[\w+\s*=\s*[^\]\n]*\])?[ \t]*:[ \t]*)$/gim;
 
 /**
  * An argument's text with its role lines marked, so that a value cannot start a message of its
@@ -88,7 +35,7 @@ const roleLines = /^([ \t]*)(system|user|assistant)([ \t]*:[ \t]*)$/gim;
  */
 const guardRoleLines = (value: string, marker: string, isJson: boolean): string => {
   const mark = (text: string): string => text.replace(roleLines, `$1${marker}$2$3`);
-  if (!isJson || !/(system|user|assistant)[ \t]*:/i.test(value)) return mark(value);
+  if (!isJson || !/(assistant|developer|system|user)(\[[^\]\n]*\])?[ \t]*:/i.test(value)) return mark(value);
   try {
     const walk = (item: unknown): unknown =>
       typeof item === 'string'
@@ -104,53 +51,78 @@ const guardRoleLines = (value: string, marker: string, isJson: boolean): string 
   }
 };
 
-/**
- * Prompty: YAML frontmatter with typed `inputs`; a Jinja body (rendered by the Jinja engine) split
- * into messages at `system:` / `user:` / `assistant:` lines. System sections become user messages.
- */
+/** `template` as v1 writes it (`template: mustache`, `{ type: … }`) and v2 (`{ format: mustache }`, `{ format: { kind: … } }`). */
+const templateFormat = (template: unknown): string | undefined => {
+  if (typeof template === 'string') return template;
+  if (!isRecord(template)) return undefined;
+  const format = template['format'] ?? template['type'];
+  if (typeof format === 'string') return format;
+  return isRecord(format) && typeof format['kind'] === 'string' ? format['kind'] : undefined;
+};
+
+/** The engine of the file's template format: Jinja by default (Prompty's `jinja2`, `nunjucks`), or Mustache. */
+const engineFor = (data: Readonly<Record<string, unknown>>, input: NativeFileInput): TemplateEngine => {
+  const format = templateFormat(Object.hasOwn(data, 'template') ? data['template'] : undefined)
+    ?.trim()
+    .toLowerCase();
+  if (format === undefined || format === '' || format === 'jinja2' || format === 'jinja' || format === 'nunjucks') return input.jinja;
+  const line = keyLine(input.text, 'template');
+  if (format !== 'mustache')
+    throw fileError(input.file, `template format "${format}" is not one Prompty renders: use jinja2 (the default) or mustache`, { line });
+  if (input.mustache === undefined)
+    throw fileError(input.file, 'Mustache templates need a "mustache" template engine, and none is configured', { line });
+  return input.mustache;
+};
+
+/** Template variables the inputs do not declare, as optional arguments. */
+const impliedArguments = (variables: readonly string[], declared: readonly PromptArgument[]): PromptArgument[] => {
+  const names = new Set(declared.map((argument) => argument.name));
+  return variables
+    .filter((name) => !names.has(name) && names.add(name))
+    .map((name) => ({ name, description: `Template variable "${name}"`, required: false }));
+};
+
 export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => {
-  const { data, body, bodyLine } = parseFrontmatter(input.text, input.file);
-  const inputs = Object.hasOwn(data, 'inputs') ? data['inputs'] : undefined;
-  const declared = readInputs(inputs, input.file);
-  const jsonArguments = typedInputs(inputs);
+  const frontmatter = parseFrontmatter(input.text, input.file);
+  const { body, bodyLine } = frontmatter;
+  const { data, warnings } = resolvePromptyReferences(frontmatter.data, {
+    file: input.file,
+    text: input.text,
+    root: input.root,
+    maxFileBytes: input.maxFileBytes ?? 100 * 1024,
+  });
+  const inputs = readPromptyInputs(data, input.file);
   // As Prompty does: the whole body renders first, then its role lines split it into messages,
   // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
-  const template = input.jinja.compile(body, { file: input.file, lineOffset: bodyLine, jsonArguments });
-  const json = new Set(jsonArguments);
-  const sections: NativeSection[] = [
-    {
-      role: 'system',
-      variables: template.variables,
-      render: async (args, options) => {
-        const marker = `\uE000${randomBytes(6).toString('hex')}\uE000`;
-        const guarded = Object.fromEntries(
-          Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]),
-        );
-        const text = await template.render(guarded, options);
-        return splitRoleSections(text).map((part) => ({ role: part.role, text: part.text.replaceAll(marker, '') }));
-      },
-    },
-  ];
-  const names = new Set(declared.map((argument) => argument.name));
-  const implied: PromptArgument[] = [];
-  for (const section of sections) {
-    for (const name of section.variables) {
-      if (names.has(name)) continue;
-      names.add(name);
-      implied.push({ name, description: `Template variable "${name}"`, required: false });
-    }
-  }
+  const template = engineFor(data, input).compile(body, { file: input.file, lineOffset: bodyLine, jsonArguments: inputs.json });
+  const json = new Set(inputs.json);
+  const render = async (
+    args: Readonly<Record<string, string>>,
+    options?: Parameters<typeof template.render>[1],
+  ): Promise<RenderedPart[]> => {
+    const marker = `\uE000${randomBytes(6).toString('hex')}\uE000`;
+    const guarded = Object.fromEntries(Object.entries(args).map(([name, value]) => [name, guardRoleLines(value, marker, json.has(name))]));
+    const threads = threadMarkers(inputs.threads);
+    const text = await template.render({ ...guarded, ...Object.fromEntries(threads) }, options);
+    const parts = splitRoleSections(text).map((part) => ({
+      role: part.role,
+      text: part.text.replaceAll(marker, ''),
+      ...(part.attributes === undefined ? {} : { meta: { [roleAttributesMetaKey]: part.attributes } }),
+    }));
+    return threads.size === 0 ? parts : expandThreads(parts, threads, args);
+  };
   const description = stringField(data, 'description');
   const title = stringField(data, 'name');
   return {
     id: stripExtension(input.path, '.prompty'),
     ...(title === undefined ? {} : { title }),
     ...(description === undefined ? {} : { description }),
-    arguments: [...declared, ...implied],
-    declared: declared.map((argument) => argument.name),
-    sections,
+    arguments: [...inputs.declared, ...impliedArguments(template.variables, inputs.declared)],
+    declared: inputs.declared.map((argument) => argument.name),
+    sections: [{ role: 'system', variables: template.variables, render }],
     body,
-    typos: promptyTypos(data, inputs),
-    meta: extraFields(data, ['description', 'name', 'inputs', 'sample']),
+    typos: inputs.typos,
+    ...(warnings.length === 0 ? {} : { warnings }),
+    meta: extraFields(data, ['description', 'name', 'sample', inputs.key ?? 'inputs']),
   };
 };
