@@ -65,6 +65,8 @@ const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
     };
   }
   if (file === undefined) return undefined;
+  // A record a source marks as a finding (a Prompty file's `${env:…}`, say) is listed as it is.
+  if (fields['finding'] === 'warning') return { file, ...(line === undefined ? {} : { line }), severity: 'warning', message };
   // A likely typo (`argumnets:`): a warning, so `validate --strict` fails on it.
   if (message.startsWith('unknown frontmatter key')) return { file, ...(line === undefined ? {} : { line }), severity: 'warning', message };
   if (message.startsWith('invalid ')) {

@@ -85,4 +85,13 @@ describe('Prompty files as Prompty reads them', () => {
     );
     expect(result.stdout).not.toContain('sk-secret');
   });
+
+  it('validate lists the same warning for a Prompty file in a --prompts folder', async () => {
+    const folder = await makeFolder(project);
+    const result = await runCli(['validate', '--prompts', `${folder}/prompts`], { cwd: folder, env: { OPENAI_API_KEY: 'sk-secret' } });
+    expect(result.stdout).toMatch(
+      /keyed\.prompty:2: warning: \$\{env:OPENAI_API_KEY\} \(frontmatter key "model\.connection\.apiKey"\) is not served/,
+    );
+    expect(result.stdout).not.toContain('sk-secret');
+  });
 });

@@ -44,7 +44,8 @@ export const parsePromptyFile = (options: ParsePromptyFileOptions): PromptEntry 
   });
   for (const typo of definition.typos ?? [])
     options.logger?.warn(describeKeyTypo(typo), { file, line: keyLine(text, typo.key), key: typo.key });
-  for (const { message, line } of definition.warnings ?? []) options.logger?.warn(message, { file, line });
+  // `finding`: `promptyard-server validate` lists the record as a warning about the file.
+  for (const { message, line } of definition.warnings ?? []) options.logger?.warn(message, { file, line, finding: 'warning' });
   const entry = createNativeEntry({ format: 'prompty', definition, file, source, prefix: '', root, maxFileBytes: options.maxFileBytes });
   return { ...entry, name: options.name };
 };
