@@ -16,6 +16,7 @@ const files = {
   ...corpus,
   'review.md': '---\ndescription: Review code\n---\nReview {{ code | upcase }}',
   'shout.md': '---\nengine: jinja\n---\n{{ word | upper }}{% for i in range(2) %}!{% endfor %}',
+  'whisper.md': '---\nengine: mustache\n---\n{{#quiet}}psst, {{/quiet}}{{ word }} & {{{ word }}}',
   'clash.md': 'From Markdown',
   'clash.prompty': 'user:\nFrom Prompty',
   'broken.prompty': '---\ndescription: Broken\n---\nuser:\nHello\n{{ name | shout }}',
@@ -36,7 +37,7 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
 
       const { prompts } = await client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual(
-        ['clash', 'prompty/basic', 'prompty/chat', 'prompty/study-plan', 'prompty/support', 'review', 'runaway', 'shout'].sort(),
+        ['clash', 'prompty/basic', 'prompty/chat', 'prompty/study-plan', 'prompty/support', 'review', 'runaway', 'shout', 'whisper'].sort(),
       );
       const plan = prompts.find((prompt) => prompt.name === 'prompty/study-plan');
       expect(plan).toMatchObject({ title: 'Study plan', description: 'Plans study sessions on a topic' });
@@ -89,6 +90,9 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
       expect(pairs(review.messages as Message[])).toEqual([['user', 'Review X']]);
       const shout = await client.getPrompt({ name: 'shout', arguments: { word: 'hey' } });
       expect(pairs(shout.messages as Message[])).toEqual([['user', 'HEY!!']]);
+      // Mustache as Prompty's runtime renders it: a section is skipped for an absent value, {{x}} is HTML-escaped.
+      const whisper = await client.getPrompt({ name: 'whisper', arguments: { word: '<b>' } });
+      expect(pairs(whisper.messages as Message[])).toEqual([['user', '&lt;b&gt; & <b>']]);
       const clash = await client.getPrompt({ name: 'clash' });
       expect(pairs(clash.messages as Message[])).toEqual([['user', 'From Markdown']]);
 
