@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { createLogger } from '@promptyard/core';
 import type { BackendStatus } from '@promptyard/router';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -134,5 +135,16 @@ describe('the console', () => {
     expect(htmx.headers.get('content-type')).toContain('javascript');
     expect(await htmx.text()).toContain('htmx');
     expect((await fetch(`${origin}/console/assets/nope.js`)).status).toBe(404);
+  });
+
+  it('ships its files in at most 150 KB compressed', async () => {
+    const { origin } = await startConsole();
+    let compressed = 0;
+    for (const name of ['htmx.min.js', 'sse.min.js', 'console.css', 'icon.svg']) {
+      const response = await fetch(`${origin}/console/assets/${name}`);
+      expect(response.status).toBe(200);
+      compressed += gzipSync(Buffer.from(await response.arrayBuffer())).length;
+    }
+    expect(compressed).toBeLessThan(150 * 1024);
   });
 });
