@@ -90,11 +90,11 @@ const signIn = async (context: Context, req: IncomingMessage, res: ServerRespons
     showSignIn(context, res, 401, outcome.message);
     return;
   }
-  const session = context.sessions.open(outcome.subject, outcome.role);
+  const session = context.sessions.open(outcome.subject, outcome.role, outcome.expiresAt);
   context.logger.notice('console sign-in', { subject: outcome.subject, role: outcome.role });
   redirect(res, `${consolePath}/servers`, {
     'set-cookie': [
-      cookie(sessionCookieName, session.id, cookieOptions(context, Math.floor(context.sessionMs / 1000))),
+      cookie(sessionCookieName, session.id, cookieOptions(context, Math.max(1, Math.floor((session.expiresAt - Date.now()) / 1000)))),
       cookie(loginCookieName, '', cookieOptions(context, 0)),
     ],
   });

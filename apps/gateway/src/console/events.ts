@@ -35,13 +35,18 @@ export const serveEvents = (
   const { session, sessions, source, render } = options;
   res.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
   res.flushHeaders();
+  // The model reports every change (log lines too): only a table that changed is sent again.
+  let last = '';
   const send = (): void => {
     if (sessions.get(session.id) === undefined) {
       stop();
       res.end();
       return;
     }
-    res.write(sseEvent('servers', render(session)));
+    const table = render(session);
+    if (table === last) return;
+    last = table;
+    res.write(sseEvent('servers', table));
   };
   const unsubscribe = source.subscribe(send);
   const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);

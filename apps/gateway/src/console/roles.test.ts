@@ -34,7 +34,7 @@ describe('createSignIn', () => {
     audience: undefined,
     authenticate: async (authorization): Promise<AuthOutcome> =>
       authorization === 'Bearer good'
-        ? { ok: true, identity: caller({ subject: 'bob', groups: ['ops'] }), expiresAt: undefined }
+        ? { ok: true, identity: caller({ subject: 'bob', groups: ['ops'] }), expiresAt: 2_000_000_000 }
         : { ok: false, status: 401, description: 'the token has expired' },
   };
 
@@ -47,7 +47,7 @@ describe('createSignIn', () => {
 
   it('checks any other token as the endpoint does with [auth], the role from the admin rules', async () => {
     const signIn = createSignIn({ authToken: 'secret', authenticator, resource: () => 'http://gw/mcp', admins: [{ groups: ['ops'] }] });
-    expect(await signIn('good')).toEqual({ ok: true, subject: 'bob', role: 'admin' });
+    expect(await signIn('good')).toEqual({ ok: true, subject: 'bob', role: 'admin', expiresAt: 2_000_000_000_000 });
     expect(await signIn('stale')).toEqual({ ok: false, message: 'The token was refused: the token has expired.' });
     const viewers = createSignIn({ authToken: undefined, authenticator, resource: () => 'http://gw/mcp', admins: [] });
     expect(await viewers('good')).toMatchObject({ role: 'viewer' });

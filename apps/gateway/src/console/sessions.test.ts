@@ -16,6 +16,16 @@ describe('the console session store', () => {
     expect(store.size).toBe(1);
   });
 
+  it('ends a session when the access token it was opened with expires, if that is sooner', () => {
+    let now = 1000;
+    const store = createSessionStore({ ttlMs: 60_000, now: () => now });
+    const session = store.open('bob', 'viewer', now + 5000);
+    expect(session.expiresAt).toBe(6000);
+    expect(store.open('bob', 'viewer', now + 600_000).expiresAt).toBe(61_000);
+    now += 5000;
+    expect(store.get(session.id)).toBeUndefined();
+  });
+
   it('closes a session (sign-out) and knows no id it did not give', () => {
     const store = createSessionStore({ ttlMs: 60_000 });
     const session = store.open('server-token', 'admin');

@@ -20,7 +20,8 @@ export interface ConsoleSession {
 }
 
 export interface SessionStore {
-  open(subject: string, role: Role): ConsoleSession;
+  /** A new session; it ends after the store's `ttlMs`, or at `until` (epoch ms: the access token's expiry) if sooner. */
+  open(subject: string, role: Role, until?: number): ConsoleSession;
   /** The live session with this id; an expired one is forgotten and `undefined` returned. */
   get(id: string | undefined): ConsoleSession | undefined;
   close(id: string): void;
@@ -45,9 +46,10 @@ export const createSessionStore = ({ ttlMs, maxSessions = 1000, now = Date.now }
     while (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value as string);
   };
   return {
-    open: (subject, role) => {
+    open: (subject, role, until) => {
       sweep();
-      const session = { id: randomToken(), csrf: randomToken(), subject, role, expiresAt: now() + ttlMs };
+      const expiresAt = Math.min(now() + ttlMs, until ?? Number.POSITIVE_INFINITY);
+      const session = { id: randomToken(), csrf: randomToken(), subject, role, expiresAt };
       sessions.set(session.id, session);
       return session;
     },

@@ -18,7 +18,14 @@ export interface SignInOptions {
 }
 
 export type SignInOutcome =
-  { readonly ok: true; readonly subject: string; readonly role: Role } | { readonly ok: false; readonly message: string };
+  | {
+      readonly ok: true;
+      readonly subject: string;
+      readonly role: Role;
+      /** When the access token expires (epoch ms): the session ends then too. */
+      readonly expiresAt?: number;
+    }
+  | { readonly ok: false; readonly message: string };
 
 const staticIdentity: Identity = { subject: 'server-token', clientId: undefined, scopes: [], groups: [], claims: {} };
 
@@ -33,5 +40,11 @@ export const createSignIn =
     if (authenticator === undefined) return { ok: false, message: "That token is not the gateway's token ([transport] auth_token)." };
     const outcome = await authenticator.authenticate(`Bearer ${given}`, authenticator.audience ?? options.resource());
     if (!outcome.ok) return { ok: false, message: `The token was refused: ${outcome.description ?? 'it is not valid here'}.` };
-    return { ok: true, subject: outcome.identity.subject, role: roleOf(outcome.identity, false, admins) };
+    const { identity, expiresAt } = outcome;
+    return {
+      ok: true,
+      subject: identity.subject,
+      role: roleOf(identity, false, admins),
+      ...(expiresAt === undefined ? {} : { expiresAt: expiresAt * 1000 }),
+    };
   };
