@@ -53,6 +53,8 @@ export const watchConfig = async (
       logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
     if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
       logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
+    if (JSON.stringify(next.console) !== JSON.stringify(previous.console))
+      logger.warn('[console] changes apply at the next start of the gateway', { file });
     warnRestartOnly(previous, next, logger, file);
     const { added, removed, changed } = await router.reload(routerConfigOf(next));
     logger.notice('config reloaded', {
