@@ -15,7 +15,7 @@
 // The chunks sit in dist/ itself, one folder below the package's root as tsc's output did, so the
 // binaries' `new URL('../package.json', import.meta.url)` and `new URL('cli.js', import.meta.url)`
 // mean what they meant.
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'rolldown';
 
@@ -46,6 +46,28 @@ const lazyRequires = {
   },
 };
 
+/**
+ * `import text from './file.css?raw'` (as Vitest reads it too): the file's text as a string, so the
+ * files a binary serves (the gateway console's htmx, its SSE extension and stylesheet) are inside it.
+ * @type {import('rolldown').Plugin}
+ */
+const rawText = {
+  name: 'raw-text',
+  async resolveId(source, importer) {
+    if (!source.endsWith('?raw')) return null;
+    const resolved = await this.resolve(source.slice(0, -'?raw'.length), importer, { skipSelf: true });
+    if (resolved == null) throw new Error(`${importer}: cannot find ${source}`);
+    return { id: `${resolved.id}?raw` };
+  },
+  load: {
+    filter: { id: /\?raw$/ },
+    async handler(id) {
+      const text = await readFile(id.slice(0, -'?raw'.length), 'utf8');
+      return { code: `export default ${JSON.stringify(text)};`, moduleType: 'js' };
+    },
+  },
+};
+
 await rm(outdir, { recursive: true, force: true });
 const output = await build({
   cwd: appDir,
@@ -55,7 +77,7 @@ const output = await build({
   resolve: { conditionNames: ['@promptyard/source', 'node', 'import', 'default'], mainFields: ['module', 'main'] },
   // Ink's React DevTools bridge, loaded only with DEV=true (a dependency of neither Ink nor ours).
   external: ['react-devtools-core'],
-  plugins: [lazyRequires],
+  plugins: [lazyRequires, rawText],
   logLevel: 'warn',
   output: {
     dir: outdir,

@@ -67,6 +67,7 @@ export default defineConfig({
           { text: 'Many servers behind one', link: '/gateway/' },
           { text: 'Meta tools and lazy mode', link: '/gateway/meta-tools' },
           { text: 'Terminal UI', link: '/gateway/terminal-ui' },
+          { text: 'Operator console', link: '/gateway/console' },
         ],
       },
       {

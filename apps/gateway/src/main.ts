@@ -1,6 +1,6 @@
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError } from '@promptyard/core';
-import type { Logger } from '@promptyard/core';
+import type { Authenticator, Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
@@ -11,6 +11,7 @@ import { routerConfigOf } from './config/gateway-config.js';
 import { loadConfig } from './config/load-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
+import type { mountConsole as MountConsole, MountedConsole } from './console/mount.js';
 import { admission, blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
 import type { SurfaceContext } from './surfaces.js';
 
@@ -52,6 +53,8 @@ export const watchConfig = async (
       logger.warn('[[policy]] changes apply at the next start of the gateway', { file });
     if (JSON.stringify(next.telemetry) !== JSON.stringify(previous.telemetry))
       logger.warn('[telemetry] changes apply at the next start of the gateway', { file });
+    if (JSON.stringify(next.console) !== JSON.stringify(previous.console))
+      logger.warn('[console] changes apply at the next start of the gateway', { file });
     warnRestartOnly(previous, next, logger, file);
     const { added, removed, changed } = await router.reload(routerConfigOf(next));
     logger.notice('config reloaded', {
@@ -98,15 +101,27 @@ export const startGateway = async (
   }
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
   const http = config.transport.type === 'http';
+  const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
+  const bound = { url: '' };
+  const operatorConsole = http ? await openConsole({ router, pins, config, authenticator, resource: () => bound.url, logger }) : undefined;
   const { url } = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
-      ? { ...httpEndpoint(router, config, logger), endpoints: await profileEndpoints(surfaces), admit: admission(surfaces, profile) }
+      ? {
+          ...httpEndpoint(router, config, authenticator),
+          endpoints: await profileEndpoints(surfaces),
+          admit: admission(surfaces, profile),
+          mounts: operatorConsole === undefined ? [] : [operatorConsole.mount],
+        }
       : undefined,
     issuer: config.auth?.issuer,
     policy: policy !== undefined,
     counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),
   });
   startupMark('serving');
+  bound.url = config.transport.publicUrl ?? url ?? '';
+  if (operatorConsole !== undefined && url !== undefined) logger.notice(`console at ${new URL('/console', url).href}`);
+  if (config.console !== undefined && !http)
+    logger.warn('[console] is served on the HTTP endpoint only: start with [transport] type = "http" to open it');
   // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
   if (url !== undefined) spawnStdioServersEarly(config.servers);
 
@@ -121,6 +136,7 @@ export const startGateway = async (
     return host.close({
       before: () => stopWatching().catch(() => {}),
       after: async () => {
+        operatorConsole?.close();
         await router.close();
         await pins?.close();
         killAllChildren();
@@ -157,6 +173,16 @@ const warnRestartOnly = (previous: GatewayConfig, next: GatewayConfig, logger: L
     });
 };
 
+/** `[console]`, when enabled: loaded on demand, so a gateway without it never reads its code. */
+const openConsole = async (
+  options: Omit<Parameters<typeof MountConsole>[0], 'config'> & { readonly config: GatewayConfig },
+): Promise<MountedConsole | undefined> => {
+  const { config } = options;
+  if (config.console === undefined) return undefined;
+  const { mountConsole } = await import('./console/mount.js');
+  return mountConsole({ ...options, config: { ...config, console: config.console } });
+};
+
 /** `[telemetry]` and `[cluster]`. */
 const startGatewayHost = (config: GatewayConfig, logger: Logger, version: string): Promise<Host> =>
   startHost({
@@ -180,7 +206,7 @@ const announceReady = (router: Router, logger: Logger): void => {
 };
 
 /** `[transport]` and `[auth]` as the HTTP endpoint's settings; `/health` shows every server. */
-const httpEndpoint = (router: Router, config: GatewayConfig, logger: Logger): HttpEndpoint => {
+const httpEndpoint = (router: Router, config: GatewayConfig, authenticator: Authenticator | undefined): HttpEndpoint => {
   const { transport } = config;
   return {
     host: transport.host,
@@ -189,7 +215,7 @@ const httpEndpoint = (router: Router, config: GatewayConfig, logger: Logger): Ht
     ...(transport.allowedHosts === undefined ? {} : { allowedHosts: transport.allowedHosts }),
     ...(transport.allowedOrigins === undefined ? {} : { allowedOrigins: transport.allowedOrigins }),
     authToken: transport.authToken,
-    auth: config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') }),
+    auth: authenticator,
     publicUrl: transport.publicUrl,
     maxBodyBytes: transport.maxBodyBytes,
     health: healthOf(router),

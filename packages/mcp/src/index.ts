@@ -24,7 +24,7 @@ export type {
 } from './handlers.js';
 export { isLoopbackHost, isWildcardHost } from './http/hosts.js';
 export { serveHttp } from './http/serve-http-on-demand.js';
-export type { HttpEndpointSpec, HttpHandle, HttpRoute, HttpRouteAnswer, HttpServeOptions } from './http/options.js';
+export type { HttpEndpointSpec, HttpHandle, HttpMount, HttpRoute, HttpRouteAnswer, HttpServeOptions } from './http/options.js';
 export { parseServeFlags } from './cli/serve-flags.js';
 export type { ServeFlags, ServeFlagValues } from './cli/serve-flags.js';
 export { loadMcpTracing } from './telemetry/mcp-tracing.js';

@@ -536,6 +536,7 @@ describe('gatewayConfigSchema', () => {
       'policy[]',
       'telemetry',
       'cluster',
+      'console',
       'audit',
       'servers.<id>',
       'servers.<id>.tools',

@@ -16,6 +16,8 @@ import type { AuthSettings, PolicyRule } from '@promptyard/auth';
 import type { LogFormat } from '@promptyard/core';
 import { NAME_CHARACTERS } from '@promptyard/router';
 import type { BackendConfig, ProfileConfig, RouterConfig } from '@promptyard/router';
+import { readConsole } from './console.js';
+import type { ConsoleConfig } from './console.js';
 import { checkPolicyGlobs } from './policy-globs.js';
 import { readProfiles } from './profiles.js';
 import { SERVER_KEYS, sectionsSchema } from './schema.js';
@@ -64,6 +66,8 @@ export interface GatewayConfig extends RouterConfig {
   readonly cluster?: { readonly redisUrl: string; readonly keyPrefix: string };
   /** `[audit] file`: where one JSON line per decision goes, absolute, or `-` for stderr; absent: no audit trail. */
   readonly audit?: { readonly file: string };
+  /** `[console]` when enabled: the operator console at `/console` on the HTTP endpoint. */
+  readonly console?: ConsoleConfig;
   /** `[gateway] pins_file`, absolute; absent: the default file in the user's state folder (without `[cluster]`). */
   readonly pinsFile?: string;
   readonly file?: string;
@@ -183,6 +187,7 @@ const checkSections = (sections: Sections, text: string, problems: Problem[]): v
 interface Access {
   readonly auth: AuthSettings | undefined;
   readonly policy: readonly PolicyRule[];
+  readonly console: ConsoleConfig | undefined;
 }
 
 /** `[auth]` and `[[policy]]`, checked by the auth package; their problems point at the section. */
@@ -192,7 +197,7 @@ const readAccess = (sections: Sections, text: string, problems: Problem[]): Acce
   const policy = checkPolicies(sections['policy[]'], { gateway: true });
   for (const message of policy.problems) problems.push({ line: locateKey(text, 'policy'), message });
   checkPolicyGlobs(sections['policy[]'], text, problems);
-  return { auth: auth.settings, policy: policy.rules };
+  return { auth: auth.settings, policy: policy.rules, console: readConsole(sections, policy.rules, text, problems) };
 };
 
 /** What the file declares besides its sections, and where its relative paths resolve. */
@@ -232,6 +237,7 @@ const toGatewayConfig = (
   },
   ...(access.auth === undefined ? {} : { auth: access.auth }),
   policy: access.policy,
+  ...(access.console === undefined ? {} : { console: access.console }),
   telemetry: {
     metrics: telemetry.metrics,
     ...(telemetry.metrics_bind === undefined ? {} : { metricsBind: telemetry.metrics_bind }),

@@ -2,6 +2,7 @@ import { clusterSection, logFormats, logLevels, telemetrySection } from '@prompt
 import type { ConfigOf, ConfigSchema, DocumentedSchema, DocumentedSection } from '@promptyard/core';
 import { authSection, policySection } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
+import { consoleSection } from './console.js';
 import { OAUTH_GRANTS, PINNING_MODES, PROTOCOL_CHOICES } from '@promptyard/router';
 import { ANNOTATION_TYPES, FILTER_KINDS, MAX_TIMEOUT_MS, TRANSPORT_ALIASES } from './values.js';
 
@@ -93,6 +94,7 @@ export const sectionsSchema = {
   'policy[]': policySection,
   telemetry: telemetrySection,
   cluster: clusterSection,
+  console: consoleSection,
   audit: {
     file: {
       type: 'string',

@@ -9,7 +9,7 @@ import { identityOfAuthInfo } from './auth-identity.js';
 import { headerOf, sendJsonError } from './messages.js';
 import { serveHealth, serveMetrics, type HealthSource } from './probes.js';
 import { clientAddress, type RateLimiter } from './rate-limit.js';
-import type { HttpRoute } from './options.js';
+import type { HttpMount, HttpRoute } from './options.js';
 import type { HttpRelay } from './tool-relay.js';
 import { adoptTraceHeaders } from './trace-headers.js';
 
@@ -36,6 +36,8 @@ export interface HttpFront {
   readonly traced: boolean;
   /** Requests that are not MCP, by path, each checking its own credentials. */
   readonly routes: ReadonlyMap<string, HttpRoute>;
+  /** Applications under a path prefix (`/console`), each authenticating itself. */
+  readonly mounts: readonly HttpMount[];
 }
 
 /** One MCP endpoint behind the front: its `tools/call` relay and the SDK's path for everything else. */
@@ -153,7 +155,8 @@ const admit = (front: HttpFront, req: IncomingMessage, res: ServerResponse, auth
 
 /**
  * Every request passes these steps, once, on Node's request, each answering it or passing it on: rate,
- * declared size, Host and Origin, `/health`, `/metrics`, OAuth metadata, the endpoint path, the token;
+ * declared size, Host and Origin, the webhook routes and mounted applications (`/console`, which authenticate
+ * themselves), `/health`, `/metrics`, OAuth metadata, the endpoint path, the token;
  * then the body is read and parsed once, trace headers are adopted, and the relay answers what it can.
  * Everything else goes on, body already parsed, to the SDK's path.
  */
@@ -167,6 +170,8 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
   const pathname = pathnameOf(req);
   const route = front.routes.get(pathname);
   if (route !== undefined && req.method === route.method) return serveRoute(front, route, req, res);
+  const mount = front.mounts.find(({ prefix }) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  if (mount !== undefined) return mount.handle(req, res);
   if (pathname === '/health') return serveHealth(front.health, front.gate, req, res);
   if (pathname === '/metrics' && front.servedMetrics !== undefined) return serveMetrics(front.gate, req, res, front.servedMetrics);
   if (front.gate.metadata(req, res, pathname)) return;

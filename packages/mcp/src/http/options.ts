@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator, Cluster, Identity, Metrics } from '@promptyard/core';
 
 import type { McpServerBlueprint } from '../server/blueprint.js';
@@ -28,6 +29,17 @@ export interface HttpRoute {
   readonly path: string;
   /** Answers the request from its headers (lower-case names) and raw body (at most `maxBodyBytes`). */
   handle(headers: Readonly<Record<string, string | undefined>>, body: Buffer): Promise<HttpRouteAnswer>;
+}
+
+/**
+ * A browser application under a path prefix (the gateway's `/console`): behind the rate limit, the
+ * declared-size cap and the Host and Origin checks, it authenticates its own requests (a session
+ * cookie, not a bearer token) and answers them whole.
+ */
+export interface HttpMount {
+  /** Its path prefix, e.g. `/console`: the prefix itself and every path below it. */
+  readonly prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
 export interface HttpServeOptions {
@@ -81,6 +93,8 @@ export interface HttpServeOptions {
   readonly endpoints?: readonly HttpEndpointSpec[] | undefined;
   /** Requests that are not MCP (`POST /hooks/git`), each authenticating itself. */
   readonly routes?: readonly HttpRoute[] | undefined;
+  /** Applications under a path prefix (`/console`), each authenticating itself. */
+  readonly mounts?: readonly HttpMount[] | undefined;
   /** Who may use the main endpoint (`path`), as an endpoint's `admit`. */
   readonly admit?: HttpEndpointSpec['admit'];
 }

@@ -166,6 +166,7 @@ const createFront = (
     streams,
     traced: blueprint.tracing !== undefined,
     routes: new Map((options.routes ?? []).map((route) => [route.path, route])),
+    mounts: options.mounts ?? [],
   };
 };
 

@@ -1,0 +1,74 @@
+/**
+ * `[console]`: the operator console in the browser, read and checked. Who signs in as an admin is said
+ * by `[[policy]]` rules named in `admins` (their subjects, groups, scopes and clients conditions);
+ * everyone else who signs in with a credential the endpoint accepts is a viewer.
+ */
+import type { PolicyRule, PolicySectionValues } from '@promptyard/auth';
+import { locateKey } from '@promptyard/core';
+import type { Problem } from './server-entry.js';
+
+export const consoleSection = {
+  enabled: {
+    type: 'boolean',
+    default: false,
+    doc: 'Serve the operator console at /console on the HTTP endpoint, behind its authentication: a sign-in form takes the static token ([transport] auth_token) or, with [auth], an access token the endpoint accepts (PROMPTYARD_CONSOLE_ENABLED).',
+  },
+  admins: {
+    type: 'string[]',
+    default: [],
+    doc: 'Names of [[policy]] rules: callers a named rule applies to (by its subjects, groups, scopes and clients) are admins, who may act (restart a server); everyone else who signs in is a viewer. The static token always signs in as an admin.',
+  },
+  session_minutes: {
+    type: 'integer',
+    min: 1,
+    max: 10_080,
+    default: 480,
+    doc: 'How long a console sign-in lasts before the browser must sign in again.',
+  },
+} as const;
+
+/** `[console]` when enabled: the conditions that make a caller an admin, and how long a session lasts. */
+export interface ConsoleConfig {
+  /** The `when` of each `[[policy]]` rule named in `admins`. */
+  readonly admins: readonly PolicyRule['when'][];
+  readonly sessionMs: number;
+}
+
+interface ConsoleInput {
+  readonly console: { readonly enabled: boolean; readonly admins: readonly string[]; readonly session_minutes: number };
+  readonly transport: { readonly auth_token?: string | undefined };
+  readonly auth: { readonly issuer?: string | undefined };
+  readonly 'policy[]': readonly PolicySectionValues[];
+}
+
+/** `[console]` checked against the endpoint's authentication and `[[policy]]`; `undefined` when it is off. */
+export const readConsole = (
+  sections: ConsoleInput,
+  rules: readonly PolicyRule[],
+  text: string,
+  problems: Problem[],
+): ConsoleConfig | undefined => {
+  const { enabled, admins, session_minutes: minutes } = sections.console;
+  if (!enabled) return undefined;
+  const line = locateKey(text, 'console', 'enabled');
+  if ((sections.transport.auth_token ?? '') === '' && sections.auth.issuer === undefined)
+    problems.push({
+      line,
+      message:
+        '[console] needs the endpoint to authenticate its callers: set [transport] auth_token (or PROMPTYARD_TRANSPORT_AUTH_TOKEN), or [auth] issuer',
+    });
+  const names = sections['policy[]'].map((entry) => entry.name);
+  const when: PolicyRule['when'][] = [];
+  for (const name of admins) {
+    const index = names.indexOf(name);
+    const rule = rules[index];
+    if (index < 0) {
+      const known = names.filter((known) => known !== undefined);
+      problems.push({
+        line: locateKey(text, 'console', 'admins'),
+        message: `[console] admins names ${JSON.stringify(name)}, but no [[policy]] rule has that name${known.length === 0 ? ': give the rule for your operators a name' : ` (named rules: ${known.join(', ')})`}`,
+      });
+    } else if (rule !== undefined) when.push(rule.when);
+  }
+  return { admins: when, sessionMs: minutes * 60_000 };
+};

@@ -1,0 +1,197 @@
+/**
+ * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
+ * the Servers page, its event stream, the restart action and the console's own files. Every answer
+ * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
+ * pre-session token of its form); acting needs the admin role.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@promptyard/core';
+import type { HttpMount } from '@promptyard/mcp';
+import type { UiModel } from '../ui/model.js';
+import { serveAsset } from './assets.js';
+import { serveEvents } from './events.js';
+import { consolePath, renderMessage, renderSignIn } from './html.js';
+import { cookie, cookiesOf, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
+import { renderServersPage, renderServersTable } from './servers-page.js';
+import { createSessionStore, randomToken } from './sessions.js';
+import type { ConsoleSession, SessionStore } from './sessions.js';
+import type { SignInOutcome } from './sign-in.js';
+
+export interface ConsoleOptions {
+  /** What the console reads and does: the terminal UI's model over the running router. */
+  readonly model: Pick<UiModel, 'servers' | 'restart' | 'subscribe'>;
+  readonly signIn: (token: string) => Promise<SignInOutcome>;
+  readonly sessionMs: number;
+  /** Served over https: cookies are `Secure`. */
+  readonly secure: boolean;
+  readonly logger: Logger;
+}
+
+interface Context extends ConsoleOptions {
+  readonly sessions: SessionStore;
+}
+
+const maxFormBytes = 16 * 1024;
+
+const sendHtml = (res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}): void => {
+  res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/html; charset=utf-8', ...headers }).end(html);
+};
+
+const redirect = (res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void => {
+  res.writeHead(303, { ...securityHeaders(), location, ...headers }).end();
+};
+
+const refuse = (res: ServerResponse, status: number, message: string): void => {
+  res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/plain; charset=utf-8' }).end(message);
+};
+
+/** A urlencoded form body (at most 16 KB); `undefined` when it is larger or of another type. */
+const readForm = async (req: IncomingMessage): Promise<URLSearchParams | undefined> => {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxFormBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+};
+
+const sessionOf = (context: Context, req: IncomingMessage): ConsoleSession | undefined =>
+  context.sessions.get(cookiesOf(req).get(sessionCookieName));
+
+const cookieOptions = (context: Context, maxAgeSeconds: number): Parameters<typeof cookie>[2] => ({
+  path: consolePath,
+  secure: context.secure,
+  maxAgeSeconds,
+});
+
+/** A browser tells where a request comes from: another site's is refused whatever it carries. */
+const crossSite = (req: IncomingMessage): boolean => {
+  const site = req.headers['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
+};
+
+const showSignIn = (context: Context, res: ServerResponse, status = 200, error?: string): void => {
+  const token = randomToken();
+  sendHtml(res, status, renderSignIn(token, error), { 'set-cookie': cookie(loginCookieName, token, cookieOptions(context, 600)) });
+};
+
+const signIn = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const form = await readForm(req);
+  if (form === undefined || !sameSecret(form.get('_csrf') ?? undefined, cookiesOf(req).get(loginCookieName))) {
+    showSignIn(context, res, 403, 'The sign-in form expired or came from elsewhere: sign in again.');
+    return;
+  }
+  const outcome = await context.signIn(form.get('token') ?? '');
+  if (!outcome.ok) {
+    context.logger.warn('console sign-in refused', { reason: outcome.message });
+    showSignIn(context, res, 401, outcome.message);
+    return;
+  }
+  const session = context.sessions.open(outcome.subject, outcome.role, outcome.expiresAt);
+  context.logger.notice('console sign-in', { subject: outcome.subject, role: outcome.role });
+  redirect(res, `${consolePath}/servers`, {
+    'set-cookie': [
+      cookie(sessionCookieName, session.id, cookieOptions(context, Math.max(1, Math.floor((session.expiresAt - Date.now()) / 1000)))),
+      cookie(loginCookieName, '', cookieOptions(context, 0)),
+    ],
+  });
+};
+
+/** The session of a state-changing request that carries its CSRF token; `undefined` once the refusal is written. */
+const checkedPost = async (
+  context: Context,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<{ session: ConsoleSession; form: URLSearchParams } | undefined> => {
+  const session = sessionOf(context, req);
+  if (session === undefined) {
+    refuse(res, 401, 'Not signed in: open /console/login and sign in.');
+    return undefined;
+  }
+  const form = (await readForm(req)) ?? new URLSearchParams();
+  const token = (req.headers['x-csrf-token'] as string | undefined) ?? form.get('_csrf') ?? undefined;
+  if (crossSite(req) || !sameSecret(token, session.csrf)) {
+    refuse(res, 403, "Refused: the request does not carry this session's CSRF token; reload the page and try again.");
+    return undefined;
+  }
+  return { session, form };
+};
+
+const signOut = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const checked = await checkedPost(context, req, res);
+  if (checked === undefined) return;
+  context.sessions.close(checked.session.id);
+  redirect(res, `${consolePath}/login`, { 'set-cookie': cookie(sessionCookieName, '', cookieOptions(context, 0)) });
+};
+
+const restart = async (context: Context, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const checked = await checkedPost(context, req, res);
+  if (checked === undefined) return;
+  const { session } = checked;
+  if (session.role !== 'admin') {
+    refuse(res, 403, 'Refused: restarting a server needs an admin ([console] admins names the [[policy]] rules of admins).');
+    return;
+  }
+  if (!context.model.servers().some((server) => server.id === id)) {
+    refuse(res, 404, `No server "${id}" in the gateway config.`);
+    return;
+  }
+  context.logger.notice('console: restart', { server: id, subject: session.subject });
+  await context.model.restart(id);
+  if (req.headers['hx-request'] === 'true') res.writeHead(204, securityHeaders()).end();
+  else redirect(res, `${consolePath}/servers`);
+};
+
+/** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
+const get = (context: Context, path: string, req: IncomingMessage, res: ServerResponse): void => {
+  if (path.startsWith('/assets/')) {
+    if (!serveAsset(path.slice('/assets/'.length), req, res)) refuse(res, 404, 'No such console file.');
+    return;
+  }
+  const session = sessionOf(context, req);
+  if (path === '/login') {
+    if (session === undefined) showSignIn(context, res);
+    else redirect(res, `${consolePath}/servers`);
+    return;
+  }
+  if (session === undefined) {
+    if (path === '/events') refuse(res, 401, 'Not signed in: open /console/login and sign in.');
+    else redirect(res, `${consolePath}/login`);
+    return;
+  }
+  if (path === '' || path === '/') redirect(res, `${consolePath}/servers`);
+  else if (path === '/servers') sendHtml(res, 200, renderServersPage(context.model.servers(), session));
+  else if (path === '/events')
+    serveEvents(req, res, {
+      session,
+      sessions: context.sessions,
+      source: context.model,
+      render: (current) => renderServersTable(context.model.servers(), current),
+    });
+  else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
+};
+
+const post = async (context: Context, path: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  if (path === '/login') return signIn(context, req, res);
+  if (path === '/logout') return signOut(context, req, res);
+  const restartOf = /^\/servers\/([^/]+)\/restart$/.exec(path);
+  if (restartOf !== null) return restart(context, decodeURIComponent(restartOf[1] as string), req, res);
+  refuse(res, 404, 'No such console action.');
+};
+
+const handle = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const url = new URL(req.url ?? '/', 'http://console.invalid');
+  const path = url.pathname.slice(consolePath.length);
+  if (req.method === 'GET' || req.method === 'HEAD') return get(context, path, req, res);
+  if (req.method === 'POST') return post(context, path, req, res);
+  res.writeHead(405, { ...securityHeaders(), allow: 'GET, POST' }).end();
+};
+
+/** The console as the HTTP endpoint mounts it at `/console`. */
+export const createConsole = (options: ConsoleOptions): HttpMount & { readonly sessions: SessionStore } => {
+  const context: Context = { ...options, sessions: createSessionStore({ ttlMs: options.sessionMs }) };
+  return { prefix: consolePath, sessions: context.sessions, handle: (req, res) => handle(context, req, res) };
+};

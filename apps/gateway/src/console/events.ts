@@ -1,0 +1,60 @@
+/**
+ * `/console/events`: one Server-Sent Events stream per open page. It sends the servers table at once
+ * and again whenever the gateway reports a change (the terminal UI's model coalesces bursts), as an
+ * event named `servers` that htmx swaps in; a comment every 15 s keeps proxies from closing it. The
+ * stream ends when the session does.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { securityHeaders } from './security.js';
+import type { ConsoleSession, SessionStore } from './sessions.js';
+
+export interface EventSource {
+  /** Called after anything changed; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+}
+
+/** One SSE event: every line of `data` its own `data:` field, as the format requires. */
+const sseEvent = (name: string, data: string): string =>
+  `event: ${name}\n${data
+    .split(/\r?\n/)
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`;
+
+const keepAliveMs = 15_000;
+
+export const serveEvents = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: {
+    readonly session: ConsoleSession;
+    readonly sessions: SessionStore;
+    readonly source: EventSource;
+    readonly render: (session: ConsoleSession) => string;
+  },
+): void => {
+  const { session, sessions, source, render } = options;
+  res.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+  res.flushHeaders();
+  // The model reports every change (log lines too): only a table that changed is sent again.
+  let last = '';
+  const send = (): void => {
+    if (sessions.get(session.id) === undefined) {
+      stop();
+      res.end();
+      return;
+    }
+    const table = render(session);
+    if (table === last) return;
+    last = table;
+    res.write(sseEvent('servers', table));
+  };
+  const unsubscribe = source.subscribe(send);
+  const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
+  timer.unref();
+  const stop = (): void => {
+    unsubscribe();
+    clearInterval(timer);
+  };
+  req.once('close', stop);
+  send();
+};

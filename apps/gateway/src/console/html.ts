@@ -1,0 +1,94 @@
+/**
+ * The console's page frame: escaping, the document every page shares (landmarks, a skip link, the
+ * console's own stylesheet and scripts, the htmx settings that keep it within the Content-Security-
+ * Policy) and the session's CSRF token on every htmx request.
+ */
+import type { ConsoleSession } from './sessions.js';
+
+export const consolePath = '/console';
+
+const entities: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe in element content and in double- or single-quoted attributes. */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
+
+/**
+ * htmx without what a strict CSP forbids: no inline indicator styles, no `eval` (`hx-on`, `js:`), no
+ * script tags in swapped content, and requests to this origin only.
+ */
+const htmxConfig = JSON.stringify({
+  includeIndicatorStyles: false,
+  allowEval: false,
+  allowScriptTags: false,
+  selfRequestsOnly: true,
+  historyCacheSize: 0,
+});
+
+export interface PageFrame {
+  readonly title: string;
+  /** The signed-in session: the header shows who, the navigation and sign-out; absent on the sign-in page. */
+  readonly session?: ConsoleSession | undefined;
+  /** Which navigation entry is the current page. */
+  readonly current?: 'servers';
+  readonly body: string;
+}
+
+const pages = [{ id: 'servers', label: 'Servers', href: `${consolePath}/servers` }] as const;
+
+const navigation = (session: ConsoleSession, current: PageFrame['current']): string => `
+<nav aria-label="Console pages">
+  <ul>${pages
+    .map((page) => `<li><a href="${page.href}"${page.id === current ? ' aria-current="page"' : ''}>${escapeHtml(page.label)}</a></li>`)
+    .join('')}</ul>
+</nav>
+<div class="who">
+  <span>Signed in as <strong>${escapeHtml(session.subject)}</strong> (${session.role})</span>
+  <form method="post" action="${consolePath}/logout">
+    <input type="hidden" name="_csrf" value="${escapeHtml(session.csrf)}">
+    <button type="submit">Sign out</button>
+  </form>
+</div>`;
+
+/** A whole page: the frame around `body`, which becomes the `main` landmark. */
+export const renderPage = ({ title, session, current, body }: PageFrame): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Promptyard console</title>
+<meta name="htmx-config" content="${escapeHtml(htmxConfig)}">
+<link rel="icon" href="${consolePath}/assets/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="${consolePath}/assets/console.css">
+<script src="${consolePath}/assets/htmx.min.js" defer></script>
+<script src="${consolePath}/assets/sse.min.js" defer></script>
+</head>
+<body${session === undefined ? '' : ` hx-headers="${escapeHtml(JSON.stringify({ 'X-CSRF-Token': session.csrf }))}"`}>
+<a class="skip" href="#main">Skip to content</a>
+<header>
+  <p class="brand">Promptyard console</p>${session === undefined ? '' : navigation(session, current)}
+</header>
+<main id="main" tabindex="-1">
+${body}
+</main>
+</body>
+</html>
+`;
+
+/** The sign-in page: one labelled field for the token, the pre-session CSRF token, and what went wrong last time. */
+export const renderSignIn = (loginCsrf: string, error?: string): string =>
+  renderPage({
+    title: 'Sign in',
+    body: `<h1>Sign in</h1>
+<p>Sign in with the gateway's token (<code>[transport] auth_token</code>)${' '}or an access token the gateway accepts.</p>
+${error === undefined ? '' : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(error)}</p>`}
+<form method="post" action="${consolePath}/login" class="sign-in">
+  <input type="hidden" name="_csrf" value="${escapeHtml(loginCsrf)}">
+  <label for="token">Token</label>
+  <input id="token" name="token" type="password" autocomplete="current-password" required${error === undefined ? '' : ' aria-describedby="sign-in-error" aria-invalid="true"'} autofocus>
+  <button type="submit">Sign in</button>
+</form>`,
+  });
+
+/** A page for a refusal or a missing page, in the frame (signed in or not). */
+export const renderMessage = (title: string, message: string, session?: ConsoleSession): string =>
+  renderPage({ title, session, body: `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>` });

@@ -1,0 +1,179 @@
+/**
+ * The operator console in a real browser: Debian's Chromium, driven by playwright-core, against the
+ * built gateway with two stdio servers, the static token and `[auth]` against a real OpenID provider.
+ * Sign-in, the Servers page and its live updates, the admin/viewer split, the CSRF refusal, the
+ * Content-Security-Policy holding, and axe-core's accessibility rules on each page. Screenshots go to
+ * $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots` copies them into the docs), else a temporary folder.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIssuer } from '../../../test-support/oidc-provider.js';
+import type { TestIssuer } from '../../../test-support/oidc-provider.js';
+import { cleanup, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
+import type { HttpGateway } from './harness.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+const token = 'console-test-token';
+
+if (!existsSync(chromiumPath))
+  console.warn(`console browser test skipped: ${chromiumPath} is missing (bash scripts/ensure-tools.sh installs Debian's chromium)`);
+
+const consoleToml = (issuer: string): string =>
+  gatewayToml(
+    { alpha: { command: stdioBackendCommand({ name: 'alpha' }) }, beta: { command: stdioBackendCommand({ name: 'beta' }) } },
+    {},
+    [
+      `[transport]\nauth_token = "${token}"`,
+      `[auth]\nissuer = ${JSON.stringify(issuer)}`,
+      // Admins are the callers of the rule named "operators"; the provider's machine client is not one: a viewer.
+      `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
+      `[console]\nenabled = true\nadmins = ["operators"]`,
+    ].join('\n\n'),
+  );
+
+/** Accessibility violations axe-core rates serious or critical, as "rule: where" lines. */
+const seriousViolations = async (page: Page, axeSource: string): Promise<string[]> => {
+  // Evaluated over the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+};
+
+const signIn = async (page: Page, origin: string, credential: string): Promise<void> => {
+  await page.goto(`${origin}/console`);
+  expect(new URL(page.url()).pathname).toBe('/console/login');
+  await page.getByLabel('Token').fill(credential);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${origin}/console/servers`);
+  // htmx and its SSE extension loaded from the gateway itself, under the CSP.
+  await page.waitForFunction(() => 'htmx' in globalThis);
+};
+
+/** POST from the page itself (same origin, its cookie), with or without the session's CSRF token. */
+const postFromPage = (page: Page, path: string, withCsrf: boolean): Promise<number> =>
+  page.evaluate(
+    async ({ path, withCsrf }) => {
+      // The test's TypeScript has no DOM library: the page's document, typed as far as it is used.
+      const { document } = globalThis as unknown as { document: { body: { getAttribute(name: string): string | null } } };
+      const headers = JSON.parse(document.body.getAttribute('hx-headers') ?? '{}') as Record<string, string>;
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(withCsrf ? headers : {}) },
+        body: '',
+        redirect: 'manual',
+      });
+      return response.status;
+    },
+    { path, withCsrf },
+  );
+
+const rowState = (page: Page, server: string): Promise<string | null> =>
+  page.locator(`tr[data-server="${server}"]`).getAttribute('data-state');
+
+describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', () => {
+  let issuer: TestIssuer;
+  let gateway: HttpGateway;
+  let browser: Browser;
+  let shots: string;
+  let axeSource: string;
+  let resources: string[] = [];
+  const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
+
+  const newPage = async (): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 560 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return page;
+  };
+
+  beforeAll(async () => {
+    axeSource = axe.source;
+    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    issuer = await startTestIssuer({ resources: () => resources });
+    gateway = await startHttpGateway({ config: consoleToml(issuer.issuer) });
+    resources = [gateway.url];
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await cleanup();
+    await issuer?.close();
+    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+  });
+
+  it('signs in with the static token and shows both servers, accessible and within the CSP', async () => {
+    const page = await newPage();
+    await page.goto(`${gateway.origin}/console/login`);
+    expect(await seriousViolations(page, axeSource)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-login.png') });
+    await signIn(page, gateway.origin, token);
+    await expect.poll(() => rowState(page, 'alpha')).toBe('ready');
+    await expect.poll(() => rowState(page, 'beta')).toBe('ready');
+    expect(await page.getByText('Signed in as server-token (admin)').count()).toBe(1);
+    expect(await seriousViolations(page, axeSource)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-servers.png') });
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('shows a killed server restarting within 2 s over the event stream, and restarts one for an admin', async () => {
+    const page = await newPage();
+    await signIn(page, gateway.origin, token);
+    await page.locator('tr[data-server="alpha"][data-state="ready"]').waitFor();
+    const { servers } = await health(gateway, { authorization: `Bearer ${token}` });
+    const pid = servers.find((server) => server.id === 'alpha')?.pid;
+    expect(pid).toBeGreaterThan(0);
+    const killedAt = Date.now();
+    process.kill(pid as number, 'SIGKILL');
+    // No reload: the row changes when the gateway's event reaches the page.
+    await page.locator('tr[data-server="alpha"]:not([data-state="ready"])').waitFor({ timeout: 2000 });
+    expect(Date.now() - killedAt).toBeLessThan(2000);
+    await page.locator('tr[data-server="alpha"][data-state="ready"]').waitFor({ timeout: 10_000 });
+
+    const before = await page.locator('tr[data-server="beta"]').getAttribute('data-pid');
+    await page.getByRole('button', { name: 'Restart beta' }).click();
+    await page.locator(`tr[data-server="beta"][data-state="ready"]:not([data-pid="${before}"])`).waitFor({ timeout: 10_000 });
+  });
+
+  it('refuses a POST without the CSRF token', async () => {
+    const page = await newPage();
+    await signIn(page, gateway.origin, token);
+    expect(await postFromPage(page, '/console/servers/beta/restart', false)).toBe(403);
+    expect(await postFromPage(page, '/console/logout', false)).toBe(403);
+    // Without a session at all, nothing is done either.
+    const anonymous = await fetch(`${gateway.origin}/console/servers/beta/restart`, { method: 'POST', redirect: 'manual' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('lets a viewer (an access token from the identity provider) read but not restart', async () => {
+    const page = await newPage();
+    await signIn(page, gateway.origin, await issuer.token({ resource: gateway.url }));
+    expect(await page.getByText('(viewer)').count()).toBe(1);
+    expect(await page.getByRole('button', { name: /^Restart/ }).count()).toBe(0);
+    await expect.poll(() => rowState(page, 'beta')).toBe('ready');
+    expect(await postFromPage(page, '/console/servers/beta/restart', true)).toBe(403);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${gateway.origin}/console/login`);
+    await page.goto(`${gateway.origin}/console/servers`);
+    expect(new URL(page.url()).pathname).toBe('/console/login');
+  });
+});
