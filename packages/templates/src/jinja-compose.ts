@@ -24,8 +24,8 @@ export interface ComposeContext {
   readonly parse: (text: string, file: string) => JinjaNode;
   /** The error to throw for a failure at a node: located at the node's tag where known. */
   readonly locate: (node: JinjaNode, error: unknown) => Error;
-  /** Undefined where the template has no prompt folder: it may then load no file. */
-  readonly folder: TemplateFolder | undefined;
+  /** Where files are found, asked for at the first load; undefined without a prompt folder: no file may be loaded. */
+  readonly folder: () => TemplateFolder | undefined;
   /** Characters all files of one template may have together. */
   readonly charLimit: number;
   readonly stamps: FileStamp[];
@@ -52,7 +52,7 @@ const ownBlocks = (program: JinjaNode): BlockNode[] => {
 /** The composed tree of the first file a load statement names; undefined when none exists and it may be missing. */
 const loadFile = (node: LoadNode, loading: Loading, stack: readonly string[]): Composition | undefined => {
   const keyword = node.type === 'FromImport' ? 'from' : node.type.toLowerCase();
-  const { folder } = loading.context;
+  const folder = loading.context.folder();
   if (folder === undefined)
     throw new JinjaUnsupportedError(keyword, `{% ${keyword} %} outside a prompt folder is not supported yet: write the template inline`);
   let found;

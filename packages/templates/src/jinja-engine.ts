@@ -1,7 +1,7 @@
 import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
 import { compose, type Composition } from './jinja-compose.js';
 import { locatedAt, runtimeReason, templateError } from './jinja-errors.js';
-import { anyChanged, templateFolder, type FileStamp } from './jinja-files.js';
+import { anyChanged, templateFolder, type FileStamp, type TemplateFolder } from './jinja-files.js';
 import {
   boundedInterpreter,
   boundedRange,
@@ -34,31 +34,34 @@ interface Compiled {
   readonly stamps: readonly FileStamp[];
 }
 
-/** Bytes a file loaded by `{% extends %}`, `{% include %}` or `{% import %}` may have, unless the caller says. */
-const defaultFileBytes = 100 * 1024;
-
 /**
  * The template and every file it loads, parsed and composed into one tree (jinja-compose.ts):
  * syntax errors, unknown filters and files that cannot be loaded fail here, at their line.
  */
+/**
+ * `charLimit` bounds all files together; one loaded file may have `options.maxFileBytes`, else a
+ * quarter of it (the server sets the parse limit to four times `[limits] max_file_bytes`).
+ */
 const compileTree = (jinja: JinjaModule, source: string, options: CompileOptions, charLimit: number): Compiled => {
   const sites = new Map<JinjaNode, Site>();
-  const program = parseTemplate(jinja, source, { file: options.file, lineOffset: options.lineOffset ?? 0 }, sites);
+  const parsed = parseTemplate(jinja, source, { file: options.file, lineOffset: options.lineOffset ?? 0 }, sites);
   const stamps: FileStamp[] = [];
-  const folder =
-    options.root === undefined || options.file === undefined
+  const { file, root } = options;
+  let folder: TemplateFolder | undefined;
+  const findFolder = (): TemplateFolder | undefined =>
+    root === undefined || file === undefined
       ? undefined
-      : templateFolder(options.file, options.root, options.maxFileBytes ?? defaultFileBytes);
-  const composition: Composition = compose(program, {
-    parse: (text, file) => parseTemplate(jinja, text, { file, lineOffset: 0 }, sites),
+      : (folder ??= templateFolder(file, root, options.maxFileBytes ?? Math.floor(charLimit / 4)));
+  const composition: Composition = compose(parsed, {
+    parse: (text, loaded) => parseTemplate(jinja, text, { file: loaded, lineOffset: 0 }, sites),
     locate: locatedAt(sites),
-    folder,
+    folder: findFolder,
     charLimit,
     stamps,
   });
-  const root = { type: 'Program', body: [composition] } as Program;
-  const { variables, sizes } = readTree(root);
-  return { program: root, variables, Interpreter: boundedInterpreter(jinja, sites, sizes), stamps };
+  const program = { type: 'Program', body: [composition] } as Program;
+  const { variables, sizes } = readTree(program);
+  return { program, variables, Interpreter: boundedInterpreter(jinja, sites, sizes), stamps };
 };
 
 /**

@@ -74,7 +74,10 @@ describe('the Jinja engine renders as Python’s jinja2 does with Prompty’s se
 describe('the goldens are still what jinja2 renders', () => {
   const probe = spawnSync('python3', ['-c', 'import jinja2'], { cwd: fixtures, encoding: 'utf8' });
   const available = probe.status === 0;
-  if (!available) console.log(`skipping the jinja2 re-render: python3 with jinja2 is not available (${probe.stderr || probe.error?.message || 'no python3'})`);
+  if (!available)
+    console.log(
+      `skipping the jinja2 re-render: python3 with jinja2 is not available (${probe.stderr || probe.error?.message || 'no python3'})`,
+    );
 
   it.skipIf(!available)('render_goldens.py --print matches the committed goldens', () => {
     const run = spawnSync('python3', ['render_goldens.py', '--print'], { cwd: fixtures, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });

@@ -115,7 +115,12 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   const jsonArguments = typedInputs(inputs);
   // As Prompty does: the whole body renders first, then its role lines split it into messages,
   // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
-  const template = input.jinja.compile(body, { file: input.file, lineOffset: bodyLine, jsonArguments });
+  const template = input.jinja.compile(body, {
+    file: input.file,
+    lineOffset: bodyLine,
+    jsonArguments,
+    root: input.file.slice(0, -input.path.length - 1),
+  });
   const json = new Set(jsonArguments);
   const sections: NativeSection[] = [
     {
