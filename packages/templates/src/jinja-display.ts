@@ -24,7 +24,7 @@ const reprString = (text: string): string => {
 };
 
 /** Python's `repr` of a value inside a list or dict. */
-export const pythonRepr = (value: RuntimeValue): string => {
+const pythonRepr = (value: RuntimeValue): string => {
   switch (value.type) {
     case 'StringValue':
       return reprString(value.value as string);
@@ -68,7 +68,7 @@ export const writeValuesAsPython = (environment: Environment): void => {
 };
 
 /** Python's `str` of a value: `None` for none, nothing for an undefined one. */
-export const pythonString = (value: RuntimeValue): string =>
+const pythonString = (value: RuntimeValue): string =>
   value.type === 'NullValue' ? 'None' : value.type === 'UndefinedValue' ? '' : String(value);
 
 type Fields = Readonly<Record<string, unknown>>;

@@ -5,7 +5,7 @@
  */
 
 /** The filters @huggingface/jinja 0.5 applies (its own, and the string methods it accepts as filters). */
-export const knownFilters: ReadonlySet<string> = new Set(
+const knownFilters: ReadonlySet<string> = new Set(
   [
     ['abs', 'bool', 'capitalize', 'default', 'dictsort', 'first', 'float', 'indent', 'int', 'items', 'join', 'last', 'length', 'list'],
     ['lower', 'map', 'rejectattr', 'replace', 'reverse', 'safe', 'selectattr', 'sort', 'string', 'title', 'tojson', 'trim', 'unique'],
@@ -14,7 +14,7 @@ export const knownFilters: ReadonlySet<string> = new Set(
 );
 
 /** Jinja2 3.1's built-in filters the engine does not apply yet. */
-export const missingJinja2Filters: ReadonlySet<string> = new Set(
+const missingJinja2Filters: ReadonlySet<string> = new Set(
   [
     ['attr', 'batch', 'center', 'count', 'd', 'e', 'escape', 'filesizeformat', 'forceescape', 'format', 'groupby', 'max', 'min'],
     ['pprint', 'random', 'reject', 'round', 'select', 'slice', 'striptags', 'sum', 'truncate', 'urlencode', 'urlize', 'wordcount'],
