@@ -16,15 +16,18 @@ const knownFilters: ReadonlySet<string> = new Set(
 /** Jinja2 3.1's built-in filters the engine does not apply yet. */
 const missingJinja2Filters: ReadonlySet<string> = new Set(
   [
-    ['attr', 'batch', 'center', 'count', 'd', 'e', 'escape', 'filesizeformat', 'forceescape', 'format', 'groupby', 'max', 'min'],
+    ['attr', 'batch', 'center', 'filesizeformat', 'format', 'groupby', 'max', 'min'],
     ['pprint', 'random', 'reject', 'round', 'select', 'slice', 'striptags', 'sum', 'truncate', 'urlencode', 'urlize', 'wordcount'],
     ['wordwrap', 'xmlattr'],
   ].flat(),
 );
 
+/** Jinja2's filters rewritten into known ones before this check (jinja-nodes.ts). */
+const rewrittenFilters: ReadonlySet<string> = new Set(['d', 'count', 'e', 'escape', 'forceescape']);
+
 /** Why a filter cannot be applied; undefined for a known filter. */
 export const unknownFilterReason = (name: string): string | undefined => {
-  if (knownFilters.has(name)) return undefined;
+  if (knownFilters.has(name) || rewrittenFilters.has(name)) return undefined;
   if (missingJinja2Filters.has(name)) {
     return `filter "${name}" is not supported yet: write the template without it; filters supported: ${[...knownFilters].sort().join(', ')}`;
   }

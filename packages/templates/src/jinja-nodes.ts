@@ -160,6 +160,49 @@ const pythonJson = (expression: JinjaNode): JinjaNode | undefined => {
   );
 };
 
+/** Jinja2's other names for filters the library has. */
+const aliases: Readonly<Record<string, string>> = { d: 'default', count: 'length' };
+/** Jinja2's HTML escape (markupsafe's), as `string` then replacements: `&` first. */
+const escapeFilters = (): JinjaNode[] => [
+  identifier('string'),
+  ...[
+    ['&', '&amp;'],
+    ['<', '&lt;'],
+    ['>', '&gt;'],
+    ['"', '&#34;'],
+    ["'", '&#39;'],
+  ].map(([from = '', to = '']) =>
+    call('replace', [node({ type: 'StringLiteral', value: from }), node({ type: 'StringLiteral', value: to })]),
+  ),
+];
+
+/** `| d`, `| count` under the library's names; `| e`, `| escape`, `| forceescape` as the filters they amount to. */
+const filterAlias = (expression: JinjaNode): JinjaNode | undefined => {
+  if (expression.type !== 'FilterExpression' && expression.type !== 'FilterStatement') return undefined;
+  const filter = field(expression, 'filter') as JinjaNode;
+  const named = filter.type === 'CallExpression' ? (field(filter, 'callee') as JinjaNode) : filter;
+  const name = named.type === 'Identifier' ? String(field(named, 'value')) : '';
+  const alias = Object.hasOwn(aliases, name) ? aliases[name] : undefined;
+  if (alias !== undefined) {
+    const renamed = identifier(alias);
+    const replaced =
+      filter.type === 'CallExpression' ? node({ ...(filter as unknown as Fields), type: 'CallExpression', callee: renamed }) : renamed;
+    (expression as unknown as Fields)['filter'] = replaced;
+    return expression;
+  }
+  if (!['e', 'escape', 'forceescape'].includes(name) || filter.type !== 'Identifier') return undefined;
+  if (expression.type === 'FilterStatement') {
+    return escapeFilters().reduce(
+      (body, next) => node({ type: 'FilterStatement', filter: next, body: [body] }),
+      node({ type: 'Program', body: field(expression, 'body') }),
+    );
+  }
+  return escapeFilters().reduce(
+    (operand, next) => node({ type: 'FilterExpression', operand, filter: next }),
+    field(expression, 'operand') as JinjaNode,
+  );
+};
+
 /** `{% call a.b(…) %}`: the callee jinja-statements.ts wrote as one name, as the member expression it was. */
 const dottedCallee = (statement: JinjaNode): JinjaNode | undefined => {
   const callExpression = statement.type === 'CallStatement' ? (field(statement, 'call') as JinjaNode) : undefined;
@@ -202,7 +245,7 @@ export const convertNodes = <Site>(
       if (result.type === 'FilterStatement' && name.startsWith('__yard_')) {
         result = markerNode(name, field(filter as JinjaNode, 'args') as JinjaNode[], field(result, 'body') as JinjaNode[]);
       }
-      result = loopMember(result) ?? filteredSet(result) ?? pythonJson(result) ?? dottedCallee(result) ?? result;
+      result = loopMember(result) ?? filteredSet(result) ?? pythonJson(result) ?? filterAlias(result) ?? dottedCallee(result) ?? result;
     } catch (error) {
       throw locate(value, error);
     }
