@@ -70,11 +70,20 @@ describe('Jinja templates that load other files', () => {
   });
 
   it('names the included file and its line when it fails', async () => {
-    const root = folder('located', { 'p.j2': 'fine\n{{ x | bogus }}', 'r.j2': 'a\n\n{% for i in n %}{% endfor %}' });
+    const root = folder('located', { 'p.j2': 'fine\n{{ x | bogus }}', 'r.j2': 'a\n\n{% for i in n | int %}{% endfor %}' });
     const parse = await templateErrorOf(() => compile(root, "{% include 'p.j2' %}"));
     expect(parse.message).toMatch(/located[/\\]p\.j2:2: unknown filter "bogus"/);
     const render = await templateErrorOf(() => compile(root, "{% include 'r.j2' %}").render({ n: '3' }));
     expect(render.message).toMatch(/located[/\\]r\.j2:3: Expected iterable/);
+  });
+
+  it('names the line of a failing statement inside a block, in the child and in the base', async () => {
+    const root = folder('block-lines', {
+      'base.j2': '<\n{% block b %}{% endblock %}\n{% block c %}{% for i in m | int %}{% endfor %}{% endblock %}>',
+    });
+    const child = compile(root, "{% extends 'base.j2' %}\n{% block b %}\n{% for i in n | int %}{% endfor %}{% endblock %}");
+    expect((await templateErrorOf(() => child.render({ n: '3' }))).message).toMatch(/main\.prompty:6: Expected iterable/);
+    expect((await templateErrorOf(() => child.render({ m: '4' }))).message).toMatch(/block-lines[/\\]base\.j2:3: Expected iterable/);
   });
 
   it('keeps the render budget across included files', async () => {

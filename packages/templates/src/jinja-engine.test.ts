@@ -67,7 +67,7 @@ describe('createJinjaEngine', () => {
   });
 
   it('reports a render error at the line of the statement that failed', async () => {
-    const template = engine.compile('fine\n{% for x in items %}{{ x }}{% endfor %}', { file: 'r.prompty', lineOffset: 2 });
+    const template = engine.compile('fine\n{% for x in items | length %}{{ x }}{% endfor %}', { file: 'r.prompty', lineOffset: 2 });
     const error = await templateErrorOf(() => template.render({ items: 'abc' }));
     expect(error.message).toMatch(/^r\.prompty:4: Expected iterable/);
   });

@@ -203,6 +203,18 @@ const filterAlias = (expression: JinjaNode): JinjaNode | undefined => {
   );
 };
 
+/** A loop's iterable marked so that a string is looped over by character, as in Python. */
+const iterableOf = (statement: JinjaNode): JinjaNode | undefined => {
+  if (statement.type !== 'For') return undefined;
+  const fields = statement as unknown as Fields;
+  const iterable = fields['iterable'] as JinjaNode;
+  // The library reads `for x in xs if test` from the iterable's type: the list is its left side.
+  const holder = (iterable.type === 'SelectExpression' ? iterable : statement) as unknown as Fields;
+  const key = iterable.type === 'SelectExpression' ? 'lhs' : 'iterable';
+  holder[key] = node({ type: 'Iterable', expression: holder[key] });
+  return statement;
+};
+
 /** `{% call a.b(…) %}`: the callee jinja-statements.ts wrote as one name, as the member expression it was. */
 const dottedCallee = (statement: JinjaNode): JinjaNode | undefined => {
   const callExpression = statement.type === 'CallStatement' ? (field(statement, 'call') as JinjaNode) : undefined;
@@ -245,7 +257,14 @@ export const convertNodes = <Site>(
       if (result.type === 'FilterStatement' && name.startsWith('__yard_')) {
         result = markerNode(name, field(filter as JinjaNode, 'args') as JinjaNode[], field(result, 'body') as JinjaNode[]);
       }
-      result = loopMember(result) ?? filteredSet(result) ?? pythonJson(result) ?? filterAlias(result) ?? dottedCallee(result) ?? result;
+      result =
+        loopMember(result) ??
+        filteredSet(result) ??
+        pythonJson(result) ??
+        filterAlias(result) ??
+        dottedCallee(result) ??
+        iterableOf(result) ??
+        result;
     } catch (error) {
       throw locate(value, error);
     }

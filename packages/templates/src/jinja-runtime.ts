@@ -27,6 +27,7 @@ export interface ValueClasses {
   readonly FunctionValue: new (value: Native) => RuntimeValue;
   readonly ObjectValue: new (value: Map<string, RuntimeValue>) => RuntimeValue;
   readonly StringValue: new (value: string) => RuntimeValue;
+  readonly ArrayValue: new (value: RuntimeValue[]) => RuntimeValue;
   readonly NullValue: new () => RuntimeValue;
   readonly UndefinedValue: new () => RuntimeValue;
 }
@@ -37,6 +38,7 @@ export const valueClasses = (environment: Environment): ValueClasses => ({
   FunctionValue: classOf(environment.set('__function', () => null)),
   ObjectValue: classOf(environment.set('__object', {})),
   StringValue: classOf(environment.set('__string', '')),
+  ArrayValue: classOf(environment.set('__array', [])),
   NullValue: classOf(environment.set('__null', null)),
   UndefinedValue: classOf(environment.set('__undefined', undefined)),
 });
@@ -55,7 +57,16 @@ interface Frame {
   silent: boolean;
 }
 
-export const composedTypes: ReadonlySet<string> = new Set(['Composition', 'Block', 'Silent', 'With', 'Include', 'Import', 'FromImport']);
+export const composedTypes: ReadonlySet<string> = new Set([
+  'Composition',
+  'Block',
+  'Silent',
+  'With',
+  'Include',
+  'Import',
+  'FromImport',
+  'Iterable',
+]);
 
 /** The renderer of composed nodes for one render. */
 export class ComposedRuntime {
@@ -82,6 +93,8 @@ export class ComposedRuntime {
         return this.#block(node as BlockNode, environment);
       case 'Silent':
         return this.#silent(fields['body'] as JinjaNode[], environment);
+      case 'Iterable':
+        return this.#iterable(fields['expression'] as JinjaNode, environment);
       case 'With':
         return this.#with(fields['assignments'] as JinjaNode[], fields['body'] as JinjaNode[], environment);
       default:
@@ -131,6 +144,13 @@ export class ComposedRuntime {
       frame.silent = false;
     }
     return new this.#values.NullValue();
+  }
+
+  /** What a loop goes over: a string as its characters. */
+  #iterable(expression: JinjaNode, environment: Environment): RuntimeValue {
+    const value = this.#evaluator.evaluate(expression, environment);
+    if (value.type !== 'StringValue') return value;
+    return new this.#values.ArrayValue([...(value.value as string)].map((char) => new this.#values.StringValue(char)));
   }
 
   #with(assignments: readonly JinjaNode[], body: readonly JinjaNode[], environment: Environment): RuntimeValue {
