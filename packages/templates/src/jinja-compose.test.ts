@@ -59,6 +59,9 @@ describe('Jinja templates that load other files', () => {
     expect(link.message).toMatch(/"link\.j2" leads outside the prompt root/);
     const big = await templateErrorOf(() => compile(root, "{% include 'big.j2' %}", { maxFileBytes: 100 }));
     expect(big.message).toMatch(/"big\.j2" has 200 bytes, over the limit of 100/);
+    writeFileSync(path.join(root, '.env'), 'TOKEN=x');
+    const hidden = await templateErrorOf(() => compile(root, "{% include '.env' %}"));
+    expect(hidden.message).toMatch(/"\.env" is a hidden file or in a hidden folder, which templates never load/);
     const missing = await templateErrorOf(() => compile(root, "{% extends 'nope.j2' %}"));
     expect(missing.message).toMatch(/main\.prompty:4: \{% extends %\}: no template "nope\.j2" beside the prompt or at the prompt root/);
   });

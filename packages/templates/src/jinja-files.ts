@@ -5,8 +5,8 @@ import path from 'node:path';
 /**
  * The files a Jinja template loads (`{% extends %}`, `{% include %}`, `{% import %}`), found as
  * Jinja2's FileSystemLoader finds them with two search paths: the prompt's own folder, then the
- * prompt root. Never outside the root (a symlink leading out is refused), never over the size
- * limit. Each file read is stamped, so a render can see cheaply whether any has changed since.
+ * prompt root. Never outside the root (a symlink leading out is refused), never a hidden file
+ * (`.env`), never over the size limit. Each file read is stamped, so a render can see cheaply whether any has changed since.
  */
 
 export interface TemplateFolder {
@@ -67,6 +67,15 @@ export const findTemplateFile = (name: string, folder: TemplateFolder, stamps: F
     }
     if (!isInside(folder.root, real))
       throw new Error(`"${name}" leads outside the prompt root: keep templates inside it, not behind a symlink`);
+    // As for embedded `@path` files: nothing under a hidden name (`.env`, `.git/…`) is ever read.
+    if (
+      path
+        .relative(folder.root, real)
+        .split(path.sep)
+        .some((segment) => segment.startsWith('.'))
+    ) {
+      throw new Error(`"${name}" is a hidden file or in a hidden folder, which templates never load: give it a name without a leading "."`);
+    }
     const info = statSync(real);
     if (!info.isFile()) throw new Error(`"${name}" is not a file`);
     if (info.size > folder.maxFileBytes)
