@@ -4,10 +4,11 @@ import type { JinjaNode } from './jinja-tree.js';
 
 /**
  * The nodes of Jinja2's statements that @huggingface/jinja lacks, made from the marker filter
- * statements jinja-statements.ts wrote (`{% filter __yard_block("name", …) %}`), and the
- * expressions Jinja2 has that the library does not evaluate (`loop.cycle`, `{% set x | f %}`)
- * rewritten into ones it does. Files named by `extends`, `include` and `import` are attached later
- * (jinja-compose.ts); here their names are only checked to be known before rendering.
+ * statements jinja-statements.ts wrote (`{% filter __yard_block("name", …) %}`), and what Jinja2
+ * evaluates otherwise rewritten into nodes the library evaluates as Jinja2 does: `loop.cycle()`,
+ * `{% set x | f %}`, `| tojson`, `| d` / `| count` / `| e`, `{% call a.b() %}`, a loop over a
+ * string. Files named by `extends`, `include` and `import` are attached later (jinja-compose.ts);
+ * here their names are only checked to be known before rendering.
  */
 
 export interface BlockNode extends JinjaNode {
@@ -67,7 +68,7 @@ const markerNode = (name: string, args: readonly JinjaNode[], body: readonly Jin
       if (!off)
         throw new JinjaUnsupportedError(
           'autoescape',
-          '{% autoescape true %} (HTML-escaping of values) is not supported yet: escape the values with | replace, or use {% autoescape false %}',
+          '{% autoescape true %} (HTML-escaping of values) is not supported yet: escape each value with | e instead',
         );
       return node({ type: 'With', assignments: [], body });
     }
