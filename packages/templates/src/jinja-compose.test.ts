@@ -117,6 +117,7 @@ describe('Jinja2 constructs the engine does not render yet', () => {
       /\{% include %\} of a file name computed at render time is not supported yet: write the file name in quotes/,
     ],
     ['a Jinja2 filter the engine lacks', '\n{{ x | truncate(5) }}', /^line 2: filter "truncate" is not supported yet: /],
+    ['a test with an argument', '\n{% if n is divisibleby(3) %}x{% endif %}', /^line 2: a test with an argument .* is not supported yet: /],
     [
       'a file outside a prompt folder',
       "{% import 'm.j2' as m %}",

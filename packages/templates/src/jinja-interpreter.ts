@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { describeError } from '@promptyard/core';
 import { composedTypes, ComposedRuntime, valueClasses, type Environment, type RuntimeValue, type ValueClasses } from './jinja-runtime.js';
-import { pythonOperation, writeValuesAsPython } from './jinja-display.js';
+import { writeValuesAsPython } from './jinja-display.js';
+import { pythonOperation } from './jinja-python-ops.js';
 import type { JinjaNode } from './jinja-tree.js';
 
 /**
@@ -131,7 +132,7 @@ export const boundedInterpreter = (jinja: JinjaModule, sites: ReadonlyMap<JinjaN
             ? super.evaluate(statement, environment)
             : composedTypes.has(statement.type)
               ? this.#composed.evaluate(statement, environment)
-              : (pythonOperation(statement, (node) => this.evaluate(node, environment), this.#text) ??
+              : (pythonOperation(statement, (node) => this.evaluate(node, environment), loadClasses(jinja)) ??
                 super.evaluate(statement, environment));
       } catch (error) {
         const lenient = statement === undefined ? undefined : lenientNode(statement, error);

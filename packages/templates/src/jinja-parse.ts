@@ -17,6 +17,9 @@ import { unknownFilterReason } from './jinja-filters.js';
 const parseText = (jinja: JinjaModule, text: string): Program =>
   jinja.parse(rewriteStatements(jinja.tokenize(prepareSource(text)) as Token[]));
 
+/** Jinja2's tests that take an argument, which the library's parser does not read. */
+const testWithArgument = /\bis\s+(not\s+)?(\w+\s*\(|(eq|equalto|ne|ge|gt|greaterthan|le|lt|lessthan|in|sameas|divisibleby)\s+[^\s%}])/;
+
 /** A syntax error at the line of the tag that causes it. */
 const syntaxError = (jinja: JinjaModule, text: string, site: (line: number | undefined) => Partial<Site>, error: unknown): Error => {
   const found = locateSyntaxError(text, (part) => {
@@ -27,7 +30,13 @@ const syntaxError = (jinja: JinjaModule, text: string, site: (line: number | und
       return false;
     }
   });
-  const reason = error instanceof JinjaUnsupportedError ? error.message : (found?.reason ?? syntaxReason(error));
+  const line = found === undefined ? '' : (text.split('\n')[found.line - 1] ?? '');
+  const reason =
+    error instanceof JinjaUnsupportedError
+      ? error.message
+      : testWithArgument.test(line)
+        ? 'a test with an argument (`is divisibleby(3)`, `is eq 1`, `is in xs`) is not supported yet: write it with %, == or in'
+        : (found?.reason ?? syntaxReason(error));
   return templateError(reason, site(found?.line), error);
 };
 

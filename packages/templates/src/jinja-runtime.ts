@@ -28,6 +28,8 @@ export interface ValueClasses {
   readonly ObjectValue: new (value: Map<string, RuntimeValue>) => RuntimeValue;
   readonly StringValue: new (value: string) => RuntimeValue;
   readonly ArrayValue: new (value: RuntimeValue[]) => RuntimeValue;
+  readonly IntegerValue: new (value: number) => RuntimeValue;
+  readonly FloatValue: new (value: number) => RuntimeValue;
   readonly NullValue: new () => RuntimeValue;
   readonly UndefinedValue: new () => RuntimeValue;
 }
@@ -39,6 +41,8 @@ export const valueClasses = (environment: Environment): ValueClasses => ({
   ObjectValue: classOf(environment.set('__object', {})),
   StringValue: classOf(environment.set('__string', '')),
   ArrayValue: classOf(environment.set('__array', [])),
+  IntegerValue: classOf(environment.set('__integer', 1)),
+  FloatValue: classOf(environment.set('__float', 1.5)),
   NullValue: classOf(environment.set('__null', null)),
   UndefinedValue: classOf(environment.set('__undefined', undefined)),
 });
