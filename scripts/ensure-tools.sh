@@ -5,8 +5,9 @@
 # the metrics tests and checks their exposition; `redis-server` and nginx (`nginx-light`), the
 # shared state and the round-robin balancer of the cluster tests; and `git` (git daemon and
 # git http-backend come with it) and `fcgiwrap`, which serve the git libraries' repositories over
-# git:// and smart HTTP behind nginx in the git library tests. Idempotent: a no-op when everything is
-# present. Installs with apt-get (Debian/Ubuntu), through sudo when not root.
+# git:// and smart HTTP behind nginx in the git library tests; and Python's jinja2 (`python3-jinja2`),
+# the oracle the Jinja engine's goldens are checked against (packages/templates/src/jinja2-oracle.test.ts).
+# Idempotent: a no-op when everything is present. Installs with apt-get (Debian/Ubuntu), through sudo when not root.
 set -euo pipefail
 
 missing=()
@@ -16,6 +17,7 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v fcgiwrap >/dev/null 2>&1 || [ -x /usr/sbin/fcgiwrap ] || missing+=(fcgiwrap)
+python3 -c 'import jinja2' >/dev/null 2>&1 || missing+=(python3-jinja2)
 # chromium: the documentation site's browser test (tests/docs) drives Debian's build with playwright-core.
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # Podman (rootful, runc, CNI networks over iptables) and mmdebstrap: the container image test (tests/container/).

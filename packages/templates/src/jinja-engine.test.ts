@@ -33,8 +33,8 @@ describe('createJinjaEngine', () => {
     expect(await engine.render(source, {})).toBe('[||||0||d]none');
   });
 
-  it('keeps block lines as Jinja2 does by default, and drops one trailing newline', async () => {
-    expect(await engine.render('{% if a %}\nyes\n{% endif %}\n', { a: '1' })).toBe('\nyes\n');
+  it('keeps block lines and the final newline, as Prompty configures Jinja2 (keep_trailing_newline)', async () => {
+    expect(await engine.render('{% if a %}\nyes\n{% endif %}\n', { a: '1' })).toBe('\nyes\n\n');
   });
 
   it('reports the names a caller supplies: first-use order, without locals, loop variables or builtins', () => {
@@ -67,7 +67,7 @@ describe('createJinjaEngine', () => {
   });
 
   it('reports a render error at the line of the statement that failed', async () => {
-    const template = engine.compile('fine\n{% for x in items %}{{ x }}{% endfor %}', { file: 'r.prompty', lineOffset: 2 });
+    const template = engine.compile('fine\n{% for x in items | length %}{{ x }}{% endfor %}', { file: 'r.prompty', lineOffset: 2 });
     const error = await templateErrorOf(() => template.render({ items: 'abc' }));
     expect(error.message).toMatch(/^r\.prompty:4: Expected iterable/);
   });

@@ -42,6 +42,9 @@ const blocks: ReadonlyMap<string, string> = new Map([
   ['call', 'endcall'],
   ['filter', 'endfilter'],
   ['set', 'endset'],
+  ['block', 'endblock'],
+  ['with', 'endwith'],
+  ['autoescape', 'endautoescape'],
 ]);
 
 const opensBlock = (tag: Tag): boolean => blocks.has(tag.keyword) && (tag.keyword !== 'set' || !/=/.test(tag.text.replace(/==/g, '')));

@@ -32,7 +32,7 @@ describe('the Prompty corpus through the Jinja engine', () => {
       { name: 'stove', description: 'Light' },
     ]);
     expect(await template.render({ customer: '{"firstName":"Sally"}', documentation, question: 'Which?' })).toBe(
-      'system:\nYou are a helpful support assistant for Sally.\n\n# Documentation\n\n1. Alpine Tent: Two people.\n\n2. Stove: Light\n\n\nuser:\nWhich?',
+      'system:\nYou are a helpful support assistant for Sally.\n\n# Documentation\n\n1. Alpine Tent: Two people.\n\n2. Stove: Light\n\n\nuser:\nWhich?\n',
     );
     expect(await template.render({ documentation: '[]', question: 'Which?' })).toContain(
       'for our customer.\n\n# Documentation\n\nNo documentation was found.\n',
@@ -46,7 +46,7 @@ describe('the Prompty corpus through the Jinja engine', () => {
       { role: 'assistant', content: 'Hello!' },
     ]);
     expect(await template.render({ history, question: 'Next?' })).toBe(
-      'system:\nYou are a concise assistant.\n\n\nuser:\nHi\n\nassistant:\nHello!\n\n\nuser:\nNext?',
+      'system:\nYou are a concise assistant.\n\n\nuser:\nHi\n\nassistant:\nHello!\n\n\nuser:\nNext?\n',
     );
   });
 
@@ -54,7 +54,7 @@ describe('the Prompty corpus through the Jinja engine', () => {
     const template = engine.compile(bodyOf('study-plan.prompty'), { jsonArguments: ['sessions'] });
     expect(template.variables).toEqual(['level', 'sessions', 'topic', 'keywords']);
     expect(await template.render({ topic: 'Rust Lifetimes', sessions: '3', level: 'beginner', keywords: 'a,b' })).toBe(
-      '\n\n\nsystem:\nYou are a tutor for beginner learners.\n\nuser:\nPlan 3 sessions on rust lifetimes (RUST_LIFETIMES).\n- Session 1 of 3\n- Session 2 of 3\n- Session 3 of 3 (review)\nKeywords: a, b',
+      '\n\n\nsystem:\nYou are a tutor for beginner learners.\n\nuser:\nPlan 3 sessions on rust lifetimes (RUST_LIFETIMES).\n- Session 1 of 3\n- Session 2 of 3\n- Session 3 of 3 (review)\nKeywords: a, b\n',
     );
     expect(await template.render({ topic: 'Go', sessions: '1' })).toContain(
       'tutor for curious learners.\n\nuser:\nPlan 1 sessions on go (GO).\n- Session 1 of 1 (review)\nKeywords: none',

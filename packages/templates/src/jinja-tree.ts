@@ -33,6 +33,8 @@ const builtins: ReadonlySet<string> = new Set([
   'caller',
   'varargs',
   'kwargs',
+  'self',
+  'super',
 ]);
 
 /** Filters whose first argument (or `width=`) is a count of characters to allocate. */
@@ -138,6 +140,17 @@ const visitBinding = (walk: Walk, node: JinjaNode): boolean => {
       boundNames(field(node, 'name'), walk.bound);
       visitParameters(walk, field(node, 'args'));
       visitAll(walk, field(node, 'body'));
+      return true;
+    case 'With':
+      visitParameters(walk, field(node, 'assignments'));
+      visitAll(walk, field(node, 'body'));
+      return true;
+    case 'Import':
+    case 'FromImport':
+      // Without context, an imported file's names are its own, not arguments.
+      if (field(node, 'target') !== undefined) walk.bound.add(String(field(node, 'target')));
+      for (const [, alias] of (field(node, 'imports') ?? []) as [string, string][]) walk.bound.add(alias);
+      if (field(node, 'withContext') === true) visitAll(walk, field(node, 'template'));
       return true;
     case 'CallStatement':
       visitParameters(walk, field(node, 'callerArgs'));

@@ -89,6 +89,14 @@ export interface CompileOptions {
    * engine with typed values (Jinja) parses them; a value that is not JSON stays a string.
    */
   readonly jsonArguments?: readonly string[];
+  /**
+   * The prompt root, for templates that load other files (Jinja's `{% extends %}`, `{% include %}`,
+   * `{% import %}`): found beside `file`, then at the root; never outside it. Without a root (or
+   * `file`) such a template is refused.
+   */
+  readonly root?: string;
+  /** Bytes a file the template loads may have. */
+  readonly maxFileBytes?: number;
 }
 
 export interface CompiledTemplate extends TemplateAnalysis {

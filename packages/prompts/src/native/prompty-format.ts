@@ -94,7 +94,15 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   const inputs = readPromptyInputs(data, input.file);
   // As Prompty does: the whole body renders first, then its role lines split it into messages,
   // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
-  const template = engineFor(data, input).compile(body, { file: input.file, lineOffset: bodyLine, jsonArguments: inputs.json });
+  // Files a Jinja template loads (`{% extends %}`, `{% include %}`) are found in the prompt folder.
+  const root = input.root ?? input.file.slice(0, -input.path.length - 1);
+  const template = engineFor(data, input).compile(body, {
+    file: input.file,
+    lineOffset: bodyLine,
+    jsonArguments: inputs.json,
+    root,
+    ...(input.maxFileBytes === undefined ? {} : { maxFileBytes: input.maxFileBytes }),
+  });
   const json = new Set(inputs.json);
   const render = async (
     args: Readonly<Record<string, string>>,
