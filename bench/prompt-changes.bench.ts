@@ -3,17 +3,19 @@
  * (`naive-server.mjs`) on the same 10,000 generated prompts, both watching the same folder, medians of
  * BENCH_RUNS runs:
  *
- *   create, edit, atomic save, rename, delete → list_changed   p95 over every run's changes, each
- *                                      change seen by both servers (the two notifications timed apart)
+ *   create, edit, atomic save, rename, delete, a new folder with a prompt, a deleted folder
+ *                                      → list_changed: p95 over every run's changes, each change seen
+ *                                      by every server (their notifications timed apart)
  *   5 full listings + 1,000 gets       get p50/p99 (interleaved call by call), then RSS of each server
  *   mixed library                      ~1,200 files in every discovered format: spawn → full
  *                                      prompts/list, and the server's CPU for it (/proc/<pid>/stat)
  *
  * Knobs: BENCH_PROMPTS (10000), BENCH_RUNS (3), BENCH_CHANGES (changes of each kind per run, 10),
  * BENCH_GETS (1000), BENCH_MIXED (files of the mixed library, 1200; 0 skips it).
- * BENCH_CPU_PROF=<dir> starts promptyard-server with `--cpu-prof` into that folder.
+ * BENCH_CPU_PROF=<dir> starts each promptyard-server with `--cpu-prof` (a folder per build); BENCH_BEFORE_SERVER=<cli.js>
+ * measures another build in the same runs and adds a table of this build against it.
  */
-import { readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -133,7 +135,7 @@ const cpuMs = async (pid: number): Promise<number> => {
 
 const sleep = (delay: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, delay));
 
-const changeKinds = ['create', 'edit', 'atomic save', 'rename', 'delete'] as const;
+const changeKinds = ['create', 'edit', 'atomic save', 'rename', 'delete', 'create in a new folder', 'delete a folder'] as const;
 type ChangeKind = (typeof changeKinds)[number];
 type Latencies = Record<Kind, Record<ChangeKind, number[]> & { missed: number }>;
 const emptyLatencies = (): Latencies => {
@@ -179,6 +181,12 @@ const measureChanges = async (servers: Record<Kind, Server>, dir: string, run: n
     });
     await timeChange(servers, latencies, 'rename', () => rename(fresh, moved));
     await timeChange(servers, latencies, 'delete', () => unlink(moved));
+    const folder = join(dir, 'area-4', `new-${run}-${index}`);
+    await timeChange(servers, latencies, 'create in a new folder', async () => {
+      await mkdir(folder);
+      await writeFile(join(folder, 'first.md'), promptText(200_000 + index));
+    });
+    await timeChange(servers, latencies, 'delete a folder', () => rm(folder, { recursive: true }));
   }
   await writeFile(edited, original);
   await sleep(settleMs);
