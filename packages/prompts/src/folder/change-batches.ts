@@ -1,9 +1,10 @@
 import { describeError, type Logger } from '@promptyard/core';
 
 /**
- * chokidar drops a second `change` of a path within 50 ms of the first (and a second removal within
- * 100 ms), so a quick second save would be lost: every changed file is read once more after that
- * window. An unchanged file costs one read and no delta.
+ * Every changed path is looked at once more this long after its last change: files written into a
+ * new folder before its watch handle existed are found then, and so is a change whose event the
+ * kernel dropped (its queue overflowed) or merged with another. An unchanged file costs one read and
+ * no delta.
  */
 const recheckDelayMs = 120;
 
@@ -17,7 +18,7 @@ export interface ChangeBatchesOptions {
 
 /** Changed paths, collected until `debounceMs` pass without one and handed over one batch at a time. */
 export interface ChangeBatches {
-  /** A file or a new folder changed: it is in the next batch, and looked at again after chokidar's window. */
+  /** A file or a new folder changed: it is in the next batch, and looked at again a little later. */
   changed(path: string): void;
   /** A folder went away: it is in the next batch. */
   removed(path: string): void;

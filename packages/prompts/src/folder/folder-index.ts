@@ -18,6 +18,7 @@ export interface FolderIndex {
 const loadAll = async (state: FolderState): Promise<PromptEntry[]> => {
   const { dir, claims, logger, symlinks } = state;
   state.records.clear();
+  state.folders.clear();
   state.libraries.clear();
   claims.clear();
   let found: FolderScan;

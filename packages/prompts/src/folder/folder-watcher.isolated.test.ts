@@ -1,21 +1,28 @@
 import { EventEmitter } from 'node:events';
+import type * as fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPromptFolderSource } from './prompt-folder-source.js';
 import { captureLogs, createTempFolder, testEngines, type CapturedLogs, type TempFolder } from '../test-helpers.js';
 
 interface FakeWatcher extends EventEmitter {
+  readonly path: string;
+  readonly listener: (type: string, name: string | null) => void;
   closed: boolean;
 }
 
-// A chokidar stand-in whose watcher fails the way fs.watch does when the system runs out of watches.
-const fake = vi.hoisted(() => ({ watchers: [] as FakeWatcher[], throwOnWatch: false }));
+// fs.watch stand-ins that fail the way fs.watch does when the system runs out of watches.
+const fake = vi.hoisted(() => ({ watchers: [] as FakeWatcher[], failFor: undefined as ((path: string) => Error | undefined) | undefined }));
 
-vi.mock('chokidar', () => ({
-  watch: () => {
-    if (fake.throwOnWatch) throw Object.assign(new Error('EMFILE: too many open files, watch'), { code: 'EMFILE' });
+vi.mock('node:fs', async (importOriginal) => ({
+  ...(await importOriginal<typeof fs>()),
+  watch: (path: string, _options: unknown, listener: FakeWatcher['listener']) => {
+    const error = fake.failFor?.(path);
+    if (error !== undefined) throw error;
     const watcher = Object.assign(new EventEmitter(), {
+      path,
+      listener,
       closed: false,
-      close: async () => {
+      close: () => {
         watcher.closed = true;
       },
     });
@@ -31,7 +38,7 @@ beforeEach(async () => {
   folder = await createTempFolder();
   logs = captureLogs();
   fake.watchers.length = 0;
-  fake.throwOnWatch = false;
+  fake.failFor = undefined;
 });
 
 afterEach(async () => {
@@ -46,15 +53,14 @@ describe('folder watcher failures', () => {
     const source = createPromptFolderSource({ dir: folder.dir, engines: testEngines, logger: logs.logger });
     await source.load();
     const changes: unknown[] = [];
-    const watching = source.watch((delta) => changes.push(delta));
+    await source.watch((delta) => changes.push(delta));
     const [watcher] = fake.watchers;
-    watcher?.emit('ready');
-    await watching;
     watcher?.emit('error', enospc());
     watcher?.emit('error', enospc());
-    watcher?.emit('all', 'change', folder.dir + '/a.md');
+    await vi.waitFor(() => expect(watcher?.closed).toBe(true));
+    watcher?.listener('change', 'a.md');
+    await new Promise((resolve) => setTimeout(resolve, 100));
 
-    expect(watcher?.closed).toBe(true);
     expect(logs.warnings()).toMatchObject([
       { message: 'hot reload is off: cannot watch the prompt folder', fields: { dir: folder.dir, code: 'ENOSPC' } },
     ]);
@@ -62,17 +68,18 @@ describe('folder watcher failures', () => {
     await source.close();
   });
 
-  it('resolves watch() when the watcher fails before it is ready', async () => {
+  it('resolves watch() when watching fails before it is ready, and closes what it watched', async () => {
+    await folder.writeAll({ 'a/one.md': 'One', 'b/two.md': 'Two' });
+    fake.failFor = (path) => (path.endsWith('/b') ? enospc() : undefined);
     const source = createPromptFolderSource({ dir: folder.dir, engines: testEngines, logger: logs.logger });
-    const watching = source.watch(() => {});
-    fake.watchers[0]?.emit('error', enospc());
-    await watching;
+    await source.watch(() => {});
     expect(logs.records.map((record) => record.message)).toEqual(['hot reload is off: cannot watch the prompt folder']);
+    await vi.waitFor(() => expect(fake.watchers.every((watcher) => watcher.closed)).toBe(true));
     await source.close();
   });
 
   it('survives a watcher that throws when created', async () => {
-    fake.throwOnWatch = true;
+    fake.failFor = () => Object.assign(new Error('EMFILE: too many open files, watch'), { code: 'EMFILE' });
     const source = createPromptFolderSource({ dir: folder.dir, engines: testEngines, logger: logs.logger });
     await source.watch(() => {});
     expect(logs.warnings()).toMatchObject([{ fields: { code: 'EMFILE' } }]);

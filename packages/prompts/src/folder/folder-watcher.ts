@@ -1,9 +1,8 @@
-import type { Stats } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { describeError, type Logger } from '@promptyard/core';
-import { watch, type FSWatcher } from 'chokidar';
 import { errorCode } from '../formats/file-error.js';
-import { createChangeBatches, type ChangeBatches } from './change-batches.js';
+import { createChangeBatches } from './change-batches.js';
+import { watchFolderTree, type FolderTreeWatch } from './folder-tree-watch.js';
 import { isIgnoredPath } from './ignore.js';
 import { promptExtension } from './prompt-file-name.js';
 
@@ -29,78 +28,59 @@ export interface FolderWatcher {
 const isMarkdownPromptPath = (path: string): boolean => promptExtension(path) !== undefined || basename(path) === 'twig.toml';
 
 /**
- * chokidar over the folder tree, handing changes to `batches`. Only prompt files, library manifests
- * and folders can change what a folder serves.
- */
-const watchTree = (dir: string, isPromptPath: (path: string) => boolean, batches: ChangeBatches, isClosed: () => boolean): FSWatcher => {
-  const isRelevant = (event: string, path: string): boolean => event === 'addDir' || event === 'unlinkDir' || isPromptPath(path);
-  const watcher = watch(dir, {
-    ignoreInitial: true,
-    followSymlinks: false,
-    // chokidar tracks the folder tree only. Watching files too would cost one fs.watch handle per
-    // file; the folders' own watchers already report every change to the files in them, as raw events.
-    ignored: (path: string, stats?: Stats) => isIgnoredPath(dir, path) || (stats === undefined ? isPromptPath(path) : !stats.isDirectory()),
-  });
-  watcher.on('raw', (_event, name: string | null, details: unknown) => {
-    const watched = (details as { readonly watchedPath?: unknown } | undefined)?.watchedPath;
-    if (isClosed() || typeof name !== 'string' || name === '' || typeof watched !== 'string') return;
-    const path = join(watched, name);
-    if (isPromptPath(path) && !isIgnoredPath(dir, path)) batches.changed(path);
-  });
-  watcher.on('all', (event, path) => {
-    if (isClosed() || !isRelevant(event, path)) return;
-    // A new folder is read again a little later too: files written into it before chokidar
-    // attached its watcher would otherwise go unnoticed.
-    if (event === 'unlinkDir') batches.removed(path);
-    else batches.changed(path);
-  });
-  return watcher;
-};
-
-/**
- * Watches a folder with chokidar and hands over changed paths after `debounceMs` of quiet. Any
- * watcher error (EMFILE, ENOSPC, EACCES…) turns hot reload off with one warning: the prompts
- * already loaded keep being served.
+ * Watches a folder tree and hands over changed paths after `debounceMs` of quiet. Only prompt files,
+ * library manifests and folders can change what a folder serves. Any watcher error (EMFILE, ENOSPC,
+ * EACCES…) turns hot reload off with one warning: the prompts already loaded keep being served.
  */
 export const startFolderWatcher = (options: FolderWatcherOptions): FolderWatcher => {
   const { dir, logger } = options;
   const isPromptPath = options.isPromptFile ?? isMarkdownPromptPath;
   const batches = createChangeBatches(options);
   let closed = false;
-  let watcher: FSWatcher | undefined;
+  let tree: FolderTreeWatch | undefined;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
 
-  const stop = (): Promise<void> => {
+  const stop = (): void => {
     closed = true;
     batches.stop();
     markReady();
-    const current = watcher;
-    watcher = undefined;
-    return current === undefined ? Promise.resolve() : current.close().catch(() => {});
+    tree?.close();
+    tree = undefined;
   };
 
   const fail = (error: unknown): void => {
     if (closed) return;
     logger.warn('hot reload is off: cannot watch the prompt folder', { dir, code: errorCode(error), reason: describeError(error) });
-    void stop();
+    stop();
   };
 
-  try {
-    watcher = watchTree(dir, isPromptPath, batches, () => closed);
-    watcher.on('error', fail);
-    watcher.on('ready', markReady);
-  } catch (error) {
-    fail(error);
-  }
+  const current = watchFolderTree(dir, (path) => isIgnoredPath(dir, path), {
+    changed: (path) => {
+      if (!closed && isPromptPath(path) && !isIgnoredPath(dir, path)) batches.changed(path);
+    },
+    // A new folder is read again a little later too (a change is looked at twice): files written
+    // into it before its handle existed would otherwise go unnoticed.
+    rescan: (folder) => {
+      if (!closed) batches.changed(folder);
+    },
+    removed: (folder) => {
+      if (!closed) batches.removed(folder);
+    },
+    failed: fail,
+  });
+  // A failure may have come first.
+  if (closed) current.close();
+  else tree = current;
+  void current.ready.then(markReady);
 
   return {
     ready,
     isActive: () => !closed,
     close: async () => {
-      await stop();
+      stop();
       await batches.running();
     },
   };

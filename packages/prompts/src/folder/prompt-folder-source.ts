@@ -3,7 +3,7 @@
  * (folder-index.ts over the records of folder-state.ts: reading prompt files, loading twig libraries,
  * applying changes, reporting load failures) and which file claims each prompt name; below them, the
  * walk that finds the files (scan, symlinks, ignored names), reading them (a reader thread for large
- * batches, `fs` callbacks otherwise) and the chokidar watcher behind hot reload with its debounced
+ * batches, `fs` callbacks otherwise) and the folder-tree watcher behind hot reload with its debounced
  * batches, which the native and skill sources use too.
  */
 import { resolve } from 'node:path';

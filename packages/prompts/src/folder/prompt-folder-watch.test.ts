@@ -1,4 +1,5 @@
-import { rename } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PromptEntry } from '@promptyard/core';
@@ -85,6 +86,40 @@ describe('createPromptFolderSource: watch', () => {
     expect([...removed].sort()).toEqual(['gone/a', 'gone/sub/b']);
   });
 
+  it('watches a folder made again under the name of one just removed', async () => {
+    const { changes } = await start({ 'sub/a.md': 'A' });
+    await folder.remove('sub');
+    await folder.write('sub/b.md', 'B');
+    const upserted = new Set<string>();
+    const removed = new Set<string>();
+    while (!upserted.has('sub/b') || !removed.has('sub/a')) {
+      const delta = summary(await changes.next());
+      delta.upserted.forEach((name) => upserted.add(name));
+      delta.removed.forEach((name) => removed.add(name));
+    }
+    // The new folder has a watch of its own: a later file in it is noticed.
+    await folder.write('sub/c.md', 'C');
+    let delta = summary(await changes.next());
+    while (!delta.upserted.includes('sub/c')) delta = summary(await changes.next());
+    expect(delta.removed).toEqual([]);
+  });
+
+  it('follows a folder moved in from outside, and what is written into it later', async () => {
+    const { changes } = await start({ 'a.md': 'A' });
+    const outside = await mkdtemp(join(tmpdir(), 'promptyard-outside-'));
+    try {
+      await mkdir(join(outside, 'deep'));
+      await writeFile(join(outside, 'deep', 'one.md'), 'One');
+      await rename(outside, join(folder.dir, 'moved'));
+      const seen = new Set<string>();
+      while (!seen.has('moved/deep/one')) for (const name of summary(await changes.next()).upserted) seen.add(name);
+      await folder.write('moved/deep/two.md', 'Two');
+      expect(summary(await changes.next())).toEqual({ upserted: ['moved/deep/two'], removed: [] });
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the last good version of a broken file and logs the error once', async () => {
     const { changes } = await start({ 'a.md': 'Good {{ x }}', 'other.md': 'Other' });
     const isBroken = (record: { message: string; fields: Record<string, unknown> }) =>
@@ -106,7 +141,7 @@ describe('createPromptFolderSource: watch', () => {
     expect(await textOf(delta.upserted[0], { x: '!' })).toMatchObject({ text: 'Fixed !' });
   });
 
-  it("catches a second save right after the first (inside chokidar's change throttle)", async () => {
+  it('catches a second save right after the first', async () => {
     const { changes } = await start({ 'a.md': 'One' });
     await folder.write('a.md', 'Two');
     expect(summary(await changes.next())).toEqual({ upserted: ['a'], removed: [] });

@@ -1,6 +1,6 @@
 /**
  * A fast path for the plain frontmatter most prompt files have: block mappings and sequences whose
- * leaves are unquoted words, simple quoted strings, small integers or one-line `[a, b]` lists. For
+ * leaves are unquoted words, simple quoted strings, small integers or one-line `[a, 'b']` lists. For
  * such input it returns exactly what `yaml`'s `parse` (core schema) returns; for anything else it
  * returns `undefined` and the caller uses `yaml`, which costs far more per small document.
  */
@@ -34,12 +34,16 @@ const hasControl = (text: string): boolean => {
   return false;
 };
 
-/** Starts with a letter; no comment, mapping or (in a flow list) collection or quote characters. */
+/**
+ * Starts with a letter; no comment or mapping (a `:` only inside a word, as in `Bash(git:*)` or a
+ * URL, outside flow lists), and in a flow list no collection or quote characters.
+ */
 const isPlainText = (text: string, flow: boolean): boolean => {
   if (!isLetter(text.charCodeAt(0))) return false;
   for (let index = 1; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (isControl(code) || code === 0x3a /* : */ || code === 0x23 /* # */) return false;
+    if (isControl(code) || code === 0x23 /* # */) return false;
+    if (code === 0x3a /* : */ && (flow || index === text.length - 1 || text.charCodeAt(index + 1) === 0x20)) return false;
     if (flow && (code === 0x2c || code === 0x5b || code === 0x5d || code === 0x7b || code === 0x7d || code === 0x22 || code === 0x27)) {
       return false;
     }
@@ -71,6 +75,13 @@ const singleQuoted = (text: string): string => {
   return content.replaceAll("''", "'");
 };
 
+/** An item of a one-line `[a, 'b', "c"]` list. */
+const flowItem = (text: string): unknown => {
+  if (text[0] === '"') return doubleQuoted(text);
+  if (text[0] === "'") return singleQuoted(text);
+  return plainScalar(text, true);
+};
+
 const inlineValue = (text: string): unknown => {
   switch (text[0]) {
     case '"':
@@ -80,7 +91,8 @@ const inlineValue = (text: string): unknown => {
     case '[': {
       if (!text.endsWith(']')) throw notSimple;
       const inner = text.slice(1, -1).trim();
-      return inner === '' ? [] : inner.split(',').map((item) => plainScalar(item.trim(), true));
+      // A quoted item holding a comma is split apart here, and its halves are not quoted strings.
+      return inner === '' ? [] : inner.split(',').map((item) => flowItem(item.trim()));
     }
     default:
       return plainScalar(text, false);
