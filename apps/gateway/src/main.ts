@@ -154,7 +154,7 @@ export const startGateway = async (
 };
 
 /** Definition pinning: in Redis with `[cluster]` (replicas agree), else in the pins file; none when every server has `pinning = "off"`. */
-export const pinLocationOf = (config: GatewayConfig, file: string, cluster: Cluster | undefined): PinLocation | undefined => {
+const pinLocationOf = (config: GatewayConfig, file: string, cluster: Cluster | undefined): PinLocation | undefined => {
   if (config.servers.every((server) => server.pinning === 'off')) return undefined;
   return cluster !== undefined ? { cluster } : { file: config.pinsFile ?? pinFileFor(file) };
 };

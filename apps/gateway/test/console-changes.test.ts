@@ -152,7 +152,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/decision=allowed/);
     await page.locator('tr[data-decision="allowed"]').first().waitFor();
-    const decisions = await page.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-decision')));
+    const decisions = await Promise.all((await page.locator('tbody tr').all()).map((row) => row.getAttribute('data-decision')));
     expect(new Set(decisions)).toEqual(new Set(['allowed']));
     const before = await page.locator('tbody tr').count();
     expect(await outcome(client, 'beta_echo', { text: 'more' })).toBe('more');

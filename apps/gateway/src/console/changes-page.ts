@@ -32,7 +32,7 @@ const renderDiff = (item: PendingDefinition): string => {
     .split('\n')
     .slice(1)
     .filter((line) => !line.startsWith('==='));
-  return `<div class="diff" role="region" tabindex="0" aria-label="Diff of ${escapeHtml(address(item))}"><pre>${lines.map(diffLine).join('\n')}</pre></div>`;
+  return `<div class="diff" role="region" tabindex="0" aria-label="Diff of ${escapeHtml(address(item))}"><pre>${lines.map(diffLine).join('')}</pre></div>`;
 };
 
 const actionForm = (
