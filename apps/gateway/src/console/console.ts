@@ -10,15 +10,16 @@ import type { Logger } from '@promptyard/core';
 import type { HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
-import { activityFilterOf, renderActivityPage, renderActivityTable } from './activity-page.js';
+import { activityFilterOf, renderActivityPage } from './activity-page.js';
 import { serveAsset } from './assets.js';
 import type { ChangeDesk } from './change-desk.js';
 import { changeAction } from './change-action.js';
-import { renderChangesList, renderChangesPage } from './changes-page.js';
+import { renderChangesPage } from './changes-page.js';
 import { serveEvents } from './events.js';
 import { consolePath, renderMessage, renderSignIn } from './html.js';
 import { cookie, cookiesOf, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
-import { renderServersPage, renderServersTable } from './servers-page.js';
+import { liveStream } from './live-streams.js';
+import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
@@ -153,21 +154,6 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
   await context.model.restart(id);
   if (req.headers['hx-request'] === 'true') res.writeHead(204, securityHeaders()).end();
   else redirect(res, `${consolePath}/servers`);
-};
-
-/** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
-const liveStream = (context: Context, query: URLSearchParams): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
-  const { model, activity, changes } = context;
-  const source = {
-    subscribe: (listener: () => void) => {
-      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {})];
-      return () => stops.forEach((stop) => stop());
-    },
-  };
-  const stream = query.get('stream');
-  if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
-  if (stream === 'activity') return { source, event: 'activity', render: () => renderActivityTable(activity, activityFilterOf(query)) };
-  return { source, render: (session) => renderServersTable(model.servers(), session) };
 };
 
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
