@@ -4,7 +4,7 @@ import type { Authenticator, Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
-import type { PinBook } from '@promptyard/router';
+import type { PinBook, PinLocation } from '@promptyard/router';
 import type { Cluster } from '@promptyard/core';
 import type { GatewayOverrides } from './args.js';
 import { routerConfigOf } from './config/gateway-config.js';
@@ -83,8 +83,14 @@ export const startGateway = async (
   logger.info('config file read', { file });
   for (const warning of config.warnings ?? []) logger.warn(warning);
   const host = await startGatewayHost(config, logger, options.version);
-  const { metrics, tracing, cluster, trail } = host;
-  const pins = await openPins(config, file, cluster, logger);
+  const { metrics, tracing, cluster } = host;
+  const pinLocation = pinLocationOf(config, file, cluster);
+  const pins = pinLocation === undefined ? undefined : await openPinBook(pinLocation, logger.child('pins'));
+  const http = config.transport.type === 'http';
+  // With [console], every decision also reaches its Activity page (and [audit], when set).
+  const activity =
+    http && config.console !== undefined ? (await import('./console/activity-feed.js')).createActivityFeed(host.trail) : undefined;
+  const trail = activity?.trail ?? host.trail;
   const policy = createAccessPolicy(config.policy);
   const approvals = policy === undefined ? undefined : new Approvals(policy, { logger: logger.child('approval') });
   const router = new Router(routerConfigOf(config), { logger, version: options.version, metrics, tracing, pins, trail, approvals });
@@ -100,10 +106,11 @@ export const startGateway = async (
     );
   }
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
-  const http = config.transport.type === 'http';
   const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
   const bound = { url: '' };
-  const operatorConsole = http ? await openConsole({ router, pins, config, authenticator, resource: () => bound.url, logger }) : undefined;
+  const operatorConsole = http
+    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, resource: () => bound.url, logger })
+    : undefined;
   const { url } = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
       ? {
@@ -147,15 +154,20 @@ export const startGateway = async (
 };
 
 /** Definition pinning: in Redis with `[cluster]` (replicas agree), else in the pins file; none when every server has `pinning = "off"`. */
+const pinLocationOf = (config: GatewayConfig, file: string, cluster: Cluster | undefined): PinLocation | undefined => {
+  if (config.servers.every((server) => server.pinning === 'off')) return undefined;
+  return cluster !== undefined ? { cluster } : { file: config.pinsFile ?? pinFileFor(file) };
+};
+
+/** The pins of `config`, opened (the terminal UI's and the gateway's); none when every server has `pinning = "off"`. */
 export const openPins = async (
   config: GatewayConfig,
   file: string,
   cluster: Cluster | undefined,
   logger: Logger,
 ): Promise<PinBook | undefined> => {
-  if (config.servers.every((server) => server.pinning === 'off')) return undefined;
-  const location = cluster !== undefined ? { cluster } : { file: config.pinsFile ?? pinFileFor(file) };
-  return openPinBook(location, logger.child('pins'));
+  const location = pinLocationOf(config, file, cluster);
+  return location === undefined ? undefined : openPinBook(location, logger.child('pins'));
 };
 
 /** What a reload cannot change in a running gateway: said once, applied at the next start. */

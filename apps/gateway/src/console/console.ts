@@ -1,6 +1,7 @@
 /**
  * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
- * the Servers page, its event stream, the restart action and the console's own files. Every answer
+ * the Servers, Changes and Activity pages, their event stream, the restart, approve and reject
+ * actions and the console's own files. Every answer
  * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
  * pre-session token of its form); acting needs the admin role.
  */
@@ -8,11 +9,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@promptyard/core';
 import type { HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
+import type { ActivityFeed } from './activity-feed.js';
+import { activityFilterOf, renderActivityPage } from './activity-page.js';
 import { serveAsset } from './assets.js';
+import type { ChangeDesk } from './change-desk.js';
+import { changeAction } from './change-action.js';
+import { renderChangesPage } from './changes-page.js';
 import { serveEvents } from './events.js';
 import { consolePath, renderMessage, renderSignIn } from './html.js';
 import { cookie, cookiesOf, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
-import { renderServersPage, renderServersTable } from './servers-page.js';
+import { liveStream } from './live-streams.js';
+import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
@@ -25,6 +32,10 @@ export interface ConsoleOptions {
   /** Served over https: cookies are `Secure`. */
   readonly secure: boolean;
   readonly logger: Logger;
+  /** The Changes page's pending definitions and actions; absent: nothing is pinned. */
+  readonly changes?: ChangeDesk | undefined;
+  /** The audit stream the Activity page shows; absent: none. */
+  readonly activity?: ActivityFeed | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -147,6 +158,7 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
 
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
 const get = (context: Context, path: string, req: IncomingMessage, res: ServerResponse): void => {
+  const query = new URL(req.url ?? '/', 'http://console.invalid').searchParams;
   if (path.startsWith('/assets/')) {
     if (!serveAsset(path.slice('/assets/'.length), req, res)) refuse(res, 404, 'No such console file.');
     return;
@@ -164,13 +176,9 @@ const get = (context: Context, path: string, req: IncomingMessage, res: ServerRe
   }
   if (path === '' || path === '/') redirect(res, `${consolePath}/servers`);
   else if (path === '/servers') sendHtml(res, 200, renderServersPage(context.model.servers(), session));
-  else if (path === '/events')
-    serveEvents(req, res, {
-      session,
-      sessions: context.sessions,
-      source: context.model,
-      render: (current) => renderServersTable(context.model.servers(), current),
-    });
+  else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
+  else if (path === '/activity') sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query)));
+  else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };
 
@@ -179,6 +187,11 @@ const post = async (context: Context, path: string, req: IncomingMessage, res: S
   if (path === '/logout') return signOut(context, req, res);
   const restartOf = /^\/servers\/([^/]+)\/restart$/.exec(path);
   if (restartOf !== null) return restart(context, decodeURIComponent(restartOf[1] as string), req, res);
+  if (path === '/changes/approve' || path === '/changes/reject') {
+    const checked = await checkedPost(context, req, res);
+    if (checked !== undefined) await changeAction(context.changes, path.endsWith('approve') ? 'approve' : 'reject', checked, res);
+    return;
+  }
   refuse(res, 404, 'No such console action.');
 };
 

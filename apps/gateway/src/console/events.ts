@@ -1,7 +1,7 @@
 /**
- * `/console/events`: one Server-Sent Events stream per open page. It sends the servers table at once
- * and again whenever the gateway reports a change (the terminal UI's model coalesces bursts), as an
- * event named `servers` that htmx swaps in; a comment every 15 s keeps proxies from closing it. The
+ * `/console/events`: one Server-Sent Events stream per open page. It sends the page's live part (the
+ * servers table; `?stream=changes` or `activity`: that page's) at once and again whenever the gateway
+ * reports a change (the terminal UI's model coalesces bursts), as an event of that name that htmx swaps in; a comment every 15 s keeps proxies from closing it. The
  * stream ends when the session does.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,9 +30,11 @@ export const serveEvents = (
     readonly sessions: SessionStore;
     readonly source: EventSource;
     readonly render: (session: ConsoleSession) => string;
+    /** The event's name: the `sse-swap` of the page's live part. */
+    readonly event?: string;
   },
 ): void => {
-  const { session, sessions, source, render } = options;
+  const { session, sessions, source, render, event = 'servers' } = options;
   res.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
   res.flushHeaders();
   // The model reports every change (log lines too): only a table that changed is sent again.
@@ -46,7 +48,7 @@ export const serveEvents = (
     const table = render(session);
     if (table === last) return;
     last = table;
-    res.write(sseEvent('servers', table));
+    res.write(sseEvent(event, table));
   };
   const unsubscribe = source.subscribe(send);
   const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);

@@ -29,11 +29,15 @@ export interface PageFrame {
   /** The signed-in session: the header shows who, the navigation and sign-out; absent on the sign-in page. */
   readonly session?: ConsoleSession | undefined;
   /** Which navigation entry is the current page. */
-  readonly current?: 'servers';
+  readonly current?: 'servers' | 'changes' | 'activity';
   readonly body: string;
 }
 
-const pages = [{ id: 'servers', label: 'Servers', href: `${consolePath}/servers` }] as const;
+const pages = [
+  { id: 'servers', label: 'Servers', href: `${consolePath}/servers` },
+  { id: 'changes', label: 'Changes', href: `${consolePath}/changes` },
+  { id: 'activity', label: 'Activity', href: `${consolePath}/activity` },
+] as const;
 
 const navigation = (session: ConsoleSession, current: PageFrame['current']): string => `
 <nav aria-label="Console pages">

@@ -1,0 +1,105 @@
+/**
+ * The Activity page: the audit stream as it happens (who called what through which profile, what
+ * was decided and how long it took; never the arguments), newest first, narrowed by a small form
+ * (server, tool, identity, decision). The table is also what the event stream sends as `activity`,
+ * with the same filter in its URL.
+ */
+import { AUDIT_DECISIONS } from '@promptyard/core';
+import type { ActivityEntry, ActivityFeed } from './activity-feed.js';
+import { consolePath, escapeHtml, renderPage } from './html.js';
+import type { ConsoleSession } from './sessions.js';
+
+export interface ActivityFilter {
+  readonly server?: string | undefined;
+  readonly tool?: string | undefined;
+  readonly identity?: string | undefined;
+  readonly decision?: string | undefined;
+}
+
+const filterKeys = ['server', 'tool', 'identity', 'decision'] as const;
+const shown = 200;
+
+/** The filter a query string gives (empty fields: no condition). */
+export const activityFilterOf = (query: URLSearchParams): ActivityFilter =>
+  Object.fromEntries(filterKeys.map((key) => [key, query.get(key)?.trim() || undefined]));
+
+const queryOf = (filter: ActivityFilter): string => {
+  const query = new URLSearchParams();
+  for (const key of filterKeys) if (filter[key] !== undefined) query.set(key, filter[key]);
+  return query.toString();
+};
+
+/** Server and identity match exactly; the tool by a part of its name. */
+const matches = (entry: ActivityEntry, filter: ActivityFilter): boolean =>
+  (filter.server === undefined || entry.server === filter.server) &&
+  (filter.tool === undefined || entry.name.includes(filter.tool)) &&
+  (filter.identity === undefined || (entry.identity ?? '') === filter.identity) &&
+  (filter.decision === undefined || entry.decision === filter.decision);
+
+const row = (entry: ActivityEntry): string =>
+  `<tr data-seq="${entry.seq}" data-decision="${escapeHtml(entry.decision)}" data-name="${escapeHtml(entry.name)}">${[
+    `<td><time datetime="${entry.time.toISOString()}">${entry.time.toISOString().slice(11, 19)}</time></td>`,
+    `<td>${escapeHtml(entry.identity ?? '—')}</td>`,
+    `<td>${escapeHtml(entry.profile)}</td>`,
+    `<td>${escapeHtml(entry.server ?? '—')}</td>`,
+    `<td>${escapeHtml(entry.kind)}</td>`,
+    `<th scope="row">${escapeHtml(entry.name)}</th>`,
+    `<td><span class="decision decision-${escapeHtml(entry.decision)}">${escapeHtml(entry.decision)}</span></td>`,
+    `<td class="number">${entry.durationMs.toFixed(1)}</td>`,
+  ].join('')}</tr>`;
+
+/** The live part of the page (what `/console/events?stream=activity` sends as `activity`). */
+export const renderActivityTable = (feed: ActivityFeed | undefined, filter: ActivityFilter): string => {
+  const all = feed?.entries() ?? [];
+  const matching = all.filter((entry) => matches(entry, filter));
+  const rows = matching.slice(-shown).reverse();
+  const headers = ['Time (UTC)', 'Identity', 'Profile', 'Server', 'Kind', 'Name', 'Decision', 'Duration (ms)'];
+  const body =
+    rows.length === 0
+      ? `<tr><td colspan="${headers.length}">${all.length === 0 ? 'No calls decided since the gateway started.' : 'No entry matches the filter.'}</td></tr>`
+      : rows.map(row).join('\n');
+  return `<p class="summary" role="status">${matching.length} of ${all.length} recent decisions${matching.length > shown ? `, the last ${shown} shown` : ''}</p>
+<div class="table-scroll" tabindex="0" role="region" aria-label="Activity table">
+<table>
+<caption>Calls the gateway decided on, newest first</caption>
+<thead><tr>${headers.map((header) => `<th scope="col">${header}</th>`).join('')}</tr></thead>
+<tbody>
+${body}
+</tbody>
+</table>
+</div>`;
+};
+
+const textField = (key: 'server' | 'tool' | 'identity', label: string, filter: ActivityFilter): string =>
+  `<div><label for="filter-${key}">${label}</label> <input id="filter-${key}" name="${key}" type="text" value="${escapeHtml(filter[key] ?? '')}"></div>`;
+
+const filterForm = (
+  filter: ActivityFilter,
+): string => `<form method="get" action="${consolePath}/activity" class="filter" role="search" aria-label="Filter the activity">
+${textField('server', 'Server', filter)}
+${textField('tool', 'Tool', filter)}
+${textField('identity', 'Identity', filter)}
+<div><label for="filter-decision">Decision</label> <select id="filter-decision" name="decision">
+<option value="">any</option>${AUDIT_DECISIONS.map(
+  (decision) => `<option value="${decision}"${decision === filter.decision ? ' selected' : ''}>${decision}</option>`,
+).join('')}
+</select></div>
+<button type="submit">Filter</button>
+</form>`;
+
+export const renderActivityPage = (feed: ActivityFeed | undefined, session: ConsoleSession, filter: ActivityFilter): string => {
+  const query = queryOf(filter);
+  return renderPage({
+    title: 'Activity',
+    session,
+    current: 'activity',
+    body: `<h1>Activity</h1>
+<p>Every call the gateway decided on since it started (the last 500): who, through which profile, on what, and what was decided. Arguments are never shown.</p>
+${filterForm(filter)}
+<div id="activity" hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query === '' ? '' : `&amp;${escapeHtml(query)}`}" sse-swap="activity">
+${renderActivityTable(feed, filter)}
+</div>
+<h2>Pending approvals</h2>
+<p>Calls waiting for a person's approval (<code>[[policy]] approve = true</code>) are asked of the calling client itself; the gateway does not list them here yet.</p>`,
+  });
+};

@@ -1,0 +1,58 @@
+/**
+ * What the console's browser tests share: Debian's Chromium, signing in through the form, axe-core's
+ * serious and critical violations, and a POST from the page with or without its CSRF token.
+ */
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+export const chromiumPath = '/usr/bin/chromium';
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-sync',
+];
+
+/** Accessibility violations axe-core rates serious or critical, as "rule: where" lines. */
+export const seriousViolations = async (page: Page, axeSource: string): Promise<string[]> => {
+  // Evaluated over the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+};
+
+export const signIn = async (page: Page, origin: string, credential: string): Promise<void> => {
+  await page.goto(`${origin}/console`);
+  expect(new URL(page.url()).pathname).toBe('/console/login');
+  await page.getByLabel('Token').fill(credential);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${origin}/console/servers`);
+  await page.waitForFunction(() => 'htmx' in globalThis);
+};
+
+/** POST a form from the page itself (same origin, its cookie), with or without the session's CSRF token. */
+export const postFromPage = (page: Page, path: string, withCsrf: boolean, fields: Record<string, string> = {}): Promise<number> =>
+  page.evaluate(
+    async ({ path, withCsrf, fields }) => {
+      // The test's TypeScript has no DOM library: the page's document, typed as far as it is used.
+      const { document } = globalThis as unknown as { document: { body: { getAttribute(name: string): string | null } } };
+      const headers = JSON.parse(document.body.getAttribute('hx-headers') ?? '{}') as Record<string, string>;
+      const response = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(withCsrf ? headers : {}) },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      });
+      return response.status;
+    },
+    { path, withCsrf, fields },
+  );
