@@ -1,0 +1,146 @@
+/**
+ * The operator console's browser sign-in through the identity provider (a real `oidc-provider` on
+ * loopback: authorization code with PKCE, its login interaction answered at once), in Debian's
+ * Chromium driven by playwright-core against the built gateway with two stdio servers; the role from
+ * `[console] admins`; a callback that did not start here; and the Catalog page with its search,
+ * checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestIssuer } from '../../../test-support/oidc-provider.js';
+import type { TestIssuer } from '../../../test-support/oidc-provider.js';
+import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
+import type { HttpGateway } from './harness.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
+
+const consoleToml = (issuer: string, clientId: string): string =>
+  gatewayToml(
+    { alpha: { command: stdioBackendCommand({ name: 'alpha' }) }, beta: { command: stdioBackendCommand({ name: 'beta' }) } },
+    {},
+    [
+      `[auth]\nissuer = ${JSON.stringify(issuer)}`,
+      `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
+      `[console]\nenabled = true\nadmins = ["operators"]\nclient_id = ${JSON.stringify(clientId)}`,
+    ].join('\n\n'),
+  );
+
+/** The console as a public client of the provider (RFC 7591); a native client's loopback redirect may use any port (RFC 8252). */
+const registerConsole = async (issuer: string): Promise<string> => {
+  const response = await fetch(`${issuer}/reg`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      application_type: 'native',
+      redirect_uris: ['http://127.0.0.1/console/callback'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'openid profile mcp',
+    }),
+  });
+  const answer = (await response.json()) as { client_id?: string; error_description?: string };
+  if (answer.client_id === undefined) throw new Error(`registration refused: ${answer.error_description ?? response.status}`);
+  return answer.client_id;
+};
+
+const seriousViolations = async (page: Page): Promise<string[]> => {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate(async () => {
+    const found = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
+    ).axe;
+    return (await found.run()).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+};
+
+describe.skipIf(!existsSync(chromiumPath))('the console signs in through the identity provider', () => {
+  let issuer: TestIssuer;
+  let gateway: HttpGateway;
+  let browser: Browser;
+  let shots: string;
+  let resources: string[] = [];
+
+  const newPage = async (): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1180, height: 700 } });
+    return context.newPage();
+  };
+
+  /** From the sign-in page through the provider's login back to the console. */
+  const signInThroughProvider = async (page: Page): Promise<void> => {
+    await page.goto(`${gateway.origin}/console`);
+    await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
+    await page.waitForURL(`${gateway.origin}/console/servers`);
+  };
+
+  beforeAll(async () => {
+    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    issuer = await startTestIssuer({ resources: () => resources });
+    gateway = await startHttpGateway({ config: consoleToml(issuer.issuer, await registerConsole(issuer.issuer)) });
+    resources = [gateway.url];
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await cleanup();
+    await issuer?.close();
+    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+  });
+
+  it('signs a person in as a viewer, and one a rule in [console] admins applies to as an admin', async () => {
+    const viewer = await newPage();
+    await signInThroughProvider(viewer);
+    expect(await viewer.getByText('Signed in as ann (viewer)').count()).toBe(1);
+    expect(await viewer.getByRole('button', { name: /^Restart/ }).count()).toBe(0);
+
+    issuer.loginAs('ops-ann');
+    const admin = await newPage();
+    await signInThroughProvider(admin);
+    expect(await admin.getByText('Signed in as ops-ann (admin)').count()).toBe(1);
+    expect(await admin.getByRole('button', { name: 'Restart beta' }).count()).toBe(1);
+    issuer.loginAs('ann');
+  });
+
+  it('shows why on the sign-in page when the callback did not start in this browser', async () => {
+    const page = await newPage();
+    const answer = await page.goto(`${gateway.origin}/console/callback?code=stolen&state=guessed`);
+    expect(answer?.status()).toBe(401);
+    expect(await page.getByRole('alert').textContent()).toMatch(/the state does not match/);
+    expect(await page.getByRole('link', { name: 'Sign in with the identity provider' }).count()).toBe(1);
+  });
+
+  it("lists both servers' tools on the Catalog page, narrows them by search, and passes axe-core", async () => {
+    const page = await newPage();
+    await signInThroughProvider(page);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.waitForURL(`${gateway.origin}/console/catalog`);
+    const tools = page.locator('li[data-kind="tool"]');
+    const names = await tools.evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''));
+    expect(names.some((name) => name.includes('alpha') && name.endsWith('whoami'))).toBe(true);
+    expect(names.some((name) => name.includes('beta') && name.endsWith('whoami'))).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-catalog.png') });
+
+    await page.getByLabel('Search').fill('whoami');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/\/console\/catalog\?.*q=whoami/);
+    const found = await tools.evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''));
+    expect(found.length).toBeLessThan(names.length);
+    expect(found.filter((name) => name.endsWith('whoami'))).toHaveLength(2);
+    // A definition opens with its input schema, overrides and pin state.
+    await page.locator('li[data-kind="tool"] summary').first().click();
+    expect(await page.getByText('Input schema').first().isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
