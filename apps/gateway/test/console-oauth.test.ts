@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
@@ -63,6 +63,10 @@ const seriousViolations = async (page: Page): Promise<string[]> => {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 };
+
+/** The `data-name` of each item the locator finds. */
+const namesOf = async (items: Locator): Promise<string[]> =>
+  Promise.all((await items.all()).map(async (item) => (await item.getAttribute('data-name')) ?? ''));
 
 describe.skipIf(!existsSync(chromiumPath))('the console signs in through the identity provider', () => {
   let issuer: TestIssuer;
@@ -126,7 +130,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     await page.getByRole('link', { name: 'Catalog' }).click();
     await page.waitForURL(`${gateway.origin}/console/catalog`);
     const tools = page.locator('li[data-kind="tool"]');
-    const names = await tools.evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''));
+    const names = await namesOf(tools);
     expect(names.some((name) => name.includes('alpha') && name.endsWith('whoami'))).toBe(true);
     expect(names.some((name) => name.includes('beta') && name.endsWith('whoami'))).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
@@ -135,7 +139,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     await page.getByLabel('Search').fill('whoami');
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL(/\/console\/catalog\?.*q=whoami/);
-    const found = await tools.evaluateAll((items) => items.map((item) => item.getAttribute('data-name') ?? ''));
+    const found = await namesOf(tools);
     expect(found.length).toBeLessThan(names.length);
     expect(found.filter((name) => name.endsWith('whoami'))).toHaveLength(2);
     // A definition opens with its input schema, overrides and pin state.
