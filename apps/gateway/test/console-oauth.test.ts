@@ -23,12 +23,17 @@ const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first
 
 const consoleToml = (issuer: string, clientId: string): string =>
   gatewayToml(
-    { alpha: { command: stdioBackendCommand({ name: 'alpha' }) }, beta: { command: stdioBackendCommand({ name: 'beta' }) } },
-    {},
+    {
+      alpha: { command: stdioBackendCommand({ name: 'alpha' }), pinning: 'warn' },
+      beta: { command: stdioBackendCommand({ name: 'beta' }) },
+    },
+    { pins_file: 'pins.json' },
     [
       `[auth]\nissuer = ${JSON.stringify(issuer)}`,
       `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
       `[console]\nenabled = true\nadmins = ["operators"]\nclient_id = ${JSON.stringify(clientId)}`,
+      `[servers.alpha.overrides.tools.echo]\ndescription = "Says the text back, as the console shows."`,
+      `[profiles.review.servers.alpha]\ntools = ["echo"]`,
     ].join('\n\n'),
   );
 
@@ -77,7 +82,10 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
 
   const newPage = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: { width: 1180, height: 700 } });
-    return context.newPage();
+    const page = await context.newPage();
+    // A step that cannot happen fails with its own error, well within the test's time.
+    page.setDefaultTimeout(8000);
+    return page;
   };
 
   /** From the sign-in page through the provider's login back to the console. */
@@ -104,6 +112,9 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
 
   it('signs a person in as a viewer, and one a rule in [console] admins applies to as an admin', async () => {
     const viewer = await newPage();
+    await viewer.goto(`${gateway.origin}/console/login`);
+    expect(await seriousViolations(viewer)).toEqual([]);
+    await viewer.screenshot({ path: join(shots, 'console-login-provider.png') });
     await signInThroughProvider(viewer);
     expect(await viewer.getByText('Signed in as ann (viewer)').count()).toBe(1);
     expect(await viewer.getByRole('button', { name: /^Restart/ }).count()).toBe(0);
@@ -134,7 +145,6 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     expect(names.some((name) => name.includes('alpha') && name.endsWith('whoami'))).toBe(true);
     expect(names.some((name) => name.includes('beta') && name.endsWith('whoami'))).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-catalog.png') });
 
     await page.getByLabel('Search').fill('whoami');
     await page.getByRole('button', { name: 'Show' }).click();
@@ -142,9 +152,24 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     const found = await namesOf(tools);
     expect(found.length).toBeLessThan(names.length);
     expect(found.filter((name) => name.endsWith('whoami'))).toHaveLength(2);
-    // A definition opens with its input schema, overrides and pin state.
-    await page.locator('li[data-kind="tool"] summary').first().click();
-    expect(await page.getByText('Input schema').first().isVisible()).toBe(true);
+    // A definition opens with its input schema, the overrides applied and its pin.
+    const echo = page.locator('li[data-name="alpha_echo"]');
+    await page.getByLabel('Search').fill('echo');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/q=echo/);
+    await echo.locator('summary').click();
+    expect(await echo.getAttribute('data-pin')).toBe('pinned');
+    expect(await echo.textContent()).toContain('Says the text back, as the console shows.');
+    expect(await echo.locator('dt:has-text("Overrides applied") + dd').textContent()).toBe('description');
+    expect(await echo.getByText('Input schema').isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-catalog.png') });
+
+    // Each profile has its own catalog.
+    await page.getByLabel('Profile').selectOption('review');
+    await page.getByLabel('Search').fill('');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/profile=review/);
+    expect(await namesOf(tools)).toEqual(['alpha_echo']);
   });
 });

@@ -37,13 +37,24 @@ const facts = (item: CatalogItem): string => {
   return `<dl>${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 };
 
+/** The line a closed entry shows: name, title, server and pin (a change stands out). */
+const summaryOf = (item: CatalogItem): string => {
+  const title = item.title === undefined || item.title === item.name ? '' : ` — ${escapeHtml(item.title)}`;
+  const pin =
+    item.pin === 'held back' || item.pin === 'changed'
+      ? ` <span class="state state-failed">${escapeHtml(item.pin)}</span>`
+      : item.kind === 'resource'
+        ? ''
+        : ` · ${escapeHtml(item.pin)}`;
+  const overridden = item.overrides.length === 0 ? '' : ' · overridden';
+  return `<code>${escapeHtml(item.name)}</code>${title} <span class="muted">${escapeHtml(item.server)}${overridden}</span>${pin}`;
+};
+
 const entry = (
   item: CatalogItem,
 ): string => `<li data-kind="${item.kind}" data-name="${escapeHtml(item.name)}" data-pin="${escapeHtml(item.pin)}">
 <details>
-<summary><code>${escapeHtml(item.name)}</code>${item.title === undefined || item.title === item.name ? '' : ` — ${escapeHtml(item.title)}`}${
-  item.pin === 'held back' || item.pin === 'changed' ? ` <span class="state state-failed">${escapeHtml(item.pin)}</span>` : ''
-}</summary>
+<summary>${summaryOf(item)}</summary>
 ${item.description === undefined ? '' : `<p>${escapeHtml(item.description)}</p>`}
 ${facts(item)}
 ${definitionOf(item)}
