@@ -7,7 +7,7 @@ import type { Hit, PinBook, PinChange, PinEntry, Router, RouterView, ToolCard } 
 import { DEFAULT_PROFILE, pinState } from '@promptyard/router';
 
 /** `pinned` (as approved), `changed` (served although it differs, under `warn`), `new`, `held back` (quarantined), or `not pinned`. */
-export type PinLabel = 'pinned' | 'changed' | 'new' | 'held back' | 'not pinned';
+type PinLabel = 'pinned' | 'changed' | 'new' | 'held back' | 'not pinned';
 
 export interface CatalogItem {
   readonly kind: 'tool' | 'prompt' | 'resource';

@@ -31,7 +31,7 @@ export interface OidcSignInOptions {
   readonly now?: () => number;
 }
 
-export type OidcStart =
+type OidcStart =
   { readonly ok: true; readonly location: string; readonly state: string } | { readonly ok: false; readonly message: string };
 
 export interface OidcSignIn {
@@ -48,7 +48,7 @@ interface Flow {
 }
 
 /** A person has this long at the provider before the flow is forgotten. */
-export const flowMs = 10 * 60_000;
+const flowMs = 10 * 60_000;
 const maxFlows = 1000;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
