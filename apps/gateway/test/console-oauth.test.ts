@@ -6,6 +6,8 @@
  * checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +18,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
-import type { HttpGateway } from './harness.js';
 
 const chromiumPath = '/usr/bin/chromium';
 const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
 
-const consoleToml = (issuer: string, clientId: string): string =>
+const consoleToml = (issuer: string, clientId: string, publicUrl: string): string =>
   gatewayToml(
     {
       alpha: { command: stdioBackendCommand({ name: 'alpha' }), pinning: 'warn' },
@@ -29,6 +30,7 @@ const consoleToml = (issuer: string, clientId: string): string =>
     },
     { pins_file: 'pins.json' },
     [
+      `[transport]\npublic_url = ${JSON.stringify(publicUrl)}`,
       `[auth]\nissuer = ${JSON.stringify(issuer)}`,
       `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
       `[console]\nenabled = true\nadmins = ["operators"]\nclient_id = ${JSON.stringify(clientId)}`,
@@ -37,14 +39,14 @@ const consoleToml = (issuer: string, clientId: string): string =>
     ].join('\n\n'),
   );
 
-/** The console as a public client of the provider (RFC 7591); a native client's loopback redirect may use any port (RFC 8252). */
-const registerConsole = async (issuer: string): Promise<string> => {
+/** The console as a public client of the provider (RFC 7591), a native one: its redirect may be plain http on localhost. */
+const registerConsole = async (issuer: string, redirectUri: string): Promise<string> => {
   const response = await fetch(`${issuer}/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       application_type: 'native',
-      redirect_uris: ['http://127.0.0.1/console/callback'],
+      redirect_uris: [redirectUri],
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
@@ -54,6 +56,14 @@ const registerConsole = async (issuer: string): Promise<string> => {
   const answer = (await response.json()) as { client_id?: string; error_description?: string };
   if (answer.client_id === undefined) throw new Error(`registration refused: ${answer.error_description ?? response.status}`);
   return answer.client_id;
+};
+
+const freePort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 };
 
 const seriousViolations = async (page: Page): Promise<string[]> => {
@@ -75,7 +85,8 @@ const namesOf = async (items: Locator): Promise<string[]> =>
 
 describe.skipIf(!existsSync(chromiumPath))('the console signs in through the identity provider', () => {
   let issuer: TestIssuer;
-  let gateway: HttpGateway;
+  /** Where the browser opens the console: `localhost`, another site than the provider's 127.0.0.1, as a real provider is. */
+  let origin = '';
   let browser: Browser;
   let shots: string;
   let resources: string[] = [];
@@ -90,16 +101,19 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
 
   /** From the sign-in page through the provider's login back to the console. */
   const signInThroughProvider = async (page: Page): Promise<void> => {
-    await page.goto(`${gateway.origin}/console`);
+    await page.goto(`${origin}/console`);
     await page.getByRole('link', { name: 'Sign in with the identity provider' }).click();
-    await page.waitForURL(`${gateway.origin}/console/servers`);
+    await page.waitForURL(`${origin}/console/servers`);
   };
 
   beforeAll(async () => {
     shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
     issuer = await startTestIssuer({ resources: () => resources });
-    gateway = await startHttpGateway({ config: consoleToml(issuer.issuer, await registerConsole(issuer.issuer)) });
-    resources = [gateway.url];
+    const port = await freePort();
+    origin = `http://localhost:${port}`;
+    resources = [`${origin}/mcp`];
+    const clientId = await registerConsole(issuer.issuer, `${origin}/console/callback`);
+    await startHttpGateway({ config: consoleToml(issuer.issuer, clientId, `${origin}/mcp`), args: ['--port', String(port)] });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   });
 
@@ -112,7 +126,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
 
   it('signs a person in as a viewer, and one a rule in [console] admins applies to as an admin', async () => {
     const viewer = await newPage();
-    await viewer.goto(`${gateway.origin}/console/login`);
+    await viewer.goto(`${origin}/console/login`);
     expect(await seriousViolations(viewer)).toEqual([]);
     await viewer.screenshot({ path: join(shots, 'console-login-provider.png') });
     await signInThroughProvider(viewer);
@@ -129,7 +143,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
 
   it('shows why on the sign-in page when the callback did not start in this browser', async () => {
     const page = await newPage();
-    const answer = await page.goto(`${gateway.origin}/console/callback?code=stolen&state=guessed`);
+    const answer = await page.goto(`${origin}/console/callback?code=stolen&state=guessed`);
     expect(answer?.status()).toBe(401);
     expect(await page.getByRole('alert').textContent()).toMatch(/the state does not match/);
     expect(await page.getByRole('link', { name: 'Sign in with the identity provider' }).count()).toBe(1);
@@ -139,7 +153,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     const page = await newPage();
     await signInThroughProvider(page);
     await page.getByRole('link', { name: 'Catalog' }).click();
-    await page.waitForURL(`${gateway.origin}/console/catalog`);
+    await page.waitForURL(`${origin}/console/catalog`);
     const tools = page.locator('li[data-kind="tool"]');
     const names = await namesOf(tools);
     expect(names.some((name) => name.includes('alpha') && name.endsWith('whoami'))).toBe(true);

@@ -137,8 +137,9 @@ const startProviderSignIn = async (context: Context, oidc: OidcSignIn, res: Serv
 
 /**
  * `/console/callback`: the code exchanged and the tokens checked. The answer is a page that moves on
- * by itself: after the provider's cross-site redirect a browser would not send the SameSite=Strict
- * session cookie with a redirect, but does with a navigation this page starts.
+ * by itself rather than a redirect: a browser that counts the whole redirect chain from the provider
+ * as cross-site would not send the SameSite=Strict session cookie with it, but does with a
+ * navigation this page starts.
  */
 const finishProviderSignIn = async (
   context: Context,
