@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Regenerates the operator console's screenshots in the docs (`pnpm console:screenshots`, which builds
-// first): runs the console's browser tests (apps/gateway/test/console*.test.ts) with
+// first): runs the console's browser tests (every apps/gateway/test/console*.test.ts) with
 // PROMPTYARD_CONSOLE_SHOTS set to a temporary folder, where the test saves a PNG of each page, then
 // copies them to docs/public/ (shown by docs/gateway/console.md). The test itself never writes into
 // the repository.
@@ -16,14 +16,7 @@ const shots = await mkdtemp(join(tmpdir(), 'promptyard-console-shots-'));
 try {
   const run = spawnSync(
     process.execPath,
-    [
-      join(root, 'node_modules/vitest/vitest.mjs'),
-      'run',
-      '--project',
-      'e2e',
-      'apps/gateway/test/console.test.ts',
-      'apps/gateway/test/console-changes.test.ts',
-    ],
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--project', 'e2e', 'apps/gateway/test/console'],
     { cwd: root, stdio: 'inherit', env: { ...process.env, CI: 'true', PROMPTYARD_CONSOLE_SHOTS: shots } },
   );
   if (run.status !== 0) throw new Error(`the console's browser tests failed (exit ${run.status}); no screenshot was copied`);

@@ -29,6 +29,8 @@ export interface TestIssuer {
    * client's redirect URI with the code), without fetching it.
    */
   authorize(authorizationUrl: string, account?: string): Promise<string>;
+  /** The account a browser that reaches the interaction itself is logged in as (default `ann`). */
+  loginAs(account: string): void;
   /** Revokes `token` (RFC 7009); a refresh or access token takes its whole grant with it. */
   revoke(token: string, client: { clientId: string; clientSecret?: string }): Promise<void>;
   /** A token from the token endpoint (client credentials) for `resource`. */
@@ -172,7 +174,7 @@ export const startTestIssuer = async (options: {
   const finishInteraction = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const current = provider as Provider;
     const details = await current.interactionDetails(req, res);
-    const accountId = accounts.get(details.uid) ?? 'ann';
+    const accountId = accounts.get(details.uid) ?? browserAccount;
     const clientIdOf = String(details.params['client_id']);
     const grant = new current.Grant({ accountId, clientId: clientIdOf });
     const requested = String(details.params['scope'] ?? '');
@@ -184,6 +186,7 @@ export const startTestIssuer = async (options: {
     await current.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false });
   };
   const accounts = new Map<string, string>();
+  let browserAccount = 'ann';
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   provider = build(issuer);
@@ -255,6 +258,9 @@ export const startTestIssuer = async (options: {
     narrowClientId,
     gatewayClientId,
     authorize,
+    loginAs: (account) => {
+      browserAccount = account;
+    },
     revoke,
     token,
     sign: (claims, signOptions = {}) =>

@@ -15,11 +15,10 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
+import { chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
-const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'];
 const token = 'console-test-token';
 
 if (!existsSync(chromiumPath))
@@ -36,49 +35,6 @@ const consoleToml = (issuer: string): string =>
       `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
       `[console]\nenabled = true\nadmins = ["operators"]`,
     ].join('\n\n'),
-  );
-
-/** Accessibility violations axe-core rates serious or critical, as "rule: where" lines. */
-const seriousViolations = async (page: Page, axeSource: string): Promise<string[]> => {
-  // Evaluated over the DevTools protocol, which the page's Content-Security-Policy does not govern.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }
-    ).axe;
-    return (await axe.run()).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-};
-
-const signIn = async (page: Page, origin: string, credential: string): Promise<void> => {
-  await page.goto(`${origin}/console`);
-  expect(new URL(page.url()).pathname).toBe('/console/login');
-  await page.getByLabel('Token').fill(credential);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${origin}/console/servers`);
-  // htmx and its SSE extension loaded from the gateway itself, under the CSP.
-  await page.waitForFunction(() => 'htmx' in globalThis);
-};
-
-/** POST from the page itself (same origin, its cookie), with or without the session's CSRF token. */
-const postFromPage = (page: Page, path: string, withCsrf: boolean): Promise<number> =>
-  page.evaluate(
-    async ({ path, withCsrf }) => {
-      // The test's TypeScript has no DOM library: the page's document, typed as far as it is used.
-      const { document } = globalThis as unknown as { document: { body: { getAttribute(name: string): string | null } } };
-      const headers = JSON.parse(document.body.getAttribute('hx-headers') ?? '{}') as Record<string, string>;
-      const response = await fetch(path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(withCsrf ? headers : {}) },
-        body: '',
-        redirect: 'manual',
-      });
-      return response.status;
-    },
-    { path, withCsrf },
   );
 
 const rowState = (page: Page, server: string): Promise<string | null> =>

@@ -46,6 +46,8 @@ describe('discoverIssuer', () => {
         issuer: fake.issuer,
         jwksUri: `${fake.issuer}/protocol/openid-connect/certs`,
         introspectionEndpoint: `${fake.issuer}/protocol/openid-connect/token/introspect`,
+        authorizationEndpoint: undefined,
+        tokenEndpoint: undefined,
       });
       expect(fake.seen).toEqual([
         '/.well-known/oauth-authorization-server/realms/team',

@@ -5,6 +5,9 @@ export interface IssuerMetadata {
   readonly issuer: string;
   readonly jwksUri: string | undefined;
   readonly introspectionEndpoint: string | undefined;
+  /** Where a browser signs in (authorization code flow), for a client of this issuer such as the gateway's console. */
+  readonly authorizationEndpoint: string | undefined;
+  readonly tokenEndpoint: string | undefined;
 }
 
 /** The issuer could not be reached or answered something unusable: requests get 503, not 401. */
@@ -80,16 +83,22 @@ export const discoverIssuer = async (issuer: string, timeoutMs: number): Promise
       throw new IssuerUnavailableError(
         `${url} names issuer ${JSON.stringify(document['issuer'])}, not ${JSON.stringify(issuer)}: set [auth] issuer to exactly the issuer's identifier`,
       );
-    const jwksUri = typeof document['jwks_uri'] === 'string' ? document['jwks_uri'] : undefined;
-    const introspection = typeof document['introspection_endpoint'] === 'string' ? document['introspection_endpoint'] : undefined;
+    const text = (key: string): string | undefined => (typeof document[key] === 'string' ? document[key] : undefined);
+    const [jwksUri, introspection, authorization, token] = [
+      text('jwks_uri'),
+      text('introspection_endpoint'),
+      text('authorization_endpoint'),
+      text('token_endpoint'),
+    ];
     for (const [what, value] of [
       ['jwks_uri', jwksUri],
       ['introspection_endpoint', introspection],
+      ['token_endpoint', token],
     ] as const) {
       const problem = value === undefined ? undefined : checkSecureUrl(value, `the issuer's ${what}`);
       if (problem !== undefined) throw new IssuerUnavailableError(problem);
     }
-    return { issuer, jwksUri, introspectionEndpoint: introspection };
+    return { issuer, jwksUri, introspectionEndpoint: introspection, authorizationEndpoint: authorization, tokenEndpoint: token };
   }
   throw new IssuerUnavailableError(`no metadata found for issuer ${issuer}: ${failures.join('; ')}`);
 };

@@ -30,4 +30,20 @@ describe('[console]', () => {
       parse('[transport]\nauth_token = "t"\n[[policy]]\nname = "design"\ntools = ["*"]\n[console]\nenabled = true\nadmins = ["ops"]'),
     ).toThrow(/\[console\] admins names "ops", but no \[\[policy\]\] rule has that name \(named rules: design\)/);
   });
+
+  it('reads the client the browser signs in with through the [auth] issuer', () => {
+    const config = parse(
+      '[auth]\nissuer = "https://id.example"\n[console]\nenabled = true\nclient_id = "console"\nclient_secret = "s3cret"',
+    );
+    expect(config.console?.client).toEqual({ id: 'console', secret: 's3cret' });
+  });
+
+  it('refuses a client id without [auth], and a secret without a client id', () => {
+    expect(() => parse('[transport]\nauth_token = "t"\n[console]\nenabled = true\nclient_id = "console"')).toThrow(
+      /\[console\] client_id signs in through the identity provider of \[auth\]: set \[auth\] issuer/,
+    );
+    expect(() => parse('[transport]\nauth_token = "t"\n[console]\nenabled = true\nclient_secret = "s"')).toThrow(
+      /\[console\] client_secret needs \[console\] client_id/,
+    );
+  });
 });

@@ -25,6 +25,14 @@ export const consoleSection = {
     default: 480,
     doc: 'How long a console sign-in lasts before the browser must sign in again.',
   },
+  client_id: {
+    type: 'string',
+    doc: "The console's client id at the [auth] issuer: the browser signs in there (authorization code with PKCE), redirected back to <public_url origin>/console/callback.",
+  },
+  client_secret: {
+    type: 'string',
+    doc: 'Its secret, for a confidential client (prefer PROMPTYARD_CONSOLE_CLIENT_SECRET); unset: a public client (PKCE alone).',
+  },
 } as const;
 
 /** `[console]` when enabled: the conditions that make a caller an admin, and how long a session lasts. */
@@ -32,10 +40,18 @@ export interface ConsoleConfig {
   /** The `when` of each `[[policy]]` rule named in `admins`. */
   readonly admins: readonly PolicyRule['when'][];
   readonly sessionMs: number;
+  /** `client_id` (and `client_secret`): browser sign-in through the `[auth]` issuer. */
+  readonly client?: { readonly id: string; readonly secret?: string | undefined };
 }
 
 interface ConsoleInput {
-  readonly console: { readonly enabled: boolean; readonly admins: readonly string[]; readonly session_minutes: number };
+  readonly console: {
+    readonly enabled: boolean;
+    readonly admins: readonly string[];
+    readonly session_minutes: number;
+    readonly client_id?: string | undefined;
+    readonly client_secret?: string | undefined;
+  };
   readonly transport: { readonly auth_token?: string | undefined };
   readonly auth: { readonly issuer?: string | undefined };
   readonly 'policy[]': readonly PolicySectionValues[];
@@ -48,8 +64,15 @@ export const readConsole = (
   text: string,
   problems: Problem[],
 ): ConsoleConfig | undefined => {
-  const { enabled, admins, session_minutes: minutes } = sections.console;
+  const { enabled, admins, session_minutes: minutes, client_id: clientId, client_secret: secret } = sections.console;
   if (!enabled) return undefined;
+  if (clientId !== undefined && sections.auth.issuer === undefined)
+    problems.push({
+      line: locateKey(text, 'console', 'client_id'),
+      message: '[console] client_id signs in through the identity provider of [auth]: set [auth] issuer, or remove client_id',
+    });
+  if (secret !== undefined && clientId === undefined)
+    problems.push({ line: locateKey(text, 'console', 'client_secret'), message: '[console] client_secret needs [console] client_id' });
   const line = locateKey(text, 'console', 'enabled');
   if ((sections.transport.auth_token ?? '') === '' && sections.auth.issuer === undefined)
     problems.push({
@@ -70,5 +93,6 @@ export const readConsole = (
       });
     } else if (rule !== undefined) when.push(rule.when);
   }
-  return { admins: when, sessionMs: minutes * 60_000 };
+  const client = clientId === undefined || clientId === '' ? {} : { client: { id: clientId, ...(secret === undefined ? {} : { secret }) } };
+  return { admins: when, sessionMs: minutes * 60_000, ...client };
 };

@@ -1,6 +1,6 @@
 /**
  * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
- * the Servers, Changes and Activity pages, their event stream, the restart, approve and reject
+ * the Servers, Catalog, Changes and Activity pages, their event stream, the restart, approve and reject
  * actions and the console's own files. Every answer
  * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
  * pre-session token of its form); acting needs the admin role.
@@ -16,9 +16,12 @@ import type { ChangeDesk } from './change-desk.js';
 import { changeAction } from './change-action.js';
 import { renderChangesPage } from './changes-page.js';
 import { serveEvents } from './events.js';
-import { consolePath, renderMessage, renderSignIn } from './html.js';
-import { cookie, cookiesOf, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
+import { renderCatalogPage } from './catalog-page.js';
+import type { CatalogSource } from './catalog-source.js';
+import { consolePath, renderMessage, renderSignIn, renderSignedIn } from './html.js';
 import { liveStream } from './live-streams.js';
+import type { OidcSignIn } from './oidc-sign-in.js';
+import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
 import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
@@ -28,6 +31,12 @@ export interface ConsoleOptions {
   /** What the console reads and does: the terminal UI's model over the running router. */
   readonly model: Pick<UiModel, 'servers' | 'restart' | 'subscribe'>;
   readonly signIn: (token: string) => Promise<SignInOutcome>;
+  /** Browser sign-in through the identity provider (`[console] client_id`); absent: none. */
+  readonly oidc?: OidcSignIn | undefined;
+  /** Whether the sign-in page offers the token form (the static token, or `[auth]` without a console client); default true. */
+  readonly tokenForm?: boolean;
+  /** Each surface's tools, prompts and resources (the Catalog page); absent: no such page. */
+  readonly catalog?: CatalogSource | undefined;
   readonly sessionMs: number;
   /** Served over https: cookies are `Secure`. */
   readonly secure: boolean;
@@ -86,7 +95,9 @@ const crossSite = (req: IncomingMessage): boolean => {
 
 const showSignIn = (context: Context, res: ServerResponse, status = 200, error?: string): void => {
   const token = randomToken();
-  sendHtml(res, status, renderSignIn(token, error), { 'set-cookie': cookie(loginCookieName, token, cookieOptions(context, 600)) });
+  sendHtml(res, status, renderSignIn(token, error, { tokenForm: context.tokenForm !== false, provider: context.oidc !== undefined }), {
+    'set-cookie': cookie(loginCookieName, token, cookieOptions(context, 600)),
+  });
 };
 
 const signIn = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -95,7 +106,23 @@ const signIn = async (context: Context, req: IncomingMessage, res: ServerRespons
     showSignIn(context, res, 403, 'The sign-in form expired or came from elsewhere: sign in again.');
     return;
   }
-  const outcome = await context.signIn(form.get('token') ?? '');
+  const outcome =
+    context.tokenForm !== false
+      ? await context.signIn(form.get('token') ?? '')
+      : { ok: false as const, message: 'Sign in through the identity provider.' };
+  openSession(context, res, outcome, (session) => redirect(res, `${consolePath}/servers`, sessionCookies(context, session)));
+};
+
+const sessionCookies = (context: Context, session: ConsoleSession): Record<string, string[]> => ({
+  'set-cookie': [
+    cookie(sessionCookieName, session.id, cookieOptions(context, Math.max(1, Math.floor((session.expiresAt - Date.now()) / 1000)))),
+    cookie(loginCookieName, '', cookieOptions(context, 0)),
+    cookie(flowCookieName, '', { ...cookieOptions(context, 0), sameSite: 'Lax' }),
+  ],
+});
+
+/** A session for a sign-in that succeeded, else the sign-in page with why. */
+const openSession = (context: Context, res: ServerResponse, outcome: SignInOutcome, answer: (session: ConsoleSession) => void): void => {
   if (!outcome.ok) {
     context.logger.warn('console sign-in refused', { reason: outcome.message });
     showSignIn(context, res, 401, outcome.message);
@@ -103,12 +130,37 @@ const signIn = async (context: Context, req: IncomingMessage, res: ServerRespons
   }
   const session = context.sessions.open(outcome.subject, outcome.role, outcome.expiresAt);
   context.logger.notice('console sign-in', { subject: outcome.subject, role: outcome.role });
-  redirect(res, `${consolePath}/servers`, {
-    'set-cookie': [
-      cookie(sessionCookieName, session.id, cookieOptions(context, Math.max(1, Math.floor((session.expiresAt - Date.now()) / 1000)))),
-      cookie(loginCookieName, '', cookieOptions(context, 0)),
-    ],
+  answer(session);
+};
+
+/** `/console/login/provider`: off to the identity provider, the flow's `state` in a cookie that comes back with its redirect. */
+const startProviderSignIn = async (context: Context, oidc: OidcSignIn, res: ServerResponse): Promise<void> => {
+  const started = await oidc.start();
+  if (!started.ok) {
+    context.logger.warn('console sign-in refused', { reason: started.message });
+    showSignIn(context, res, 503, started.message);
+    return;
+  }
+  redirect(res, started.location, {
+    'set-cookie': cookie(flowCookieName, started.state, { ...cookieOptions(context, 600), sameSite: 'Lax' }),
   });
+};
+
+/**
+ * `/console/callback`: the code exchanged and the tokens checked. The answer is a page that moves on
+ * by itself rather than a redirect: a browser that counts the whole redirect chain from the provider
+ * as cross-site would not send the SameSite=Strict session cookie with it, but does with a
+ * navigation this page starts.
+ */
+const finishProviderSignIn = async (
+  context: Context,
+  oidc: OidcSignIn,
+  url: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> => {
+  const outcome = await oidc.finish(url.searchParams, cookiesOf(req).get(flowCookieName));
+  openSession(context, res, outcome, (session) => sendHtml(res, 200, renderSignedIn(), sessionCookies(context, session)));
 };
 
 /** The session of a state-changing request that carries its CSRF token; `undefined` once the refusal is written. */
@@ -157,12 +209,15 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
 };
 
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
-const get = (context: Context, path: string, req: IncomingMessage, res: ServerResponse): void => {
-  const query = new URL(req.url ?? '/', 'http://console.invalid').searchParams;
+const get = async (context: Context, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const path = url.pathname.slice(consolePath.length);
+  const query = url.searchParams;
   if (path.startsWith('/assets/')) {
     if (!serveAsset(path.slice('/assets/'.length), req, res)) refuse(res, 404, 'No such console file.');
     return;
   }
+  if (context.oidc !== undefined && path === '/login/provider') return startProviderSignIn(context, context.oidc, res);
+  if (context.oidc !== undefined && path === '/callback') return finishProviderSignIn(context, context.oidc, url, req, res);
   const session = sessionOf(context, req);
   if (path === '/login') {
     if (session === undefined) showSignIn(context, res);
@@ -176,6 +231,7 @@ const get = (context: Context, path: string, req: IncomingMessage, res: ServerRe
   }
   if (path === '' || path === '/') redirect(res, `${consolePath}/servers`);
   else if (path === '/servers') sendHtml(res, 200, renderServersPage(context.model.servers(), session));
+  else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
   else if (path === '/activity') sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query)));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
@@ -198,7 +254,7 @@ const post = async (context: Context, path: string, req: IncomingMessage, res: S
 const handle = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const url = new URL(req.url ?? '/', 'http://console.invalid');
   const path = url.pathname.slice(consolePath.length);
-  if (req.method === 'GET' || req.method === 'HEAD') return get(context, path, req, res);
+  if (req.method === 'GET' || req.method === 'HEAD') return get(context, url, req, res);
   if (req.method === 'POST') return post(context, path, req, res);
   res.writeHead(405, { ...securityHeaders(), allow: 'GET, POST' }).end();
 };

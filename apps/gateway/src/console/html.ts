@@ -29,12 +29,15 @@ export interface PageFrame {
   /** The signed-in session: the header shows who, the navigation and sign-out; absent on the sign-in page. */
   readonly session?: ConsoleSession | undefined;
   /** Which navigation entry is the current page. */
-  readonly current?: 'servers' | 'changes' | 'activity';
+  readonly current?: 'servers' | 'catalog' | 'changes' | 'activity';
   readonly body: string;
+  /** More of the document's head (the signed-in page's refresh). */
+  readonly head?: string;
 }
 
 const pages = [
   { id: 'servers', label: 'Servers', href: `${consolePath}/servers` },
+  { id: 'catalog', label: 'Catalog', href: `${consolePath}/catalog` },
   { id: 'changes', label: 'Changes', href: `${consolePath}/changes` },
   { id: 'activity', label: 'Activity', href: `${consolePath}/activity` },
 ] as const;
@@ -54,7 +57,7 @@ const navigation = (session: ConsoleSession, current: PageFrame['current']): str
 </div>`;
 
 /** A whole page: the frame around `body`, which becomes the `main` landmark. */
-export const renderPage = ({ title, session, current, body }: PageFrame): string => `<!doctype html>
+export const renderPage = ({ title, session, current, body, head = '' }: PageFrame): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -64,7 +67,7 @@ export const renderPage = ({ title, session, current, body }: PageFrame): string
 <link rel="icon" href="${consolePath}/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${consolePath}/assets/console.css">
 <script src="${consolePath}/assets/htmx.min.js" defer></script>
-<script src="${consolePath}/assets/sse.min.js" defer></script>
+<script src="${consolePath}/assets/sse.min.js" defer></script>${head}
 </head>
 <body${session === undefined ? '' : ` hx-headers="${escapeHtml(JSON.stringify({ 'X-CSRF-Token': session.csrf }))}"`}>
 <a class="skip" href="#main">Skip to content</a>
@@ -78,19 +81,32 @@ ${body}
 </html>
 `;
 
-/** The sign-in page: one labelled field for the token, the pre-session CSRF token, and what went wrong last time. */
-export const renderSignIn = (loginCsrf: string, error?: string): string =>
-  renderPage({
-    title: 'Sign in',
-    body: `<h1>Sign in</h1>
-<p>Sign in with the gateway's token (<code>[transport] auth_token</code>)${' '}or an access token the gateway accepts.</p>
-${error === undefined ? '' : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(error)}</p>`}
+/** The token form: one labelled field, the pre-session CSRF token. */
+const tokenForm = (loginCsrf: string, error: string | undefined, provider: boolean): string => `
+<p>${provider ? 'Or sign in' : 'Sign in'} with the gateway's token (<code>[transport] auth_token</code>)${' '}or an access token the gateway accepts.</p>
 <form method="post" action="${consolePath}/login" class="sign-in">
   <input type="hidden" name="_csrf" value="${escapeHtml(loginCsrf)}">
   <label for="token">Token</label>
-  <input id="token" name="token" type="password" autocomplete="current-password" required${error === undefined ? '' : ' aria-describedby="sign-in-error" aria-invalid="true"'} autofocus>
+  <input id="token" name="token" type="password" autocomplete="current-password" required${error === undefined ? '' : ' aria-describedby="sign-in-error" aria-invalid="true"'}${provider ? '' : ' autofocus'}>
   <button type="submit">Sign in</button>
-</form>`,
+</form>`;
+
+/** The sign-in page: through the identity provider and/or the token form, and what went wrong last time. */
+export const renderSignIn = (loginCsrf: string, error?: string, ways = { tokenForm: true, provider: false }): string =>
+  renderPage({
+    title: 'Sign in',
+    body: `<h1>Sign in</h1>
+${error === undefined ? '' : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(error)}</p>`}${
+      ways.provider ? `\n<p><a class="button" href="${consolePath}/login/provider">Sign in with the identity provider</a></p>` : ''
+    }${ways.tokenForm ? tokenForm(loginCsrf, error, ways.provider) : ''}`,
+  });
+
+/** After the identity provider's redirect: moves on to the console by itself (a same-site navigation that carries the new cookie). */
+export const renderSignedIn = (): string =>
+  renderPage({
+    title: 'Signed in',
+    head: `<meta http-equiv="refresh" content="0;url=${consolePath}/servers">`,
+    body: `<h1>Signed in</h1>\n<p><a href="${consolePath}/servers">Continue to the console</a></p>`,
   });
 
 /** A page for a refusal or a missing page, in the frame (signed in or not). */

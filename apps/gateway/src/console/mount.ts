@@ -3,6 +3,7 @@
  * through the terminal UI's model, signing in as the endpoint authenticates. Loaded only when
  * `[console] enabled = true`, so a gateway without it never reads the console's code or files.
  */
+import { createAuthenticator } from '@promptyard/auth';
 import type { Authenticator, Logger } from '@promptyard/core';
 import type { HttpMount } from '@promptyard/mcp';
 import type { PinBook, PinLocation, Router } from '@promptyard/router';
@@ -11,7 +12,11 @@ import type { ConsoleConfig } from '../config/console.js';
 import { createUiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { createChangeDesk } from './change-desk.js';
+import { createCatalogSource } from './catalog-source.js';
 import { createConsole } from './console.js';
+import { consolePath } from './html.js';
+import { createOidcSignIn } from './oidc-sign-in.js';
+import type { OidcSignIn } from './oidc-sign-in.js';
 import { createSignIn } from './sign-in.js';
 
 export interface MountedConsole {
@@ -45,9 +50,15 @@ export const mountConsole = (options: {
           trail: activity.trail,
           logger: logger.child('pins'),
         });
+  const signIn = createSignIn({ authToken: config.transport.authToken, authenticator, resource, admins: config.console.admins });
+  const oidc = providerSignIn(config, authenticator, resource, signIn, logger);
   const mount = createConsole({
     model,
-    signIn: createSignIn({ authToken: config.transport.authToken, authenticator, resource, admins: config.console.admins }),
+    signIn,
+    oidc,
+    // The token form stays for the static token, and with [auth] when no console client is set (pasting an access token is then the only way).
+    tokenForm: (config.transport.authToken ?? '') !== '' || oidc === undefined,
+    catalog: createCatalogSource(router, pins),
     sessionMs: config.console.sessionMs,
     secure: config.transport.publicUrl?.startsWith('https:') === true,
     logger: logger.child('console'),
@@ -55,4 +66,31 @@ export const mountConsole = (options: {
     activity,
   });
   return { mount, close: () => model.close() };
+};
+
+/** Sign-in through the `[auth]` issuer when `[console] client_id` is set: the ID token checked by the auth package, audience the client id. */
+const providerSignIn = (
+  config: GatewayConfig & { readonly console: ConsoleConfig },
+  authenticator: Authenticator | undefined,
+  resource: () => string,
+  signIn: ReturnType<typeof createSignIn>,
+  logger: Logger,
+): OidcSignIn | undefined => {
+  const { auth } = config;
+  const client = config.console.client;
+  if (auth === undefined || client === undefined || authenticator === undefined) return undefined;
+  const idTokens = createAuthenticator(
+    { ...auth, audience: client.id, requiredScopes: [], introspection: undefined },
+    { logger: logger.child('console') },
+  );
+  return createOidcSignIn({
+    issuer: auth.issuer,
+    client,
+    redirectUri: () => new URL(`${consolePath}/callback`, resource()).href,
+    resource: () => authenticator.audience ?? resource(),
+    scopes: [...new Set(['openid', 'profile', ...auth.requiredScopes])],
+    timeoutMs: auth.timeoutMs,
+    signIn,
+    verifyIdToken: (idToken) => idTokens.authenticate(`Bearer ${idToken}`, client.id),
+  });
 };

@@ -33,6 +33,7 @@ export const securityHeaders = (cacheable = false): Record<string, string> => ({
 
 export const sessionCookieName = 'promptyard_console';
 export const loginCookieName = 'promptyard_console_login';
+export const flowCookieName = 'promptyard_console_flow';
 
 export interface CookieOptions {
   readonly path: string;
@@ -40,11 +41,13 @@ export interface CookieOptions {
   readonly secure: boolean;
   /** Seconds; 0 clears the cookie. */
   readonly maxAgeSeconds: number;
+  /** `Lax` only for the sign-in flow's cookie, which must come back with the identity provider's cross-site redirect. */
+  readonly sameSite?: 'Strict' | 'Lax';
 }
 
 /** A `Set-Cookie` value no script can read and no other site's request carries. */
-export const cookie = (name: string, value: string, { path, secure, maxAgeSeconds }: CookieOptions): string =>
-  `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+export const cookie = (name: string, value: string, { path, secure, maxAgeSeconds, sameSite = 'Strict' }: CookieOptions): string =>
+  `${name}=${value}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=${sameSite}${secure ? '; Secure' : ''}`;
 
 /** The request's cookies by name (the first of a repeated name). */
 export const cookiesOf = (req: Pick<IncomingMessage, 'headers'>): ReadonlyMap<string, string> => {
