@@ -6,8 +6,6 @@
  * checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
 import { chromiumArgs, chromiumPath, seriousViolations } from './console-browser.js';
+import { freePort } from '../../../test-support/prometheus.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 
 const consoleToml = (issuer: string, clientId: string, publicUrl: string): string =>
@@ -54,14 +53,6 @@ const registerConsole = async (issuer: string, redirectUri: string): Promise<str
   const answer = (await response.json()) as { client_id?: string; error_description?: string };
   if (answer.client_id === undefined) throw new Error(`registration refused: ${answer.error_description ?? response.status}`);
   return answer.client_id;
-};
-
-const freePort = async (): Promise<number> => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 };
 
 /** The `data-name` of each item the locator finds. */

@@ -1,14 +1,13 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
+import { freePort } from '../../../test-support/prometheus.js';
 import {
   cleanup,
   cli,
@@ -99,14 +98,6 @@ interface StoredRecord {
   tokens?: { access_token: string; refresh_token?: string; expires_in: number };
   obtainedAt?: number;
 }
-
-const freePort = async (): Promise<number> => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-};
 
 const storedFile = async (folder: string): Promise<{ path: string; record: StoredRecord }> => {
   const { readdir } = await import('node:fs/promises');

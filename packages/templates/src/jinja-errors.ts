@@ -1,18 +1,11 @@
-import { PromptyardError, describeError, isPromptyardError } from '@promptyard/core';
+import type { PromptyardError} from '@promptyard/core';
+import { describeError, isPromptyardError } from '@promptyard/core';
 import { LimitError, type Site } from './jinja-interpreter.js';
+import { templateError } from './template-error.js';
 
 /** The Jinja engine's errors: TEMPLATE_ERRORs naming the file and line, with what to do. */
 
-export const templateError = (reason: string, site: Partial<Site> | undefined, cause: unknown): PromptyardError => {
-  // `reason` without the position, as file errors carry it (a log line names the file and line).
-  const { file, line } = site ?? {};
-  const data: Record<string, unknown> = {};
-  if (file !== undefined) data['file'] = file;
-  if (line !== undefined) data['line'] = line;
-  data['reason'] = reason;
-  const where = file === undefined ? (line === undefined ? '' : `line ${line}: `) : line === undefined ? `${file}: ` : `${file}:${line}: `;
-  return new PromptyardError('TEMPLATE_ERROR', `${where}${reason}`, { cause, data });
-};
+export { templateError };
 
 /** The parser's words for what it met, in terms of what to write. */
 export const syntaxReason = (error: unknown): string => {

@@ -5,11 +5,12 @@
  * Mustache's parse tree; a render is bounded in time and output size like the Jinja engine's.
  */
 import { createRequire } from 'node:module';
-import { PromptyardError, describeError } from '@promptyard/core';
-import type { CompileOptions, CompiledTemplate, TemplateEngine } from '@promptyard/core';
+import { describeError } from '@promptyard/core';
+import type { CompileOptions, CompiledTemplate, TemplateEngine , PromptyardError} from '@promptyard/core';
 import type Mustache from 'mustache';
 import type { TemplateSpans } from 'mustache';
 import { templateEngine } from './template-engine.js';
+import { templateError } from './template-error.js';
 
 export interface MustacheEngineOptions {
   /** Wall-clock budget of one render, checked as sections repeat. Default 5000. */
@@ -134,7 +135,7 @@ export const createMustacheEngine = (options: MustacheEngineOptions = {}): Templ
     const file = compileOptions.file;
     const lineOffset = compileOptions.lineOffset ?? 0;
     const fail = (reason: string, line: number | undefined, cause?: unknown): PromptyardError =>
-      templateError(reason, file, line === undefined ? undefined : line + lineOffset, cause);
+      templateError(reason, { file, line: line === undefined ? undefined : line + lineOffset }, cause);
     if (source.length > parseLimit) throw fail(`the template has ${source.length} characters, over the limit of ${parseLimit}`, undefined);
 
     const mustache = loadMustache();
@@ -179,12 +180,3 @@ export const createMustacheEngine = (options: MustacheEngineOptions = {}): Templ
 };
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-const templateError = (reason: string, file: string | undefined, line: number | undefined, cause: unknown): PromptyardError => {
-  const data: Record<string, unknown> = {};
-  if (file !== undefined) data['file'] = file;
-  if (line !== undefined) data['line'] = line;
-  data['reason'] = reason;
-  const where = file === undefined ? (line === undefined ? '' : `line ${line}: `) : line === undefined ? `${file}: ` : `${file}:${line}: `;
-  return new PromptyardError('TEMPLATE_ERROR', `${where}${reason}`, { cause, data });
-};
