@@ -3,7 +3,7 @@
  * serious and critical violations, and a POST from the page with or without its CSRF token.
  */
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const chromiumArgs = [
@@ -56,3 +56,25 @@ export const postFromPage = (page: Page, path: string, withCsrf: boolean, fields
     },
     { path, withCsrf, fields },
   );
+
+/**
+ * Pages of their own browser contexts at the console's width (`height` tall), each reporting the
+ * Content-Security-Policy violations its console prints; `close` closes every context made.
+ */
+export const consolePages = (browser: () => Browser, height: number) => {
+  const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
+  const newPage = async (): Promise<Page> => {
+    const context = await browser().newContext({ viewport: { width: 1180, height } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return page;
+  };
+  const close = async (): Promise<void> => {
+    for (const context of contexts.splice(0)) await context.close();
+  };
+  return { newPage, cspViolations, close };
+};

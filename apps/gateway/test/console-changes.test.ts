@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
+import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, connectHttp, eventually, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -60,18 +60,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
   let client: Client;
   let shots: string;
   let resources: string[] = [];
-  const contexts: BrowserContext[] = [];
-  const cspViolations: string[] = [];
-
-  const newPage = async (): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1180, height: 720 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return page;
-  };
+  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
 
   beforeAll(async () => {
     shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
@@ -83,7 +72,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
+    await closePages();
     await browser?.close();
     await client?.close();
     await cleanup();

@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
+import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -47,18 +47,7 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
   let shots: string;
   let axeSource: string;
   let resources: string[] = [];
-  const contexts: BrowserContext[] = [];
-  const cspViolations: string[] = [];
-
-  const newPage = async (): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 1180, height: 560 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
-    return page;
-  };
+  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 560);
 
   beforeAll(async () => {
     axeSource = axe.source;
@@ -70,7 +59,7 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
+    await closePages();
     await browser?.close();
     await cleanup();
     await issuer?.close();
