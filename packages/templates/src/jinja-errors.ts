@@ -1,4 +1,4 @@
-import type { PromptyardError} from '@promptyard/core';
+import type { PromptyardError } from '@promptyard/core';
 import { describeError, isPromptyardError } from '@promptyard/core';
 import { LimitError, type Site } from './jinja-interpreter.js';
 import { templateError } from './template-error.js';

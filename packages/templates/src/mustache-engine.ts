@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { describeError } from '@promptyard/core';
-import type { CompileOptions, CompiledTemplate, TemplateEngine , PromptyardError} from '@promptyard/core';
+import type { CompileOptions, CompiledTemplate, TemplateEngine, PromptyardError } from '@promptyard/core';
 import type Mustache from 'mustache';
 import type { TemplateSpans } from 'mustache';
 import { templateEngine } from './template-engine.js';
