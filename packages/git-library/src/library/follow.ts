@@ -56,8 +56,13 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
   return check;
 };
 
-/** How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it. */
-const switchDelayMs = 1000;
+/**
+ * How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it.
+ * A replica still fetching at that moment moves when its fetch ends, and clients behind a round-robin
+ * balancer then see the old text again in between; a shallow fetch of one commit took over a second on
+ * a loaded 2-core machine (the cluster test), so the replicas get two.
+ */
+const switchDelayMs = 2000;
 
 /**
  * Resolves at `at` (epoch ms): at once when it has passed, and never later than twice the switch
