@@ -42,7 +42,7 @@ import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { nameOf, promptText, writePrompts } from './generated-prompts.js';
-import { median, ms } from './stats.js';
+import { median, ms, rssMb } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serverCli = join(root, 'apps/server/dist/cli.js');
@@ -201,11 +201,6 @@ const listAll = async (client: Client): Promise<number> => {
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return prompts;
-};
-
-const rssMb = async (pid: number): Promise<number> => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 'NaN') / 1024;
 };
 
 interface Started {

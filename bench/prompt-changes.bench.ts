@@ -22,7 +22,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { nameOf, promptText, writePrompts } from './generated-prompts.js';
 import { writeMixedLibrary } from './mixed-library.js';
-import { median, ms, percentile } from './stats.js';
+import { median, ms, percentile, rssMb } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = join(root, 'bench/.data');
@@ -119,11 +119,6 @@ const listAll = async (client: Client): Promise<number> => {
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return prompts;
-};
-
-const rssMb = async (pid: number): Promise<number> => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 'NaN') / 1024;
 };
 
 /** User + system CPU of a process so far, in ms (/proc/<pid>/stat fields 14 and 15, at 100 ticks a second). */

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { nameOf, writePrompts } from './generated-prompts.js';
-import { median, ms, percentile } from './stats.js';
+import { median, ms, percentile, rssMb } from './stats.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const commands = {
@@ -93,12 +93,6 @@ const start = async (kind: Kind, dir: string, watching: boolean): Promise<Server
       }
     },
   };
-};
-
-const rssMb = async (pid: number): Promise<number> => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 'NaN');
-  return kb / 1024;
 };
 
 const listAll = async (client: Client): Promise<{ pages: number; prompts: number }> => {

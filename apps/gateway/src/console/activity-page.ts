@@ -6,7 +6,7 @@
  */
 import { AUDIT_DECISIONS } from '@promptyard/core';
 import type { ActivityEntry, ActivityFeed } from './activity-feed.js';
-import { consolePath, escapeHtml, renderPage } from './html.js';
+import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
 
 export interface ActivityFilter {
@@ -59,15 +59,7 @@ export const renderActivityTable = (feed: ActivityFeed | undefined, filter: Acti
       ? `<tr><td colspan="${headers.length}">${all.length === 0 ? 'No calls decided since the gateway started.' : 'No entry matches the filter.'}</td></tr>`
       : rows.map(row).join('\n');
   return `<p class="summary" role="status">${matching.length} of ${all.length} recent decisions${matching.length > shown ? `, the last ${shown} shown` : ''}</p>
-<div class="table-scroll" tabindex="0" role="region" aria-label="Activity table">
-<table>
-<caption>Calls the gateway decided on, newest first</caption>
-<thead><tr>${headers.map((header) => `<th scope="col">${header}</th>`).join('')}</tr></thead>
-<tbody>
-${body}
-</tbody>
-</table>
-</div>`;
+${renderTable('Activity table', 'Calls the gateway decided on, newest first', headers, body)}`;
 };
 
 const textField = (key: 'server' | 'tool' | 'identity', label: string, filter: ActivityFilter): string =>

@@ -112,3 +112,15 @@ export const renderSignedIn = (): string =>
 /** A page for a refusal or a missing page, in the frame (signed in or not). */
 export const renderMessage = (title: string, message: string, session?: ConsoleSession): string =>
   renderPage({ title, session, body: `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>` });
+
+/** A data table that scrolls on its own (focusable, labelled), with its caption and column headers. */
+export const renderTable = (label: string, caption: string, headers: readonly string[], rows: string): string =>
+  `<div class="table-scroll" tabindex="0" role="region" aria-label="${label}">
+<table>
+<caption>${caption}</caption>
+<thead><tr>${headers.map((header) => `<th scope="col">${header}</th>`).join('')}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>
+</div>`;

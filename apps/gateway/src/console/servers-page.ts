@@ -6,7 +6,7 @@
  */
 import type { BackendStatus } from '@promptyard/router';
 import { uptime } from '../ui/format.js';
-import { consolePath, escapeHtml, renderPage } from './html.js';
+import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
 
 const restartPath = (id: string): string => `${consolePath}/servers/${encodeURIComponent(id)}/restart`;
@@ -55,15 +55,7 @@ export const renderServersTable = (servers: readonly BackendStatus[], session: C
       ? `<tr><td colspan="${headers.length}">No servers are configured: add a [servers.&lt;id&gt;] table to the gateway config.</td></tr>`
       : servers.map((server) => row(server, session)).join('\n');
   return `<p class="summary" role="status">${ready} of ${servers.length} servers ready</p>
-<div class="table-scroll" tabindex="0" role="region" aria-label="Servers table">
-<table>
-<caption>Servers behind this gateway</caption>
-<thead><tr>${headers.map((header) => `<th scope="col">${header}</th>`).join('')}</tr></thead>
-<tbody>
-${body}
-</tbody>
-</table>
-</div>`;
+${renderTable('Servers table', 'Servers behind this gateway', headers, body)}`;
 };
 
 /** The whole page; the table inside follows `/console/events`. */
