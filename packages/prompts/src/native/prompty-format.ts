@@ -94,13 +94,13 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   const inputs = readPromptyInputs(data, input.file);
   // As Prompty does: the whole body renders first, then its role lines split it into messages,
   // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
-  // Files a Jinja template loads (`{% extends %}`, `{% include %}`) are found in the prompt folder.
-  const root = input.root ?? input.file.slice(0, -input.path.length - 1);
+  // Files a Jinja template loads (`{% extends %}`, `{% include %}`) are found in the prompt root the
+  // caller names, the same one `${file:…}` references stay inside; without one they are refused.
   const template = engineFor(data, input).compile(body, {
     file: input.file,
     lineOffset: bodyLine,
     jsonArguments: inputs.json,
-    root,
+    ...(input.root === undefined ? {} : { root: input.root }),
     ...(input.maxFileBytes === undefined ? {} : { maxFileBytes: input.maxFileBytes }),
   });
   const json = new Set(inputs.json);
