@@ -5,15 +5,7 @@
 import { expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-export const chromiumPath = '/usr/bin/chromium';
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-sync',
-];
+export { chromiumArgs, chromiumPath } from './chromium.js';
 
 /** Accessibility violations axe-core rates serious or critical, as "rule: where" lines. */
 export const seriousViolations = async (page: Page, axeSource: string): Promise<string[]> => {
