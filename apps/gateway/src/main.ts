@@ -1,6 +1,6 @@
 import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError } from '@promptyard/core';
-import type { Authenticator, Logger } from '@promptyard/core';
+import type { AuditTrail, Authenticator, Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
 import type { Host, HttpEndpoint } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
@@ -12,6 +12,8 @@ import { loadConfig } from './config/load-config.js';
 import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import type { mountConsole as MountConsole, MountedConsole } from './console/mount.js';
+import type { ConsoleApart } from './console/serve-apart.js';
+import type { ActivityFeed } from './console/activity-feed.js';
 import { admission, blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
 import type { SurfaceContext } from './surfaces.js';
 
@@ -88,8 +90,7 @@ export const startGateway = async (
   const pins = pinLocation === undefined ? undefined : await openPinBook(pinLocation, logger.child('pins'));
   const http = config.transport.type === 'http';
   // With [console], every decision also reaches its Activity page (and [audit], when set).
-  const activity =
-    http && config.console !== undefined ? (await import('./console/activity-feed.js')).createActivityFeed(host.trail) : undefined;
+  const activity = await consoleActivity(config, host.trail, logger);
   const trail = activity?.trail ?? host.trail;
   const policy = createAccessPolicy(config.policy);
   const approvals = policy === undefined ? undefined : new Approvals(policy, { logger: logger.child('approval') });
@@ -107,9 +108,13 @@ export const startGateway = async (
   }
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
   const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
-  const bound = { url: '' };
-  const operatorConsole = http
-    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, resource: () => bound.url, logger })
+  const bound = { url: '', console: '' };
+  const operatorConsole = activity
+    ? await openConsole({
+        ...{ router, pins, pinLocation, activity, config, authenticator, logger },
+        resource: () => bound.url,
+        consoleOrigin: () => bound.console,
+      })
     : undefined;
   const { url } = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
@@ -117,7 +122,7 @@ export const startGateway = async (
           ...httpEndpoint(router, config, authenticator),
           endpoints: await profileEndpoints(surfaces),
           admit: admission(surfaces, profile),
-          mounts: operatorConsole === undefined ? [] : [operatorConsole.mount],
+          mounts: operatorConsole === undefined || config.console?.bind !== undefined ? [] : [operatorConsole.mount],
         }
       : undefined,
     issuer: config.auth?.issuer,
@@ -126,9 +131,7 @@ export const startGateway = async (
   });
   startupMark('serving');
   bound.url = config.transport.publicUrl ?? url ?? '';
-  if (operatorConsole !== undefined && url !== undefined) logger.notice(`console at ${new URL('/console', url).href}`);
-  if (config.console !== undefined && !http)
-    logger.warn('[console] is served on the HTTP endpoint only: start with [transport] type = "http" to open it');
+  const apart = operatorConsole === undefined ? undefined : await serveConsole(operatorConsole, config, url, bound, logger);
   // Bound: the stdio servers start now, while the MCP client loads; their first connection takes them over.
   if (url !== undefined) spawnStdioServersEarly(config.servers);
 
@@ -143,6 +146,7 @@ export const startGateway = async (
     return host.close({
       before: () => stopWatching().catch(() => {}),
       after: async () => {
+        await apart?.close();
         operatorConsole?.close();
         await router.close();
         await pins?.close();
@@ -193,6 +197,46 @@ const openConsole = async (
   if (config.console === undefined) return undefined;
   const { mountConsole } = await import('./console/mount.js');
   return mountConsole({ ...options, config: { ...config, console: config.console } });
+};
+
+/** The console's view of the audit when it is served: on the HTTP endpoint, or on `[console] bind` whatever the transport. */
+const consoleActivity = async (config: GatewayConfig, next: AuditTrail | undefined, logger: Logger): Promise<ActivityFeed | undefined> => {
+  if (config.console === undefined) return undefined;
+  if (config.transport.type !== 'http' && config.console.bind === undefined) {
+    logger.warn(
+      '[console] is served on the HTTP endpoint: start with [transport] type = "http", or give it an address of its own with [console] bind',
+    );
+    return undefined;
+  }
+  return (await import('./console/activity-feed.js')).createActivityFeed(next);
+};
+
+/**
+ * The console where it is served: on its own address (`[console] bind`, listening now), else at
+ * /console on the endpoint just bound. Says where; with neither (a stdio gateway without bind), why not.
+ */
+const serveConsole = async (
+  operatorConsole: MountedConsole,
+  config: GatewayConfig,
+  url: string | undefined,
+  bound: { url: string; console: string },
+  logger: Logger,
+): Promise<ConsoleApart | undefined> => {
+  const bind = config.console?.bind;
+  if (bind === undefined) {
+    bound.console = bound.url;
+    if (url !== undefined) logger.notice(`console at ${new URL('/console', url).href}`);
+    return undefined;
+  }
+  const { serveConsoleApart } = await import('./console/serve-apart.js');
+  const apart = await serveConsoleApart(operatorConsole.mount, {
+    bind,
+    publicUrl: config.console?.publicUrl,
+    logger: logger.child('console'),
+  });
+  bound.console = config.console?.publicUrl ?? apart.url;
+  logger.notice(`console at ${apart.url}/console`);
+  return apart;
 };
 
 /** `[telemetry]` and `[cluster]`. */

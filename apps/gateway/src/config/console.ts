@@ -33,7 +33,21 @@ export const consoleSection = {
     type: 'string',
     doc: 'Its secret, for a confidential client (prefer PROMPTYARD_CONSOLE_CLIENT_SECRET); unset: a public client (PKCE alone).',
   },
+  bind: {
+    type: 'string',
+    doc: 'Serve the console on an address of its own, host:port (127.0.0.1:9090, [::1]:9090), instead of at /console on the HTTP endpoint; it then runs whatever [transport] is, stdio included. Unset: on the endpoint.',
+  },
+  public_url: {
+    type: 'string',
+    doc: "With bind: the console's address as browsers reach it (behind a proxy, https://ops.example.com); the identity provider redirects back to <public_url>/console/callback. Unset: the bound address.",
+  },
 } as const;
+
+/** `[console] bind`: where the console listens on its own. */
+export interface ConsoleBind {
+  readonly host: string;
+  readonly port: number;
+}
 
 /** `[console]` when enabled: the conditions that make a caller an admin, and how long a session lasts. */
 export interface ConsoleConfig {
@@ -42,6 +56,10 @@ export interface ConsoleConfig {
   readonly sessionMs: number;
   /** `client_id` (and `client_secret`): browser sign-in through the `[auth]` issuer. */
   readonly client?: { readonly id: string; readonly secret?: string | undefined };
+  /** `bind`: the console on an address of its own; absent: at /console on the HTTP endpoint. */
+  readonly bind?: ConsoleBind;
+  /** `public_url` (with `bind`): its origin as browsers reach it. */
+  readonly publicUrl?: string;
 }
 
 interface ConsoleInput {
@@ -51,6 +69,8 @@ interface ConsoleInput {
     readonly session_minutes: number;
     readonly client_id?: string | undefined;
     readonly client_secret?: string | undefined;
+    readonly bind?: string | undefined;
+    readonly public_url?: string | undefined;
   };
   readonly transport: { readonly auth_token?: string | undefined };
   readonly auth: { readonly issuer?: string | undefined };
@@ -94,5 +114,38 @@ export const readConsole = (
     } else if (rule !== undefined) when.push(rule.when);
   }
   const client = clientId === undefined || clientId === '' ? {} : { client: { id: clientId, ...(secret === undefined ? {} : { secret }) } };
-  return { admins: when, sessionMs: minutes * 60_000, ...client };
+  return { admins: when, sessionMs: minutes * 60_000, ...client, ...readPlace(sections.console, text, problems) };
+};
+
+/** `host:port`, the host an IPv6 address in brackets; `undefined` when it is not one. */
+export const parseBind = (value: string): ConsoleBind | undefined => {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value.trim());
+  const port = Number(match?.[3]);
+  if (match === null || !Number.isInteger(port) || port > 65_535) return undefined;
+  return { host: (match[1] ?? match[2]) as string, port };
+};
+
+/** `bind` and `public_url`: where the console listens apart, and how browsers reach it. */
+const readPlace = (section: ConsoleInput['console'], text: string, problems: Problem[]): { bind?: ConsoleBind; publicUrl?: string } => {
+  const { bind: value, public_url: publicUrl } = section;
+  if (publicUrl !== undefined && value === undefined)
+    problems.push({
+      line: locateKey(text, 'console', 'public_url'),
+      message: '[console] public_url goes with [console] bind: on the HTTP endpoint the console is at [transport] public_url + /console',
+    });
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+\/?$/.test(publicUrl))
+    problems.push({
+      line: locateKey(text, 'console', 'public_url'),
+      message: `[console] public_url must be an http(s) origin such as https://ops.example.com, got ${JSON.stringify(publicUrl)}`,
+    });
+  if (value === undefined) return {};
+  const bind = parseBind(value);
+  if (bind === undefined) {
+    problems.push({
+      line: locateKey(text, 'console', 'bind'),
+      message: `[console] bind must be host:port (127.0.0.1:9090, or [::1]:9090 for IPv6; port 0 picks a free one), got ${JSON.stringify(value)}`,
+    });
+    return {};
+  }
+  return { bind, ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/$/, '') }) };
 };

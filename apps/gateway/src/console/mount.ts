@@ -36,9 +36,11 @@ export const mountConsole = (options: {
   readonly authenticator: Authenticator | undefined;
   /** The endpoint's URL once it is bound (the OAuth resource). */
   readonly resource: () => string;
+  /** Where browsers reach the console once it is bound: the endpoint's origin, or `[console] bind`'s own. */
+  readonly consoleOrigin: () => string;
   readonly logger: Logger;
 }): MountedConsole => {
-  const { router, pins, pinLocation, activity, config, authenticator, resource, logger } = options;
+  const { router, pins, pinLocation, activity, config, authenticator, resource, consoleOrigin, logger } = options;
   const model = createUiModel(router, { pins });
   const changes =
     activity === undefined
@@ -51,7 +53,7 @@ export const mountConsole = (options: {
           logger: logger.child('pins'),
         });
   const signIn = createSignIn({ authToken: config.transport.authToken, authenticator, resource, admins: config.console.admins });
-  const oidc = providerSignIn(config, authenticator, resource, signIn, logger);
+  const oidc = providerSignIn(config, authenticator, { resource, consoleOrigin }, signIn, logger);
   const mount = createConsole({
     model,
     signIn,
@@ -60,7 +62,7 @@ export const mountConsole = (options: {
     tokenForm: (config.transport.authToken ?? '') !== '' || oidc === undefined,
     catalog: createCatalogSource(router, pins),
     sessionMs: config.console.sessionMs,
-    secure: config.transport.publicUrl?.startsWith('https:') === true,
+    secure: (config.console.bind === undefined ? config.transport.publicUrl : config.console.publicUrl)?.startsWith('https:') === true,
     logger: logger.child('console'),
     changes,
     activity,
@@ -72,7 +74,7 @@ export const mountConsole = (options: {
 const providerSignIn = (
   config: GatewayConfig & { readonly console: ConsoleConfig },
   authenticator: Authenticator | undefined,
-  resource: () => string,
+  { resource, consoleOrigin }: { readonly resource: () => string; readonly consoleOrigin: () => string },
   signIn: ReturnType<typeof createSignIn>,
   logger: Logger,
 ): OidcSignIn | undefined => {
@@ -86,7 +88,7 @@ const providerSignIn = (
   return createOidcSignIn({
     issuer: auth.issuer,
     client,
-    redirectUri: () => new URL(`${consolePath}/callback`, resource()).href,
+    redirectUri: () => new URL(`${consolePath}/callback`, consoleOrigin()).href,
     resource: () => authenticator.audience ?? resource(),
     scopes: [...new Set(['openid', 'profile', ...auth.requiredScopes])],
     timeoutMs: auth.timeoutMs,
