@@ -109,7 +109,7 @@ export const startGateway = async (
   const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
   const bound = { url: '' };
   const operatorConsole = http
-    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, resource: () => bound.url, logger })
+    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, cluster, resource: () => bound.url, logger })
     : undefined;
   const { url } = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
@@ -141,9 +141,9 @@ export const startGateway = async (
   const close = (): Promise<void> => {
     closing = true;
     return host.close({
-      before: () => stopWatching().catch(() => {}),
+      // The console first: in a cluster it removes this replica from the others' view while Redis is still there.
+      before: async () => Promise.all([stopWatching().catch(() => {}), operatorConsole?.close()]),
       after: async () => {
-        operatorConsole?.close();
         await router.close();
         await pins?.close();
         killAllChildren();
