@@ -65,7 +65,7 @@ export interface Clock {
   after(ms: number, run: () => void): () => void;
 }
 
-export const systemClock: Clock = {
+const systemClock: Clock = {
   now: () => Date.now(),
   after: (ms, run) => {
     const timer = setTimeout(run, ms);

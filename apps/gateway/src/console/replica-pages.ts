@@ -12,10 +12,10 @@ import { escapeHtml } from './html.js';
 import { renderServersTable } from './servers-page.js';
 import type { ConsoleSession } from './sessions.js';
 
-export const thisReplica = 'this replica';
+const thisReplica = 'this replica';
 
 /** How a replica is named in headings and the Activity page: the start of its node id (the whole id in `data-replica`). */
-export const replicaName = (node: string): string => node.slice(0, 8);
+const replicaName = (node: string): string => node.slice(0, 8);
 
 const clockTime = (time: Date): string => `${time.toISOString().slice(11, 19)} UTC`;
 
