@@ -111,7 +111,7 @@ export const startGateway = async (
   const bound = { url: '', console: '' };
   const operatorConsole = activity
     ? await openConsole({
-        ...{ router, pins, pinLocation, activity, config, authenticator, logger },
+        ...{ router, pins, pinLocation, activity, config, authenticator, cluster, logger },
         resource: () => bound.url,
         consoleOrigin: () => bound.console,
       })
@@ -144,10 +144,10 @@ export const startGateway = async (
   const close = (): Promise<void> => {
     closing = true;
     return host.close({
-      before: () => stopWatching().catch(() => {}),
+      // The console first: in a cluster it removes this replica from the others' view while Redis is still there.
+      before: async () => Promise.all([stopWatching().catch(() => {}), operatorConsole?.close()]),
       after: async () => {
         await apart?.close();
-        operatorConsole?.close();
         await router.close();
         await pins?.close();
         killAllChildren();

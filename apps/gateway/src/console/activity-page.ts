@@ -5,7 +5,7 @@
  * with the same filter in its URL.
  */
 import { AUDIT_DECISIONS } from '@promptyard/core';
-import type { ActivityEntry, ActivityFeed } from './activity-feed.js';
+import type { ActivityEntry } from './activity-feed.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
 
@@ -14,6 +14,14 @@ export interface ActivityFilter {
   readonly tool?: string | undefined;
   readonly identity?: string | undefined;
   readonly decision?: string | undefined;
+}
+
+/** An entry of the Activity page; in a cluster, the replica it was decided on. */
+export type ReplicaActivityEntry = ActivityEntry & { readonly replica?: string };
+
+/** What the Activity page lists: this gateway's feed, or every replica's entries merged (`clusterActivity`). */
+export interface ActivitySource {
+  entries(): readonly ReplicaActivityEntry[];
 }
 
 const filterKeys = ['server', 'tool', 'identity', 'decision'] as const;
@@ -36,9 +44,10 @@ const matches = (entry: ActivityEntry, filter: ActivityFilter): boolean =>
   (filter.identity === undefined || (entry.identity ?? '') === filter.identity) &&
   (filter.decision === undefined || entry.decision === filter.decision);
 
-const row = (entry: ActivityEntry): string =>
+const row = (entry: ReplicaActivityEntry, replicas: boolean): string =>
   `<tr data-seq="${entry.seq}" data-decision="${escapeHtml(entry.decision)}" data-name="${escapeHtml(entry.name)}">${[
     `<td><time datetime="${entry.time.toISOString()}">${entry.time.toISOString().slice(11, 19)}</time></td>`,
+    ...(replicas ? [`<td>${escapeHtml(entry.replica ?? '—')}</td>`] : []),
     `<td>${escapeHtml(entry.identity ?? '—')}</td>`,
     `<td>${escapeHtml(entry.profile)}</td>`,
     `<td>${escapeHtml(entry.server ?? '—')}</td>`,
@@ -48,16 +57,26 @@ const row = (entry: ActivityEntry): string =>
     `<td class="number">${entry.durationMs.toFixed(1)}</td>`,
   ].join('')}</tr>`;
 
-/** The live part of the page (what `/console/events?stream=activity` sends as `activity`). */
-export const renderActivityTable = (feed: ActivityFeed | undefined, filter: ActivityFilter): string => {
+/** The live part of the page (what `/console/events?stream=activity` sends as `activity`); `replicas`: with a Replica column. */
+export const renderActivityTable = (feed: ActivitySource | undefined, filter: ActivityFilter, replicas = false): string => {
   const all = feed?.entries() ?? [];
   const matching = all.filter((entry) => matches(entry, filter));
   const rows = matching.slice(-shown).reverse();
-  const headers = ['Time (UTC)', 'Identity', 'Profile', 'Server', 'Kind', 'Name', 'Decision', 'Duration (ms)'];
+  const headers = [
+    'Time (UTC)',
+    ...(replicas ? ['Replica'] : []),
+    'Identity',
+    'Profile',
+    'Server',
+    'Kind',
+    'Name',
+    'Decision',
+    'Duration (ms)',
+  ];
   const body =
     rows.length === 0
       ? `<tr><td colspan="${headers.length}">${all.length === 0 ? 'No calls decided since the gateway started.' : 'No entry matches the filter.'}</td></tr>`
-      : rows.map(row).join('\n');
+      : rows.map((entry) => row(entry, replicas)).join('\n');
   return `<p class="summary" role="status">${matching.length} of ${all.length} recent decisions${matching.length > shown ? `, the last ${shown} shown` : ''}</p>
 ${renderTable('Activity table', 'Calls the gateway decided on, newest first', headers, body)}`;
 };
@@ -79,17 +98,26 @@ ${textField('identity', 'Identity', filter)}
 <button type="submit">Filter</button>
 </form>`;
 
-export const renderActivityPage = (feed: ActivityFeed | undefined, session: ConsoleSession, filter: ActivityFilter): string => {
+export const renderActivityPage = (
+  feed: ActivitySource | undefined,
+  session: ConsoleSession,
+  filter: ActivityFilter,
+  replicas = false,
+): string => {
   const query = queryOf(filter);
   return renderPage({
     title: 'Activity',
     session,
     current: 'activity',
     body: `<h1>Activity</h1>
-<p>Every call the gateway decided on since it started (the last 500): who, through which profile, on what, and what was decided. Arguments are never shown.</p>
+<p>Every call the gateway decided on since it started (the last 500): who, through which profile, on what, and what was decided. Arguments are never shown.</p>${
+      replicas
+        ? "\n<p>In the cluster, every other replica's last 100 too, merged by time: the Replica column names where each was decided.</p>"
+        : ''
+    }
 ${filterForm(filter)}
 <div id="activity" hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query === '' ? '' : `&amp;${escapeHtml(query)}`}" sse-swap="activity">
-${renderActivityTable(feed, filter)}
+${renderActivityTable(feed, filter, replicas)}
 </div>
 <h2>Pending approvals</h2>
 <p>Calls waiting for a person's approval (<code>[[policy]] approve = true</code>) are asked of the calling client itself; the gateway does not list them here yet.</p>`,

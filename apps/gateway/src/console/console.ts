@@ -13,6 +13,7 @@ import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityPage } from './activity-page.js';
 import { serveAsset } from './assets.js';
 import type { ChangeDesk } from './change-desk.js';
+import type { ClusterView } from './cluster-view.js';
 import { changeAction } from './change-action.js';
 import { renderChangesPage } from './changes-page.js';
 import { serveEvents } from './events.js';
@@ -22,6 +23,7 @@ import { consolePath, renderMessage, renderSignIn, renderSignedIn } from './html
 import { liveStream } from './live-streams.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
+import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
@@ -45,6 +47,10 @@ export interface ConsoleOptions {
   readonly changes?: ChangeDesk | undefined;
   /** The audit stream the Activity page shows; absent: none. */
   readonly activity?: ActivityFeed | undefined;
+  /** The other replicas (`[cluster]`): the Servers and Activity pages show theirs too; absent: this gateway alone. */
+  readonly cluster?: ClusterView | undefined;
+  /** This replica's endpoint URL, once bound (how the others name it). */
+  readonly url?: (() => string | undefined) | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -208,6 +214,18 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
   else redirect(res, `${consolePath}/servers`);
 };
 
+const serversPage = (context: Context, session: ConsoleSession): string => {
+  const servers = context.model.servers();
+  const { cluster } = context;
+  return renderServersPage(servers, session, cluster && renderReplicaServers(servers, cluster, session, context.url?.()));
+};
+
+const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): string => {
+  const { cluster, activity } = context;
+  const entries = clusterActivity(activity, cluster);
+  return renderActivityPage(entries, session, activityFilterOf(query), cluster !== undefined);
+};
+
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
 const get = async (context: Context, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const path = url.pathname.slice(consolePath.length);
@@ -230,10 +248,10 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
     return;
   }
   if (path === '' || path === '/') redirect(res, `${consolePath}/servers`);
-  else if (path === '/servers') sendHtml(res, 200, renderServersPage(context.model.servers(), session));
+  else if (path === '/servers') sendHtml(res, 200, serversPage(context, session));
   else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
-  else if (path === '/activity') sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query)));
+  else if (path === '/activity') sendHtml(res, 200, activityPage(context, session, query));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };

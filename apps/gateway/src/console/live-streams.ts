@@ -1,20 +1,26 @@
 /**
  * What one `/console/events` stream follows: the Servers page's table (no `stream`), the Changes
  * page's list (`?stream=changes`) or the Activity page's table (`?stream=activity`, with the page's
- * filter in the same query), each sent again whenever the gateway or the audit stream changes.
+ * filter in the same query), each sent again whenever the gateway or the audit stream changes; in a
+ * cluster, every replica's, sent again when another replica's report changes too.
  */
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityTable } from './activity-page.js';
 import type { ChangeDesk } from './change-desk.js';
+import type { ClusterView } from './cluster-view.js';
 import { renderChangesList } from './changes-page.js';
 import type { serveEvents } from './events.js';
+import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersTable } from './servers-page.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
   readonly changes?: ChangeDesk | undefined;
   readonly activity?: ActivityFeed | undefined;
+  /** The other replicas (`[cluster]`), and this one's URL; absent: this gateway alone. */
+  readonly cluster?: ClusterView | undefined;
+  readonly url?: (() => string | undefined) | undefined;
 }
 
 /** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
@@ -22,15 +28,20 @@ export const liveStream = (
   context: LiveSources,
   query: URLSearchParams,
 ): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
-  const { model, activity, changes } = context;
+  const { model, activity, changes, cluster } = context;
   const source = {
     subscribe: (listener: () => void) => {
-      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {})];
+      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {}), cluster?.subscribe(listener) ?? (() => {})];
       return () => stops.forEach((stop) => stop());
     },
   };
   const stream = query.get('stream');
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
-  if (stream === 'activity') return { source, event: 'activity', render: () => renderActivityTable(activity, activityFilterOf(query)) };
+  if (stream === 'activity') {
+    const entries = clusterActivity(activity, cluster);
+    return { source, event: 'activity', render: () => renderActivityTable(entries, activityFilterOf(query), cluster !== undefined) };
+  }
+  if (cluster !== undefined)
+    return { source, render: (session) => renderReplicaServers(model.servers(), cluster, session, context.url?.()) };
   return { source, render: (session) => renderServersTable(model.servers(), session) };
 };

@@ -1,10 +1,11 @@
 /**
  * `[console]` on a running gateway: the console mounted on the HTTP endpoint, reading the router
- * through the terminal UI's model, signing in as the endpoint authenticates. Loaded only when
+ * through the terminal UI's model, signing in as the endpoint authenticates; with `[cluster]`, sharing
+ * this replica's servers and activity with the others and showing theirs. Loaded only when
  * `[console] enabled = true`, so a gateway without it never reads the console's code or files.
  */
 import { createAuthenticator } from '@promptyard/auth';
-import type { Authenticator, Logger } from '@promptyard/core';
+import type { Authenticator, Cluster, Logger } from '@promptyard/core';
 import type { HttpMount } from '@promptyard/mcp';
 import type { PinBook, PinLocation, Router } from '@promptyard/router';
 import type { GatewayConfig } from '../config/gateway-config.js';
@@ -13,6 +14,8 @@ import { createUiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { createChangeDesk } from './change-desk.js';
 import { createCatalogSource } from './catalog-source.js';
+import { createClusterView, snapshotMapName } from './cluster-view.js';
+import type { ClusterView } from './cluster-view.js';
 import { createConsole } from './console.js';
 import { consolePath } from './html.js';
 import { createOidcSignIn } from './oidc-sign-in.js';
@@ -21,8 +24,8 @@ import { createSignIn } from './sign-in.js';
 
 export interface MountedConsole {
   readonly mount: HttpMount;
-  /** Stops following the router. */
-  close(): void;
+  /** Stops following the router and, in a cluster, removes this replica from the others' view (before the cluster closes). */
+  close(): Promise<void>;
 }
 
 export const mountConsole = (options: {
@@ -34,6 +37,8 @@ export const mountConsole = (options: {
   readonly activity: ActivityFeed | undefined;
   readonly config: GatewayConfig & { readonly console: ConsoleConfig };
   readonly authenticator: Authenticator | undefined;
+  /** `[cluster]`: the console shows every replica's servers and activity. */
+  readonly cluster?: Cluster | undefined;
   /** The endpoint's URL once it is bound (the OAuth resource). */
   readonly resource: () => string;
   /** Where browsers reach the console once it is bound: the endpoint's origin, or `[console] bind`'s own. */
@@ -42,6 +47,8 @@ export const mountConsole = (options: {
 }): MountedConsole => {
   const { router, pins, pinLocation, activity, config, authenticator, resource, consoleOrigin, logger } = options;
   const model = createUiModel(router, { pins });
+  const url = (): string | undefined => consoleOrigin() || undefined;
+  const cluster = options.cluster === undefined ? undefined : clusterViewOf(options.cluster, model, activity, url, logger);
   const changes =
     activity === undefined
       ? undefined
@@ -66,9 +73,38 @@ export const mountConsole = (options: {
     logger: logger.child('console'),
     changes,
     activity,
+    cluster,
+    url,
   });
-  return { mount, close: () => model.close() };
+  return {
+    mount,
+    close: async () => {
+      model.close();
+      await cluster?.close();
+    },
+  };
 };
+
+/** This replica's servers and activity shared with the others through the cluster's map, theirs read back. */
+const clusterViewOf = (
+  cluster: Cluster,
+  model: ReturnType<typeof createUiModel>,
+  activity: ActivityFeed | undefined,
+  url: () => string | undefined,
+  logger: Logger,
+): ClusterView =>
+  createClusterView({
+    map: cluster.sharedMap(snapshotMapName),
+    nodeId: cluster.nodeId,
+    url,
+    servers: () => model.servers(),
+    activity: activity === undefined ? undefined : () => activity.entries(),
+    changes: (listener) => {
+      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {})];
+      return () => stops.forEach((stop) => stop());
+    },
+    logger: logger.child('console'),
+  });
 
 /** Sign-in through the `[auth]` issuer when `[console] client_id` is set: the ID token checked by the auth package, audience the client id. */
 const providerSignIn = (

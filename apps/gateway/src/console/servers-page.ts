@@ -46,7 +46,11 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
 };
 
 /** The live part of the page: a summary for screen readers and the table (what `/console/events` sends as `servers`). */
-export const renderServersTable = (servers: readonly BackendStatus[], session: ConsoleSession): string => {
+export const renderServersTable = (
+  servers: readonly BackendStatus[],
+  session: ConsoleSession,
+  names: { readonly label: string; readonly caption: string } = { label: 'Servers table', caption: 'Servers behind this gateway' },
+): string => {
   const ready = servers.filter((server) => server.state === 'ready').length;
   const headers = ['Server', 'State', 'Transport', 'Protocol', 'List changes', 'Restarts', 'In flight', 'Uptime', 'Last error'];
   if (session.role === 'admin') headers.push('Actions');
@@ -55,11 +59,11 @@ export const renderServersTable = (servers: readonly BackendStatus[], session: C
       ? `<tr><td colspan="${headers.length}">No servers are configured: add a [servers.&lt;id&gt;] table to the gateway config.</td></tr>`
       : servers.map((server) => row(server, session)).join('\n');
   return `<p class="summary" role="status">${ready} of ${servers.length} servers ready</p>
-${renderTable('Servers table', 'Servers behind this gateway', headers, body)}`;
+${renderTable(names.label, names.caption, headers, body)}`;
 };
 
-/** The whole page; the table inside follows `/console/events`. */
-export const renderServersPage = (servers: readonly BackendStatus[], session: ConsoleSession): string =>
+/** The whole page; the table inside (`live`: every replica's, in a cluster) follows `/console/events`. */
+export const renderServersPage = (servers: readonly BackendStatus[], session: ConsoleSession, live?: string): string =>
   renderPage({
     title: 'Servers',
     session,
@@ -67,6 +71,6 @@ export const renderServersPage = (servers: readonly BackendStatus[], session: Co
     body: `<h1>Servers</h1>
 ${session.role === 'admin' ? '' : '<p class="note">You are signed in as a viewer: restarting a server needs an admin.</p>'}
 <div id="servers" hx-ext="sse" sse-connect="${consolePath}/events" sse-swap="servers">
-${renderServersTable(servers, session)}
+${live ?? renderServersTable(servers, session)}
 </div>`,
   });

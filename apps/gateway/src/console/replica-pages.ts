@@ -1,0 +1,77 @@
+/**
+ * The Servers and Activity pages over a cluster (`[cluster]`): one servers table per replica, this
+ * replica first (the only one with restart buttons: a restart acts on this replica's servers), and
+ * every replica's activity merged by time, each entry naming its replica.
+ */
+import type { BackendStatus } from '@promptyard/router';
+import type { ActivityFeed } from './activity-feed.js';
+import type { ActivitySource, ReplicaActivityEntry } from './activity-page.js';
+import type { ClusterView, GoneReplica, ReplicaSnapshot } from './cluster-view.js';
+import { heartbeatMs } from './cluster-view.js';
+import { escapeHtml } from './html.js';
+import { renderServersTable } from './servers-page.js';
+import type { ConsoleSession } from './sessions.js';
+
+const thisReplica = 'this replica';
+
+/** How a replica is named in headings and the Activity page: the start of its node id (the whole id in `data-replica`). */
+const replicaName = (node: string): string => node.slice(0, 8);
+
+const clockTime = (time: Date): string => `${time.toISOString().slice(11, 19)} UTC`;
+
+const where = (url: string | undefined): string => (url === undefined ? '' : ` · ${escapeHtml(url)}`);
+
+const remoteSection = (replica: ReplicaSnapshot, index: number, session: ConsoleSession): string => {
+  const name = replicaName(replica.node);
+  const omitted =
+    replica.omittedServers === 0
+      ? ''
+      : `\n<p class="note">${replica.omittedServers} more servers are not shown: a replica's report is limited to 64 KB.</p>`;
+  // A viewer's table: the restart buttons act on this replica's servers only.
+  const table = renderServersTable(
+    replica.servers,
+    { ...session, role: 'viewer' },
+    { label: `Servers of replica ${name}`, caption: `Servers behind replica ${name}` },
+  );
+  return `<section aria-labelledby="replica-${index}" data-replica="${escapeHtml(replica.node)}" data-url="${escapeHtml(replica.url ?? '')}">
+<h2 id="replica-${index}">Replica ${escapeHtml(name)} <span class="muted">as of ${clockTime(replica.writtenAt)}${where(replica.url)}</span></h2>
+${table}${omitted}
+</section>`;
+};
+
+const goneNote = (gone: GoneReplica): string =>
+  `<p class="note" data-gone="${escapeHtml(gone.node)}">Replica ${escapeHtml(replicaName(gone.node))}${where(gone.url)} stopped reporting at ${clockTime(gone.lastSeen)}: it is no longer shown.</p>`;
+
+/** The live part of the Servers page in a cluster (what `/console/events` sends as `servers`). */
+export const renderReplicaServers = (
+  local: readonly BackendStatus[],
+  view: ClusterView,
+  session: ConsoleSession,
+  url: string | undefined,
+): string => {
+  const others = view.replicas();
+  const status = view.reachable()
+    ? others.length === 0
+      ? '<p class="note">No other replica is reporting.</p>'
+      : ''
+    : '<p class="error" role="alert">The cluster\'s Redis cannot be reached: only this replica is shown until it can.</p>';
+  return `<p class="note">Every replica of the cluster reports its servers through Redis (<code>[cluster]</code>) when they change and every ${heartbeatMs / 1000} s; one silent for ${(3 * heartbeatMs) / 1000} s is dropped. Restart acts on this replica's servers only: open another replica's console to restart its own.</p>
+<section aria-labelledby="replica-this" data-replica="${escapeHtml(view.nodeId)}" data-url="${escapeHtml(url ?? '')}">
+<h2 id="replica-this">This replica <span class="muted">${escapeHtml(replicaName(view.nodeId))}${where(url)}</span></h2>
+${renderServersTable(local, session, { label: 'Servers of this replica', caption: 'Servers behind this replica' })}
+</section>
+${others.map((replica, index) => remoteSection(replica, index, session)).join('\n')}
+${status}${view.gone().map(goneNote).join('\n')}`;
+};
+
+/** This replica's activity and the others' latest, merged by time (oldest first), each entry naming its replica; alone: the feed. */
+export const clusterActivity = (feed: ActivityFeed | undefined, view: ClusterView | undefined): ActivitySource | undefined =>
+  view === undefined ? feed : mergedActivity(feed, view);
+
+const mergedActivity = (feed: ActivityFeed | undefined, view: ClusterView): ActivitySource => ({
+  entries: (): ReplicaActivityEntry[] =>
+    [
+      ...(feed?.entries() ?? []).map((entry) => ({ ...entry, replica: thisReplica })),
+      ...view.replicas().flatMap((replica) => replica.activity.map((entry) => ({ ...entry, replica: replicaName(replica.node) }))),
+    ].sort((a, b) => a.time.getTime() - b.time.getTime()),
+});
