@@ -19,6 +19,7 @@ import {
   seriousViolations,
   signIn as signInPage,
 } from '../../apps/gateway/test/console-browser.js';
+import { sessionCookieName, signInOverHttp } from '../../apps/gateway/test/console-http.js';
 import { connectHttp, gatewayToml, stdioBackendCommand, textOf } from '../../apps/gateway/test/harness.js';
 import { startCluster } from '../../test-support/cluster.js';
 import type { Cluster } from '../../test-support/cluster.js';
@@ -45,21 +46,6 @@ const replicasOf = (page: string): Replica[] =>
 
 const pidOf = (section: string, server: string): string | undefined =>
   new RegExp(`data-server="${server}"[^>]*data-pid="(\\d+)"`).exec(section)?.[1];
-
-/** Signs in on `origin` with the login form (its CSRF cookie and field): the session cookie. */
-const signIn = async (origin: string): Promise<string> => {
-  const form = await fetch(`${origin}/console/login`);
-  const loginCookie = (form.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] as string;
-  const signedIn = await fetch(`${origin}/console/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: loginCookie },
-    body: new URLSearchParams({ _csrf: csrf, token }).toString(),
-    redirect: 'manual',
-  });
-  expect(signedIn.status, 'the sign-in redirects into the console').toBe(303);
-  return (signedIn.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-};
 
 /** Reads `/console/events?stream=…` until an event's data satisfies `match`, or fails at the deadline. */
 const waitForEvent = async (url: string, cookie: string, match: (data: string) => boolean, timeoutMs: number): Promise<string> => {
@@ -112,7 +98,7 @@ describe('promptyard-gateway console: 2 replicas show each other through Redis',
     );
     cluster = await startCluster({ app: 'gateway', replicas: 2, config });
     a = cluster.nodes[0]?.origin as string;
-    cookie = await signIn(a);
+    cookie = `${sessionCookieName}=${await signInOverHttp(a, token)}`;
   }, 120_000);
 
   afterAll(async () => {
