@@ -28,10 +28,10 @@ export { DEFAULT_PROFILE, noOverrides, PINNING_MODES } from './surface/surface-t
 export type { Overrides, PinningMode, ProfileConfig, ProfileServer, PromptOverride, ToolOverride } from './surface/surface-types.js';
 export { compileGlobList, globProblem } from './surface/globs.js';
 export { layerOverrides } from './surface/overrides.js';
-export type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinReview } from './pins/pin-types.js';
+export type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinRejection, PinReview } from './pins/pin-types.js';
 export { openPinBook, openPinStore, pinFileFor } from './pins/open-pin-book.js';
 export type { PinLocation } from './pins/open-pin-book.js';
 export type { PinAddress, PinStore } from './pins/pin-store.js';
-export { approvePins, matchesTarget, pinState, resetPins } from './pins/pin-admin.js';
-export type { PinTarget } from './pins/pin-admin.js';
+export { approvePins, matchesTarget, pinState, rejectionOf, rejectPins, resetPins } from './pins/pin-admin.js';
+export type { PinRejector, PinTarget } from './pins/pin-admin.js';
 export { changedFields, fieldsSeen } from './pins/pin-definition.js';
