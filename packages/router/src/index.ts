@@ -11,6 +11,7 @@ export { RouterView } from './router-view.js';
 export type { SurfaceStatus } from './router-view.js';
 export { Approvals, argumentsDigest, summarizeArguments } from './calls/approval.js';
 export type { ApprovalOutcome, ApprovalRequest, ApprovalsOptions } from './calls/approval.js';
+export type { PendingApproval } from './calls/waiting-approvals.js';
 export type { RouterEvents, RouterLogRecord } from './router-events.js';
 export type { CallContext } from './calls/call-context.js';
 export type { Collision, RoutedList } from './routes/route-table.js';

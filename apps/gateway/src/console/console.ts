@@ -26,6 +26,7 @@ import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
+import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
 export interface ConsoleOptions {
   /** What the console reads and does: the terminal UI's model over the running router. */
@@ -45,6 +46,8 @@ export interface ConsoleOptions {
   readonly changes?: ChangeDesk | undefined;
   /** The audit stream the Activity page shows; absent: none. */
   readonly activity?: ActivityFeed | undefined;
+  /** The calls waiting for a person's approval, which the Activity page lists; absent: none. */
+  readonly approvals?: WaitingApprovalsSource | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -233,7 +236,8 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
   else if (path === '/servers') sendHtml(res, 200, renderServersPage(context.model.servers(), session));
   else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
-  else if (path === '/activity') sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query)));
+  else if (path === '/activity')
+    sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query), context.approvals));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };

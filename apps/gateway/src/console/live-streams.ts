@@ -1,7 +1,8 @@
 /**
  * What one `/console/events` stream follows: the Servers page's table (no `stream`), the Changes
  * page's list (`?stream=changes`) or the Activity page's table (`?stream=activity`, with the page's
- * filter in the same query), each sent again whenever the gateway or the audit stream changes.
+ * filter in the same query, and the calls waiting for approval beside it), each sent again whenever
+ * the gateway, the audit stream or the calls waiting change.
  */
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
@@ -10,11 +11,14 @@ import type { ChangeDesk } from './change-desk.js';
 import { renderChangesList } from './changes-page.js';
 import type { serveEvents } from './events.js';
 import { renderServersTable } from './servers-page.js';
+import { renderWaitingApprovals, waitingEvent } from './waiting-approvals.js';
+import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
   readonly changes?: ChangeDesk | undefined;
   readonly activity?: ActivityFeed | undefined;
+  readonly approvals?: WaitingApprovalsSource | undefined;
 }
 
 /** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
@@ -22,15 +26,18 @@ export const liveStream = (
   context: LiveSources,
   query: URLSearchParams,
 ): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
-  const { model, activity, changes } = context;
+  const { model, activity, changes, approvals } = context;
   const source = {
     subscribe: (listener: () => void) => {
-      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {})];
+      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {}), approvals?.subscribe(listener) ?? (() => {})];
       return () => stops.forEach((stop) => stop());
     },
   };
   const stream = query.get('stream');
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
-  if (stream === 'activity') return { source, event: 'activity', render: () => renderActivityTable(activity, activityFilterOf(query)) };
+  if (stream === 'activity') {
+    const waiting = { event: waitingEvent, render: () => renderWaitingApprovals(approvals) };
+    return { source, event: 'activity', render: () => renderActivityTable(activity, activityFilterOf(query)), more: [waiting] };
+  }
   return { source, render: (session) => renderServersTable(model.servers(), session) };
 };

@@ -64,6 +64,7 @@ export const mountConsole = (options: {
     logger: logger.child('console'),
     changes,
     activity,
+    approvals: { list: () => router.pendingApprovals(), subscribe: (listener) => router.onPendingApprovals(listener) },
   });
   return { mount, close: () => model.close() };
 };
