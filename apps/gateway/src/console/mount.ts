@@ -88,6 +88,7 @@ const providerSignIn = (
     issuer: auth.issuer,
     client,
     redirectUri: () => new URL(`${consolePath}/callback`, resource()).href,
+    postLogoutRedirectUri: () => new URL(`${consolePath}/login`, resource()).href,
     resource: () => authenticator.audience ?? resource(),
     scopes: [...new Set(['openid', 'profile', ...auth.requiredScopes])],
     timeoutMs: auth.timeoutMs,
