@@ -40,7 +40,7 @@ export const usage = `Usage: promptyard-gateway [options]
        promptyard-gateway [options] status [--json]
        promptyard-gateway [options] ui
        promptyard-gateway [options] login <server>
-       promptyard-gateway [options] pins list | diff [server[/name]] | approve [server[/name]] | reset [server]
+       promptyard-gateway [options] pins list | diff [server[/name]] | approve [server[/name]] | reject [server[/name]] | reset [server]
        promptyard-gateway [options] install | uninstall <client>   (see promptyard-gateway help install)
        promptyard-gateway schema
 
@@ -67,7 +67,8 @@ Commands:
   pins <action>            the definition pins of the config's servers (a file beside the OAuth
                            tokens, or Redis with [cluster]): list them with their state, diff what
                            changed since approval, approve it (a running gateway serves it again),
-                           or reset (forget) all or one server's pins
+                           reject it (it stays unapproved, marked with who said no), or reset
+                           (forget) all or one server's pins
   install <client>         add this gateway to a client's MCP config (claude-desktop, claude-code,
                            cursor, vscode, windsurf, zed, continue, codex, gemini-cli); uninstall
                            removes it

@@ -30,10 +30,14 @@ export const gatewayCommandSpecs: readonly CommandSpec[] = [
   },
   {
     name: 'pins',
-    usage: 'pins list | diff [server[/name]] | approve [server[/name]] | reset [server]',
+    usage: 'pins list | diff [server[/name]] | approve [server[/name]] | reject [server[/name]] | reset [server]',
     summary:
-      "The definition pins of the config's servers (a file beside the OAuth tokens, or Redis with\n[cluster]): list them with their state, diff what changed since approval, approve it (a running\ngateway serves it again), or reset (forget) all or one server's pins.",
-    examples: ['promptyard-gateway pins diff github', 'promptyard-gateway pins approve github/create_issue'],
+      "The definition pins of the config's servers (a file beside the OAuth tokens, or Redis with\n[cluster]): list them with their state, diff what changed since approval, approve it (a running\ngateway serves it again), reject it (it stays unapproved, marked with who said no, until it is\napproved or changes again), or reset (forget) all or one server's pins.",
+    examples: [
+      'promptyard-gateway pins diff github',
+      'promptyard-gateway pins approve github/create_issue',
+      'promptyard-gateway pins reject github/delete_repo',
+    ],
   },
   {
     name: 'schema',

@@ -3,7 +3,7 @@
  * terminal UI's Pins panel. A changed definition is a unified diff per changed field; a new one
  * (no approved form yet) is its whole definition marked `+`.
  */
-import { changedFields } from '@promptyard/router';
+import { changedFields, rejectionOf } from '@promptyard/router';
 import type { PinEntry, PinRecord } from '@promptyard/router';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 
@@ -14,11 +14,17 @@ export const pinAddress = (entry: Pick<PinEntry, 'server' | 'name'>): string => 
 const readable = (value: unknown): string =>
   value === undefined ? '' : `${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`;
 
+/** `; rejected by ann at …` when the pending form was rejected (`pins reject`, the console), else nothing. */
+export const rejectionNote = (entry: PinEntry): string => {
+  const rejection = rejectionOf(entry);
+  return rejection === undefined ? '' : `; rejected by ${rejection.subject} at ${rejection.at}`;
+};
+
 /** The diff of an entry with a pending definition: a heading line, then the patches (or the new definition). */
 export const pinDiff = (entry: PinEntry & { readonly pending: PinRecord }): string => {
   const { pinned, pending } = entry;
   if (pinned === undefined)
-    return `${pinAddress(entry)} (${entry.kind}, new, first seen ${pending.at}):\n${JSON.stringify(pending.definition, null, 2).replace(/^/gm, '+ ')}\n`;
+    return `${pinAddress(entry)} (${entry.kind}, new, first seen ${pending.at}${rejectionNote(entry)}):\n${JSON.stringify(pending.definition, null, 2).replace(/^/gm, '+ ')}\n`;
   const patches = changedFields(pinned.definition, pending.definition).map((field) =>
     createTwoFilesPatch(
       `${field} (approved)`,
@@ -32,5 +38,5 @@ export const pinDiff = (entry: PinEntry & { readonly pending: PinRecord }): stri
       },
     ),
   );
-  return `${pinAddress(entry)} (${entry.kind}, changed):\n${patches.join('')}`;
+  return `${pinAddress(entry)} (${entry.kind}, changed${rejectionNote(entry)}):\n${patches.join('')}`;
 };

@@ -47,7 +47,7 @@ const pins = async (...args: string[]): Promise<{ code: number; out: string; err
   let out = '';
   let err = '';
   const code = await runPinsCommand(
-    { args, config, configFile, pinsFile, logger: silentLogger(), out: (text) => (out += text) },
+    { args, config, configFile, pinsFile, logger: silentLogger(), out: (text) => (out += text), user: 'ops-ann' },
     (text) => (err += text),
   );
   return { code, out, err };
@@ -102,6 +102,30 @@ describe('promptyard-gateway pins', () => {
     expect((await pins('approve')).out).toBe('Nothing to approve: every definition seen is the approved one.\n');
   });
 
+  it('rejects one item, which list and diff then show with who rejected it, until it is approved', async () => {
+    const rejected = await pins('reject', 'github/create_issue');
+    expect(rejected).toMatchObject({ code: 0, err: '' });
+    expect(rejected.out).toMatch(
+      /^rejected github\/create_issue \(tool, changed: description, inputSchema\)\nThey stay unapproved \(quarantined under pinning = "enforce", served with a warning under "warn"\), marked rejected by ops-ann, until approved or changed again\.\n$/,
+    );
+    const list = (await pins('list')).out;
+    expect(list).toMatch(
+      /\ngithub {2}tool {2}create_issue {2}changed \(description, inputSchema\); rejected by ops-ann at \d{4}-\d\d-\d\dT[\d:.]+Z\n/,
+    );
+    expect(list).toContain('github  tool  delete_repo   new\n');
+    expect(list).toContain('1 pinned, 1 changed, 1 new; 1 rejected (');
+    expect((await pins('diff', 'github/create_issue')).out).toMatch(
+      /^github\/create_issue \(tool, changed; rejected by ops-ann at [^)]+\):\n--- description/,
+    );
+    // Kept in the pin file, for the gateway and the console.
+    const file = JSON.parse(await readFile(pinsFile, 'utf8')) as { pins: { name: string; rejected?: { subject: string } }[] };
+    expect(file.pins.find((pin) => pin.name === 'create_issue')?.rejected?.subject).toBe('ops-ann');
+    expect((await pins('reject', 'github/list_issues')).out).toBe('Nothing to reject: every definition seen is the approved one.\n');
+    // Approving it anyway makes it the pin and forgets the rejection.
+    await pins('approve', 'github/create_issue');
+    expect((await pins('list')).out).toContain('2 pinned, 0 changed, 1 new (');
+  });
+
   it('refuses an unknown server or item with the close names, and an unknown action', async () => {
     expect(await pins('approve', 'gitub')).toEqual({
       code: 1,
@@ -113,7 +137,7 @@ describe('promptyard-gateway pins', () => {
     );
     expect(await pins('aprove')).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/pins needs one of list, diff, approve, reset, not "aprove" \(did you mean "approve"\?\): /),
+      err: expect.stringMatching(/pins needs one of list, diff, approve, reject, reset, not "aprove" \(did you mean "approve"\?\): /),
     });
     expect((await pins('lst')).err).toContain('not "lst" (did you mean "list"?)');
     expect((await pins('zzzzzz')).err).toMatch(/not "zzzzzz": promptyard-gateway pins list/);

@@ -1,18 +1,30 @@
 import { closestNames, describeError, didYouMean, isPromptyardError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import { errorPrefix } from '@promptyard/host';
-import { approvePins, fieldsSeen, matchesTarget, openPinStore, pinFileFor, pinState, resetPins } from '@promptyard/router';
+import { userInfo } from 'node:os';
+import {
+  approvePins,
+  fieldsSeen,
+  matchesTarget,
+  openPinStore,
+  pinFileFor,
+  pinState,
+  rejectionOf,
+  rejectPins,
+  resetPins,
+} from '@promptyard/router';
 import type { PinEntry, PinLocation, PinRecord, PinStore, PinTarget } from '@promptyard/router';
 import type { GatewayConfig } from './config/gateway-config.js';
-import { pinAddress, pinDiff } from './pin-diff.js';
+import { pinAddress, pinDiff, rejectionNote } from './pin-diff.js';
 
 /**
- * `promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`:
+ * `promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reject [server[/name]] | reset [server]`:
  * what a person does with the definition pins a gateway keeps (the pin file of its config, or the
- * cluster's Redis with `[cluster]`). A running gateway hears the change and serves what was approved.
+ * cluster's Redis with `[cluster]`). A running gateway hears the change and serves what was approved;
+ * what was rejected stays unapproved, marked with who rejected it (the console shows it too).
  */
 
-const ACTIONS = ['list', 'diff', 'approve', 'reset'] as const;
+const ACTIONS = ['list', 'diff', 'approve', 'reject', 'reset'] as const;
 type PinsAction = (typeof ACTIONS)[number];
 
 export interface PinsCommandOptions {
@@ -25,6 +37,8 @@ export interface PinsCommandOptions {
   readonly logger: Logger;
   readonly out: (text: string) => void;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Who runs `pins reject` (recorded with the rejection): the user name of this process unless given. */
+  readonly user?: string | undefined;
 }
 
 const refuse = (message: string): PromptyardError => new PromptyardError('INVALID_ARGUMENT', message);
@@ -35,7 +49,7 @@ const parseArgs = (args: readonly string[]): { action: PinsAction; target: PinTa
     // A mistyped action (`pins lst`) is answered with the closest one.
     const close = action === undefined ? '' : didYouMean(closestNames(action, ACTIONS, 1), 'aside');
     throw refuse(
-      `pins needs one of ${ACTIONS.join(', ')}${action === undefined ? '' : `, not "${action}"`}${close}: promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reset [server]`,
+      `pins needs one of ${ACTIONS.join(', ')}${action === undefined ? '' : `, not "${action}"`}${close}: promptyard-gateway pins list | diff [server[/name]] | approve [server[/name]] | reject [server[/name]] | reset [server]`,
     );
   }
   if (rest.length > 0) throw refuse(`pins ${action} takes at most one server or server/name, got ${args.slice(1).join(' ')}`);
@@ -80,13 +94,36 @@ const list = (entries: readonly PinEntry[], where: string): string => {
   if (entries.length === 0) return `No pins in ${where}: a gateway pins each server's definitions when it first sees them.\n`;
   const rows = entries.map((entry) => {
     const state = pinState(entry);
-    return [entry.server, entry.kind, entry.name, state === 'changed' ? `changed (${fieldsOf(entry).join(', ')})` : state];
+    return [
+      entry.server,
+      entry.kind,
+      entry.name,
+      `${state === 'changed' ? `changed (${fieldsOf(entry).join(', ')})` : state}${rejectionNote(entry)}`,
+    ];
   });
   const count = (state: string): number => entries.filter((entry) => pinState(entry) === state).length;
-  return `${table([['server', 'kind', 'name', 'state'], ...rows])}\n${count('pinned')} pinned, ${count('changed')} changed, ${count('new')} new (${where})\n`;
+  const rejected = entries.filter((entry) => rejectionOf(entry) !== undefined).length;
+  return `${table([['server', 'kind', 'name', 'state'], ...rows])}\n${count('pinned')} pinned, ${count('changed')} changed, ${count('new')} new${rejected === 0 ? '' : `; ${rejected} rejected`} (${where})\n`;
 };
 
-const run = async (action: PinsAction, target: PinTarget, store: PinStore, out: (text: string) => void): Promise<void> => {
+/** The user name this process runs as, for `pins reject` (a container without a passwd entry has none: then $USER, or "unknown"). */
+const localUser = (env: Readonly<Record<string, string | undefined>>): string => {
+  try {
+    return userInfo().username;
+  } catch {
+    return env['USER'] ?? env['USERNAME'] ?? 'unknown';
+  }
+};
+
+const reject = async (target: PinTarget, store: PinStore, subject: string): Promise<string> => {
+  const rejected = await rejectPins(store, target, { subject });
+  if (rejected.length === 0) return 'Nothing to reject: every definition seen is the approved one.\n';
+  const lines = rejected.map((entry) => `rejected ${pinAddress(entry)} (${entry.kind}, ${pinState(entry)}: ${fieldsOf(entry).join(', ')})`);
+  return `${lines.join('\n')}\nThey stay unapproved (quarantined under pinning = "enforce", served with a warning under "warn"), marked rejected by ${subject}, until approved or changed again.\n`;
+};
+
+const run = async (action: PinsAction, target: PinTarget, options: PinsCommandOptions, store: PinStore): Promise<void> => {
+  const { out } = options;
   const entries = (await store.load()).filter((entry) => matchesTarget(entry, target));
   const pending = entries.filter((entry): entry is PinEntry & { readonly pending: PinRecord } => entry.pending !== undefined);
   if (action === 'list') return out(list(entries, store.where));
@@ -100,6 +137,7 @@ const run = async (action: PinsAction, target: PinTarget, store: PinStore, out: 
     );
     return out(`${lines.join('\n')}\nA running gateway serves them as soon as it notices, and tells its clients their lists changed.\n`);
   }
+  if (action === 'reject') return out(await reject(target, store, options.user ?? localUser(options.env ?? process.env)));
   if (entries.length === 0) return out(`No pins to forget in ${store.where}.\n`);
   out(`${entries.map((entry) => `forgetting ${pinAddress(entry)} (${entry.kind}, ${pinState(entry)})`).join('\n')}\n`);
   const forgotten = await resetPins(store, target.server);
@@ -165,7 +203,7 @@ export const runPinsCommand = async (options: PinsCommandOptions, err: (text: st
     const entries = await loadOrForget(action, target, opened.store, options.out);
     if (entries === undefined) return 0;
     checkTarget(target, entries, options.config, options.configFile);
-    await run(action, target, opened.store, options.out);
+    await run(action, target, options, opened.store);
     return 0;
   } catch (error) {
     err(`${errorPrefix('promptyard-gateway')} ${describeError(error)}\n`);

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
 import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
-import { cleanup, connectHttp, eventually, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
+import { cleanup, connectHttp, eventually, gatewayToml, runCli, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
 const token = 'console-changes-token';
@@ -188,6 +188,9 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
       .getByText(/rejected by server-token/)
       .waitFor();
     expect(await outcome(client, 'alpha_add', { a: 1, b: 2 })).toMatch(/^error: /);
+    // Kept with the pins, not in this process: `pins list` (another store on the same file) shows it, as a restarted gateway would.
+    const listed = await runCli(['pins', 'list', 'alpha/add', '--config', gateway.configPath]);
+    expect(listed.stdout).toMatch(/alpha +tool +add +changed \(description\); rejected by server-token at /);
     await admin.goto(`${gateway.origin}/console/activity?decision=declined`);
     await admin.locator('tr[data-decision="declined"][data-name="add"]').waitFor();
   });

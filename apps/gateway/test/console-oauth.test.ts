@@ -2,8 +2,8 @@
  * The operator console's browser sign-in through the identity provider (a real `oidc-provider` on
  * loopback: authorization code with PKCE, its login interaction answered at once), in Debian's
  * Chromium driven by playwright-core against the built gateway with two stdio servers; the role from
- * `[console] admins`; a callback that did not start here; and the Catalog page with its search,
- * checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
+ * `[console] admins`; a callback that did not start here; signing out, which ends the session at
+ * the provider too (RP-initiated logout); and the Catalog page with its search, checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,14 +36,18 @@ const consoleToml = (issuer: string, clientId: string, publicUrl: string): strin
     ].join('\n\n'),
   );
 
-/** The console as a public client of the provider (RFC 7591), a native one: its redirect may be plain http on localhost. */
-const registerConsole = async (issuer: string, redirectUri: string): Promise<string> => {
+/**
+ * The console as a public client of the provider (RFC 7591), a native one: its redirect may be plain
+ * http on localhost. After signing out there, the provider sends the browser back to the sign-in page.
+ */
+const registerConsole = async (issuer: string, redirectUri: string, postLogoutRedirectUri: string): Promise<string> => {
   const response = await fetch(`${issuer}/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       application_type: 'native',
       redirect_uris: [redirectUri],
+      post_logout_redirect_uris: [postLogoutRedirectUri],
       grant_types: ['authorization_code'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
@@ -88,7 +92,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     const port = await freePort();
     origin = `http://localhost:${port}`;
     resources = [`${origin}/mcp`];
-    const clientId = await registerConsole(issuer.issuer, `${origin}/console/callback`);
+    const clientId = await registerConsole(issuer.issuer, `${origin}/console/callback`, `${origin}/console/login`);
     await startHttpGateway({ config: consoleToml(issuer.issuer, clientId, `${origin}/mcp`), args: ['--port', String(port)] });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   });
@@ -115,6 +119,26 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     expect(await admin.getByText('Signed in as ops-ann (admin)').count()).toBe(1);
     expect(await admin.getByRole('button', { name: 'Restart beta' }).count()).toBe(1);
     issuer.loginAs('ann');
+  });
+
+  it('signs out at the provider too, and comes back to the sign-in page', async () => {
+    const page = await newPage();
+    await signInThroughProvider(page);
+    const providerSession = async (): Promise<boolean> =>
+      (await page.context().cookies(issuer.issuer)).some((cookie) => cookie.name === '_session');
+    expect(await providerSession()).toBe(true);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // The provider's own page asks the person to confirm (oidc-provider always does), then sends the browser back.
+    await page.waitForURL((url) => url.href.startsWith(`${issuer.issuer}/session/end`));
+    const ending = new URL(page.url()).searchParams;
+    expect(ending.get('post_logout_redirect_uri')).toBe(`${origin}/console/login`);
+    expect(ending.get('id_token_hint')?.split('.')).toHaveLength(3);
+    await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+    await page.waitForURL(`${origin}/console/login`);
+    expect(await providerSession()).toBe(false);
+    expect(await page.getByRole('link', { name: 'Sign in with the identity provider' }).count()).toBe(1);
+    await page.goto(`${origin}/console/servers`);
+    expect(page.url()).toBe(`${origin}/console/login`);
   });
 
   it('shows why on the sign-in page when the callback did not start in this browser', async () => {

@@ -35,11 +35,12 @@ const fakeIssuer = async (
 };
 
 describe('discoverIssuer', () => {
-  it('falls back to OpenID discovery and reads the key set and introspection endpoint', async () => {
+  it('falls back to OpenID discovery and reads the key set, introspection and end-session endpoints', async () => {
     const fake = await fakeIssuer((issuer) => ({
       issuer,
       jwks_uri: `${issuer}/protocol/openid-connect/certs`,
       introspection_endpoint: `${issuer}/protocol/openid-connect/token/introspect`,
+      end_session_endpoint: `${issuer}/protocol/openid-connect/logout`,
     }));
     try {
       expect(await discoverIssuer(fake.issuer, 1000)).toEqual({
@@ -48,6 +49,7 @@ describe('discoverIssuer', () => {
         introspectionEndpoint: `${fake.issuer}/protocol/openid-connect/token/introspect`,
         authorizationEndpoint: undefined,
         tokenEndpoint: undefined,
+        endSessionEndpoint: `${fake.issuer}/protocol/openid-connect/logout`,
       });
       expect(fake.seen).toEqual([
         '/.well-known/oauth-authorization-server/realms/team',

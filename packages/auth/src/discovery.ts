@@ -8,6 +8,8 @@ export interface IssuerMetadata {
   /** Where a browser signs in (authorization code flow), for a client of this issuer such as the gateway's console. */
   readonly authorizationEndpoint: string | undefined;
   readonly tokenEndpoint: string | undefined;
+  /** Where a browser signed in that way also signs out at the issuer (OpenID RP-initiated logout); absent: it offers none. */
+  readonly endSessionEndpoint: string | undefined;
 }
 
 /** The issuer could not be reached or answered something unusable: requests get 503, not 401. */
@@ -98,7 +100,14 @@ export const discoverIssuer = async (issuer: string, timeoutMs: number): Promise
       const problem = value === undefined ? undefined : checkSecureUrl(value, `the issuer's ${what}`);
       if (problem !== undefined) throw new IssuerUnavailableError(problem);
     }
-    return { issuer, jwksUri, introspectionEndpoint: introspection, authorizationEndpoint: authorization, tokenEndpoint: token };
+    return {
+      issuer,
+      jwksUri,
+      introspectionEndpoint: introspection,
+      authorizationEndpoint: authorization,
+      tokenEndpoint: token,
+      endSessionEndpoint: text('end_session_endpoint'),
+    };
   }
   throw new IssuerUnavailableError(`no metadata found for issuer ${issuer}: ${failures.join('; ')}`);
 };

@@ -2,8 +2,10 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '@promptyard/core';
+import type { AccessPolicy } from '@promptyard/core';
 import { RpcError } from '@promptyard/mcp';
 import type { ClientPeer } from '@promptyard/mcp';
+import { Approvals } from './calls/approval.js';
 import { Router } from './router.js';
 import { killAllChildren } from './sdk/kill.js';
 import { backendConfig, routerConfig } from './test-router-config.js';
@@ -203,5 +205,48 @@ describe('Router', () => {
       });
       expect(router.backend('alpha')?.state).not.toBe('ready');
     });
+  });
+});
+
+describe('Router.pendingApprovals', () => {
+  it('lists the calls waiting for a person, and tells when that changes; none without approvals', async () => {
+    const policy: AccessPolicy = {
+      version: 'v1',
+      decide: () => ({ allowed: true, explicit: true, reason: 'test' }),
+      approval: () => ({ label: '[[policy]] #1 "asks"', ttlMs: 0 }),
+      admits: () => undefined,
+    };
+    const approvals = new Approvals(policy, { logger: silentLogger() });
+    const asking = new Router(routerConfig([]), { logger: silentLogger(), version: '0.0.0', approvals });
+    try {
+      let heard = 0;
+      const stop = asking.onPendingApprovals(() => (heard += 1));
+      let answer: () => void = () => {};
+      const person: ClientPeer = {
+        label: 'test',
+        session: {},
+        elicitation: () => new Promise((resolve) => (answer = () => resolve({ action: 'accept', content: { approve: true } }))),
+      };
+      const rule = { label: '[[policy]] #1 "asks"', ttlMs: 0 };
+      const call = approvals.obtain({
+        rule,
+        profile: 'default',
+        server: 'alpha',
+        tool: 'alpha_echo',
+        args: {},
+        peer: person,
+        timeoutMs: 5000,
+      });
+      expect(asking.pendingApprovals()).toMatchObject([{ profile: 'default', server: 'alpha', tool: 'alpha_echo' }]);
+      answer();
+      await call;
+      expect(asking.pendingApprovals()).toEqual([]);
+      expect(heard).toBe(2);
+      stop();
+      expect(router.pendingApprovals()).toEqual([]);
+      expect(typeof router.onPendingApprovals(() => {})).toBe('function');
+    } finally {
+      await asking.close();
+    }
   });
 });

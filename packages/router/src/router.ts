@@ -7,6 +7,7 @@ import type { ReloadResult } from './backends/backend-pool.js';
 import { StartupWait } from './backends/startup-wait.js';
 import type { Approvals } from './calls/approval.js';
 import { PeerRequests } from './calls/peer-requests.js';
+import type { PendingApproval } from './calls/waiting-approvals.js';
 import { ResourceSubscriptions } from './calls/resource-calls.js';
 import { metaToolDefinitions } from './meta-tools/meta-tools.js';
 import type { PinBook } from './pins/pin-types.js';
@@ -184,6 +185,16 @@ export class Router {
 
   forgetPeer(peer: ClientPeer): void {
     this.peers.forget(peer);
+  }
+
+  /** The tool calls waiting now for a person's approval (`[[policy]] approve = true`), longest first; never their arguments. */
+  pendingApprovals(): readonly PendingApproval[] {
+    return this.parts.approvals?.waiting.list() ?? [];
+  }
+
+  /** Called when a call starts or stops waiting for approval; returns the unsubscribe. */
+  onPendingApprovals(listener: () => void): () => void {
+    return this.parts.approvals?.waiting.subscribe(listener) ?? (() => {});
   }
 
   /** The downstream client's `logging/setLevel`, passed on to every backend that logs. */

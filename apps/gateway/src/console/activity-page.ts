@@ -2,12 +2,15 @@
  * The Activity page: the audit stream as it happens (who called what through which profile, what
  * was decided and how long it took; never the arguments), newest first, narrowed by a small form
  * (server, tool, identity, decision). The table is also what the event stream sends as `activity`,
- * with the same filter in its URL.
+ * with the same filter in its URL; above it, the calls waiting for approval (`waiting-approvals.ts`),
+ * on the same stream.
  */
 import { AUDIT_DECISIONS } from '@promptyard/core';
 import type { ActivityEntry } from './activity-feed.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
+import { renderWaitingSection } from './waiting-approvals.js';
+import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
 export interface ActivityFilter {
   readonly server?: string | undefined;
@@ -103,6 +106,7 @@ export const renderActivityPage = (
   session: ConsoleSession,
   filter: ActivityFilter,
   replicas = false,
+  waiting?: WaitingApprovalsSource,
 ): string => {
   const query = queryOf(filter);
   return renderPage({
@@ -115,11 +119,13 @@ export const renderActivityPage = (
         ? "\n<p>In the cluster, every other replica's last 100 too, merged by time: the Replica column names where each was decided.</p>"
         : ''
     }
+<div hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query === '' ? '' : `&amp;${escapeHtml(query)}`}">
+${renderWaitingSection(waiting)}
+<h2>Decisions</h2>
 ${filterForm(filter)}
-<div id="activity" hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query === '' ? '' : `&amp;${escapeHtml(query)}`}" sse-swap="activity">
+<div id="activity" sse-swap="activity">
 ${renderActivityTable(feed, filter, replicas)}
 </div>
-<h2>Pending approvals</h2>
-<p>Calls waiting for a person's approval (<code>[[policy]] approve = true</code>) are asked of the calling client itself; the gateway does not list them here yet.</p>`,
+</div>`,
   });
 };

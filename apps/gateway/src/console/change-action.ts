@@ -46,7 +46,7 @@ export const changeAction = async (
       ? 'unpinned'
       : action === 'approve'
         ? await desk.approve(address, digest, session.subject)
-        : desk.reject(address, digest, session.subject);
+        : await desk.reject(address, digest, session.subject);
   if (outcome !== 'done') {
     const [status, message] = refusals[outcome];
     refuse(res, status, message);

@@ -73,15 +73,24 @@ describe('the Changes page desk', () => {
     const { desk, recorded } = await changedEcho();
     const address = { server: 'alpha', kind: 'tool', name: 'echo' } as const;
     expect(await desk.approve(address, 'an-older-digest', 'ops-ann')).toBe('stale');
-    expect(desk.reject({ ...address, name: 'gone' }, 'x', 'ops-ann')).toBe('gone');
+    expect(await desk.reject({ ...address, name: 'gone' }, 'x', 'ops-ann')).toBe('gone');
+    expect(await desk.reject(address, 'an-older-digest', 'ops-ann')).toBe('stale');
     expect(recorded).toEqual([]);
   });
 
-  it('keeps a rejected definition unapproved, marked with who rejected it, and audits it', async () => {
-    const { desk, recorded } = await changedEcho();
+  it('keeps a rejected definition unapproved, marked with who rejected it in the pins, and audits it', async () => {
+    const { desk, location, recorded } = await changedEcho();
     const [item] = desk.pending();
-    expect(desk.reject(item as NonNullable<typeof item>, item?.digest ?? '', 'ops-ann')).toBe('done');
-    expect(desk.pending()[0]?.rejected?.subject).toBe('ops-ann');
+    expect(await desk.reject(item as NonNullable<typeof item>, item?.digest ?? '', 'ops-ann')).toBe('done');
+    expect(desk.pending()[0]).toMatchObject({ held: true, rejected: { subject: 'ops-ann' } });
     expect(recorded[0]).toMatchObject({ decision: 'declined', name: 'echo', identity: 'ops-ann' });
+    // In the pin file: a gateway started again, or `pins list`, reads the rejection there.
+    const store = await openPinStore(location, silentLogger());
+    const [entry] = await store.load();
+    await store.close();
+    expect(entry?.rejected).toMatchObject({ digest: item?.digest, subject: 'ops-ann' });
+    // Approving it afterwards clears the rejection with the pending form.
+    expect(await desk.approve(item as NonNullable<typeof item>, item?.digest ?? '', 'ops-bob')).toBe('done');
+    expect(desk.pending()).toEqual([]);
   });
 });

@@ -2,12 +2,14 @@
  * What the Changes page reads and does: the definitions the pins hold a pending form of (quarantined
  * under `pinning = "enforce"`, served with a warning under `warn`), each with its diff as `pins diff`
  * shows it; approving one runs `pins approve server/name` (the same `approvePins` on a store at the
- * same place), which the running gateway hears and announces with list_changed; rejecting one keeps
- * it held back and says so. Both write an audit line naming the admin.
+ * same place), which the running gateway hears and announces with list_changed; rejecting one runs
+ * `pins reject server/name` the same way: it stays held back, and the pins keep who rejected it (so a
+ * restart or another replica shows it too). Both write an audit line naming the admin, and answer
+ * once this gateway's pins show what was done (the page drawn next shows it).
  */
 import type { AuditTrail, Logger } from '@promptyard/core';
-import { approvePins, fieldsSeen, openPinStore, pinState } from '@promptyard/router';
-import type { PinAddress, PinBook, PinChange, PinEntry, PinLocation, PinRecord } from '@promptyard/router';
+import { approvePins, fieldsSeen, openPinStore, pinState, rejectionOf, rejectPins } from '@promptyard/router';
+import type { PinAddress, PinBook, PinChange, PinEntry, PinLocation, PinRecord, PinStore } from '@promptyard/router';
 import { pinDiff } from '../pin-diff.js';
 
 export interface PendingDefinition extends PinAddress {
@@ -28,7 +30,7 @@ export type DeskOutcome = 'done' | 'gone' | 'stale' | 'unpinned';
 export interface ChangeDesk {
   pending(): readonly PendingDefinition[];
   approve(address: PinAddress, digest: string, subject: string): Promise<DeskOutcome>;
-  reject(address: PinAddress, digest: string, subject: string): DeskOutcome;
+  reject(address: PinAddress, digest: string, subject: string): Promise<DeskOutcome>;
 }
 
 export interface ChangeDeskOptions {
@@ -44,11 +46,38 @@ type Pending = PinEntry & { readonly pending: PinRecord };
 
 const keyOf = (address: PinAddress): string => JSON.stringify([address.server, address.kind, address.name]);
 
+/** How long an action waits for this gateway's book to hear what it wrote to the store. */
+const settleMs = 2000;
+
+/** Resolves once `done()` holds of the book (checked now and on each change it hears), or after `settleMs` anyway. */
+const settled = (pins: PinBook, done: () => boolean): Promise<void> =>
+  new Promise((resolve) => {
+    if (done()) return resolve();
+    const finish = (): void => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    };
+    const timer = setTimeout(finish, settleMs);
+    const off = pins.onChange(() => {
+      if (done()) finish();
+    });
+  });
+
+/** Runs `work` on a store opened where the book's store is, as the `pins` command does. */
+const withStore = async <T>(location: PinLocation, logger: Logger, work: (store: PinStore) => Promise<T>): Promise<T> => {
+  const store = await openPinStore(location, logger);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+};
+
 export const createChangeDesk = (options: ChangeDeskOptions): ChangeDesk => {
   const { pins, location, quarantined, trail, logger } = options;
-  /** Rejections by entry, each for the pending form it was given on. */
-  const rejections = new Map<string, { readonly digest: string; readonly subject: string; readonly at: Date }>();
   const pendingEntries = (): Pending[] => (pins?.entries() ?? []).filter((entry): entry is Pending => entry.pending !== undefined);
+  const entryOf = (address: PinAddress): PinEntry | undefined => pins?.entries().find((each) => keyOf(each) === keyOf(address));
   const find = (address: PinAddress, digest: string): Pending | DeskOutcome => {
     if (pins === undefined || location === undefined) return 'unpinned';
     const entry = pendingEntries().find((each) => keyOf(each) === keyOf(address));
@@ -70,7 +99,7 @@ export const createChangeDesk = (options: ChangeDeskOptions): ChangeDesk => {
     pending: () => {
       const held = new Set(quarantined().map(keyOf));
       return pendingEntries().map((entry) => {
-        const rejected = rejections.get(keyOf(entry));
+        const rejected = rejectionOf(entry);
         return {
           server: entry.server,
           kind: entry.kind,
@@ -80,35 +109,37 @@ export const createChangeDesk = (options: ChangeDeskOptions): ChangeDesk => {
           digest: entry.pending.digest,
           held: held.has(keyOf(entry)),
           diff: pinDiff(entry),
-          rejected: rejected?.digest === entry.pending.digest ? rejected : undefined,
+          rejected: rejected === undefined ? undefined : { subject: rejected.subject, at: new Date(rejected.at) },
         };
       });
     },
     approve: async (address, digest, subject) => {
       const started = performance.now();
       const entry = find(address, digest);
-      if (typeof entry === 'string' || location === undefined) return typeof entry === 'string' ? entry : 'unpinned';
-      const store = await openPinStore(location, logger);
-      let approved: PinEntry[];
-      try {
-        // `pins approve server/name`: its tool and its prompt of that name, each audited.
-        approved = await approvePins(store, { server: entry.server, name: entry.name });
-      } finally {
-        await store.close();
-      }
+      if (typeof entry === 'string' || location === undefined || pins === undefined) return typeof entry === 'string' ? entry : 'unpinned';
+      // `pins approve server/name`: its tool and its prompt of that name, each audited.
+      const approved = await withStore(location, logger, (store) => approvePins(store, { server: entry.server, name: entry.name }));
       for (const each of approved.filter((one): one is Pending => one.pending !== undefined)) {
-        rejections.delete(keyOf(each));
         const fields = fieldsSeen(each.pinned, each.pending).join(', ');
         audit(each, subject, 'approved', `definition approved in the console (${pinState(each)}: ${fields})`, started);
       }
-      return approved.some((each) => keyOf(each) === keyOf(entry)) ? 'done' : 'gone';
+      if (!approved.some((each) => keyOf(each) === keyOf(entry))) return 'gone';
+      await settled(pins, () => entryOf(entry)?.pending?.digest !== digest);
+      return 'done';
     },
-    reject: (address, digest, subject) => {
+    reject: async (address, digest, subject) => {
       const started = performance.now();
       const entry = find(address, digest);
-      if (typeof entry === 'string') return entry;
-      rejections.set(keyOf(entry), { digest, subject, at: new Date() });
+      if (typeof entry === 'string' || location === undefined || pins === undefined) return typeof entry === 'string' ? entry : 'unpinned';
+      // `pins reject server/name`, of this kind and of the form the page showed only.
+      const target = { server: entry.server, kind: entry.kind, name: entry.name };
+      const rejected = await withStore(location, logger, (store) => rejectPins(store, target, { subject, digest }));
+      if (rejected.length === 0) return 'stale';
       audit(entry, subject, 'declined', 'definition rejected in the console: it stays unapproved', started);
+      await settled(pins, () => {
+        const now = entryOf(entry);
+        return now === undefined || rejectionOf(now)?.subject === subject || now.pending?.digest !== digest;
+      });
       return 'done';
     },
   };

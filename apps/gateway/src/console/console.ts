@@ -19,7 +19,7 @@ import { renderChangesPage } from './changes-page.js';
 import { serveEvents } from './events.js';
 import { renderCatalogPage } from './catalog-page.js';
 import type { CatalogSource } from './catalog-source.js';
-import { consolePath, renderMessage, renderSignIn, renderSignedIn } from './html.js';
+import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigningOut } from './html.js';
 import { liveStream } from './live-streams.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
@@ -28,6 +28,7 @@ import { renderServersPage } from './servers-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
+import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
 export interface ConsoleOptions {
   /** What the console reads and does: the terminal UI's model over the running router. */
@@ -51,6 +52,8 @@ export interface ConsoleOptions {
   readonly cluster?: ClusterView | undefined;
   /** This replica's endpoint URL, once bound (how the others name it). */
   readonly url?: (() => string | undefined) | undefined;
+  /** The calls waiting for a person's approval, which the Activity page lists; absent: none. */
+  readonly approvals?: WaitingApprovalsSource | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -99,12 +102,15 @@ const crossSite = (req: IncomingMessage): boolean => {
   return site !== undefined && site !== 'same-origin' && site !== 'none';
 };
 
-const showSignIn = (context: Context, res: ServerResponse, status = 200, error?: string): void => {
+const showSignIn = (context: Context, res: ServerResponse, status = 200, error?: string, note?: string): void => {
   const token = randomToken();
-  sendHtml(res, status, renderSignIn(token, error, { tokenForm: context.tokenForm !== false, provider: context.oidc !== undefined }), {
-    'set-cookie': cookie(loginCookieName, token, cookieOptions(context, 600)),
-  });
+  const ways = { tokenForm: context.tokenForm !== false, provider: context.oidc !== undefined, note };
+  sendHtml(res, status, renderSignIn(token, error, ways), { 'set-cookie': cookie(loginCookieName, token, cookieOptions(context, 600)) });
 };
+
+/** What the sign-in page says after a sign-out that could not reach the provider's (`?signed_out=console`). */
+const consoleOnlySignOut =
+  'You are signed out of the console, but not at the identity provider: it offers no way to sign out there (no end_session_endpoint in its metadata), or could not be reached. On a shared computer, sign out at the provider as well.';
 
 const signIn = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const form = await readForm(req);
@@ -134,7 +140,7 @@ const openSession = (context: Context, res: ServerResponse, outcome: SignInOutco
     showSignIn(context, res, 401, outcome.message);
     return;
   }
-  const session = context.sessions.open(outcome.subject, outcome.role, outcome.expiresAt);
+  const session = context.sessions.open(outcome.subject, outcome.role, outcome.expiresAt, outcome.idToken);
   context.logger.notice('console sign-in', { subject: outcome.subject, role: outcome.role });
   answer(session);
 };
@@ -189,11 +195,18 @@ const checkedPost = async (
   return { session, form };
 };
 
+/** Ends the console session; one that signed in through the identity provider is sent on to sign out there too, when it can. */
 const signOut = async (context: Context, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const checked = await checkedPost(context, req, res);
   if (checked === undefined) return;
-  context.sessions.close(checked.session.id);
-  redirect(res, `${consolePath}/login`, { 'set-cookie': cookie(sessionCookieName, '', cookieOptions(context, 0)) });
+  const { session } = checked;
+  context.sessions.close(session.id);
+  const cleared = { 'set-cookie': cookie(sessionCookieName, '', cookieOptions(context, 0)) };
+  if (session.idToken === undefined || context.oidc === undefined) return redirect(res, `${consolePath}/login`, cleared);
+  const provider = await context.oidc.signOut(session.idToken);
+  if ('location' in provider) return sendHtml(res, 200, renderSigningOut(provider.location), cleared);
+  context.logger.warn('console sign-out: the session at the identity provider stays', { subject: session.subject, reason: provider.why });
+  redirect(res, `${consolePath}/login?signed_out=console`, cleared);
 };
 
 const restart = async (context: Context, id: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -223,7 +236,7 @@ const serversPage = (context: Context, session: ConsoleSession): string => {
 const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): string => {
   const { cluster, activity } = context;
   const entries = clusterActivity(activity, cluster);
-  return renderActivityPage(entries, session, activityFilterOf(query), cluster !== undefined);
+  return renderActivityPage(entries, session, activityFilterOf(query), cluster !== undefined, context.approvals);
 };
 
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
@@ -238,7 +251,8 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
   if (context.oidc !== undefined && path === '/callback') return finishProviderSignIn(context, context.oidc, url, req, res);
   const session = sessionOf(context, req);
   if (path === '/login') {
-    if (session === undefined) showSignIn(context, res);
+    if (session === undefined)
+      showSignIn(context, res, 200, undefined, query.get('signed_out') === 'console' ? consoleOnlySignOut : undefined);
     else redirect(res, `${consolePath}/servers`);
     return;
   }

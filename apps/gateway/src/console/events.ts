@@ -2,7 +2,8 @@
  * `/console/events`: one Server-Sent Events stream per open page. It sends the page's live part (the
  * servers table; `?stream=changes` or `activity`: that page's) at once and again whenever the gateway
  * reports a change (the terminal UI's model coalesces bursts), as an event of that name that htmx swaps in; a comment every 15 s keeps proxies from closing it. The
- * stream ends when the session does.
+ * stream ends when the session does. A page with more than one live part (Activity: the calls
+ * waiting for approval, and the audit table) gets each as its own event on the one stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { securityHeaders } from './security.js';
@@ -22,6 +23,12 @@ const sseEvent = (name: string, data: string): string =>
 
 const keepAliveMs = 15_000;
 
+/** One more live part of a page: its event (the `sse-swap` of its element) and its HTML. */
+export interface LivePart {
+  readonly event: string;
+  readonly render: (session: ConsoleSession) => string;
+}
+
 export const serveEvents = (
   req: IncomingMessage,
   res: ServerResponse,
@@ -32,23 +39,28 @@ export const serveEvents = (
     readonly render: (session: ConsoleSession) => string;
     /** The event's name: the `sse-swap` of the page's live part. */
     readonly event?: string;
+    /** The page's other live parts, sent on the same stream. */
+    readonly more?: readonly LivePart[] | undefined;
   },
 ): void => {
-  const { session, sessions, source, render, event = 'servers' } = options;
+  const { session, sessions, source, render, event = 'servers', more = [] } = options;
+  const parts = [{ event, render }, ...more];
   res.writeHead(200, { ...securityHeaders(), 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
   res.flushHeaders();
-  // The model reports every change (log lines too): only a table that changed is sent again.
-  let last = '';
+  // The model reports every change (log lines too): only a part that changed is sent again.
+  const last = parts.map(() => '');
   const send = (): void => {
     if (sessions.get(session.id) === undefined) {
       stop();
       res.end();
       return;
     }
-    const table = render(session);
-    if (table === last) return;
-    last = table;
-    res.write(sseEvent(event, table));
+    parts.forEach((part, index) => {
+      const html = part.render(session);
+      if (html === last[index]) return;
+      last[index] = html;
+      res.write(sseEvent(part.event, html));
+    });
   };
   const unsubscribe = source.subscribe(send);
   const timer = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);

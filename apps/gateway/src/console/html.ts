@@ -91,12 +91,19 @@ const tokenForm = (loginCsrf: string, error: string | undefined, provider: boole
   <button type="submit">Sign in</button>
 </form>`;
 
-/** The sign-in page: through the identity provider and/or the token form, and what went wrong last time. */
-export const renderSignIn = (loginCsrf: string, error?: string, ways = { tokenForm: true, provider: false }): string =>
+/** The sign-in page: through the identity provider and/or the token form, what went wrong last time, or a note after signing out. */
+export const renderSignIn = (
+  loginCsrf: string,
+  error?: string,
+  ways: { readonly tokenForm: boolean; readonly provider: boolean; readonly note?: string | undefined } = {
+    tokenForm: true,
+    provider: false,
+  },
+): string =>
   renderPage({
     title: 'Sign in',
     body: `<h1>Sign in</h1>
-${error === undefined ? '' : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(error)}</p>`}${
+${ways.note === undefined ? '' : `<p class="note" role="status">${escapeHtml(ways.note)}</p>\n`}${error === undefined ? '' : `<p class="error" role="alert" id="sign-in-error">${escapeHtml(error)}</p>`}${
       ways.provider ? `\n<p><a class="button" href="${consolePath}/login/provider">Sign in with the identity provider</a></p>` : ''
     }${ways.tokenForm ? tokenForm(loginCsrf, error, ways.provider) : ''}`,
   });
@@ -107,6 +114,17 @@ export const renderSignedIn = (): string =>
     title: 'Signed in',
     head: `<meta http-equiv="refresh" content="0;url=${consolePath}/servers">`,
     body: `<h1>Signed in</h1>\n<p><a href="${consolePath}/servers">Continue to the console</a></p>`,
+  });
+
+/**
+ * After signing out of the console: on to the identity provider to sign out there too. A page that
+ * moves on by itself, not a redirect: `form-action 'self'` forbids the sign-out form's redirect elsewhere.
+ */
+export const renderSigningOut = (location: string): string =>
+  renderPage({
+    title: 'Signing out',
+    head: `<meta http-equiv="refresh" content="0;url=${escapeHtml(location)}">`,
+    body: `<h1>Signing out</h1>\n<p>You are signed out of the console. <a href="${escapeHtml(location)}">Continue to the identity provider</a> to sign out there too.</p>`,
   });
 
 /** A page for a refusal or a missing page, in the frame (signed in or not). */

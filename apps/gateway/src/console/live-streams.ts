@@ -1,8 +1,9 @@
 /**
  * What one `/console/events` stream follows: the Servers page's table (no `stream`), the Changes
  * page's list (`?stream=changes`) or the Activity page's table (`?stream=activity`, with the page's
- * filter in the same query), each sent again whenever the gateway or the audit stream changes; in a
- * cluster, every replica's, sent again when another replica's report changes too.
+ * filter in the same query, and the calls waiting for approval beside it), each sent again whenever
+ * the gateway, the audit stream or the calls waiting change; in a cluster, every replica's, sent again
+ * when another replica's report changes too.
  */
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
@@ -13,6 +14,8 @@ import { renderChangesList } from './changes-page.js';
 import type { serveEvents } from './events.js';
 import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersTable } from './servers-page.js';
+import { renderWaitingApprovals, waitingEvent } from './waiting-approvals.js';
+import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
@@ -21,6 +24,7 @@ export interface LiveSources {
   /** The other replicas (`[cluster]`), and this one's URL; absent: this gateway alone. */
   readonly cluster?: ClusterView | undefined;
   readonly url?: (() => string | undefined) | undefined;
+  readonly approvals?: WaitingApprovalsSource | undefined;
 }
 
 /** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
@@ -28,10 +32,10 @@ export const liveStream = (
   context: LiveSources,
   query: URLSearchParams,
 ): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
-  const { model, activity, changes, cluster } = context;
+  const { model, activity, changes, cluster, approvals } = context;
   const source = {
     subscribe: (listener: () => void) => {
-      const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {}), cluster?.subscribe(listener) ?? (() => {})];
+      const stops = [model.subscribe(listener), ...[activity, cluster, approvals].map((each) => each?.subscribe(listener) ?? (() => {}))];
       return () => stops.forEach((stop) => stop());
     },
   };
@@ -39,7 +43,13 @@ export const liveStream = (
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
   if (stream === 'activity') {
     const entries = clusterActivity(activity, cluster);
-    return { source, event: 'activity', render: () => renderActivityTable(entries, activityFilterOf(query), cluster !== undefined) };
+    const waiting = { event: waitingEvent, render: () => renderWaitingApprovals(approvals) };
+    return {
+      source,
+      event: 'activity',
+      render: () => renderActivityTable(entries, activityFilterOf(query), cluster !== undefined),
+      more: [waiting],
+    };
   }
   if (cluster !== undefined)
     return { source, render: (session) => renderReplicaServers(model.servers(), cluster, session, context.url?.()) };

@@ -75,6 +75,7 @@ export const mountConsole = (options: {
     activity,
     cluster,
     url,
+    approvals: { list: () => router.pendingApprovals(), subscribe: (listener) => router.onPendingApprovals(listener) },
   });
   return {
     mount,
@@ -125,6 +126,7 @@ const providerSignIn = (
     issuer: auth.issuer,
     client,
     redirectUri: () => new URL(`${consolePath}/callback`, consoleOrigin()).href,
+    postLogoutRedirectUri: () => new URL(`${consolePath}/login`, consoleOrigin()).href,
     resource: () => authenticator.audience ?? resource(),
     scopes: [...new Set(['openid', 'profile', ...auth.requiredScopes])],
     timeoutMs: auth.timeoutMs,

@@ -35,6 +35,7 @@ const options = (token: string, overrides: Partial<OidcSignInOptions> = {}): Oid
   issuer: 'https://id.example',
   client: { id: 'console' },
   redirectUri: () => 'http://127.0.0.1:3100/console/callback',
+  postLogoutRedirectUri: () => 'http://127.0.0.1:3100/console/login',
   resource: () => 'http://127.0.0.1:3100/mcp',
   scopes: ['openid', 'profile'],
   timeoutMs: 1000,
@@ -46,6 +47,7 @@ const options = (token: string, overrides: Partial<OidcSignInOptions> = {}): Oid
     introspectionEndpoint: undefined,
     authorizationEndpoint: 'https://id.example/authorize',
     tokenEndpoint: token,
+    endSessionEndpoint: undefined,
   }),
   ...overrides,
 });
@@ -72,7 +74,8 @@ describe('sign-in through the identity provider', () => {
     const flow = await started(oidc);
     nonce = flow.nonce;
     const outcome = await oidc.finish(new URLSearchParams({ code: 'abc', state: flow.state }), flow.state);
-    expect(outcome).toEqual({ ok: true, subject: 'ann', role: 'viewer' });
+    // The ID token comes along: signing out at the provider sends it back as the hint.
+    expect(outcome).toEqual({ ok: true, subject: 'ann', role: 'viewer', idToken: 'id' });
     const sent = endpoint.seen[0] as URLSearchParams;
     expect(sent.get('code')).toBe('abc');
     expect(
@@ -136,6 +139,43 @@ describe('sign-in through the identity provider', () => {
     expect(await oidc.finish(new URLSearchParams({ code: 'abc', state: flow.state }), flow.state)).toEqual({
       ok: false,
       message: 'refused',
+    });
+  });
+
+  it('sends a sign-out to the end_session_endpoint with the ID token as hint and the way back, or says why it cannot', async () => {
+    const metadata = (endSessionEndpoint: string | undefined) => async (issuer: string) => ({
+      issuer,
+      jwksUri: undefined,
+      introspectionEndpoint: undefined,
+      authorizationEndpoint: 'https://id.example/authorize',
+      tokenEndpoint: 'https://id.example/token',
+      endSessionEndpoint,
+    });
+    const ending = createOidcSignIn(options('unused', { discover: metadata('https://id.example/session/end?ui=plain') }));
+    const outcome = await ending.signOut('the-id-token');
+    if (!('location' in outcome)) throw new Error(outcome.why);
+    const url = new URL(outcome.location);
+    expect(`${url.origin}${url.pathname}`).toBe('https://id.example/session/end');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      ui: 'plain',
+      id_token_hint: 'the-id-token',
+      client_id: 'console',
+      post_logout_redirect_uri: 'http://127.0.0.1:3100/console/login',
+    });
+
+    const without = createOidcSignIn(options('unused', { discover: metadata(undefined) }));
+    expect(await without.signOut('the-id-token')).toEqual({
+      why: 'the identity provider https://id.example publishes no end_session_endpoint',
+    });
+    const down = createOidcSignIn(
+      options('unused', {
+        discover: async () => {
+          throw new Error('connect ECONNREFUSED');
+        },
+      }),
+    );
+    expect(await down.signOut('the-id-token')).toEqual({
+      why: expect.stringMatching(/cannot be reached \(connect ECONNREFUSED\)/) as unknown,
     });
   });
 });

@@ -4,7 +4,9 @@
  * ID token. The provider's endpoints come from the issuer's metadata (`discoverIssuer`); the tokens
  * it answers are checked by `@promptyard/auth` (the access token as the endpoint checks a bearer
  * token, the ID token against the issuer's keys with the console's client id as audience). Every
- * failure is a sentence for the sign-in page, never an exception.
+ * failure is a sentence for the sign-in page, never an exception. Signing out ends the session at the
+ * provider too when its metadata has an `end_session_endpoint` (OpenID RP-initiated logout: the ID
+ * token as the hint, back to the console's sign-in page afterwards).
  */
 import { createHash } from 'node:crypto';
 import type { AuthOutcome } from '@promptyard/core';
@@ -18,6 +20,8 @@ export interface OidcSignInOptions {
   readonly client: { readonly id: string; readonly secret?: string | undefined };
   /** `<public_url origin>/console/callback`, known once the endpoint is bound. */
   readonly redirectUri: () => string;
+  /** `<public_url origin>/console/login`: where the provider sends the browser after signing it out. */
+  readonly postLogoutRedirectUri: () => string;
   /** The resource (RFC 8707) the access token is asked for: the endpoint's audience. */
   readonly resource: () => string;
   readonly scopes: readonly string[];
@@ -39,6 +43,8 @@ export interface OidcSignIn {
   start(): Promise<OidcStart>;
   /** The callback's query checked and the code exchanged; `flowState`: the browser's flow cookie. */
   finish(query: URLSearchParams, flowState: string | undefined): Promise<SignInOutcome>;
+  /** Where to send the browser to sign out at the provider as well (`idToken`: the one its sign-in got), or why it cannot. */
+  signOut(idToken: string): Promise<{ readonly location: string } | { readonly why: string }>;
 }
 
 interface Flow {
@@ -118,16 +124,24 @@ export const createOidcSignIn = (options: OidcSignInOptions): OidcSignIn => {
   const flows = new Map<string, Flow>();
   let metadata: Promise<IssuerMetadata> | undefined;
 
+  const issuerMetadata = async (): Promise<IssuerMetadata> => {
+    try {
+      return await (metadata ??= discover(issuer, timeoutMs));
+    } catch (error) {
+      metadata = undefined;
+      throw error;
+    }
+  };
+
   const endpoints = async (): Promise<{ authorization: string; token: string } | { error: string }> => {
     try {
-      const found = await (metadata ??= discover(issuer, timeoutMs));
+      const found = await issuerMetadata();
       if (found.authorizationEndpoint === undefined || found.tokenEndpoint === undefined)
         return {
           error: `The identity provider ${issuer} publishes no authorization_endpoint or token_endpoint: it cannot sign browsers in.`,
         };
       return { authorization: found.authorizationEndpoint, token: found.tokenEndpoint };
     } catch (error) {
-      metadata = undefined;
       return { error: `The identity provider ${issuer} cannot be reached (${describe(error)}): try again later, or sign in with a token.` };
     }
   };
@@ -168,8 +182,24 @@ export const createOidcSignIn = (options: OidcSignInOptions): OidcSignIn => {
     if (!idToken.ok) return failure(`The ID token was refused: ${idToken.description ?? 'it is not valid here'}.`);
     if (idToken.identity.claims['nonce'] !== flow.nonce) return failure("The ID token does not carry this sign-in's nonce: sign in again.");
     // Who signs in, and as what, is read from the access token, as for any caller of the endpoint.
-    return options.signIn(tokens.access);
+    const outcome = await options.signIn(tokens.access);
+    return outcome.ok ? { ...outcome, idToken: tokens.id } : outcome;
   };
 
-  return { start, finish };
+  const signOut: OidcSignIn['signOut'] = async (idToken) => {
+    let endSession: string | undefined;
+    try {
+      endSession = (await issuerMetadata()).endSessionEndpoint;
+    } catch (error) {
+      return { why: `the identity provider ${issuer} cannot be reached (${describe(error)})` };
+    }
+    if (endSession === undefined) return { why: `the identity provider ${issuer} publishes no end_session_endpoint` };
+    const url = new URL(endSession);
+    url.searchParams.set('id_token_hint', idToken);
+    url.searchParams.set('client_id', options.client.id);
+    url.searchParams.set('post_logout_redirect_uri', options.postLogoutRedirectUri());
+    return { location: url.href };
+  };
+
+  return { start, finish, signOut };
 };

@@ -17,11 +17,13 @@ export interface ConsoleSession {
   readonly role: Role;
   /** Epoch milliseconds after which the session is gone. */
   readonly expiresAt: number;
+  /** The identity provider's ID token of a sign-in through it (kept here only): signing out sends it back as the hint. */
+  readonly idToken?: string;
 }
 
 export interface SessionStore {
   /** A new session; it ends after the store's `ttlMs`, or at `until` (epoch ms: the access token's expiry) if sooner. */
-  open(subject: string, role: Role, until?: number): ConsoleSession;
+  open(subject: string, role: Role, until?: number, idToken?: string): ConsoleSession;
   /** The live session with this id; an expired one is forgotten and `undefined` returned. */
   get(id: string | undefined): ConsoleSession | undefined;
   close(id: string): void;
@@ -46,10 +48,10 @@ export const createSessionStore = ({ ttlMs, maxSessions = 1000, now = Date.now }
     while (sessions.size >= maxSessions) sessions.delete(sessions.keys().next().value as string);
   };
   return {
-    open: (subject, role, until) => {
+    open: (subject, role, until, idToken) => {
       sweep();
       const expiresAt = Math.min(now() + ttlMs, until ?? Number.POSITIVE_INFINITY);
-      const session = { id: randomToken(), csrf: randomToken(), subject, role, expiresAt };
+      const session = { id: randomToken(), csrf: randomToken(), subject, role, expiresAt, ...(idToken === undefined ? {} : { idToken }) };
       sessions.set(session.id, session);
       return session;
     },

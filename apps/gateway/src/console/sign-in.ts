@@ -24,6 +24,8 @@ export type SignInOutcome =
       readonly role: Role;
       /** When the access token expires (epoch ms): the session ends then too. */
       readonly expiresAt?: number;
+      /** The provider's ID token, when signed in through it: the hint for signing out there too. */
+      readonly idToken?: string;
     }
   | { readonly ok: false; readonly message: string };
 

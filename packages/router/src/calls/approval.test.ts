@@ -196,4 +196,39 @@ describe('summarizeArguments', () => {
     expect(lines[10]).toBe('  and 2 more');
     expect(summarizeArguments(undefined)).toBe('(no arguments)');
   });
+
+  it('lists a call while its person is asked (who, profile, server, tool, rule; never the arguments), and tells when it stops waiting', async () => {
+    const approvals = new Approvals(policyWith(once), { logger: silentLogger() });
+    let answer: (value: JsonObject) => void = () => {};
+    const { peer } = personAnswering(new Promise<JsonObject>((resolve) => (answer = resolve)), { action: 'decline' });
+    let heard = 0;
+    const stop = approvals.waiting.subscribe(() => (heard += 1));
+    const asking = approvals.obtain(requestOf(peer, once));
+    expect(approvals.waiting.list()).toEqual([
+      { id: 1, identity: 'alice', profile: 'ops', server: 'k8s', tool: 'deploy', rule: '[[policy]] #2 "deploys"', since: expect.any(Date) },
+    ]);
+    expect(JSON.stringify(approvals.waiting.list())).not.toContain('web');
+    // A second call from stdio (no identity) waits beside it, and leaves when refused.
+    await expect(approvals.obtain(requestOf(peer, once, { identity: undefined, tool: 'deploy_db' }))).rejects.toThrow(/declined/);
+    expect(heard).toBe(3);
+    expect(approvals.waiting.list().map((call) => call.tool)).toEqual(['deploy']);
+    answer(yes);
+    await asking;
+    expect(approvals.waiting.list()).toEqual([]);
+    expect(heard).toBe(4);
+    stop();
+  });
+
+  it('stops listing a call whose client is cancelled or cannot be asked', async () => {
+    const approvals = new Approvals(policyWith(once), { logger: silentLogger() });
+    const controller = new AbortController();
+    const { peer } = personAnswering(new Promise<JsonObject>(() => {}));
+    const asking = approvals.obtain(requestOf(peer, once, { signal: controller.signal }));
+    expect(approvals.waiting.list()).toHaveLength(1);
+    controller.abort();
+    await expect(asking).rejects.toThrow(/cancelled before the person answered/);
+    expect(approvals.waiting.list()).toEqual([]);
+    await expect(approvals.obtain(requestOf(undefined, once))).rejects.toThrow(/cannot be asked/);
+    expect(approvals.waiting.list()).toEqual([]);
+  });
 });

@@ -1,11 +1,13 @@
 import { canonicalDigest, describeError, PromptyardError } from '@promptyard/core';
 import type { AccessPolicy, ApprovalRule, Identity, Logger } from '@promptyard/core';
 import type { ClientPeer, JsonObject } from '@promptyard/mcp';
+import { WaitingApprovals } from './waiting-approvals.js';
 
 /**
  * Approval (`[[policy]] approve = true`): a person answers, through the client's elicitation, whether
  * a tool call may go ahead. An approval holds for `approve_ttl` for the same caller, profile, tool and
  * arguments (by their canonical digest) under the same rules; without a ttl every call is asked.
+ * While a person is asked, the call is listed in `waiting` (for the console).
  */
 
 /** The digest of a call's arguments, as the audit trail and the approvals' cache name them. */
@@ -139,10 +141,13 @@ export class Approvals {
   private readonly maxCached: number;
   /** Approvals given with a ttl: key → when they expire; in the order they were given. */
   private readonly granted = new Map<string, number>();
+  /** The calls whose person is being asked now. */
+  readonly waiting: WaitingApprovals;
 
   constructor(policy: AccessPolicy | undefined, options: ApprovalsOptions) {
     this.policy = policy;
     this.logger = options.logger;
+    this.waiting = new WaitingApprovals(options.logger);
     this.now = options.now ?? Date.now;
     this.maxCached = options.maxCached ?? defaultMaxCached;
   }
@@ -158,7 +163,20 @@ export class Approvals {
     if (key !== undefined && this.holds(key)) return { decision: 'approved', cached: true };
     const elicitation = request.peer?.elicitation;
     if (elicitation === undefined) throw unaskable(request);
-    const answer = await answerWithin(request, elicitation(question(request)));
+    const { identity, profile, server, tool, rule } = request;
+    const done = this.waiting.add({
+      ...(identity === undefined ? {} : { identity: identity.subject }),
+      profile,
+      server,
+      tool,
+      rule: rule.label,
+    });
+    let answer: JsonObject;
+    try {
+      answer = await answerWithin(request, elicitation(question(request)));
+    } finally {
+      done();
+    }
     if (!approves(answer)) {
       this.logger.debug('approval refused', { tool: request.tool, action: String(answer['action']) });
       throw refused(request, 'declined by the person asked');

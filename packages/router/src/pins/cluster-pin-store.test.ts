@@ -6,7 +6,7 @@ import { startRedisServer } from '../../../../test-support/redis-server.js';
 import type { RedisServer } from '../../../../test-support/redis-server.js';
 import { createClusterPinStore } from './cluster-pin-store.js';
 import { openPinBook } from './open-pin-book.js';
-import { approvePins } from './pin-admin.js';
+import { approvePins, rejectionOf, rejectPins } from './pin-admin.js';
 import type { PinBook } from './pin-types.js';
 import { nextChange, recordingLogger, tool, until } from './test-pins.js';
 
@@ -78,6 +78,26 @@ describe('pins in the cluster Redis', () => {
     await heardByBoth;
     expect(sawLoser.review('jira', 'enforce', 'tool', [tool('search', loser)]).served).toHaveLength(1);
     expect(sawWinner.review('jira', 'enforce', 'tool', [tool('search', winner)]).quarantined.has('search')).toBe(true);
+  });
+
+  it('keep a rejection where every replica sees it, until the form is approved', async () => {
+    const [a, b, c] = await nodes(3);
+    const [first, second] = [await book(a!), await book(b!)];
+    const cli = createClusterPinStore(c!);
+    open.push(cli);
+    first.review('jira', 'enforce', 'tool', [tool('search', 'Search')]);
+    await until(cli, (entries) => entries.length === 1);
+    first.review('jira', 'enforce', 'tool', [tool('search', 'Search, and more')]);
+    await until(cli, (entries) => entries[0]?.pending !== undefined);
+    const heard = nextChange(second);
+    const [rejected] = await rejectPins(cli, { server: 'jira', name: 'search' }, { subject: 'ops-ann' });
+    await heard;
+    if (rejectionOf(second.entries()[0]!) === undefined) await nextChange(second);
+    expect(rejectionOf(second.entries()[0]!)).toEqual(rejected?.rejected);
+    expect(second.review('jira', 'enforce', 'tool', [tool('search', 'Search, and more')]).quarantined.has('search')).toBe(true);
+    await approvePins(cli, { server: 'jira' });
+    const [approved] = await until(cli, (entries) => entries[0]?.pending === undefined);
+    expect(approved?.rejected).toBeUndefined();
   });
 
   it('are read again by a replica that reconnects after Redis was away', async () => {

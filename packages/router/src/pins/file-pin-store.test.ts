@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFilePinStore } from './file-pin-store.js';
 import { openPinBook } from './open-pin-book.js';
+import { approvePins, rejectionOf, rejectPins } from './pin-admin.js';
 import type { PinStore } from './pin-store.js';
 import type { PinEntry } from './pin-types.js';
-import { nextChange, recordingLogger, temporaryFolder, tool } from './test-pins.js';
+import { nextChange, recordingLogger, temporaryFolder, tool, until } from './test-pins.js';
 
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let file: string;
@@ -96,5 +97,45 @@ describe('the pin file', () => {
     expect(await waitFor(/cannot be read/)).toContain(`the pin file ${file} is not valid JSON`);
     expect(book.review('github', 'enforce', 'tool', [tool('create_issue', 'Create')]).served).toHaveLength(1);
     expect(book.entries()).toHaveLength(2);
+  });
+
+  it('keeps a rejection with the pending form, for a second store on the file too, until a newer form or an approval clears it', async () => {
+    const book = await openPinBook({ file }, recordingLogger().logger);
+    open.push(book);
+    book.review('github', 'enforce', 'tool', [tool('create_issue', 'Create')]);
+    book.review('github', 'enforce', 'tool', [tool('create_issue', 'Create, and leak')]);
+    const first = await store();
+    const [pending] = await until(first, (entries) => entries[0]?.pending !== undefined);
+    // A rejection given on an older form is not taken.
+    expect(await rejectPins(first, { server: 'github' }, { subject: 'ops-ann', digest: 'an-older-digest' })).toEqual([]);
+    const heard = nextChange(book);
+    const [rejected] = await rejectPins(first, { server: 'github', name: 'create_issue', kind: 'tool' }, { subject: 'ops-ann' });
+    expect(rejected?.rejected).toMatchObject({ digest: pending?.pending?.digest, subject: 'ops-ann' });
+    // Written into the file: another store (a restarted gateway, `pins list`) reads it; the running book hears it.
+    const second = await store();
+    expect(rejectionOf((await second.load())[0]!)).toEqual(rejected?.rejected);
+    await heard;
+    expect(rejectionOf(book.entries()[0]!)?.subject).toBe('ops-ann');
+    // Still held back.
+    expect(book.review('github', 'enforce', 'tool', [tool('create_issue', 'Create, and leak')]).quarantined.has('create_issue')).toBe(true);
+
+    // A newer pending form is reviewed anew: the rejection is gone with the form it was given on.
+    book.review('github', 'enforce', 'tool', [tool('create_issue', 'Create, and leak more')]);
+    const [newer] = await until(second, (entries) => entries[0]?.pending?.definition['description'] === 'Create, and leak more');
+    expect(newer?.rejected).toBeUndefined();
+    await rejectPins(second, {}, { subject: 'ops-bob' });
+    await approvePins(second, { server: 'github' });
+    const [approved] = await second.load();
+    expect(approved).toEqual({ server: 'github', kind: 'tool', name: 'create_issue', pinned: newer?.pending });
+  });
+
+  it('loads a pin file written before rejections were kept, and refuses a broken rejection', async () => {
+    const old: PinEntry = { ...entry('a', 'A'), pending: entry('a', 'A, changed').pinned };
+    const pins = await store();
+    await writeFile(file, JSON.stringify({ version: 1, pins: [old] }));
+    expect(await pins.load()).toEqual([old]);
+    expect(rejectionOf(old)).toBeUndefined();
+    await writeFile(file, JSON.stringify({ version: 1, pins: [{ ...old, rejected: { subject: 'ops-ann' } }] }));
+    await expect(pins.load()).rejects.toThrow(/pins\[0\]\.rejected must be an object with "digest", "subject" and "at"/);
   });
 });

@@ -1,11 +1,11 @@
 import { isTable } from '@promptyard/core';
-import type { PinEntry, PinKind, PinRecord } from './pin-types.js';
+import type { PinEntry, PinKind, PinRecord, PinRejection } from './pin-types.js';
 
 /**
  * Where pins are kept: one JSON file (`file-pin-store.ts`) or a map shared through the cluster's
  * Redis (`cluster-pin-store.ts`). A store holds entries by server, kind and name; the book reviews
- * against an in-memory copy and writes what it learns here; `pins approve` and `pins reset`
- * (`pin-admin.ts`) change it from another process, which the book hears through `watch`.
+ * against an in-memory copy and writes what it learns here; `pins approve`, `pins reject` and
+ * `pins reset` (`pin-admin.ts`) change it from another process, which the book hears through `watch`.
  */
 export interface PinStore {
   /** Where the pins live, for messages: the file's path, or the Redis map. */
@@ -43,6 +43,13 @@ const checkRecord = (value: unknown, where: string): PinRecord | undefined => {
   return { digest: value['digest'], definition: value['definition'], at: value['at'] };
 };
 
+const checkRejection = (value: unknown, where: string): PinRejection | undefined => {
+  if (value === undefined) return undefined;
+  if (!isTable(value) || typeof value['digest'] !== 'string' || typeof value['subject'] !== 'string' || typeof value['at'] !== 'string')
+    throw new Error(`${where} must be an object with "digest", "subject" and "at" (strings)`);
+  return { digest: value['digest'], subject: value['subject'], at: value['at'] };
+};
+
 /** `value` as an entry, or an Error saying what of it is wrong (`where` names it). */
 export const checkEntry = (value: unknown, where: string): PinEntry => {
   if (!isTable(value)) throw new Error(`${where} must be an object`);
@@ -52,8 +59,16 @@ export const checkEntry = (value: unknown, where: string): PinEntry => {
   if (typeof name !== 'string' || name === '') throw new Error(`${where}.name must be a name`);
   const pinned = checkRecord(value['pinned'], `${where}.pinned`);
   const pending = checkRecord(value['pending'], `${where}.pending`);
+  const rejected = checkRejection(value['rejected'], `${where}.rejected`);
   if (pinned === undefined && pending === undefined) throw new Error(`${where} has neither "pinned" nor "pending"`);
-  return { server, kind, name, ...(pinned === undefined ? {} : { pinned }), ...(pending === undefined ? {} : { pending }) };
+  return {
+    server,
+    kind,
+    name,
+    ...(pinned === undefined ? {} : { pinned }),
+    ...(pending === undefined ? {} : { pending }),
+    ...(rejected === undefined ? {} : { rejected }),
+  };
 };
 
 /** What to do about a store that cannot be read: never trust again silently. */

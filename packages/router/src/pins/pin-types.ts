@@ -17,6 +17,20 @@ export interface PinRecord {
   readonly at: string;
 }
 
+/**
+ * A person's "no" to a pending form (the console's Reject, `pins reject`): it stays unapproved, and
+ * the console and `pins list` say who said so. It holds for that form only: approving the entry, or
+ * a newer pending form, clears it.
+ */
+export interface PinRejection {
+  /** The digest of the pending form rejected. */
+  readonly digest: string;
+  /** Who rejected it: the console's signed-in identity, or the local user running `pins reject`. */
+  readonly subject: string;
+  /** ISO time of the rejection. */
+  readonly at: string;
+}
+
 /** What the store holds of one server's tool or prompt. */
 export interface PinEntry {
   readonly server: string;
@@ -27,6 +41,8 @@ export interface PinEntry {
   readonly pinned?: PinRecord | undefined;
   /** The definition seen since, differing from `pinned`, not approved yet. */
   readonly pending?: PinRecord | undefined;
+  /** The pending form was rejected (absent in pin files written before rejections were kept). */
+  readonly rejected?: PinRejection | undefined;
 }
 
 /** One definition held back, or served with a warning: what changed and how to approve it. */

@@ -1,0 +1,107 @@
+/**
+ * The console's Activity page lists the calls waiting for a person's approval, in a real browser
+ * (Debian's Chromium, playwright-core) against the built gateway: an MCP client that declares
+ * elicitation, and answers only when the test says so, calls a tool under `[[policy]] approve = true`;
+ * the page shows the call waiting (who, profile, server, tool, rule; never the arguments) without a
+ * reload, and drops it once the person answered, when its decision appears in the audit table.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import axe from 'axe-core';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consolePages, chromiumArgs, chromiumPath, seriousViolations, signIn } from './console-browser.js';
+import { cleanup, connectHttp, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
+import type { HttpGateway } from './harness.js';
+
+const token = 'console-approvals-token';
+const secret = 'an-argument-nobody-else-sees';
+
+const approvalsToml = (): string =>
+  gatewayToml(
+    { alpha: { command: stdioBackendCommand({ name: 'alpha' }) } },
+    {},
+    [
+      `[transport]\nauth_token = "${token}"`,
+      `[[policy]]\nname = "a person approves echoes"\ntools = ["alpha_echo"]\napprove = true`,
+      `[[policy]]\nname = "the rest"\ntools = ["*"]`,
+      `[console]\nenabled = true`,
+    ].join('\n\n'),
+  );
+
+type Answer = { action: 'accept'; content: { approve: boolean } };
+
+/** A client whose person answers each question only when `answer` is called; `asked` resolves when a question arrives. */
+const heldAnswers = (client: Client) => {
+  const waiting: ((answer: Answer) => void)[] = [];
+  let asked: () => void = () => {};
+  const question = new Promise<void>((resolve) => (asked = resolve));
+  client.setRequestHandler(
+    'elicitation/create',
+    () =>
+      new Promise<Answer>((resolve) => {
+        waiting.push(resolve);
+        asked();
+      }),
+  );
+  return { question, answer: (answer: Answer) => waiting.shift()?.(answer) };
+};
+
+describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for approval on Activity', () => {
+  let gateway: HttpGateway;
+  let browser: Browser;
+  let client: Client;
+  let shots: string;
+  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
+
+  beforeAll(async () => {
+    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    gateway = await startHttpGateway({ config: approvalsToml() });
+    client = await connectHttp(gateway.url, { token, client: { capabilities: { elicitation: { form: {} } } } });
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  });
+
+  afterAll(async () => {
+    await closePages();
+    await browser?.close();
+    await client?.close();
+    await cleanup();
+    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+  });
+
+  it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {
+    const page = await newPage();
+    await signIn(page, gateway.origin, token);
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await page.waitForURL(`${gateway.origin}/console/activity`);
+    const waiting = page.locator('#waiting');
+    expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
+
+    const person = heldAnswers(client);
+    const call = client.callTool({ name: 'alpha_echo', arguments: { text: secret } });
+    await person.question;
+    // Live, without a reload: the call waits for its person.
+    const row = waiting.locator('tr[data-server="alpha"][data-tool="alpha_echo"]');
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('server-token');
+    expect(text).toContain('default');
+    expect(text).toContain('a person approves echoes');
+    expect(await waiting.getByRole('status').textContent()).toBe("1 call is waiting for a person's approval");
+    expect(await page.content()).not.toContain(secret);
+    expect(await seriousViolations(page, axe.source)).toEqual([]);
+    await page.screenshot({ path: join(shots, 'console-activity-waiting.png') });
+
+    person.answer({ action: 'accept', content: { approve: true } });
+    expect(textOf(await call)).toBe(secret);
+    await row.waitFor({ state: 'detached' });
+    expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
+    // Its decision, in the audit table below.
+    await page.locator('#activity tr[data-decision="approved"][data-name="alpha_echo"]').waitFor();
+    expect(cspViolations).toEqual([]);
+  });
+});
