@@ -2,7 +2,7 @@ import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError } from '@promptyard/core';
 import type { Authenticator, Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
-import type { Host, HttpEndpoint } from '@promptyard/host';
+import type { Host, HttpEndpoint, Served } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { PinBook, PinLocation } from '@promptyard/router';
 import type { Cluster } from '@promptyard/core';
@@ -107,11 +107,11 @@ export const startGateway = async (
   }
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
   const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
-  const bound = { url: '' };
+  const bound: BoundEndpoint = { url: '' };
   const operatorConsole = http
-    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, resource: () => bound.url, logger })
+    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, logger }, bound)
     : undefined;
-  const { url } = await host.serve(await blueprintOf(surfaces, profile), {
+  bound.served = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
       ? {
           ...httpEndpoint(router, config, authenticator),
@@ -124,6 +124,7 @@ export const startGateway = async (
     policy: policy !== undefined,
     counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),
   });
+  const { url } = bound.served;
   startupMark('serving');
   bound.url = config.transport.publicUrl ?? url ?? '';
   if (operatorConsole !== undefined && url !== undefined) logger.notice(`console at ${new URL('/console', url).href}`);
@@ -185,14 +186,26 @@ const warnRestartOnly = (previous: GatewayConfig, next: GatewayConfig, logger: L
     });
 };
 
-/** `[console]`, when enabled: loaded on demand, so a gateway without it never reads its code. */
+/** The HTTP endpoint once it is served: its URL (the OAuth resource) and who is connected. */
+interface BoundEndpoint {
+  url: string;
+  served?: Served;
+}
+
+/** `[console]`, when enabled: loaded on demand, so a gateway without it never reads its code; it reads `bound` once the endpoint is served. */
 const openConsole = async (
-  options: Omit<Parameters<typeof MountConsole>[0], 'config'> & { readonly config: GatewayConfig },
+  options: Omit<Parameters<typeof MountConsole>[0], 'config' | 'resource' | 'clients'> & { readonly config: GatewayConfig },
+  bound: BoundEndpoint,
 ): Promise<MountedConsole | undefined> => {
   const { config } = options;
   if (config.console === undefined) return undefined;
   const { mountConsole } = await import('./console/mount.js');
-  return mountConsole({ ...options, config: { ...config, console: config.console } });
+  return mountConsole({
+    ...options,
+    config: { ...config, console: config.console },
+    resource: () => bound.url,
+    clients: () => bound.served?.clients,
+  });
 };
 
 /** `[telemetry]` and `[cluster]`. */

@@ -1,13 +1,13 @@
 /**
  * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
- * the Servers, Catalog, Changes and Activity pages, their event stream, the restart, approve and reject
+ * the Servers, Catalog, Changes, Activity and Sessions pages, their event stream, the restart, approve and reject
  * actions and the console's own files. Every answer
  * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
  * pre-session token of its form); acting needs the admin role.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@promptyard/core';
-import type { HttpMount } from '@promptyard/mcp';
+import type { ClientRoster, HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityPage } from './activity-page.js';
@@ -23,6 +23,7 @@ import { liveStream } from './live-streams.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
 import { renderServersPage } from './servers-page.js';
+import { renderSessionsPage } from './sessions-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
@@ -45,11 +46,16 @@ export interface ConsoleOptions {
   readonly changes?: ChangeDesk | undefined;
   /** The audit stream the Activity page shows; absent: none. */
   readonly activity?: ActivityFeed | undefined;
+  /** The MCP clients of the gateway's endpoint (the Sessions page); absent: none listed. */
+  readonly clients?: ClientRoster | undefined;
 }
 
 interface Context extends ConsoleOptions {
   readonly sessions: SessionStore;
+  readonly clients: ClientRoster;
 }
+
+const noClients: ClientRoster = { clients: () => [], onClientsChange: () => () => {} };
 
 const maxFormBytes = 16 * 1024;
 
@@ -234,6 +240,7 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
   else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
   else if (path === '/activity') sendHtml(res, 200, renderActivityPage(context.activity, session, activityFilterOf(query)));
+  else if (path === '/sessions') sendHtml(res, 200, renderSessionsPage(context.clients, session));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };
@@ -261,6 +268,10 @@ const handle = async (context: Context, req: IncomingMessage, res: ServerRespons
 
 /** The console as the HTTP endpoint mounts it at `/console`. */
 export const createConsole = (options: ConsoleOptions): HttpMount & { readonly sessions: SessionStore } => {
-  const context: Context = { ...options, sessions: createSessionStore({ ttlMs: options.sessionMs }) };
+  const context: Context = {
+    ...options,
+    sessions: createSessionStore({ ttlMs: options.sessionMs }),
+    clients: options.clients ?? noClients,
+  };
   return { prefix: consolePath, sessions: context.sessions, handle: (req, res) => handle(context, req, res) };
 };

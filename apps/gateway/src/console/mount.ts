@@ -5,7 +5,7 @@
  */
 import { createAuthenticator } from '@promptyard/auth';
 import type { Authenticator, Logger } from '@promptyard/core';
-import type { HttpMount } from '@promptyard/mcp';
+import type { ClientRoster, HttpMount } from '@promptyard/mcp';
 import type { PinBook, PinLocation, Router } from '@promptyard/router';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { ConsoleConfig } from '../config/console.js';
@@ -36,9 +36,11 @@ export const mountConsole = (options: {
   readonly authenticator: Authenticator | undefined;
   /** The endpoint's URL once it is bound (the OAuth resource). */
   readonly resource: () => string;
+  /** Who is connected to the endpoint, once it is bound (the Sessions page). */
+  readonly clients: () => ClientRoster | undefined;
   readonly logger: Logger;
 }): MountedConsole => {
-  const { router, pins, pinLocation, activity, config, authenticator, resource, logger } = options;
+  const { router, pins, pinLocation, activity, config, authenticator, resource, clients, logger } = options;
   const model = createUiModel(router, { pins });
   const changes =
     activity === undefined
@@ -64,6 +66,10 @@ export const mountConsole = (options: {
     logger: logger.child('console'),
     changes,
     activity,
+    clients: {
+      clients: () => clients()?.clients() ?? [],
+      onClientsChange: (listener) => clients()?.onClientsChange(listener) ?? (() => {}),
+    },
   });
   return { mount, close: () => model.close() };
 };
