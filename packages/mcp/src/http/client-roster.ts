@@ -4,7 +4,8 @@
  * session: each request names its client and revision in `_meta`, so they are kept by endpoint,
  * identity, client name and version, counted, and forgotten after some minutes idle (at most `max`,
  * the least recently seen out first). A request costs four map lookups and two counters, nothing
- * allocated; listeners hear of changes at most once per `notifyMs`. Session ids are shown by a short prefix only, never whole.
+ * allocated; listeners hear of changes at most once per `notifyMs`. Session ids are shown by a short
+ * prefix only, never whole.
  */
 import { isObject } from '../json-shapes.js';
 import type { LegacySession } from '../sessions/session-table.js';
