@@ -2,7 +2,7 @@ import { createAccessPolicy, createAuthenticator } from '@promptyard/auth';
 import { createLogger, describeError } from '@promptyard/core';
 import type { AuditTrail, Authenticator, Logger } from '@promptyard/core';
 import { startHost, startupMark, watchConfigFile } from '@promptyard/host';
-import type { Host, HttpEndpoint } from '@promptyard/host';
+import type { Host, HttpEndpoint, Served } from '@promptyard/host';
 import { Approvals, DEFAULT_PROFILE, killAllChildren, openPinBook, pinFileFor, Router, spawnStdioServersEarly } from '@promptyard/router';
 import type { PinBook, PinLocation } from '@promptyard/router';
 import type { Cluster } from '@promptyard/core';
@@ -108,15 +108,11 @@ export const startGateway = async (
   }
   const surfaces: SurfaceContext = { router, config, version: options.version, logger, access, trail, host };
   const authenticator = config.auth === undefined ? undefined : createAuthenticator(config.auth, { logger: logger.child('auth') });
-  const bound = { url: '', console: '' };
+  const bound: BoundEndpoint = { url: '', console: '' };
   const operatorConsole = activity
-    ? await openConsole({
-        ...{ router, pins, pinLocation, activity, config, authenticator, cluster, logger },
-        resource: () => bound.url,
-        consoleOrigin: () => bound.console,
-      })
+    ? await openConsole({ router, pins, pinLocation, activity, config, authenticator, cluster, logger }, bound)
     : undefined;
-  const { url } = await host.serve(await blueprintOf(surfaces, profile), {
+  bound.served = await host.serve(await blueprintOf(surfaces, profile), {
     http: http
       ? {
           ...httpEndpoint(router, config, authenticator),
@@ -129,6 +125,7 @@ export const startGateway = async (
     policy: policy !== undefined,
     counts: () => ({ servers: config.servers.length, profiles: config.profiles.length }),
   });
+  const { url } = bound.served;
   startupMark('serving');
   bound.url = config.transport.publicUrl ?? url ?? '';
   const apart = operatorConsole === undefined ? undefined : await serveConsole(operatorConsole, config, url, bound, logger);
@@ -189,14 +186,31 @@ const warnRestartOnly = (previous: GatewayConfig, next: GatewayConfig, logger: L
     });
 };
 
-/** `[console]`, when enabled: loaded on demand, so a gateway without it never reads its code. */
+/** The HTTP endpoint once it is served: its URL (the OAuth resource) and who is connected. */
+interface BoundEndpoint {
+  url: string;
+  /** Where browsers reach the console: the endpoint, or `[console] bind`'s address. */
+  console: string;
+  served?: Served;
+}
+
+/** `[console]`, when enabled: loaded on demand, so a gateway without it never reads its code; it reads `bound` once the endpoint is served. */
 const openConsole = async (
-  options: Omit<Parameters<typeof MountConsole>[0], 'config'> & { readonly config: GatewayConfig },
+  options: Omit<Parameters<typeof MountConsole>[0], 'config' | 'resource' | 'consoleOrigin' | 'clients'> & {
+    readonly config: GatewayConfig;
+  },
+  bound: BoundEndpoint,
 ): Promise<MountedConsole | undefined> => {
   const { config } = options;
   if (config.console === undefined) return undefined;
   const { mountConsole } = await import('./console/mount.js');
-  return mountConsole({ ...options, config: { ...config, console: config.console } });
+  return mountConsole({
+    ...options,
+    config: { ...config, console: config.console },
+    resource: () => bound.url,
+    consoleOrigin: () => bound.console,
+    clients: () => bound.served?.clients,
+  });
 };
 
 /** The console's view of the audit when it is served: on the HTTP endpoint, or on `[console] bind` whatever the transport. */
@@ -219,7 +233,7 @@ const serveConsole = async (
   operatorConsole: MountedConsole,
   config: GatewayConfig,
   url: string | undefined,
-  bound: { url: string; console: string },
+  bound: BoundEndpoint,
   logger: Logger,
 ): Promise<ConsoleApart | undefined> => {
   const bind = config.console?.bind;

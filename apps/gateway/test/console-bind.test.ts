@@ -47,6 +47,7 @@ describe('[console] bind', () => {
     expect(page).toContain('data-server="alpha"');
     expect(page).toContain('data-server="beta"');
     expect((await gateway.client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(await (await consolePage(origin, session, '/console/sessions')).text()).toContain('This gateway serves MCP over stdio');
 
     const root = await fetch(`${origin}/`, { redirect: 'manual' });
     expect(root.status).toBe(303);

@@ -1,6 +1,6 @@
 import type { Cluster, Logger } from '@promptyard/core';
 import { isLoopbackHost, isWildcardHost, serveHttp, serveStdio } from '@promptyard/mcp';
-import type { HttpServeOptions, McpServerBlueprint } from '@promptyard/mcp';
+import type { ClientRoster, HttpServeOptions, McpServerBlueprint } from '@promptyard/mcp';
 import type { HostTelemetry } from './start-telemetry.js';
 
 /** The endpoint's settings; the host adds its metrics and cluster. */
@@ -24,6 +24,8 @@ export interface Served {
   readonly url?: string;
   /** Over HTTP, every URL a client can use (on a wildcard bind, one per address of this machine). */
   readonly urls?: readonly string[];
+  /** Over HTTP, who is connected (what the gateway's console shows). */
+  readonly clients?: ClientRoster;
   close(): Promise<void>;
 }
 
@@ -61,7 +63,7 @@ export const serve = async (blueprint: McpServerBlueprint, options: ServeOptions
   const auth = endpoint.auth !== undefined ? `oauth (${options.issuer ?? ''})` : endpoint.authToken === undefined ? 'none' : 'bearer';
   logger.notice(`listening on ${handle.url}`, { ...options.counts(), auth });
   if (isWildcardHost(endpoint.host)) noteReachable(logger, handle.urls, endpoint);
-  return handle;
+  return { ...handle, clients: handle };
 };
 
 /**

@@ -25,6 +25,7 @@ export type {
 export { isLoopbackHost, isWildcardHost } from './http/hosts.js';
 export { serveHttp } from './http/serve-http-on-demand.js';
 export type { HttpEndpointSpec, HttpHandle, HttpMount, HttpRoute, HttpRouteAnswer, HttpServeOptions } from './http/options.js';
+export type { ClientRoster, ConnectedClient } from './http/client-roster.js';
 export { parseServeFlags } from './cli/serve-flags.js';
 export type { ServeFlags, ServeFlagValues } from './cli/serve-flags.js';
 export { loadMcpTracing } from './telemetry/mcp-tracing.js';

@@ -1,13 +1,13 @@
 /**
  * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
- * the Servers, Catalog, Changes and Activity pages, their event stream, the restart, approve and reject
+ * the Servers, Catalog, Changes, Activity and Sessions pages, their event stream, the restart, approve and reject
  * actions and the console's own files. Every answer
  * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
  * pre-session token of its form); acting needs the admin role.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@promptyard/core';
-import type { HttpMount } from '@promptyard/mcp';
+import type { ClientRoster, HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityPage } from './activity-page.js';
@@ -25,6 +25,7 @@ import type { OidcSignIn } from './oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
 import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersPage } from './servers-page.js';
+import { renderSessionsPage } from './sessions-page.js';
 import { createSessionStore, randomToken } from './sessions.js';
 import type { ConsoleSession, SessionStore } from './sessions.js';
 import type { SignInOutcome } from './sign-in.js';
@@ -54,6 +55,8 @@ export interface ConsoleOptions {
   readonly url?: (() => string | undefined) | undefined;
   /** The calls waiting for a person's approval, which the Activity page lists; absent: none. */
   readonly approvals?: WaitingApprovalsSource | undefined;
+  /** The MCP clients of the gateway's endpoint (the Sessions page); absent: it has none (a stdio gateway). */
+  readonly clients?: ClientRoster | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -266,6 +269,7 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
   else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
   else if (path === '/activity') sendHtml(res, 200, activityPage(context, session, query));
+  else if (path === '/sessions') sendHtml(res, 200, renderSessionsPage(context.clients, session));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };
@@ -293,6 +297,9 @@ const handle = async (context: Context, req: IncomingMessage, res: ServerRespons
 
 /** The console as the HTTP endpoint mounts it at `/console`. */
 export const createConsole = (options: ConsoleOptions): HttpMount & { readonly sessions: SessionStore } => {
-  const context: Context = { ...options, sessions: createSessionStore({ ttlMs: options.sessionMs }) };
+  const context: Context = {
+    ...options,
+    sessions: createSessionStore({ ttlMs: options.sessionMs }),
+  };
   return { prefix: consolePath, sessions: context.sessions, handle: (req, res) => handle(context, req, res) };
 };

@@ -29,7 +29,7 @@ export interface PageFrame {
   /** The signed-in session: the header shows who, the navigation and sign-out; absent on the sign-in page. */
   readonly session?: ConsoleSession | undefined;
   /** Which navigation entry is the current page. */
-  readonly current?: 'servers' | 'catalog' | 'changes' | 'activity';
+  readonly current?: 'servers' | 'catalog' | 'changes' | 'activity' | 'sessions';
   readonly body: string;
   /** More of the document's head (the signed-in page's refresh). */
   readonly head?: string;
@@ -40,6 +40,7 @@ const pages = [
   { id: 'catalog', label: 'Catalog', href: `${consolePath}/catalog` },
   { id: 'changes', label: 'Changes', href: `${consolePath}/changes` },
   { id: 'activity', label: 'Activity', href: `${consolePath}/activity` },
+  { id: 'sessions', label: 'Sessions', href: `${consolePath}/sessions` },
 ] as const;
 
 const navigation = (session: ConsoleSession, current: PageFrame['current']): string => `

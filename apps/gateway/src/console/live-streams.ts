@@ -1,10 +1,12 @@
 /**
  * What one `/console/events` stream follows: the Servers page's table (no `stream`), the Changes
- * page's list (`?stream=changes`) or the Activity page's table (`?stream=activity`, with the page's
+ * page's list (`?stream=changes`), the Activity page's table (`?stream=activity`, with the page's
  * filter in the same query, and the calls waiting for approval beside it), each sent again whenever
- * the gateway, the audit stream or the calls waiting change; in a cluster, every replica's, sent again
- * when another replica's report changes too.
+ * the gateway, the audit stream or the calls waiting change (in a cluster, every replica's, sent again
+ * when another replica's report changes too), or the Sessions page's table (`?stream=sessions`),
+ * whenever the endpoint's clients change.
  */
+import type { ClientRoster } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityTable } from './activity-page.js';
@@ -16,6 +18,7 @@ import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersTable } from './servers-page.js';
 import { renderWaitingApprovals, waitingEvent } from './waiting-approvals.js';
 import type { WaitingApprovalsSource } from './waiting-approvals.js';
+import { renderSessionsTable } from './sessions-page.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
@@ -25,14 +28,16 @@ export interface LiveSources {
   readonly cluster?: ClusterView | undefined;
   readonly url?: (() => string | undefined) | undefined;
   readonly approvals?: WaitingApprovalsSource | undefined;
+  /** The endpoint's clients; absent: a stdio gateway, which has none to list. */
+  readonly clients?: ClientRoster | undefined;
 }
 
-/** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
+/** What `/console/events?stream=…` follows: the servers table, the changes, the activity (with the page's filter) or the sessions. */
 export const liveStream = (
   context: LiveSources,
   query: URLSearchParams,
 ): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
-  const { model, activity, changes, cluster, approvals } = context;
+  const { model, activity, changes, cluster, approvals, clients } = context;
   const source = {
     subscribe: (listener: () => void) => {
       const stops = [model.subscribe(listener), ...[activity, cluster, approvals].map((each) => each?.subscribe(listener) ?? (() => {}))];
@@ -40,6 +45,8 @@ export const liveStream = (
     },
   };
   const stream = query.get('stream');
+  if (stream === 'sessions' && clients !== undefined)
+    return { source: { subscribe: clients.onClientsChange }, event: 'sessions', render: () => renderSessionsTable(clients.clients()) };
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
   if (stream === 'activity') {
     const entries = clusterActivity(activity, cluster);

@@ -6,7 +6,7 @@
  */
 import { createAuthenticator } from '@promptyard/auth';
 import type { Authenticator, Cluster, Logger } from '@promptyard/core';
-import type { HttpMount } from '@promptyard/mcp';
+import type { ClientRoster, HttpMount } from '@promptyard/mcp';
 import type { PinBook, PinLocation, Router } from '@promptyard/router';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { ConsoleConfig } from '../config/console.js';
@@ -43,9 +43,11 @@ export const mountConsole = (options: {
   readonly resource: () => string;
   /** Where browsers reach the console once it is bound: the endpoint's origin, or `[console] bind`'s own. */
   readonly consoleOrigin: () => string;
+  /** Who is connected to the endpoint, once it is bound (the Sessions page). */
+  readonly clients: () => ClientRoster | undefined;
   readonly logger: Logger;
 }): MountedConsole => {
-  const { router, pins, pinLocation, activity, config, authenticator, resource, consoleOrigin, logger } = options;
+  const { router, pins, pinLocation, activity, config, authenticator, resource, consoleOrigin, clients, logger } = options;
   const model = createUiModel(router, { pins });
   const url = (): string | undefined => consoleOrigin() || undefined;
   const cluster = options.cluster === undefined ? undefined : clusterViewOf(options.cluster, model, activity, url, logger);
@@ -76,6 +78,14 @@ export const mountConsole = (options: {
     cluster,
     url,
     approvals: { list: () => router.pendingApprovals(), subscribe: (listener) => router.onPendingApprovals(listener) },
+    // A stdio gateway (with [console] bind) has no endpoint: its one client is the process that started it.
+    clients:
+      config.transport.type === 'http'
+        ? {
+            clients: () => clients()?.clients() ?? [],
+            onClientsChange: (listener) => clients()?.onClientsChange(listener) ?? (() => {}),
+          }
+        : undefined,
   });
   return {
     mount,

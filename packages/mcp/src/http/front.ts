@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NodeIncomingMessageLike } from '@modelcontextprotocol/node';
 import type { AuthInfo } from '@modelcontextprotocol/server';
 import type { Cluster, Identity, Logger, Metrics } from '@promptyard/core';
+import type { ClientRosterFeed } from './client-roster.js';
 import type { ServerSdk } from '../sdk.js';
 import type { HttpAuthGate } from './auth-gate.js';
 import type { HostCheck } from './host-check.js';
@@ -38,6 +39,8 @@ export interface HttpFront {
   readonly routes: ReadonlyMap<string, HttpRoute>;
   /** Applications under a path prefix (`/console`), each authenticating itself. */
   readonly mounts: readonly HttpMount[];
+  /** Who is connected: each 2026-07-28 request is noted there (a 2025-era session counts its own). */
+  readonly clients: Pick<ClientRosterFeed, 'note'>;
 }
 
 /** One MCP endpoint behind the front: its `tools/call` relay and the SDK's path for everything else. */
@@ -185,7 +188,8 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
   }
   const authInfo = await front.gate.check(req, res);
   if (authInfo === undefined) return;
-  const refusal = endpoint.admit?.(identityOfAuthInfo(authInfo));
+  const identity = identityOfAuthInfo(authInfo);
+  const refusal = endpoint.admit?.(identity);
   if (refusal !== undefined) {
     sendJsonError(res, 403, -32000, refusal);
     return;
@@ -197,6 +201,7 @@ const handleRequest = async (front: HttpFront, req: IncomingMessage, res: Server
     if (text === null) return;
     parsedBody = parseBody(res, text, front.maxBodyBytes);
     if (parsedBody === refusedBody) return;
+    front.clients.note(pathname, identity?.subject, parsedBody);
     if (front.traced) adoptTraceHeaders(req, parsedBody);
     if (endpoint.relay?.(req, res, parsedBody) === true) return;
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator, Cluster, Identity, Metrics } from '@promptyard/core';
 
 import type { McpServerBlueprint } from '../server/blueprint.js';
+import type { ClientRoster } from './client-roster.js';
 
 /** A further MCP endpoint on the same listener: a server of its own (sessions, notifications) behind the same front. */
 export interface HttpEndpointSpec {
@@ -99,7 +100,8 @@ export interface HttpServeOptions {
   readonly admit?: HttpEndpointSpec['admit'];
 }
 
-export interface HttpHandle {
+/** The listening endpoint; who is connected to it (`clients()`) is what an operator's console shows. */
+export interface HttpHandle extends ClientRoster {
   /** Where a client on this machine connects: the bound URL, or on a wildcard bind (`0.0.0.0`, `::`) the first of `urls`. */
   readonly url: string;
   /** Every URL a client can use: on a wildcard bind one per reachable, accepted address; else just `url`. */

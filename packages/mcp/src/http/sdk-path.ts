@@ -37,12 +37,16 @@ const legacyPath = (sdk: typeof ServerSdk, sessions: LegacySessions, stateless: 
   };
 };
 
-/** 2025-era requests to sessions or the stateless fallback, 2026-07-28 ones to the modern handler. */
+/**
+ * 2025-era requests to sessions or the stateless fallback, 2026-07-28 ones to the modern handler;
+ * `onSessionsChange` hears of every session opened, used or closed.
+ */
 export const createSdkPath = (
   sdk: typeof ServerSdk,
   node: typeof NodeAdapter,
   blueprint: McpServerBlueprint,
   options: HttpServeOptions,
+  onSessionsChange?: () => void,
 ): SdkPath => {
   const { logger } = blueprint;
   const { cluster, maxBodyBytes } = options;
@@ -61,6 +65,7 @@ export const createSdkPath = (
     sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
     maxBodyBytes,
     cluster,
+    onChange: onSessionsChange,
   });
   const statelessLegacy = sdk.legacyStatelessFallback(
     blueprint.factory(false),

@@ -14,6 +14,7 @@ import type { ServerSdk } from '../sdk.js';
 import { loadServerSdk } from '../sdk.js';
 import type { McpServerBlueprint } from '../server/blueprint.js';
 import { createHttpAuthGate } from './auth-gate.js';
+import { createClientRoster, type ClientRosterFeed } from './client-roster.js';
 import { createHostCheck } from './host-check.js';
 import { identityOfAuthInfo } from './auth-identity.js';
 import { frontListener, type FrontEndpoint, type HttpFront } from './front.js';
@@ -88,9 +89,11 @@ const serveEndpoint = (
   modules: { sdk: typeof ServerSdk; node: typeof NodeAdapter },
   spec: HttpEndpointSpec,
   options: HttpServeOptions,
+  roster: ClientRosterFeed,
 ): ServedEndpoint => {
   const { path, blueprint } = spec;
-  const sdkPath = createSdkPath(modules.sdk, modules.node, blueprint, options);
+  const sdkPath = createSdkPath(modules.sdk, modules.node, blueprint, options, roster.changed);
+  roster.addEndpoint(path, () => sdkPath.sessions.local());
   return {
     path,
     sdkPath,
@@ -127,6 +130,7 @@ const createFront = (
   options: HttpServeOptions,
   endpoints: readonly ServedEndpoint[],
   bound: { url: string },
+  roster: ClientRosterFeed,
 ): HttpFront => {
   const [main] = endpoints as [ServedEndpoint];
   const { path, sdkPath } = main;
@@ -167,6 +171,7 @@ const createFront = (
     traced: blueprint.tracing !== undefined,
     routes: new Map((options.routes ?? []).map((route) => [route.path, route])),
     mounts: options.mounts ?? [],
+    clients: roster,
   };
 };
 
@@ -180,16 +185,18 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   // The Node adapter loads here, not at import: a stdio server never pays for it.
   const [sdk, node] = await Promise.all([loadServerSdk(), import('@modelcontextprotocol/node')]);
   const { logger } = blueprint;
+  const roster = createClientRoster();
   const endpoints = [
-    serveEndpoint({ sdk, node }, { path: options.path ?? '/mcp', blueprint, admit: options.admit }, options),
-    ...(options.endpoints ?? []).map((spec) => serveEndpoint({ sdk, node }, spec, options)),
+    serveEndpoint({ sdk, node }, { path: options.path ?? '/mcp', blueprint, admit: options.admit }, options, roster),
+    ...(options.endpoints ?? []).map((spec) => serveEndpoint({ sdk, node }, spec, options, roster)),
   ];
   const stop = async (): Promise<void> => {
+    roster.close();
     for (const endpoint of endpoints) endpoint.stopNotifications();
     await Promise.all(endpoints.map((endpoint) => endpoint.sdkPath.sessions.close()));
   };
   const bound = { url: '' };
-  const front = createFront(sdk, blueprint, options, endpoints, bound);
+  const front = createFront(sdk, blueprint, options, endpoints, bound, roster);
   const httpServer = createServer(frontListener(front));
   await listen(httpServer, options, () => void stop());
   httpServer.on('error', (error) => logger.error('http server error', { reason: error.message }));
@@ -202,6 +209,8 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
     urls,
     port: address.port,
     host: address.address,
+    clients: roster.clients,
+    onClientsChange: roster.onClientsChange,
     close: async () => {
       await stop();
       await Promise.all(endpoints.map((endpoint) => endpoint.sdkPath.close().catch(() => {})));

@@ -84,7 +84,7 @@ const openSession = async (
  */
 export const createLegacySessions = (options: LegacySessionsOptions): LegacySessions => {
   const { cluster, logger } = options;
-  const table = new SessionTable(options.maxSessions, options.sessionIdleMs);
+  const table = new SessionTable(options.maxSessions, options.sessionIdleMs, options.onChange);
   const context: SessionsContext = { ...options, table };
   const restored = createRestorer(context);
 

@@ -49,6 +49,9 @@ export const buildSession = (
     transport,
     server,
     lastUsed: Date.now(),
+    openedAt: Date.now(),
+    // A new session's first request is its initialize; a restored one starts counting here.
+    requests: shared === undefined ? 1 : 0,
     subject,
     ...(store instanceof MemoryEventStore ? { resumable: { events: store, live: new Map<string, () => void>() } } : {}),
   };

@@ -8,6 +8,10 @@ export interface LegacySession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
   lastUsed: number;
+  /** When it was opened (or restored) here. */
+  readonly openedAt: number;
+  /** Requests it served here: what the operator's list of clients shows. */
+  requests: number;
   /** Who opened it: another caller presenting its id is told it does not exist. */
   readonly subject: string | undefined;
   /** The relay's channel for this session, opened on its first relayed message. */
@@ -24,9 +28,12 @@ export class SessionTable {
   readonly #sessions = new Map<string, LegacySession>();
   readonly #maxSessions: number;
   readonly #sweep: ReturnType<typeof setInterval>;
+  readonly #onChange: () => void;
 
-  constructor(maxSessions: number, sessionIdleMs: number) {
+  /** `onChange` hears of every session added, used or dropped (the endpoint's list of clients). */
+  constructor(maxSessions: number, sessionIdleMs: number, onChange: () => void = () => {}) {
     this.#maxSessions = maxSessions;
+    this.#onChange = onChange;
     this.#sweep = setInterval(
       () => {
         const now = Date.now();
@@ -53,6 +60,7 @@ export class SessionTable {
 
   set(id: string, session: LegacySession): void {
     this.#sessions.set(id, session);
+    this.#onChange();
   }
 
   values(): IterableIterator<LegacySession> {
@@ -64,8 +72,10 @@ export class SessionTable {
     const session = this.#sessions.get(id);
     if (session === undefined) return undefined;
     session.lastUsed = Date.now();
+    session.requests += 1;
     this.#sessions.delete(id);
     this.#sessions.set(id, session);
+    this.#onChange();
     return session;
   }
 
@@ -76,6 +86,7 @@ export class SessionTable {
     this.#sessions.delete(id);
     session.channel?.close();
     session.resumable?.events.clear();
+    this.#onChange();
     return session;
   }
 

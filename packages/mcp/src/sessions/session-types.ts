@@ -22,6 +22,8 @@ export interface LegacySessionsOptions {
   readonly maxBodyBytes: number;
   /** Shared with the other replicas: records, event streams, answers routed to the node that asked. */
   readonly cluster?: Cluster | undefined;
+  /** Hears of every session opened, used or closed on this node (the endpoint's list of clients). */
+  readonly onChange?: (() => void) | undefined;
 }
 
 /** What the session modules share: the options and the sessions this node holds. */
