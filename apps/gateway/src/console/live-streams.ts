@@ -1,14 +1,15 @@
 /**
  * What one `/console/events` stream follows: the Servers page's table (no `stream`), the Changes
  * page's list (`?stream=changes`) or the Activity page's table (`?stream=activity`, with the page's
- * filter in the same query), each sent again whenever the gateway or the audit stream changes.
+ * filter in the same query), each sent again whenever the gateway or the audit stream changes (the
+ * servers table also every 5 s, for its calls of the last minutes).
  */
 import type { UiModel } from '../ui/model.js';
 import type { ActivityFeed } from './activity-feed.js';
 import { activityFilterOf, renderActivityTable } from './activity-page.js';
 import type { ChangeDesk } from './change-desk.js';
 import { renderChangesList } from './changes-page.js';
-import type { serveEvents } from './events.js';
+import type { EventSource, serveEvents } from './events.js';
 import { renderServersTable } from './servers-page.js';
 
 export interface LiveSources {
@@ -16,6 +17,22 @@ export interface LiveSources {
   readonly changes?: ChangeDesk | undefined;
   readonly activity?: ActivityFeed | undefined;
 }
+
+/** The servers' recent calls change with every call and as the window slides, which no event reports: their table is also looked at this often. */
+const serversRefreshMs = 5000;
+
+/** `source`, and a tick every `ms` while it is followed. */
+const ticking = (source: EventSource, ms: number): EventSource => ({
+  subscribe: (listener) => {
+    const stop = source.subscribe(listener);
+    const timer = setInterval(listener, ms);
+    timer.unref();
+    return () => {
+      stop();
+      clearInterval(timer);
+    };
+  },
+});
 
 /** What `/console/events?stream=…` follows: the servers table, the changes or the activity (with the page's filter). */
 export const liveStream = (
@@ -32,5 +49,5 @@ export const liveStream = (
   const stream = query.get('stream');
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
   if (stream === 'activity') return { source, event: 'activity', render: () => renderActivityTable(activity, activityFilterOf(query)) };
-  return { source, render: (session) => renderServersTable(model.servers(), session) };
+  return { source: ticking(source, serversRefreshMs), render: (session) => renderServersTable(model.servers(), session) };
 };

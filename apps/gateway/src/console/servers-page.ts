@@ -1,10 +1,11 @@
 /**
  * The Servers page: every backend's state, protocol revision, how its list changes are learned,
- * restarts, calls in flight, uptime and last error, from the router's status (the terminal UI's
- * model); admins get a restart button per server. The table is also what the event stream sends
- * whenever a state changes.
+ * restarts, calls in flight, its calls of the last minutes (count, p50/p95 latency, error rate),
+ * uptime and last error, from the router's status (the terminal UI's model); admins get a restart
+ * button per server. The table is also what the event stream sends whenever it changes.
  */
-import type { BackendStatus } from '@promptyard/router';
+import { callWindowSeconds } from '@promptyard/router';
+import type { BackendStatus, CallSummary } from '@promptyard/router';
 import { uptime } from '../ui/format.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
@@ -27,6 +28,41 @@ const detail = (server: BackendStatus): string => {
   return parts.length === 0 ? '' : `<br><span class="muted">${escapeHtml(parts.join(' · '))}</span>`;
 };
 
+/** `0.4 ms`, `12 ms`, `1.5 s`: a duration as the window estimates it (±9 %, so no more digits than that). */
+export const latencyText = (ms: number | undefined): string => {
+  if (ms === undefined) return '—';
+  if (ms < 0.1) return '< 0.1 ms';
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+};
+
+/** `0 %`, `0.4 %`, `12 %` of the window's calls that failed; `—` without a call. */
+export const errorRateText = (calls: CallSummary | undefined): string => {
+  if (calls === undefined) return '—';
+  const rate = (calls.failed / calls.count) * 100;
+  if (rate === 0) return '0 %';
+  if (rate < 0.1) return '< 0.1 %';
+  return rate < 10 ? `${rate.toFixed(1)} %` : `${Math.round(rate)} %`;
+};
+
+/** The failures behind the rate, and the tools' own error results (answers, not failures), when there are any. */
+const errorDetail = (calls: CallSummary | undefined): string => {
+  const parts = [
+    calls === undefined || calls.failed === 0 ? undefined : `${calls.failed} failed`,
+    calls === undefined || calls.toolErrors === 0 ? undefined : `${calls.toolErrors} tool error${calls.toolErrors === 1 ? '' : 's'}`,
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? '' : `<br><span class="muted">${parts.join(' · ')}</span>`;
+};
+
+const callCells = ({ calls }: BackendStatus): string[] => [
+  `<td class="number">${calls?.count ?? '—'}</td>`,
+  `<td class="number">${latencyText(calls?.p50Ms)}</td>`,
+  `<td class="number">${latencyText(calls?.p95Ms)}</td>`,
+  `<td class="number">${errorRateText(calls)}${errorDetail(calls)}</td>`,
+];
+
 const row = (server: BackendStatus, session: ConsoleSession): string => {
   const cells = [
     `<th scope="row">${escapeHtml(server.id)}${detail(server)}</th>`,
@@ -38,24 +74,39 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
     `<td>${escapeHtml(server.listChanges ?? '—')}</td>`,
     `<td class="number">${server.restarts}</td>`,
     `<td class="number">${server.inFlight}</td>`,
+    ...callCells(server),
     `<td>${escapeHtml(uptime(server.uptimeSeconds))}</td>`,
     `<td class="error-text">${escapeHtml(server.lastError ?? '—')}</td>`,
     ...(session.role === 'admin' ? [`<td>${restartForm(server, session)}</td>`] : []),
   ];
-  return `<tr data-server="${escapeHtml(server.id)}" data-state="${escapeHtml(server.state)}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}">${cells.join('')}</tr>`;
+  return `<tr data-server="${escapeHtml(server.id)}" data-state="${escapeHtml(server.state)}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}" data-calls="${server.calls?.count ?? 0}" data-failed="${server.calls?.failed ?? 0}">${cells.join('')}</tr>`;
 };
+
+const windowText = callWindowSeconds % 60 === 0 ? `${callWindowSeconds / 60} minutes` : `${callWindowSeconds} seconds`;
+const callHeaders = ['Calls', 'p50 latency', 'p95 latency', 'Error rate'];
 
 /** The live part of the page: a summary for screen readers and the table (what `/console/events` sends as `servers`). */
 export const renderServersTable = (servers: readonly BackendStatus[], session: ConsoleSession): string => {
   const ready = servers.filter((server) => server.state === 'ready').length;
-  const headers = ['Server', 'State', 'Transport', 'Protocol', 'List changes', 'Restarts', 'In flight', 'Uptime', 'Last error'];
+  const headers = [
+    'Server',
+    'State',
+    'Transport',
+    'Protocol',
+    'List changes',
+    'Restarts',
+    'In flight',
+    ...callHeaders,
+    'Uptime',
+    'Last error',
+  ];
   if (session.role === 'admin') headers.push('Actions');
   const body =
     servers.length === 0
       ? `<tr><td colspan="${headers.length}">No servers are configured: add a [servers.&lt;id&gt;] table to the gateway config.</td></tr>`
       : servers.map((server) => row(server, session)).join('\n');
   return `<p class="summary" role="status">${ready} of ${servers.length} servers ready</p>
-${renderTable('Servers table', 'Servers behind this gateway', headers, body)}`;
+${renderTable('Servers table', `Servers behind this gateway; calls, latency and error rate over the last ${windowText}`, headers, body)}`;
 };
 
 /** The whole page; the table inside follows `/console/events`. */

@@ -31,6 +31,8 @@ export interface CallSummary {
 
 const bucketMs = 10_000;
 const slots = 30;
+/** The window's length: what `CallSummary.windowSeconds` says, and what a page with no call yet can say. */
+export const callWindowSeconds = (slots * bucketMs) / 1000;
 const baseMs = 0.1;
 const binsPerDoubling = 4;
 /** Bin 0: under `baseMs`; bin i ≥ 1: [baseMs·2^((i−1)/4), baseMs·2^(i/4)); the last also takes anything longer. */
@@ -106,7 +108,7 @@ export class CallWindow {
       toolErrors,
       p50Ms: percentile(merged, count, 0.5),
       p95Ms: percentile(merged, count, 0.95),
-      windowSeconds: (slots * bucketMs) / 1000,
+      windowSeconds: callWindowSeconds,
     };
   }
 
