@@ -6,7 +6,7 @@
  */
 import { callWindowSeconds } from '@promptyard/router';
 import type { BackendStatus, CallSummary } from '@promptyard/router';
-import { uptime } from '../ui/format.js';
+import { latency, uptime } from '../ui/format.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
 
@@ -28,15 +28,8 @@ const detail = (server: BackendStatus): string => {
   return parts.length === 0 ? '' : `<br><span class="muted">${escapeHtml(parts.join(' · '))}</span>`;
 };
 
-/** `0.4 ms`, `12 ms`, `1.5 s`: a duration as the window estimates it (±9 %, so no more digits than that). */
-export const latencyText = (ms: number | undefined): string => {
-  if (ms === undefined) return '—';
-  if (ms < 0.1) return '< 0.1 ms';
-  if (ms < 10) return `${ms.toFixed(1)} ms`;
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${(ms / 60_000).toFixed(1)} min`;
-};
+/** A latency, `—` before the first call. */
+export const latencyText = (ms: number | undefined): string => (ms === undefined ? '—' : latency(ms));
 
 /** `0 %`, `0.4 %`, `12 %` of the window's calls that failed; `—` without a call. */
 export const errorRateText = (calls: CallSummary | undefined): string => {
