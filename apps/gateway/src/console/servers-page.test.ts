@@ -1,6 +1,6 @@
 import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
-import { errorRateText, latencyText, renderServersTable } from './servers-page.js';
+import { errorRateText, latenciesText, renderServersTable } from './servers-page.js';
 import type { ConsoleSession } from './sessions.js';
 
 const viewer: ConsoleSession = { id: 'session', csrf: 'csrf', subject: 'ann', role: 'viewer', expiresAt: Number.MAX_SAFE_INTEGER };
@@ -22,17 +22,17 @@ const cellsOf = (html: string, id: string): string[] => {
 };
 
 describe('the Servers page', () => {
-  it('writes latencies with no more digits than the ±9 % estimate has', () => {
-    expect([0.05, 0.42, 2.46, 12.4, 950, 1540, 95_000].map(latencyText)).toEqual([
-      '< 0.1 ms',
-      '0.4 ms',
-      '2.5 ms',
-      '12 ms',
-      '950 ms',
-      '1.5 s',
-      '1.6 min',
-    ]);
-    expect(latencyText(undefined)).toBe('—');
+  it('writes p50 and p95 with no more digits than the ±9 % estimate has, the unit once when they share it', () => {
+    const calls = (p50Ms: number, p95Ms: number) => ({ count: 10, failed: 0, toolErrors: 0, p50Ms, p95Ms, windowSeconds: 300 });
+    expect(
+      [
+        [0.05, 0.42],
+        [2.46, 12.4],
+        [950, 1540],
+        [30_000, 95_000],
+      ].map(([p50, p95]) => latenciesText(calls(p50!, p95!))),
+    ).toEqual(['< 0.1 ms / 0.4 ms', '2.5 / 12 ms', '950 ms / 1.5 s', '30.0 s / 1.6 min']);
+    expect(latenciesText(undefined)).toBe('—');
   });
 
   it('writes the error rate as a share of the calls in the window', () => {
@@ -48,10 +48,10 @@ describe('the Servers page', () => {
     );
     expect(html).toContain('<caption>Servers behind this gateway; calls, latency and error rate over the last 5 minutes</caption>');
     expect(html).toMatch(
-      /<th scope="col">In flight<\/th><th scope="col">Calls<\/th><th scope="col">p50 latency<\/th><th scope="col">p95 latency<\/th><th scope="col">Error rate<\/th>/,
+      /<th scope="col">In flight<\/th><th scope="col">Calls<\/th><th scope="col">Latency p50 \/ p95<\/th><th scope="col">Error rate<\/th>/,
     );
-    expect(cellsOf(html, 'alpha').slice(7, 11)).toEqual(['250', '12 ms', '91 ms', '0.4 % 1 failed · 2 tool errors']);
+    expect(cellsOf(html, 'alpha').slice(7, 10)).toEqual(['250', '12 / 91 ms', '0.4 % 1 failed · 2 tool errors']);
     expect(html).toContain('data-calls="250" data-failed="1"');
-    expect(cellsOf(html, 'beta').slice(7, 11)).toEqual(['—', '—', '—', '—']);
+    expect(cellsOf(html, 'beta').slice(7, 10)).toEqual(['—', '—', '—']);
   });
 });

@@ -28,8 +28,12 @@ const detail = (server: BackendStatus): string => {
   return parts.length === 0 ? '' : `<br><span class="muted">${escapeHtml(parts.join(' · '))}</span>`;
 };
 
-/** A latency, `—` before the first call. */
-export const latencyText = (ms: number | undefined): string => (ms === undefined ? '—' : latency(ms));
+/** `8.3 / 14 ms`, `850 ms / 1.2 s`: p50 and p95 in one cell (the unit once when they share it), `—` before the first call. */
+export const latenciesText = (calls: CallSummary | undefined): string => {
+  if (calls === undefined) return '—';
+  const [p50, p95] = [latency(calls.p50Ms), latency(calls.p95Ms)];
+  return p50.endsWith(' ms') && p95.endsWith(' ms') && !p50.startsWith('<') ? `${p50.slice(0, -3)} / ${p95}` : `${p50} / ${p95}`;
+};
 
 /** `0 %`, `0.4 %`, `12 %` of the window's calls that failed; `—` without a call. */
 export const errorRateText = (calls: CallSummary | undefined): string => {
@@ -51,8 +55,7 @@ const errorDetail = (calls: CallSummary | undefined): string => {
 
 const callCells = ({ calls }: BackendStatus): string[] => [
   `<td class="number">${calls?.count ?? '—'}</td>`,
-  `<td class="number">${latencyText(calls?.p50Ms)}</td>`,
-  `<td class="number">${latencyText(calls?.p95Ms)}</td>`,
+  `<td class="number">${latenciesText(calls)}</td>`,
   `<td class="number">${errorRateText(calls)}${errorDetail(calls)}</td>`,
 ];
 
@@ -76,7 +79,7 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
 };
 
 const windowText = callWindowSeconds % 60 === 0 ? `${callWindowSeconds / 60} minutes` : `${callWindowSeconds} seconds`;
-const callHeaders = ['Calls', 'p50 latency', 'p95 latency', 'Error rate'];
+const callHeaders = ['Calls', 'Latency p50 / p95', 'Error rate'];
 
 /** The live part of the page: a summary for screen readers and the table (what `/console/events` sends as `servers`). */
 export const renderServersTable = (servers: readonly BackendStatus[], session: ConsoleSession): string => {
