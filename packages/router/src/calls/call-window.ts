@@ -1,16 +1,17 @@
 /**
  * A backend's recent calls, as its status shows them (the console's Servers page, `/health`): how many
  * ended in the last five minutes, how many failed, and their p50 and p95 duration. Always on, so a
- * call costs one clock read at each end and a few typed-array writes, and a backend keeps a fixed
+ * call costs one clock read at each end and a few typed-array writes (≈ 0.2 µs a call on the bench
+ * machine, against ≈ 0.1 ms of the gateway's CPU a relayed call), and a backend keeps a fixed
  * ~12 KB whatever its traffic: a ring of 30 ten-second buckets, each a histogram of durations in
- * log-scale bins instead of the samples.
+ * log-scale bins instead of the samples. A summary (a status read) merges the 30 histograms: ≈ 10 µs.
  *
  * Precision: four bins per doubling from 0.1 ms to 2^24 × 0.1 ms (≈ 28 min). A percentile is the
  * geometric middle of the bin holding the sample of that rank, so it is within 2^(1/8) − 1 ≈ 9 % of
  * it (a 100 ms call reads 92–109 ms); below 0.1 ms it reads 0.05 ms, above 28 min 28 min. The window
  * is the current bucket and the 29 before it: between 290 and 300 s of calls.
  *
- * What counts: every call that got an answer or failed, its duration the client's wait. Failed: a
+ * What counts: every call that got an answer or failed, timed from the request to its end. Failed: a
  * JSON-RPC error, a timeout, a connection that closed or an unreachable server during the call. A tool
  * result with `isError` is the tool's answer, not a failure: it is counted apart (`toolErrors`). A
  * call the client cancelled is not counted (its duration is the client's patience, not the server's).
