@@ -1,7 +1,8 @@
 /**
  * The operator console in a real browser: Debian's Chromium, driven by playwright-core, against the
  * built gateway with two stdio servers, the static token and `[auth]` against a real OpenID provider.
- * Sign-in, the Servers page and its live updates, the admin/viewer split, the CSRF refusal, the
+ * Sign-in, the Servers page and its live updates (states, and the latency and error rate of the calls
+ * an MCP client makes), the admin/viewer split, the CSRF refusal, the
  * Content-Security-Policy holding, and axe-core's accessibility rules on each page. Screenshots go to
  * $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots` copies them into the docs), else a temporary folder.
  */
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
 import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
-import { cleanup, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
+import { cleanup, connectHttp, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
 const token = 'console-test-token';
@@ -33,6 +34,8 @@ const consoleToml = (issuer: string): string =>
       `[auth]\nissuer = ${JSON.stringify(issuer)}`,
       // Admins are the callers of the rule named "operators"; the provider's machine client is not one: a viewer.
       `[[policy]]\nname = "operators"\nsubjects = ["ops-*"]\nservers = ["*"]`,
+      // The static token's caller may call the servers (the calls the Servers page counts).
+      `[[policy]]\nname = "token"\nsubjects = ["server-token"]\nservers = ["*"]`,
       `[console]\nenabled = true\nadmins = ["operators"]`,
     ].join('\n\n'),
   );
@@ -76,7 +79,6 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
     await expect.poll(() => rowState(page, 'beta')).toBe('ready');
     expect(await page.getByText('Signed in as server-token (admin)').count()).toBe(1);
     expect(await seriousViolations(page, axeSource)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-servers.png') });
     expect(cspViolations).toEqual([]);
   });
 
@@ -120,5 +122,34 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
     await page.waitForURL(`${gateway.origin}/console/login`);
     await page.goto(`${gateway.origin}/console/servers`);
     expect(new URL(page.url()).pathname).toBe('/console/login');
+  });
+
+  it("shows a server's calls, their p50/p95 latency and its error rate once an MCP client has called it", async () => {
+    const page = await newPage();
+    await signIn(page, gateway.origin, token);
+    await page.locator('tr[data-server="alpha"][data-state="ready"]').waitFor({ timeout: 10_000 });
+    await page.locator('tr[data-server="beta"][data-state="ready"]').waitFor({ timeout: 10_000 });
+    const client = await connectHttp(gateway.url, { token });
+    try {
+      for (const text of ['one', 'two', 'three']) await client.callTool({ name: 'alpha_echo', arguments: { text } });
+      // The server answers a JSON-RPC error: a failed call.
+      await expect(client.readResource({ uri: 'alpha+test://alpha/no-such-resource' })).rejects.toThrow(/not found/i);
+    } finally {
+      await client.close();
+    }
+    // No reload: the table is sent again over the event stream.
+    const alpha = page.locator('tr[data-server="alpha"][data-calls="4"][data-failed="1"]');
+    await alpha.waitFor({ timeout: 10_000 });
+    const cells = alpha.locator('td');
+    // State, transport, protocol, list changes, restarts, in flight, then the calls' three columns.
+    expect(await cells.nth(6).innerText()).toBe('4');
+    expect(await cells.nth(7).innerText()).toMatch(/^(< )?\d+(\.\d)?( ms| s)? \/ (< )?\d+(\.\d)? (ms|s)$/);
+    expect(await cells.nth(8).innerText()).toMatch(/^25 %\s+1 failed$/);
+    expect(await page.locator('tr[data-server="beta"] td').nth(7).innerText()).toBe('—');
+    expect(await page.locator('caption').innerText()).toContain('over the last 5 minutes');
+    expect(await seriousViolations(page, axeSource)).toEqual([]);
+    // The table's thirteen columns fit a common desktop width, where the docs show them.
+    await page.setViewportSize({ width: 1440, height: 560 });
+    await page.screenshot({ path: join(shots, 'console-servers.png') });
   });
 });

@@ -17,6 +17,8 @@ export type { CallContext } from './calls/call-context.js';
 export type { Collision, RoutedList } from './routes/route-table.js';
 export { spawnStdioServersEarly } from './backends/backend-spec.js';
 export type { BackendState, BackendStatus } from './backends/backend-status.js';
+export { callWindowSeconds } from './calls/call-window.js';
+export type { CallSummary } from './calls/call-window.js';
 export { createCardIndex } from './routes/catalog-search.js';
 export type { CatalogSearch, Hit, PromptCard, ToolCard } from './routes/catalog-search.js';
 export { summarize } from './meta-tools/cards.js';

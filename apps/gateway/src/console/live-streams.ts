@@ -3,8 +3,9 @@
  * page's list (`?stream=changes`), the Activity page's table (`?stream=activity`, with the page's
  * filter in the same query, and the calls waiting for approval beside it), each sent again whenever
  * the gateway, the audit stream or the calls waiting change (in a cluster, every replica's, sent again
- * when another replica's report changes too), or the Sessions page's table (`?stream=sessions`),
- * whenever the endpoint's clients change.
+ * when another replica's report changes too; the servers table also every 5 s, for its calls of the
+ * last minutes), or the Sessions page's table (`?stream=sessions`), whenever the endpoint's clients
+ * change.
  */
 import type { ClientRoster } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
@@ -13,7 +14,7 @@ import { activityFilterOf, renderActivityTable } from './activity-page.js';
 import type { ChangeDesk } from './change-desk.js';
 import type { ClusterView } from './cluster-view.js';
 import { renderChangesList } from './changes-page.js';
-import type { serveEvents } from './events.js';
+import type { EventSource, serveEvents } from './events.js';
 import { clusterActivity, renderReplicaServers } from './replica-pages.js';
 import { renderServersTable } from './servers-page.js';
 import { renderWaitingApprovals, waitingEvent } from './waiting-approvals.js';
@@ -31,6 +32,22 @@ export interface LiveSources {
   /** The endpoint's clients; absent: a stdio gateway, which has none to list. */
   readonly clients?: ClientRoster | undefined;
 }
+
+/** The servers' recent calls change with every call and as the window slides, which no event reports: their table is also looked at this often. */
+const serversRefreshMs = 5000;
+
+/** `source`, and a tick every `ms` while it is followed. */
+const ticking = (source: EventSource, ms: number): EventSource => ({
+  subscribe: (listener) => {
+    const stop = source.subscribe(listener);
+    const timer = setInterval(listener, ms);
+    timer.unref();
+    return () => {
+      stop();
+      clearInterval(timer);
+    };
+  },
+});
 
 /** What `/console/events?stream=…` follows: the servers table, the changes, the activity (with the page's filter) or the sessions. */
 export const liveStream = (
@@ -58,7 +75,8 @@ export const liveStream = (
       more: [waiting],
     };
   }
+  const servers = ticking(source, serversRefreshMs);
   if (cluster !== undefined)
-    return { source, render: (session) => renderReplicaServers(model.servers(), cluster, session, context.url?.()) };
-  return { source, render: (session) => renderServersTable(model.servers(), session) };
+    return { source: servers, render: (session) => renderReplicaServers(model.servers(), cluster, session, context.url?.()) };
+  return { source: servers, render: (session) => renderServersTable(model.servers(), session) };
 };

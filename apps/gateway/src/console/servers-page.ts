@@ -1,11 +1,12 @@
 /**
  * The Servers page: every backend's state, protocol revision, how its list changes are learned,
- * restarts, calls in flight, uptime and last error, from the router's status (the terminal UI's
- * model); admins get a restart button per server. The table is also what the event stream sends
- * whenever a state changes.
+ * restarts, calls in flight, its calls of the last minutes (count, p50/p95 latency, error rate),
+ * uptime and last error, from the router's status (the terminal UI's model); admins get a restart
+ * button per server. The table is also what the event stream sends whenever it changes.
  */
-import type { BackendStatus } from '@promptyard/router';
-import { uptime } from '../ui/format.js';
+import { callWindowSeconds } from '@promptyard/router';
+import type { BackendStatus, CallSummary } from '@promptyard/router';
+import { latency, uptime } from '../ui/format.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
 import type { ConsoleSession } from './sessions.js';
 
@@ -27,6 +28,37 @@ const detail = (server: BackendStatus): string => {
   return parts.length === 0 ? '' : `<br><span class="muted">${escapeHtml(parts.join(' · '))}</span>`;
 };
 
+/** `8.3 / 14 ms`, `850 ms / 1.2 s`: p50 and p95 in one cell (the unit once when they share it), `—` before the first call. */
+export const latenciesText = (calls: CallSummary | undefined): string => {
+  if (calls === undefined) return '—';
+  const [p50, p95] = [latency(calls.p50Ms), latency(calls.p95Ms)];
+  return p50.endsWith(' ms') && p95.endsWith(' ms') && !p50.startsWith('<') ? `${p50.slice(0, -3)} / ${p95}` : `${p50} / ${p95}`;
+};
+
+/** `0 %`, `0.4 %`, `12 %` of the window's calls that failed; `—` without a call. */
+export const errorRateText = (calls: CallSummary | undefined): string => {
+  if (calls === undefined) return '—';
+  const rate = (calls.failed / calls.count) * 100;
+  if (rate === 0) return '0 %';
+  if (rate < 0.1) return '< 0.1 %';
+  return rate < 10 ? `${rate.toFixed(1)} %` : `${Math.round(rate)} %`;
+};
+
+/** The failures behind the rate, and the tools' own error results (answers, not failures), when there are any. */
+const errorDetail = (calls: CallSummary | undefined): string => {
+  const parts = [
+    calls === undefined || calls.failed === 0 ? undefined : `${calls.failed} failed`,
+    calls === undefined || calls.toolErrors === 0 ? undefined : `${calls.toolErrors} tool error${calls.toolErrors === 1 ? '' : 's'}`,
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? '' : `<br><span class="muted">${parts.join(' · ')}</span>`;
+};
+
+const callCells = ({ calls }: BackendStatus): string[] => [
+  `<td class="number">${calls?.count ?? '—'}</td>`,
+  `<td class="number">${latenciesText(calls)}</td>`,
+  `<td class="number">${errorRateText(calls)}${errorDetail(calls)}</td>`,
+];
+
 const row = (server: BackendStatus, session: ConsoleSession): string => {
   const cells = [
     `<th scope="row">${escapeHtml(server.id)}${detail(server)}</th>`,
@@ -38,12 +70,16 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
     `<td>${escapeHtml(server.listChanges ?? '—')}</td>`,
     `<td class="number">${server.restarts}</td>`,
     `<td class="number">${server.inFlight}</td>`,
+    ...callCells(server),
     `<td>${escapeHtml(uptime(server.uptimeSeconds))}</td>`,
     `<td class="error-text">${escapeHtml(server.lastError ?? '—')}</td>`,
     ...(session.role === 'admin' ? [`<td>${restartForm(server, session)}</td>`] : []),
   ];
-  return `<tr data-server="${escapeHtml(server.id)}" data-state="${escapeHtml(server.state)}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}">${cells.join('')}</tr>`;
+  return `<tr data-server="${escapeHtml(server.id)}" data-state="${escapeHtml(server.state)}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}" data-calls="${server.calls?.count ?? 0}" data-failed="${server.calls?.failed ?? 0}">${cells.join('')}</tr>`;
 };
+
+const windowText = callWindowSeconds % 60 === 0 ? `${callWindowSeconds / 60} minutes` : `${callWindowSeconds} seconds`;
+const callHeaders = ['Calls', 'Latency p50 / p95', 'Error rate'];
 
 /** The live part of the page: a summary for screen readers and the table (what `/console/events` sends as `servers`). */
 export const renderServersTable = (
@@ -52,14 +88,25 @@ export const renderServersTable = (
   names: { readonly label: string; readonly caption: string } = { label: 'Servers table', caption: 'Servers behind this gateway' },
 ): string => {
   const ready = servers.filter((server) => server.state === 'ready').length;
-  const headers = ['Server', 'State', 'Transport', 'Protocol', 'List changes', 'Restarts', 'In flight', 'Uptime', 'Last error'];
+  const headers = [
+    'Server',
+    'State',
+    'Transport',
+    'Protocol',
+    'List changes',
+    'Restarts',
+    'In flight',
+    ...callHeaders,
+    'Uptime',
+    'Last error',
+  ];
   if (session.role === 'admin') headers.push('Actions');
   const body =
     servers.length === 0
       ? `<tr><td colspan="${headers.length}">No servers are configured: add a [servers.&lt;id&gt;] table to the gateway config.</td></tr>`
       : servers.map((server) => row(server, session)).join('\n');
   return `<p class="summary" role="status">${ready} of ${servers.length} servers ready</p>
-${renderTable(names.label, names.caption, headers, body)}`;
+${renderTable(names.label, `${names.caption}; calls, latency and error rate over the last ${windowText}`, headers, body)}`;
 };
 
 /** The whole page; the table inside (`live`: every replica's, in a cluster) follows `/console/events`. */

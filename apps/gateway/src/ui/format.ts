@@ -53,6 +53,15 @@ export const uptime = (seconds: number | undefined): string => {
   return `${Math.floor(s / 86_400)}d${two(Math.floor((s % 86_400) / 3600))}h`;
 };
 
+/** `0.4 ms`, `12 ms`, `1.5 s`: a latency the backend's window of recent calls estimates (±9 %, so no more digits than that). */
+export const latency = (ms: number): string => {
+  if (ms < 0.1) return '< 0.1 ms';
+  if (ms < 10) return `${ms.toFixed(1)} ms`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${(ms / 60_000).toFixed(1)} min`;
+};
+
 export const stateColor = (state: BackendState): string => {
   switch (state) {
     case 'ready':

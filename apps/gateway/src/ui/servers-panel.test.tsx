@@ -28,6 +28,14 @@ describe('ServersPanel', () => {
     await ui.until((frame) => expect(frame).toContain('› beta'));
   });
 
+  it('shows the p95 latency of the server’s calls of the last 5 minutes, a dash before the first', async () => {
+    const calls = { count: 40, failed: 0, toolErrors: 0, p50Ms: 3.2, p95Ms: 181.3, windowSeconds: 300 };
+    const ui = await renderPanel(ServersPanel, sampleModel({ servers: [server('alpha', { calls }), server('beta')] }));
+    expect(ui.frame()).toContain('in flight: 0   p95 (5 min): 181 ms');
+    await ui.press(keys.down);
+    await ui.until((frame) => expect(frame).toContain('in flight: 0   p95 (5 min): -'));
+  });
+
   it('says how a 2026-07-28 server without a listen stream is followed: polled at its ttlMs', async () => {
     const model = sampleModel({
       servers: [server('remote', { era: 'modern', protocolVersion: '2026-07-28', listChanges: 'polling every 30 s' })],

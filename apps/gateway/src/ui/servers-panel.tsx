@@ -1,9 +1,10 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import { callWindowSeconds } from '@promptyard/router';
 import type { BackendStatus } from '@promptyard/router';
 import { ListView, PanelFrame, Row } from './components.js';
-import { clip, columnWidth, describeFailure, pad, stateColor, uptime } from './format.js';
+import { clip, columnWidth, describeFailure, latency, pad, stateColor, uptime } from './format.js';
 import { useSelection } from './selection.js';
 import type { PanelProps } from './panel.js';
 import { useKeys } from './keys.js';
@@ -16,7 +17,7 @@ const detailRows = 5;
 const details = (server: BackendStatus): string[] => [
   `${server.id}${server.server === undefined ? '' : ` — ${server.server}`}`,
   `last error: ${server.lastError ?? '-'}`,
-  `pid: ${server.pid ?? '-'}   protocol: ${server.protocolVersion ?? '-'}${server.era === undefined ? '' : ` (${server.era})`}   in flight: ${server.inFlight}`,
+  `pid: ${server.pid ?? '-'}   protocol: ${server.protocolVersion ?? '-'}${server.era === undefined ? '' : ` (${server.era})`}   in flight: ${server.inFlight}   p95 (${callWindowSeconds / 60} min): ${server.calls === undefined ? '-' : latency(server.calls.p95Ms)}`,
   `next retry: ${server.nextRetrySeconds === undefined ? '-' : `in ${Math.ceil(server.nextRetrySeconds)}s`}   restarts: ${server.restarts}   list changes: ${server.listChanges ?? '-'}`,
 ];
 

@@ -3,6 +3,7 @@ import type { LogFields } from '@promptyard/core';
 import type { Era, ListChanges, UpstreamConnection } from '../sdk/upstream-types.js';
 import type { BackendLists } from './backend-lists.js';
 import type { OversizedStatus } from './oversize-tally.js';
+import type { CallSummary } from '../calls/call-window.js';
 
 export interface BackendTimings {
   readonly connectMs: number;
@@ -37,6 +38,8 @@ export interface BackendStatus extends OversizedStatus {
   readonly nextRetrySeconds?: number | undefined;
   readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
   readonly inFlight: number;
+  /** Calls ended in the last five minutes (count, failed, p50/p95 ms); absent: none. */
+  readonly calls?: CallSummary | undefined;
 }
 
 export const countsOf = (lists: BackendLists): BackendStatus['counts'] => ({

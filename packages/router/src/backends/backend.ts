@@ -12,6 +12,7 @@ import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
+import { CallWindow } from '../calls/call-window.js';
 
 /** What a backend reports to the router. */
 export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized'> {
@@ -46,6 +47,8 @@ export class Backend {
   restarts = 0;
   lastError: string | undefined;
   inFlight = 0;
+  /** The calls of the last five minutes: counts, failures, p50/p95 (fed by `BackendCall`). */
+  readonly calls = new CallWindow();
   private connection: UpstreamConnection | undefined;
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -169,6 +172,7 @@ export class Backend {
         this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
       counts: countsOf(this.lists),
       inFlight: this.inFlight,
+      calls: this.calls.summary(),
       ...this.oversize.status(),
     };
   }

@@ -40,6 +40,7 @@ export class BackendCall {
   private readonly peer: ClientPeer | undefined;
   private readonly held: ClientPeer[] | undefined;
   private readonly timed: (() => void) | undefined;
+  private readonly started: number;
 
   constructor(
     tracker: CallTracker,
@@ -57,11 +58,17 @@ export class BackendCall {
     this.span = span;
     this.held = tracker.hold(backend, peer);
     this.timed = tracker.metrics?.backendCall(backend.id);
+    this.started = backend.calls.start();
   }
 
-  /** The call is over: no longer in flight, its duration recorded, its span ended (`errorType`: how it failed). */
+  /**
+   * The call is over: no longer in flight, its duration and outcome recorded (the metrics, the backend's
+   * window of recent calls), its span ended. `errorType`: how it failed (`tool_error`: an `isError`
+   * result, `cancelled`: by the client).
+   */
   end(errorType?: string): void {
     this.timed?.();
+    this.backend.calls.end(this.started, errorType);
     this.tracker.release(this.backend, this.peer, this.held);
     this.span?.end(errorType);
   }

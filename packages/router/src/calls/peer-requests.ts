@@ -132,10 +132,10 @@ export class PeerRequests implements CallTracker {
       result = await this.run(pending, context, call);
     } catch (error) {
       const failure = pending.failure(error, upstream);
-      pending.end(span === undefined ? undefined : errorTypeOf(failure));
+      pending.end(context.signal?.aborted === true ? 'cancelled' : errorTypeOf(failure));
       throw failure;
     }
-    pending.end(span !== undefined && (result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : undefined);
+    pending.end((result as { isError?: unknown } | undefined)?.isError === true ? 'tool_error' : undefined);
     return result;
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Backend } from '../backends/backend.js';
 import { PeerRequests } from './peer-requests.js';
 import { ResourceSubscriptions } from './resource-calls.js';
+import { CallWindow } from './call-window.js';
 
 /** The part of a backend subscriptions touch: its upstream's subscribe/unsubscribe, scripted. */
 const backend = (outcomes: ('ok' | 'fail')[]) => {
@@ -18,6 +19,7 @@ const backend = (outcomes: ('ok' | 'fail')[]) => {
     state: 'ready',
     era: 'legacy',
     inFlight: 0,
+    calls: new CallWindow(),
     capabilities: { resources: { subscribe: true } },
     upstream,
     upstreamOrUndefined: () => upstream,

@@ -4,15 +4,22 @@ import type { Backend } from '../backends/backend.js';
 import { PeerRequests } from './peer-requests.js';
 import type { RouteTable } from '../routes/route-table.js';
 import { Auditor } from './call-audit.js';
+import { CallWindow } from './call-window.js';
 import { relayToolCall } from './tool-relay.js';
 
-/** A ready 2025-era stdio backend whose relay answers every call with `result`. */
-const relayed = (prefix: string | false, result: Record<string, unknown>, tracing?: McpTracing, trace?: () => never) => {
+/** A ready 2025-era stdio backend whose relay answers every call with `result` (or the whole `response`). */
+const relayed = (
+  prefix: string | false,
+  result: Record<string, unknown>,
+  tracing?: McpTracing,
+  trace?: () => never,
+  response: Record<string, unknown> = { jsonrpc: '2.0', id: 'relay-1', result },
+) => {
   const sent: Readonly<Record<string, unknown>>[] = [];
   const relay = {
     call: (params: Readonly<Record<string, unknown>>, done: (response: Readonly<Record<string, unknown>>) => void) => {
       sent.push(params);
-      queueMicrotask(() => done({ jsonrpc: '2.0', id: 'relay-1', result }));
+      queueMicrotask(() => done(response));
       return { cancel: () => {} };
     },
   };
@@ -21,6 +28,7 @@ const relayed = (prefix: string | false, result: Record<string, unknown>, tracin
     config: { prefix },
     state: 'ready',
     inFlight: 0,
+    calls: new CallWindow(),
     upstreamOrUndefined: () => ({ relay }),
   } as unknown as Backend;
   const tools: RouteTable['tools'] = new Map([
@@ -47,7 +55,7 @@ const relayed = (prefix: string | false, result: Record<string, unknown>, tracin
         trace,
       );
     });
-  return { call, sent };
+  return { call, sent, backend };
 };
 
 describe('relayToolCall', () => {
@@ -110,5 +118,21 @@ describe('relayToolCall', () => {
       },
     ]);
     expect(sent).toEqual([{ name: 'get-resource-links', arguments: {}, _meta: { traceparent: 'the gateway’s', other: 1 } }]);
+  });
+
+  it('counts each call in the backend’s recent calls: a JSON-RPC error as failed, an isError result as a tool error', async () => {
+    const { call, backend } = relayed('everything', { content: [] });
+    await call();
+    expect(backend.calls.summary()).toMatchObject({ count: 1, failed: 0, toolErrors: 0 });
+    const failing = relayed('everything', {}, undefined, undefined, {
+      jsonrpc: '2.0',
+      id: 'relay-1',
+      error: { code: -32603, message: 'boom' },
+    });
+    expect((await failing.call())['error']).toMatchObject({ message: 'everything: boom' });
+    expect(failing.backend.calls.summary()).toMatchObject({ count: 1, failed: 1, toolErrors: 0 });
+    const toolError = relayed('everything', { content: [], isError: true });
+    await toolError.call();
+    expect(toolError.backend.calls.summary()).toMatchObject({ count: 1, failed: 0, toolErrors: 1 });
   });
 });

@@ -90,10 +90,7 @@ export const relayToolCall = (
       return;
     }
     const error = response['error'] as { message?: unknown } | undefined;
-    finish(
-      span === undefined ? undefined : responseErrorType(response),
-      error === undefined ? undefined : String(error.message ?? 'error'),
-    );
+    finish(responseErrorType(response), error === undefined ? undefined : String(error.message ?? 'error'));
     if (error !== undefined) reply({ ...response, id, error: { ...error, message: `${backend.id}: ${String(error.message ?? 'error')}` } });
     else if (response['result'] === undefined) reply({ ...response, id });
     else reply({ ...response, id, result: rewriteToolResult(response['result'], uriMapFor(backend.config.prefix)) });

@@ -6,6 +6,7 @@ import { resolveUri } from './resource-routes.js';
 import { buildRouteTable, createNamers } from './route-table.js';
 import { backendConfig, routerConfig } from '../test-router-config.js';
 import { noOverrides } from '../surface/surface-types.js';
+import { CallWindow } from '../calls/call-window.js';
 
 describe('resolveUri', () => {
   const config = routerConfig([backendConfig('App_1', { command: 'app' }), backendConfig('plain', { command: 'plain', prefix: false })]);
@@ -25,6 +26,7 @@ describe('resolveUri', () => {
       state: 'ready',
       era: 'legacy',
       inFlight: 0,
+      calls: new CallWindow(),
       lists,
       capabilities: { resources: {} },
       upstream,
