@@ -13,7 +13,7 @@ import type { GatewayConfig } from './config/gateway-config.js';
 import { resolveProfile } from './config/profiles.js';
 import type { mountConsole as MountConsole, MountedConsole } from './console/mount.js';
 import type { ConsoleApart } from './console/serve-apart.js';
-import type { ActivityFeed } from './console/activity-feed.js';
+import type { ActivityFeed } from './console/sources/activity-feed.js';
 import { admission, blueprintOf, healthOf, profileEndpoints } from './surfaces.js';
 import type { SurfaceContext } from './surfaces.js';
 
@@ -222,7 +222,7 @@ const consoleActivity = async (config: GatewayConfig, next: AuditTrail | undefin
     );
     return undefined;
   }
-  return (await import('./console/activity-feed.js')).createActivityFeed(next);
+  return (await import('./console/sources/activity-feed.js')).createActivityFeed(next);
 };
 
 /**

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import htmx from 'htmx.org/dist/htmx.min.js?raw';
 import sse from 'htmx-ext-sse/dist/sse.min.js?raw';
 import css from './assets/console.css?raw';
-import { securityHeaders } from './security.js';
+import { securityHeaders } from './access/security.js';
 
 interface Asset {
   readonly type: string;

@@ -6,10 +6,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { PinKind } from '@promptyard/router';
-import type { ChangeDesk, DeskOutcome } from './change-desk.js';
-import { changesPath } from './changes-page.js';
-import { securityHeaders } from './security.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ChangeDesk, DeskOutcome } from './sources/change-desk.js';
+import { changesPath } from './pages/changes-page.js';
+import { securityHeaders } from './access/security.js';
+import type { ConsoleSession } from './access/sessions.js';
 
 const refuse = (res: ServerResponse, status: number, message: string): void => {
   res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/plain; charset=utf-8' }).end(message);

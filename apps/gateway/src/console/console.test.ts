@@ -6,8 +6,8 @@ import { createLogger } from '@promptyard/core';
 import type { BackendStatus } from '@promptyard/router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConsole } from './console.js';
-import { contentSecurityPolicy } from './security.js';
-import type { Role } from './sessions.js';
+import { contentSecurityPolicy } from './access/security.js';
+import type { Role } from './access/sessions.js';
 
 const backend: BackendStatus = {
   id: 'alpha',

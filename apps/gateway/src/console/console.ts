@@ -1,35 +1,41 @@
 /**
- * The operator console at `/console`, mounted on the gateway's HTTP endpoint: sign-in and sign-out,
- * the Servers, Catalog, Changes, Activity and Sessions pages, their event stream, the restart, approve and reject
- * actions and the console's own files. Every answer
- * carries the strict security headers; every POST needs the session's CSRF token (sign-in: the
- * pre-session token of its form); acting needs the admin role.
+ * The operator console at `/console` (on the gateway's HTTP endpoint, or on `[console] bind`): sign-in
+ * and sign-out, the Servers, Catalog, Changes, Activity and Sessions pages, their event stream, the
+ * restart, approve and reject actions and the console's own files. Every answer carries the strict
+ * security headers; every POST needs the session's CSRF token (sign-in: the pre-session token of its
+ * form); acting needs the admin role.
+ *
+ * Its rooms: `access/` who signs in and how (the token form, the identity provider, browser sessions,
+ * roles, cookies and security headers); `pages/` each page's HTML; `sources/` what the pages read and
+ * act on (the catalog, the pending definitions, the activity, the other replicas). Here: the requests'
+ * routing (this file), the event stream (`events.ts`, `live-streams.ts`), the files (`assets.ts`) and
+ * where it is mounted (`mount.ts`, `serve-apart.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@promptyard/core';
 import type { ClientRoster, HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
-import type { ActivityFeed } from './activity-feed.js';
-import { activityFilterOf, renderActivityPage } from './activity-page.js';
+import type { ActivityFeed } from './sources/activity-feed.js';
+import { activityFilterOf, renderActivityPage } from './pages/activity-page.js';
 import { serveAsset } from './assets.js';
-import type { ChangeDesk } from './change-desk.js';
-import type { ClusterView } from './cluster-view.js';
+import type { ChangeDesk } from './sources/change-desk.js';
+import type { ClusterView } from './sources/cluster-view.js';
 import { changeAction } from './change-action.js';
-import { renderChangesPage } from './changes-page.js';
+import { renderChangesPage } from './pages/changes-page.js';
 import { serveEvents } from './events.js';
-import { renderCatalogPage } from './catalog-page.js';
-import type { CatalogSource } from './catalog-source.js';
-import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigningOut } from './html.js';
+import { renderCatalogPage } from './pages/catalog-page.js';
+import type { CatalogSource } from './sources/catalog-source.js';
+import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigningOut } from './pages/html.js';
 import { liveStream } from './live-streams.js';
-import type { OidcSignIn } from './oidc-sign-in.js';
-import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './security.js';
-import { clusterActivity, renderReplicaServers } from './replica-pages.js';
-import { renderServersPage } from './servers-page.js';
-import { renderSessionsPage } from './sessions-page.js';
-import { createSessionStore, randomToken } from './sessions.js';
-import type { ConsoleSession, SessionStore } from './sessions.js';
-import type { SignInOutcome } from './sign-in.js';
-import type { WaitingApprovalsSource } from './waiting-approvals.js';
+import type { OidcSignIn } from './access/oidc-sign-in.js';
+import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './access/security.js';
+import { clusterActivity, renderReplicaServers } from './pages/replica-pages.js';
+import { renderServersPage } from './pages/servers-page.js';
+import { renderSessionsPage } from './pages/sessions-page.js';
+import { createSessionStore, randomToken } from './access/sessions.js';
+import type { ConsoleSession, SessionStore } from './access/sessions.js';
+import type { SignInOutcome } from './access/sign-in.js';
+import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
 
 export interface ConsoleOptions {
   /** What the console reads and does: the terminal UI's model over the running router. */

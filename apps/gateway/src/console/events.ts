@@ -6,8 +6,8 @@
  * waiting for approval, and the audit table) gets each as its own event on the one stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { securityHeaders } from './security.js';
-import type { ConsoleSession, SessionStore } from './sessions.js';
+import { securityHeaders } from './access/security.js';
+import type { ConsoleSession, SessionStore } from './access/sessions.js';
 
 export interface EventSource {
   /** Called after anything changed; returns the unsubscribe. */

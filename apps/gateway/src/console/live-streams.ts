@@ -9,17 +9,17 @@
  */
 import type { ClientRoster } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
-import type { ActivityFeed } from './activity-feed.js';
-import { activityFilterOf, renderActivityTable } from './activity-page.js';
-import type { ChangeDesk } from './change-desk.js';
-import type { ClusterView } from './cluster-view.js';
-import { renderChangesList } from './changes-page.js';
+import type { ActivityFeed } from './sources/activity-feed.js';
+import { activityFilterOf, renderActivityTable } from './pages/activity-page.js';
+import type { ChangeDesk } from './sources/change-desk.js';
+import type { ClusterView } from './sources/cluster-view.js';
+import { renderChangesList } from './pages/changes-page.js';
 import type { EventSource, serveEvents } from './events.js';
-import { clusterActivity, renderReplicaServers } from './replica-pages.js';
-import { renderServersTable } from './servers-page.js';
-import { renderWaitingApprovals, waitingEvent } from './waiting-approvals.js';
-import type { WaitingApprovalsSource } from './waiting-approvals.js';
-import { renderSessionsTable } from './sessions-page.js';
+import { clusterActivity, renderReplicaServers } from './pages/replica-pages.js';
+import { renderServersTable } from './pages/servers-page.js';
+import { renderWaitingApprovals, waitingEvent } from './pages/waiting-approvals.js';
+import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
+import { renderSessionsTable } from './pages/sessions-page.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;

@@ -11,16 +11,16 @@ import type { PinBook, PinLocation, Router } from '@promptyard/router';
 import type { GatewayConfig } from '../config/gateway-config.js';
 import type { ConsoleConfig } from '../config/console.js';
 import { createUiModel } from '../ui/model.js';
-import type { ActivityFeed } from './activity-feed.js';
-import { createChangeDesk } from './change-desk.js';
-import { createCatalogSource } from './catalog-source.js';
-import { createClusterView, snapshotMapName } from './cluster-view.js';
-import type { ClusterView } from './cluster-view.js';
+import type { ActivityFeed } from './sources/activity-feed.js';
+import { createChangeDesk } from './sources/change-desk.js';
+import { createCatalogSource } from './sources/catalog-source.js';
+import { createClusterView, snapshotMapName } from './sources/cluster-view.js';
+import type { ClusterView } from './sources/cluster-view.js';
 import { createConsole } from './console.js';
-import { consolePath } from './html.js';
-import { createOidcSignIn } from './oidc-sign-in.js';
-import type { OidcSignIn } from './oidc-sign-in.js';
-import { createSignIn } from './sign-in.js';
+import { consolePath } from './pages/html.js';
+import { createOidcSignIn } from './access/oidc-sign-in.js';
+import type { OidcSignIn } from './access/oidc-sign-in.js';
+import { createSignIn } from './access/sign-in.js';
 
 export interface MountedConsole {
   readonly mount: HttpMount;

@@ -13,7 +13,7 @@ import type { Logger } from '@promptyard/core';
 import type { HttpMount } from '@promptyard/mcp';
 import { isLoopbackHost } from '@promptyard/mcp';
 import type { ConsoleBind } from '../config/console.js';
-import { securityHeaders } from './security.js';
+import { securityHeaders } from './access/security.js';
 
 export interface ConsoleApart {
   /** Its origin as bound (`http://127.0.0.1:9090`). */

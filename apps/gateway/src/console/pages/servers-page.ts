@@ -6,9 +6,9 @@
  */
 import { callWindowSeconds } from '@promptyard/router';
 import type { BackendStatus, CallSummary } from '@promptyard/router';
-import { latency, uptime } from '../ui/format.js';
+import { latency, uptime } from '../../ui/format.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const restartPath = (id: string): string => `${consolePath}/servers/${encodeURIComponent(id)}/restart`;
 

@@ -10,7 +10,7 @@
 import type { AuditTrail, Logger } from '@promptyard/core';
 import { approvePins, fieldsSeen, openPinStore, pinState, rejectionOf, rejectPins } from '@promptyard/router';
 import type { PinAddress, PinBook, PinChange, PinEntry, PinLocation, PinRecord, PinStore } from '@promptyard/router';
-import { pinDiff } from '../pin-diff.js';
+import { pinDiff } from '../../pin-diff.js';
 
 export interface PendingDefinition extends PinAddress {
   readonly change: 'changed' | 'new';

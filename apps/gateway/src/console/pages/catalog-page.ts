@@ -4,9 +4,9 @@
  * with the index behind `search_tools` (resources, which that index does not hold, by their text).
  * A plain GET form, so the page works, and can be linked, without script.
  */
-import type { CatalogItem, CatalogSource } from './catalog-source.js';
+import type { CatalogItem, CatalogSource } from '../sources/catalog-source.js';
 import { consolePath, escapeHtml, renderPage } from './html.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const kinds = [
   { kind: 'tool', heading: 'Tools' },

@@ -1,8 +1,8 @@
 import type { PendingApproval } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
 import { renderActivityPage } from './activity-page.js';
-import { liveStream } from './live-streams.js';
-import type { ConsoleSession } from './sessions.js';
+import { liveStream } from '../live-streams.js';
+import type { ConsoleSession } from '../access/sessions.js';
 import { renderWaitingApprovals } from './waiting-approvals.js';
 import type { WaitingApprovalsSource } from './waiting-approvals.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterCatalog, renderCatalogPage } from './catalog-page.js';
-import type { CatalogItem, CatalogSource } from './catalog-source.js';
+import type { CatalogItem, CatalogSource } from '../sources/catalog-source.js';
 
 const items: CatalogItem[] = [
   {

@@ -1,7 +1,7 @@
 import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
 import { errorRateText, latenciesText, renderServersTable } from './servers-page.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const viewer: ConsoleSession = { id: 'session', csrf: 'csrf', subject: 'ann', role: 'viewer', expiresAt: Number.MAX_SAFE_INTEGER };
 

@@ -4,13 +4,13 @@
  * every replica's activity merged by time, each entry naming its replica.
  */
 import type { BackendStatus } from '@promptyard/router';
-import type { ActivityFeed } from './activity-feed.js';
+import type { ActivityFeed } from '../sources/activity-feed.js';
 import type { ActivitySource, ReplicaActivityEntry } from './activity-page.js';
-import type { ClusterView, GoneReplica, ReplicaSnapshot } from './cluster-view.js';
-import { heartbeatMs } from './cluster-view.js';
+import type { ClusterView, GoneReplica, ReplicaSnapshot } from '../sources/cluster-view.js';
+import { heartbeatMs } from '../sources/cluster-view.js';
 import { escapeHtml } from './html.js';
 import { renderServersTable } from './servers-page.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const thisReplica = 'this replica';
 

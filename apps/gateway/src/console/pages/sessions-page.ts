@@ -7,7 +7,7 @@
  */
 import type { ClientRoster, ConnectedClient } from '@promptyard/mcp';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const shown = 200;
 

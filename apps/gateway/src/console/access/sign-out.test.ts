@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@promptyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConsole } from './console.js';
+import { createConsole } from '../console.js';
 import type { OidcSignIn } from './oidc-sign-in.js';
 
 let server: Server | undefined;

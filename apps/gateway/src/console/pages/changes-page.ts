@@ -3,9 +3,9 @@
  * on a server already pinned), its diff against the approved one, and for admins Approve and Reject.
  * The list is also what the event stream sends as `changes` whenever the pins change.
  */
-import type { ChangeDesk, PendingDefinition } from './change-desk.js';
+import type { ChangeDesk, PendingDefinition } from '../sources/change-desk.js';
 import { consolePath, escapeHtml, renderPage } from './html.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 export const changesPath = `${consolePath}/changes`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActivityFeed } from './activity-feed.js';
+import { createActivityFeed } from '../sources/activity-feed.js';
 import { activityFilterOf, renderActivityTable } from './activity-page.js';
 
 const call = { profile: 'default', server: 'alpha', kind: 'tool', durationMs: 3.25 } as const;

@@ -3,7 +3,7 @@
  * console's own stylesheet and scripts, the htmx settings that keep it within the Content-Security-
  * Policy) and the session's CSRF token on every htmx request.
  */
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 export const consolePath = '/console';
 

@@ -3,11 +3,11 @@ import type { SharedMap } from '@promptyard/core';
 import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './activity-feed.js';
-import { renderActivityTable } from './activity-page.js';
+import { renderActivityTable } from '../pages/activity-page.js';
 import { createClusterView, decodeSnapshot, encodeSnapshot, maxSnapshotBytes, snapshotActivity } from './cluster-view.js';
 import type { Clock, ClusterView } from './cluster-view.js';
-import { clusterActivity, renderReplicaServers } from './replica-pages.js';
-import type { ConsoleSession } from './sessions.js';
+import { clusterActivity, renderReplicaServers } from '../pages/replica-pages.js';
+import type { ConsoleSession } from '../access/sessions.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

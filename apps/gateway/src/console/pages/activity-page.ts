@@ -6,9 +6,9 @@
  * on the same stream.
  */
 import { AUDIT_DECISIONS } from '@promptyard/core';
-import type { ActivityEntry } from './activity-feed.js';
+import type { ActivityEntry } from '../sources/activity-feed.js';
 import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../access/sessions.js';
 import { renderWaitingSection } from './waiting-approvals.js';
 import type { WaitingApprovalsSource } from './waiting-approvals.js';
 
