@@ -6,15 +6,21 @@
  * reload, and drops it once the person answered, when its decision appears in the audit table.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consolePages, chromiumArgs, chromiumPath, seriousViolations, signIn } from './console-browser.js';
+import {
+  chromiumArgs,
+  chromiumPath,
+  consolePages,
+  removeScreenshots,
+  screenshotsFolder,
+  seriousViolations,
+  signIn,
+} from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -59,7 +65,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for appro
   const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
 
   beforeAll(async () => {
-    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    shots = await screenshotsFolder();
     gateway = await startHttpGateway({ config: approvalsToml() });
     client = await connectHttp(gateway.url, { token, client: { capabilities: { elicitation: { form: {} } } } });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
@@ -70,7 +76,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for appro
     await browser?.close();
     await client?.close();
     await cleanup();
-    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+    await removeScreenshots(shots);
   });
 
   it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {

@@ -2,6 +2,9 @@
  * What the console's browser tests share: Debian's Chromium, signing in through the form, axe-core's
  * serious and critical violations, and a POST from the page with or without its CSRF token.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -69,4 +72,13 @@ export const consolePages = (browser: () => Browser, height: number) => {
     for (const context of contexts.splice(0)) await context.close();
   };
   return { newPage, cspViolations, close };
+};
+
+/** Where a test saves its screenshots: $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots`), else a temporary folder. */
+export const screenshotsFolder = async (): Promise<string> =>
+  process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+
+/** Removes the folder `screenshotsFolder` made; one named by $PROMPTYARD_CONSOLE_SHOTS is left for its owner. */
+export const removeScreenshots = async (folder: string | undefined): Promise<void> => {
+  if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && folder !== undefined) await rm(folder, { recursive: true, force: true });
 };

@@ -7,8 +7,6 @@
  * violation on either page. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, as console.test.ts's do.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
@@ -17,7 +15,16 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
+import {
+  chromiumArgs,
+  chromiumPath,
+  consolePages,
+  postFromPage,
+  removeScreenshots,
+  screenshotsFolder,
+  seriousViolations,
+  signIn,
+} from './console-browser.js';
 import { cleanup, connectHttp, eventually, gatewayToml, runCli, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -63,7 +70,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
   const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
 
   beforeAll(async () => {
-    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    shots = await screenshotsFolder();
     issuer = await startTestIssuer({ resources: () => resources });
     gateway = await startHttpGateway({ config: changesToml(issuer.issuer) });
     resources = [gateway.url];
@@ -77,7 +84,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
     await client?.close();
     await cleanup();
     await issuer?.close();
-    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+    await removeScreenshots(shots);
   });
 
   it('shows a quarantined description change with its diff, and approving it serves the tool again, audited on Activity', async () => {

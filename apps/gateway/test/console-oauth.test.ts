@@ -6,8 +6,6 @@
  * the provider too (RP-initiated logout); and the Catalog page with its search, checked by axe-core. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, else a temporary folder.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
@@ -15,7 +13,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { chromiumArgs, chromiumPath, seriousViolations } from './console-browser.js';
+import { chromiumArgs, chromiumPath, removeScreenshots, screenshotsFolder, seriousViolations } from './console-browser.js';
 import { freePort } from '../../../test-support/prometheus.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 
@@ -87,7 +85,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
   };
 
   beforeAll(async () => {
-    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    shots = await screenshotsFolder();
     issuer = await startTestIssuer({ resources: () => resources });
     const port = await freePort();
     origin = `http://localhost:${port}`;
@@ -101,7 +99,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
     await browser?.close();
     await cleanup();
     await issuer?.close();
-    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+    await removeScreenshots(shots);
   });
 
   it('signs a person in as a viewer, and one a rule in [console] admins applies to as an admin', async () => {

@@ -7,15 +7,21 @@
  * console.test.ts's do.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consolePages, chromiumArgs, chromiumPath, seriousViolations, signIn } from './console-browser.js';
+import {
+  chromiumArgs,
+  chromiumPath,
+  consolePages,
+  removeScreenshots,
+  screenshotsFolder,
+  seriousViolations,
+  signIn,
+} from './console-browser.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -47,7 +53,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser',
   };
 
   beforeAll(async () => {
-    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    shots = await screenshotsFolder();
     gateway = await startHttpGateway({ config: sessionsToml() });
     browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
   });
@@ -57,7 +63,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser',
     await browser?.close();
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
     await cleanup();
-    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+    await removeScreenshots(shots);
   });
 
   it('shows an MCP client live with its name, version, revision and identity, and takes its session off when it ends', async () => {

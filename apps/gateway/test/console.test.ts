@@ -7,8 +7,6 @@
  * $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots` copies them into the docs), else a temporary folder.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
@@ -16,7 +14,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { consolePages, chromiumArgs, chromiumPath, postFromPage, seriousViolations, signIn } from './console-browser.js';
+import {
+  chromiumArgs,
+  chromiumPath,
+  consolePages,
+  postFromPage,
+  removeScreenshots,
+  screenshotsFolder,
+  seriousViolations,
+  signIn,
+} from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -54,7 +61,7 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
 
   beforeAll(async () => {
     axeSource = axe.source;
-    shots = process.env['PROMPTYARD_CONSOLE_SHOTS'] ?? (await mkdtemp(join(tmpdir(), 'promptyard-console-shots-')));
+    shots = await screenshotsFolder();
     issuer = await startTestIssuer({ resources: () => resources });
     gateway = await startHttpGateway({ config: consoleToml(issuer.issuer) });
     resources = [gateway.url];
@@ -66,7 +73,7 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
     await browser?.close();
     await cleanup();
     await issuer?.close();
-    if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && shots !== undefined) await rm(shots, { recursive: true, force: true });
+    await removeScreenshots(shots);
   });
 
   it('signs in with the static token and shows both servers, accessible and within the CSP', async () => {

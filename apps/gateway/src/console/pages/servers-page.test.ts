@@ -2,18 +2,11 @@ import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
 import { errorRateText, latenciesText, renderServersTable } from './servers-page.js';
 import type { ConsoleSession } from '../access/sessions.js';
+import { serverStatus } from '../test-status.js';
 
 const viewer: ConsoleSession = { id: 'session', csrf: 'csrf', subject: 'ann', role: 'viewer', expiresAt: Number.MAX_SAFE_INTEGER };
 
-const server = (id: string, calls?: BackendStatus['calls']): BackendStatus => ({
-  id,
-  state: 'ready',
-  transport: 'stdio',
-  restarts: 0,
-  inFlight: 0,
-  counts: { tools: 1, prompts: 0, resources: 0, resourceTemplates: 0 },
-  ...(calls === undefined ? {} : { calls }),
-});
+const server = (id: string, calls?: BackendStatus['calls']): BackendStatus => serverStatus(id, calls === undefined ? {} : { calls });
 
 /** The cells of one server's row, as text. */
 const cellsOf = (html: string, id: string): string[] => {

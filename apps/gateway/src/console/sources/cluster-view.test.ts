@@ -8,6 +8,7 @@ import { createClusterView, decodeSnapshot, encodeSnapshot, maxSnapshotBytes, sn
 import type { Clock, ClusterView } from './cluster-view.js';
 import { clusterActivity, renderReplicaServers } from '../pages/replica-pages.js';
 import type { ConsoleSession } from '../access/sessions.js';
+import { serverStatus } from '../test-status.js';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -77,15 +78,7 @@ const memoryStore = () => {
   return { data, mapOf, writes: () => writes, setDown: (value: boolean) => void (down = value) };
 };
 
-const server = (id: string, extra: Partial<BackendStatus> = {}): BackendStatus => ({
-  id,
-  state: 'ready',
-  transport: 'stdio',
-  restarts: 0,
-  inFlight: 0,
-  counts: { tools: 1, prompts: 0, resources: 0, resourceTemplates: 0 },
-  ...extra,
-});
+const server = serverStatus;
 
 const entry = (seq: number, name: string, time: string): ActivityEntry => ({
   seq,
