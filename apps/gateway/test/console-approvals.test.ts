@@ -16,6 +16,7 @@ import {
   chromiumArgs,
   chromiumPath,
   consolePages,
+  openFromNavigation,
   removeScreenshots,
   screenshotsFolder,
   seriousViolations,
@@ -82,8 +83,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for appro
   it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {
     const page = await newPage();
     await signIn(page, gateway.origin, token);
-    await page.getByRole('link', { name: 'Activity' }).click();
-    await page.waitForURL(`${gateway.origin}/console/activity`);
+    await openFromNavigation(page, gateway.origin, 'Activity');
     const waiting = page.locator('#waiting');
     expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
 

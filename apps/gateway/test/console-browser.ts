@@ -82,3 +82,9 @@ export const screenshotsFolder = async (): Promise<string> =>
 export const removeScreenshots = async (folder: string | undefined): Promise<void> => {
   if (process.env['PROMPTYARD_CONSOLE_SHOTS'] === undefined && folder !== undefined) await rm(folder, { recursive: true, force: true });
 };
+
+/** Follows the console's navigation to the page `name`s (Activity, Changes, Sessions …), as a keyboard or mouse user would. */
+export const openFromNavigation = async (page: Page, origin: string, name: string): Promise<void> => {
+  await page.getByRole('link', { name }).click();
+  await page.waitForURL(`${origin}/console/${name.toLowerCase()}`);
+};

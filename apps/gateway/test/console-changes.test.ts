@@ -19,6 +19,7 @@ import {
   chromiumArgs,
   chromiumPath,
   consolePages,
+  openFromNavigation,
   postFromPage,
   removeScreenshots,
   screenshotsFolder,
@@ -98,13 +99,12 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
 
     const activity = await newPage();
     await signIn(activity, gateway.origin, token);
-    await activity.getByRole('link', { name: 'Activity' }).click();
-    await activity.waitForURL(`${gateway.origin}/console/activity`);
+    await openFromNavigation(activity, gateway.origin, 'Activity');
     await activity.locator('tr[data-decision="denied"][data-name="alpha_echo"]').waitFor();
 
     const page = await newPage();
     await signIn(page, gateway.origin, token);
-    await page.getByRole('link', { name: 'Changes' }).click();
+    await openFromNavigation(page, gateway.origin, 'Changes');
     const change = page.locator('section[data-change="alpha/echo"][data-kind="tool"]');
     await change.waitFor();
     expect(await change.getByRole('heading').textContent()).toContain('(tool, changed: description)');

@@ -13,7 +13,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { chromiumArgs, chromiumPath, removeScreenshots, screenshotsFolder, seriousViolations } from './console-browser.js';
+import {
+  chromiumArgs,
+  chromiumPath,
+  openFromNavigation,
+  removeScreenshots,
+  screenshotsFolder,
+  seriousViolations,
+} from './console-browser.js';
 import { freePort } from '../../../test-support/prometheus.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 
@@ -150,8 +157,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console signs in through the ide
   it("lists both servers' tools on the Catalog page, narrows them by search, and passes axe-core", async () => {
     const page = await newPage();
     await signInThroughProvider(page);
-    await page.getByRole('link', { name: 'Catalog' }).click();
-    await page.waitForURL(`${origin}/console/catalog`);
+    await openFromNavigation(page, origin, 'Catalog');
     const tools = page.locator('li[data-kind="tool"]');
     const names = await namesOf(tools);
     expect(names.some((name) => name.includes('alpha') && name.endsWith('whoami'))).toBe(true);

@@ -17,6 +17,7 @@ import {
   chromiumArgs,
   chromiumPath,
   consolePages,
+  openFromNavigation,
   removeScreenshots,
   screenshotsFolder,
   seriousViolations,
@@ -69,8 +70,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser',
   it('shows an MCP client live with its name, version, revision and identity, and takes its session off when it ends', async () => {
     const page = await newPage();
     await signIn(page, gateway.origin, token);
-    await page.getByRole('link', { name: 'Sessions' }).click();
-    await page.waitForURL(`${gateway.origin}/console/sessions`);
+    await openFromNavigation(page, gateway.origin, 'Sessions');
     expect(await page.getByText('No MCP client is connected.').count()).toBe(1);
 
     // No reload from here: each row arrives over the page's event stream.
