@@ -3,12 +3,13 @@
  * promptyard-gateway with two stdio test servers and `[console]` on the static token, in Debian's
  * Chromium (playwright-core), on loopback:
  *
- *   first paint   each page (Servers, Catalog, Changes, Activity) loaded in a fresh browser context
+ *   first paint   each page (Servers, Catalog, Changes, Activity, Sessions) loaded in a fresh browser context
  *                 (cold cache, signed in by cookie) and again in the same context (warm: the files
  *                 revalidated by ETag): navigation start → first contentful paint, and → load
  *   baseline      the very same bytes (page, files, headers) answered by a plain node:http server that
  *                 only replays them: what the browser alone takes, so the ratio is what the gateway
- *                 adds (session, rendering, its HTTP front)
+ *                 adds (session, rendering, its HTTP front); and the browser's floor, a page of one
+ *                 line with no files, which says how much of a paint is the browser's on this machine
  *   files         the Servers page and every file it names, gzipped (level 9), against the 150 KB target
  *
  * Scenarios alternate within each run; figures are medians of BENCH_RUNS runs (default 5) of
@@ -30,7 +31,10 @@ import { median, ms } from './stats.js';
 const runs = Math.max(3, Number(process.env['BENCH_RUNS'] ?? 5));
 const loads = Math.max(1, Number(process.env['BENCH_LOADS'] ?? 5));
 const token = 'console-bench-token';
-const pages = ['servers', 'catalog', 'changes', 'activity'] as const;
+const pages = ['servers', 'catalog', 'changes', 'activity', 'sessions'] as const;
+/** The browser's floor on this machine: a page of one line, no stylesheet, no script, from the replaying server. */
+const floorPath = '/floor';
+const floorPage = '<!doctype html><html lang="en"><title>Floor</title><p>Servers</p></html>';
 const firstPaintTargetMs = 300;
 const filesTargetKb = 150;
 
@@ -73,6 +77,7 @@ const record = async (origin: string, session: string): Promise<Map<string, Reco
 const replayServer = async (recorded: Map<string, Recorded>): Promise<{ origin: string; server: Server }> => {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://replay.invalid').pathname;
+    if (path === floorPath) return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(floorPage);
     if (path === '/console/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' }).flushHeaders();
       return;
@@ -178,6 +183,11 @@ const main = async (): Promise<void> => {
     for (let run = 0; run < runs; run += 1) {
       const perRun = new Map<string, { cold: number[]; warm: number[]; load: number[] }>();
       for (let load = 0; load < loads; load += 1) {
+        const floor = await coldAndWarm(browser, `${targets.replay}${floorPath}`, cookieFor(targets.replay, session));
+        const floorEntry = perRun.get('floor') ?? (perRun.set('floor', { cold: [], warm: [], load: [] }).get('floor') as never);
+        floorEntry.cold.push(floor.cold.paint);
+        floorEntry.warm.push(floor.warm.paint);
+        floorEntry.load.push(floor.cold.load);
         for (const page of pages) {
           for (const [side, origin] of Object.entries(targets)) {
             const { cold, warm } = await coldAndWarm(browser, `${origin}/console/${page}`, cookieFor(origin, session));
@@ -220,6 +230,11 @@ const report = (samples: Map<string, { cold: number[]; warm: number[]; load: num
       `| ${page} | ${ms(cold)} | ${ms(median(replay.cold))} | ${ratio.toFixed(2)}× | ${ms(median(gateway.warm))} | ${ms(median(replay.warm))} | ${ms(median(gateway.load))} | < ${firstPaintTargetMs} ms ${cold < firstPaintTargetMs ? 'met' : 'MISSED'} |`,
     );
   }
+  const floor = samples.get('floor');
+  if (floor !== undefined)
+    console.log(
+      `| (the browser's floor: one line of HTML, no files) | ${ms(median(floor.cold))} | | | ${ms(median(floor.warm))} | | ${ms(median(floor.load))} | |`,
+    );
 };
 
 const reportFiles = (files: readonly { path: string; raw: number; gzipped: number }[]): void => {
