@@ -124,6 +124,13 @@ describe('promptyard-gateway console: 2 replicas show each other through Redis',
     const client = await connectHttp(cluster.nodeUrl(1), { token });
     try {
       expect(textOf(await client.callTool({ name: 'alpha_echo', arguments: { text: 'through B' } }))).toBe('through B');
+      // Its session, held by B, on A's Sessions page under B (a replica reports its clients at each heartbeat).
+      await eventually(
+        async () => replicasOf(await page('sessions')),
+        (found) => replicaB(found)?.html.includes('data-client="gateway-e2e"') === true,
+        20_000,
+        "B's client on replica A's Sessions page",
+      );
     } finally {
       await client.close();
     }
@@ -135,7 +142,7 @@ describe('promptyard-gateway console: 2 replicas show each other through Redis',
   }, 60_000);
 
   it.skipIf(!existsSync(chromiumPath))(
-    'shows both pages accessibly in a browser, within the Content-Security-Policy',
+    'shows the Servers, Activity and Sessions pages accessibly in a browser, within the Content-Security-Policy',
     async () => {
       const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
       const { newPage, cspViolations, close } = consolePages(() => browser, 900);
@@ -148,6 +155,9 @@ describe('promptyard-gateway console: 2 replicas show each other through Redis',
         if (shots !== undefined) await page.screenshot({ path: join(shots, 'console-replicas.png'), fullPage: true });
         await page.goto(`${a}/console/activity`);
         await page.locator('tr[data-name="alpha_echo"]').first().waitFor();
+        expect(await seriousViolations(page, axe.source)).toEqual([]);
+        await page.goto(`${a}/console/sessions`);
+        await page.locator('section[data-replica] table').first().waitFor();
         expect(await seriousViolations(page, axe.source)).toEqual([]);
         expect(cspViolations).toEqual([]);
       } finally {

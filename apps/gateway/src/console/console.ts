@@ -29,7 +29,7 @@ import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigning
 import { liveStream } from './live-streams.js';
 import type { OidcSignIn } from './access/oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './access/security.js';
-import { clusterActivity, renderReplicaServers } from './pages/replica-pages.js';
+import { clusterActivity, renderReplicaServers, renderReplicaSessions } from './pages/replica-pages.js';
 import { renderServersPage } from './pages/servers-page.js';
 import { renderSessionsPage } from './pages/sessions-page.js';
 import { createSessionStore, randomToken } from './access/sessions.js';
@@ -248,6 +248,13 @@ const activityPage = (context: Context, session: ConsoleSession, query: URLSearc
   return renderActivityPage(entries, session, activityFilterOf(query), cluster !== undefined, context.approvals);
 };
 
+const sessionsPage = (context: Context, session: ConsoleSession): string => {
+  const { cluster, clients } = context;
+  const live =
+    cluster === undefined || clients === undefined ? undefined : renderReplicaSessions(clients.clients(), cluster, context.url?.());
+  return renderSessionsPage(clients, session, live);
+};
+
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */
 const get = async (context: Context, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> => {
   const path = url.pathname.slice(consolePath.length);
@@ -275,7 +282,7 @@ const get = async (context: Context, url: URL, req: IncomingMessage, res: Server
   else if (path === '/catalog' && context.catalog !== undefined) sendHtml(res, 200, renderCatalogPage(context.catalog, query, session));
   else if (path === '/changes') sendHtml(res, 200, renderChangesPage(context.changes, session, query));
   else if (path === '/activity') sendHtml(res, 200, activityPage(context, session, query));
-  else if (path === '/sessions') sendHtml(res, 200, renderSessionsPage(context.clients, session));
+  else if (path === '/sessions') sendHtml(res, 200, sessionsPage(context, session));
   else if (path === '/events') serveEvents(req, res, { session, sessions: context.sessions, ...liveStream(context, query) });
   else sendHtml(res, 404, renderMessage('Not found', `There is no console page at ${consolePath}${path}.`, session));
 };

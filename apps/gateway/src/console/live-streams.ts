@@ -15,7 +15,7 @@ import type { ChangeDesk } from './sources/change-desk.js';
 import type { ClusterView } from './sources/cluster-view.js';
 import { renderChangesList } from './pages/changes-page.js';
 import type { EventSource, serveEvents } from './events.js';
-import { clusterActivity, renderReplicaServers } from './pages/replica-pages.js';
+import { clusterActivity, renderReplicaServers, renderReplicaSessions } from './pages/replica-pages.js';
 import { renderServersTable } from './pages/servers-page.js';
 import { renderWaitingApprovals, waitingEvent } from './pages/waiting-approvals.js';
 import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
@@ -49,6 +49,23 @@ const ticking = (source: EventSource, ms: number): EventSource => ({
   },
 });
 
+/** The Sessions page's table (in a cluster, every replica's), sent again when this endpoint's clients or another replica's report change. */
+const sessionsStream = (
+  clients: ClientRoster,
+  cluster: ClusterView | undefined,
+  url: (() => string | undefined) | undefined,
+): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => ({
+  source: {
+    subscribe: (listener) => {
+      const stops = [clients.onClientsChange(listener), cluster?.subscribe(listener) ?? (() => {})];
+      return () => stops.forEach((stop) => stop());
+    },
+  },
+  event: 'sessions',
+  render: () =>
+    cluster === undefined ? renderSessionsTable(clients.clients()) : renderReplicaSessions(clients.clients(), cluster, url?.()),
+});
+
 /** What `/console/events?stream=…` follows: the servers table, the changes, the activity (with the page's filter) or the sessions. */
 export const liveStream = (
   context: LiveSources,
@@ -62,8 +79,7 @@ export const liveStream = (
     },
   };
   const stream = query.get('stream');
-  if (stream === 'sessions' && clients !== undefined)
-    return { source: { subscribe: clients.onClientsChange }, event: 'sessions', render: () => renderSessionsTable(clients.clients()) };
+  if (stream === 'sessions' && clients !== undefined) return sessionsStream(clients, cluster, context.url);
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
   if (stream === 'activity') {
     const entries = clusterActivity(activity, cluster);

@@ -50,7 +50,7 @@ export const mountConsole = (options: {
   const { router, pins, pinLocation, activity, config, authenticator, resource, consoleOrigin, clients, logger } = options;
   const model = createUiModel(router, { pins });
   const url = (): string | undefined => consoleOrigin() || undefined;
-  const cluster = options.cluster === undefined ? undefined : clusterViewOf(options.cluster, model, activity, url, logger);
+  const cluster = options.cluster === undefined ? undefined : clusterViewOf(options.cluster, model, activity, { url, clients }, logger);
   const changes =
     activity === undefined
       ? undefined
@@ -96,19 +96,21 @@ export const mountConsole = (options: {
   };
 };
 
-/** This replica's servers and activity shared with the others through the cluster's map, theirs read back. */
+/** This replica's servers, activity and clients shared with the others through the cluster's map, theirs read back. */
 const clusterViewOf = (
   cluster: Cluster,
   model: ReturnType<typeof createUiModel>,
   activity: ActivityFeed | undefined,
-  url: () => string | undefined,
+  endpoint: { readonly url: () => string | undefined; readonly clients: () => ClientRoster | undefined },
   logger: Logger,
 ): ClusterView =>
   createClusterView({
     map: cluster.sharedMap(snapshotMapName),
     nodeId: cluster.nodeId,
-    url,
+    url: endpoint.url,
     servers: () => model.servers(),
+    // Its clients reach the others at each heartbeat: the endpoint is bound after the view starts.
+    clients: () => endpoint.clients()?.clients() ?? [],
     activity: activity === undefined ? undefined : () => activity.entries(),
     changes: (listener) => {
       const stops = [model.subscribe(listener), activity?.subscribe(listener) ?? (() => {})];

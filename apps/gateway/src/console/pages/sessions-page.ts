@@ -37,7 +37,14 @@ const row = (client: ConnectedClient, now: number): string =>
 const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
 /** The live part of the page (what `/console/events?stream=sessions` sends as `sessions`). */
-export const renderSessionsTable = (clients: readonly ConnectedClient[], now = Date.now()): string => {
+export const renderSessionsTable = (
+  clients: readonly ConnectedClient[],
+  now = Date.now(),
+  names: { readonly label: string; readonly caption: string } = {
+    label: 'Sessions table',
+    caption: 'MCP clients of this gateway, the most recently active first',
+  },
+): string => {
   const sessions = clients.filter((client) => client.transport === 'session').length;
   const headers = [
     'Client',
@@ -62,11 +69,11 @@ export const renderSessionsTable = (clients: readonly ConnectedClient[], now = D
     clients.length > shown ? `; the ${shown} most recently active shown` : ''
   }`;
   return `<p class="summary" role="status">${summary}</p>
-${renderTable('Sessions table', 'MCP clients of this gateway, the most recently active first', headers, body)}`;
+${renderTable(names.label, names.caption, headers, body)}`;
 };
 
-/** The page; without a roster (a stdio gateway, its console on `[console] bind`) it says who the one client is. */
-export const renderSessionsPage = (roster: ClientRoster | undefined, session: ConsoleSession): string =>
+/** The page (`live`: every replica's tables, in a cluster); without a roster (a stdio gateway, its console on `[console] bind`) it says who the one client is. */
+export const renderSessionsPage = (roster: ClientRoster | undefined, session: ConsoleSession, live?: string): string =>
   renderPage({
     title: 'Sessions',
     session,
@@ -78,6 +85,6 @@ export const renderSessionsPage = (roster: ClientRoster | undefined, session: Co
         : `<h1>Sessions and clients</h1>
 <p>The MCP clients of this gateway: each 2025-11-25 session it holds, and each 2026-07-28 client (which keeps no session: every request names it) seen in the last 10 minutes.</p>
 <div id="sessions" hx-ext="sse" sse-connect="${consolePath}/events?stream=sessions" sse-swap="sessions">
-${renderSessionsTable(roster.clients())}
+${live ?? renderSessionsTable(roster.clients())}
 </div>`,
   });

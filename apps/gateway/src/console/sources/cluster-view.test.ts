@@ -1,12 +1,13 @@
 import { createLogger } from '@promptyard/core';
 import type { SharedMap } from '@promptyard/core';
+import type { ConnectedClient } from '@promptyard/mcp';
 import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './activity-feed.js';
 import { renderActivityTable } from '../pages/activity-page.js';
-import { createClusterView, decodeSnapshot, encodeSnapshot, maxSnapshotBytes, snapshotActivity } from './cluster-view.js';
+import { createClusterView, decodeSnapshot, encodeSnapshot, maxSnapshotBytes, snapshotActivity, snapshotClients } from './cluster-view.js';
 import type { Clock, ClusterView } from './cluster-view.js';
-import { clusterActivity, renderReplicaServers } from '../pages/replica-pages.js';
+import { clusterActivity, renderReplicaServers, renderReplicaSessions } from '../pages/replica-pages.js';
 import type { ConsoleSession } from '../access/sessions.js';
 import { serverStatus } from '../test-status.js';
 
@@ -96,7 +97,7 @@ const admin: ConsoleSession = { id: 's', csrf: 'c', subject: 'ann', role: 'admin
 
 /** A replica of the in-memory cluster: its servers and activity, changeable, and its view. */
 const replica = (store: ReturnType<typeof memoryStore>, clock: Clock, nodeId: string, servers: BackendStatus[]) => {
-  const state = { servers, activity: [] as ActivityEntry[] };
+  const state = { servers, activity: [] as ActivityEntry[], clients: [] as ConnectedClient[] };
   const listeners = new Set<() => void>();
   const view = createClusterView({
     map: store.mapOf(nodeId),
@@ -104,6 +105,7 @@ const replica = (store: ReturnType<typeof memoryStore>, clock: Clock, nodeId: st
     url: () => `http://${nodeId}.test/mcp`,
     servers: () => state.servers,
     activity: () => state.activity,
+    clients: () => state.clients,
     changes: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -268,4 +270,46 @@ describe("the console's view of the cluster", () => {
     expect(table).toContain('<td>this replica</td>');
     expect(renderActivityTable(feed, {})).not.toContain('Replica');
   });
+
+  it("shows every replica's most recently active MCP clients on the Sessions page, each replica's in its own table", async () => {
+    const store = memoryStore();
+    const clock = manualClock();
+    const a = replica(store, clock, 'node-a', [server('alpha')]);
+    const b = replica(store, clock, 'node-b', [server('beta')]);
+    b.state.clients = Array.from({ length: snapshotClients + 10 }, (_, i) => client(`app-${i}`, i));
+    // Clients reach the others at the heartbeat, which needs no change event.
+    await clock.advance(5000);
+    const [other] = a.view.replicas();
+    expect(other?.clients.map((each) => each.clientName)).toEqual(b.state.clients.slice(0, snapshotClients).map((each) => each.clientName));
+    a.state.clients = [client('local-app', 1)];
+    const html = renderReplicaSessions(a.state.clients, a.view, 'http://node-a.test/mcp');
+    expect(html.indexOf('data-client="local-app"')).toBeLessThan(html.indexOf('Replica node-b'));
+    expect(html.indexOf('Replica node-b')).toBeLessThan(html.indexOf('data-client="app-0"'));
+    expect(html).toContain('aria-label="Sessions of replica node-b"');
+    expect(html).not.toContain('sess-0000-full-id');
+  });
+
+  it('keeps the clients within the bound before it leaves servers out, and reads a snapshot without clients as none', () => {
+    const clients = Array.from({ length: snapshotClients }, (_, i) => client(`app-${'x'.repeat(100)}-${i}`, i));
+    const servers = Array.from({ length: 120 }, (_, i) => server(`server-${i}`, { lastError: 'failed '.repeat(40) }));
+    const json = encodeSnapshot('n', undefined, 0, servers, [], clients);
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(maxSnapshotBytes);
+    const decoded = decodeSnapshot(json);
+    expect(decoded?.clients.length).toBeLessThan(snapshotClients);
+    expect(decoded?.servers.length).toBe(120);
+    expect(decodeSnapshot(JSON.stringify({ node: 'old', writtenAt: 0, servers: [], activity: [] }))?.clients).toEqual([]);
+  });
+});
+
+const client = (name: string, index: number): ConnectedClient => ({
+  transport: 'session',
+  endpoint: '/mcp',
+  clientName: name,
+  clientVersion: '1.0.0',
+  protocolVersion: '2025-11-25',
+  subject: 'ann',
+  sessionPrefix: `sess-${String(index).padStart(3, '0')}`,
+  openedAt: Date.parse('2026-11-27T12:00:00Z'),
+  lastActiveAt: Date.parse('2026-11-27T12:00:00Z') + index,
+  requests: index,
 });

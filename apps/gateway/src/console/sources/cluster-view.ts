@@ -7,10 +7,12 @@
  * map after ten minutes. A replica deletes its own when it closes.
  *
  * A snapshot is JSON of at most 64 KB: the node id, its URL, when it was written, its servers'
- * status (as the Servers page reads it, the last error cut to 300 characters) and its last 100
- * activity entries; older entries, then servers, are left out when it would be larger.
+ * status (as the Servers page reads it, the last error cut to 300 characters), its last 100
+ * activity entries and its 50 most recently active MCP clients (the Sessions page's rows); older
+ * entries, then clients, then servers are left out when it would be larger.
  */
 import type { Logger, SharedMap } from '@promptyard/core';
+import type { ConnectedClient } from '@promptyard/mcp';
 import type { BackendStatus } from '@promptyard/router';
 import type { ActivityEntry } from './activity-feed.js';
 
@@ -22,6 +24,7 @@ const staleHeartbeats = 3;
 const pruneMs = 10 * 60_000;
 export const maxSnapshotBytes = 64 * 1024;
 export const snapshotActivity = 100;
+export const snapshotClients = 50;
 const maxTextLength = 300;
 
 /** Another replica as it last reported. */
@@ -35,6 +38,8 @@ export interface ReplicaSnapshot {
   readonly omittedServers: number;
   /** Its latest activity, oldest first. */
   readonly activity: readonly ActivityEntry[];
+  /** Its most recently active MCP clients, most recent first (none: a stdio replica, or an older gateway's snapshot). */
+  readonly clients: readonly ConnectedClient[];
 }
 
 /** A replica that stopped writing: its snapshot is still in the map, no longer shown. */
@@ -80,6 +85,8 @@ export interface ClusterViewOptions {
   readonly url: () => string | undefined;
   readonly servers: () => readonly BackendStatus[];
   readonly activity?: (() => readonly ActivityEntry[]) | undefined;
+  /** Its endpoint's MCP clients, most recently active first; absent: none (a stdio gateway). */
+  readonly clients?: (() => readonly ConnectedClient[]) | undefined;
   /** Tells of this replica's changes (servers, activity); returns the unsubscribe. */
   readonly changes: (listener: () => void) => () => void;
   readonly logger: Logger;
@@ -95,19 +102,22 @@ interface SnapshotJson {
   readonly servers: readonly BackendStatus[];
   readonly omittedServers?: number;
   readonly activity: readonly EntryJson[];
+  readonly clients?: readonly ConnectedClient[];
 }
 
 const cut = (text: string | undefined): string | undefined =>
   text === undefined || text.length <= maxTextLength ? text : `${text.slice(0, maxTextLength - 1)}…`;
 
-/** This replica's snapshot as JSON, within `maxSnapshotBytes`: the oldest entries go first, then servers from the end. */
+/** This replica's snapshot as JSON, within `maxSnapshotBytes`: the oldest entries go first, then the least active clients, then servers from the end. */
 export const encodeSnapshot = (
   node: string,
   url: string | undefined,
   writtenAt: number,
   servers: readonly BackendStatus[],
   activity: readonly ActivityEntry[],
+  clients: readonly ConnectedClient[] = [],
 ): string => {
+  let shownClients = clients.slice(0, snapshotClients);
   let kept = servers.map((server) => ({ ...server, lastError: cut(server.lastError) }));
   let entries: EntryJson[] = activity
     .slice(-snapshotActivity)
@@ -120,6 +130,7 @@ export const encodeSnapshot = (
       writtenAt,
       servers: kept,
       activity: entries,
+      clients: shownClients,
       ...(omittedServers > 0 ? { omittedServers } : {}),
     };
     return JSON.stringify(snapshot);
@@ -127,6 +138,10 @@ export const encodeSnapshot = (
   let json = encode();
   while (Buffer.byteLength(json) > maxSnapshotBytes && entries.length > 0) {
     entries = entries.slice(Math.ceil(entries.length / 2));
+    json = encode();
+  }
+  while (Buffer.byteLength(json) > maxSnapshotBytes && shownClients.length > 0) {
+    shownClients = shownClients.slice(0, Math.floor(shownClients.length / 2));
     json = encode();
   }
   while (Buffer.byteLength(json) > maxSnapshotBytes && kept.length > 0) {
@@ -148,6 +163,7 @@ export const decodeSnapshot = (json: string): ReplicaSnapshot | undefined => {
       servers: parsed.servers,
       omittedServers: parsed.omittedServers ?? 0,
       activity: (Array.isArray(parsed.activity) ? parsed.activity : []).map((entry) => ({ ...entry, time: new Date(entry.time) })),
+      clients: Array.isArray(parsed.clients) ? parsed.clients : [],
     };
   } catch {
     return undefined;
@@ -155,12 +171,18 @@ export const decodeSnapshot = (json: string): ReplicaSnapshot | undefined => {
 };
 
 /** What a snapshot says besides the time: uptime and retry countdowns tick by themselves, and an entry is known by its number. */
-const contentOf = (url: string | undefined, servers: readonly BackendStatus[], activity: readonly ActivityEntry[]): string =>
+const contentOf = (
+  url: string | undefined,
+  servers: readonly BackendStatus[],
+  activity: readonly ActivityEntry[],
+  clients: readonly ConnectedClient[],
+): string =>
   JSON.stringify([
     url,
     servers.map(({ uptimeSeconds: _uptime, nextRetrySeconds: _retry, ...rest }) => rest),
     activity.length,
     activity.at(-1)?.seq,
+    clients.slice(0, snapshotClients),
   ]);
 
 export const createClusterView = (options: ClusterViewOptions): ClusterView => {
@@ -192,12 +214,12 @@ const snapshotWriter = (options: ClusterViewOptions, clock: Clock) => {
   let failing = false;
   const write = (heartbeat: boolean): void => {
     const now = clock.now();
-    const [url, servers, activity] = [options.url(), options.servers(), options.activity?.() ?? []];
-    const content = contentOf(url, servers, activity);
+    const [url, servers, activity, clients] = [options.url(), options.servers(), options.activity?.() ?? [], options.clients?.() ?? []];
+    const content = contentOf(url, servers, activity, clients);
     if (!heartbeat && content === lastContent) return;
     lastWrite = now;
     lastContent = content;
-    const json = encodeSnapshot(nodeId, url, now, servers, activity);
+    const json = encodeSnapshot(nodeId, url, now, servers, activity, clients);
     writing = writing
       .then(() => map.set(new Map([[nodeId, json]])))
       .then(
