@@ -13,32 +13,29 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@promptyard/core';
-import type { ClientRoster, HttpMount } from '@promptyard/mcp';
+import type { HttpMount } from '@promptyard/mcp';
 import type { UiModel } from '../ui/model.js';
-import type { ActivityFeed } from './sources/activity-feed.js';
 import { activityFilterOf, renderActivityPage } from './pages/activity-page.js';
 import { serveAsset } from './assets.js';
-import type { ChangeDesk } from './sources/change-desk.js';
-import type { ClusterView } from './sources/cluster-view.js';
 import { changeAction } from './change-action.js';
 import { renderChangesPage } from './pages/changes-page.js';
 import { serveEvents } from './events.js';
 import { renderCatalogPage } from './pages/catalog-page.js';
 import type { CatalogSource } from './sources/catalog-source.js';
 import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigningOut } from './pages/html.js';
-import { liveStream } from './live-streams.js';
+import { liveActivity, liveServers, liveSessions, liveStream } from './live-streams.js';
+import type { LiveSources } from './live-streams.js';
 import type { OidcSignIn } from './access/oidc-sign-in.js';
 import { cookie, cookiesOf, flowCookieName, loginCookieName, sameSecret, securityHeaders, sessionCookieName } from './access/security.js';
-import { clusterActivity, renderReplicaServers, renderReplicaSessions } from './pages/replica-pages.js';
 import { renderServersPage } from './pages/servers-page.js';
 import { renderSessionsPage } from './pages/sessions-page.js';
 import { createSessionStore, randomToken } from './access/sessions.js';
 import type { ConsoleSession, SessionStore } from './access/sessions.js';
 import type { SignInOutcome } from './access/sign-in.js';
-import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
 
-export interface ConsoleOptions {
-  /** What the console reads and does: the terminal UI's model over the running router. */
+/** What the console reads and does; the pages' live sources (changes, activity, replicas, approvals, clients) as the event stream reads them. */
+export interface ConsoleOptions extends LiveSources {
+  /** The terminal UI's model over the running router. */
   readonly model: Pick<UiModel, 'servers' | 'restart' | 'subscribe'>;
   readonly signIn: (token: string) => Promise<SignInOutcome>;
   /** Browser sign-in through the identity provider (`[console] client_id`); absent: none. */
@@ -51,18 +48,6 @@ export interface ConsoleOptions {
   /** Served over https: cookies are `Secure`. */
   readonly secure: boolean;
   readonly logger: Logger;
-  /** The Changes page's pending definitions and actions; absent: nothing is pinned. */
-  readonly changes?: ChangeDesk | undefined;
-  /** The audit stream the Activity page shows; absent: none. */
-  readonly activity?: ActivityFeed | undefined;
-  /** The other replicas (`[cluster]`): the Servers and Activity pages show theirs too; absent: this gateway alone. */
-  readonly cluster?: ClusterView | undefined;
-  /** This replica's endpoint URL, once bound (how the others name it). */
-  readonly url?: (() => string | undefined) | undefined;
-  /** The calls waiting for a person's approval, which the Activity page lists; absent: none. */
-  readonly approvals?: WaitingApprovalsSource | undefined;
-  /** The MCP clients of the gateway's endpoint (the Sessions page); absent: it has none (a stdio gateway). */
-  readonly clients?: ClientRoster | undefined;
 }
 
 interface Context extends ConsoleOptions {
@@ -236,23 +221,15 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
   else redirect(res, `${consolePath}/servers`);
 };
 
-const serversPage = (context: Context, session: ConsoleSession): string => {
-  const servers = context.model.servers();
-  const { cluster } = context;
-  return renderServersPage(servers, session, cluster && renderReplicaServers(servers, cluster, session, context.url?.()));
-};
+const serversPage = (context: Context, session: ConsoleSession): string =>
+  renderServersPage(context.model.servers(), session, liveServers(context, session));
 
-const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): string => {
-  const { cluster, activity } = context;
-  const entries = clusterActivity(activity, cluster);
-  return renderActivityPage(entries, session, activityFilterOf(query), cluster !== undefined, context.approvals);
-};
+const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): string =>
+  renderActivityPage(liveActivity(context), session, activityFilterOf(query), context.cluster !== undefined, context.approvals);
 
 const sessionsPage = (context: Context, session: ConsoleSession): string => {
-  const { cluster, clients } = context;
-  const live =
-    cluster === undefined || clients === undefined ? undefined : renderReplicaSessions(clients.clients(), cluster, context.url?.());
-  return renderSessionsPage(clients, session, live);
+  const { clients } = context;
+  return renderSessionsPage(clients, session, clients === undefined ? undefined : liveSessions({ ...context, clients }));
 };
 
 /** GET requests: the files, sign-in, and (signed in) the pages and their event stream. */

@@ -16,6 +16,8 @@ import type { ClusterView } from './sources/cluster-view.js';
 import { renderChangesList } from './pages/changes-page.js';
 import type { EventSource, serveEvents } from './events.js';
 import { clusterActivity, renderReplicaServers, renderReplicaSessions } from './pages/replica-pages.js';
+import type { ActivitySource } from './pages/activity-page.js';
+import type { ConsoleSession } from './access/sessions.js';
 import { renderServersTable } from './pages/servers-page.js';
 import { renderWaitingApprovals, waitingEvent } from './pages/waiting-approvals.js';
 import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
@@ -23,13 +25,17 @@ import { renderSessionsTable } from './pages/sessions-page.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
+  /** The Changes page's pending definitions and actions; absent: nothing is pinned. */
   readonly changes?: ChangeDesk | undefined;
+  /** The audit stream the Activity page shows; absent: none. */
   readonly activity?: ActivityFeed | undefined;
-  /** The other replicas (`[cluster]`), and this one's URL; absent: this gateway alone. */
+  /** The other replicas (`[cluster]`): the Servers, Sessions and Activity pages show theirs too; absent: this gateway alone. */
   readonly cluster?: ClusterView | undefined;
+  /** This replica's endpoint URL, once bound (how the others name it). */
   readonly url?: (() => string | undefined) | undefined;
+  /** The calls waiting for a person's approval, which the Activity page lists; absent: none. */
   readonly approvals?: WaitingApprovalsSource | undefined;
-  /** The endpoint's clients; absent: a stdio gateway, which has none to list. */
+  /** The MCP clients of the gateway's endpoint (the Sessions page); absent: it has none (a stdio gateway). */
   readonly clients?: ClientRoster | undefined;
 }
 
@@ -49,22 +55,30 @@ const ticking = (source: EventSource, ms: number): EventSource => ({
   },
 });
 
-/** The Sessions page's table (in a cluster, every replica's), sent again when this endpoint's clients or another replica's report change. */
-const sessionsStream = (
-  clients: ClientRoster,
-  cluster: ClusterView | undefined,
-  url: (() => string | undefined) | undefined,
-): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => ({
-  source: {
-    subscribe: (listener) => {
-      const stops = [clients.onClientsChange(listener), cluster?.subscribe(listener) ?? (() => {})];
-      return () => stops.forEach((stop) => stop());
-    },
+/** One source of several: a listener told by each; `undefined` ones left out. */
+const together = (...sources: readonly (EventSource | undefined)[]): EventSource => ({
+  subscribe: (listener) => {
+    const stops = sources.map((source) => source?.subscribe(listener) ?? (() => {}));
+    return () => stops.forEach((stop) => stop());
   },
-  event: 'sessions',
-  render: () =>
-    cluster === undefined ? renderSessionsTable(clients.clients()) : renderReplicaSessions(clients.clients(), cluster, url?.()),
 });
+
+/** The Servers page's live part, as the page and its stream both show it: this gateway's table, or in a cluster every replica's. */
+export const liveServers = (context: LiveSources, session: ConsoleSession): string => {
+  const { model, cluster, url } = context;
+  return cluster === undefined
+    ? renderServersTable(model.servers(), session)
+    : renderReplicaServers(model.servers(), cluster, session, url?.());
+};
+
+/** The Sessions page's live part: the endpoint's clients, or in a cluster every replica's. */
+export const liveSessions = (context: LiveSources & { readonly clients: ClientRoster }): string => {
+  const { clients, cluster, url } = context;
+  return cluster === undefined ? renderSessionsTable(clients.clients()) : renderReplicaSessions(clients.clients(), cluster, url?.());
+};
+
+/** The Activity page's entries: this gateway's feed, or in a cluster every replica's merged. */
+export const liveActivity = (context: LiveSources): ActivitySource | undefined => clusterActivity(context.activity, context.cluster);
 
 /** What `/console/events?stream=…` follows: the servers table, the changes, the activity (with the page's filter) or the sessions. */
 export const liveStream = (
@@ -72,17 +86,17 @@ export const liveStream = (
   query: URLSearchParams,
 ): Omit<Parameters<typeof serveEvents>[2], 'session' | 'sessions'> => {
   const { model, activity, changes, cluster, approvals, clients } = context;
-  const source = {
-    subscribe: (listener: () => void) => {
-      const stops = [model.subscribe(listener), ...[activity, cluster, approvals].map((each) => each?.subscribe(listener) ?? (() => {}))];
-      return () => stops.forEach((stop) => stop());
-    },
-  };
+  const source = together(model, activity, cluster, approvals);
   const stream = query.get('stream');
-  if (stream === 'sessions' && clients !== undefined) return sessionsStream(clients, cluster, context.url);
+  if (stream === 'sessions' && clients !== undefined)
+    return {
+      source: together({ subscribe: clients.onClientsChange }, cluster),
+      event: 'sessions',
+      render: () => liveSessions({ ...context, clients }),
+    };
   if (stream === 'changes') return { source, event: 'changes', render: (session) => renderChangesList(changes, session) };
   if (stream === 'activity') {
-    const entries = clusterActivity(activity, cluster);
+    const entries = liveActivity(context);
     const waiting = { event: waitingEvent, render: () => renderWaitingApprovals(approvals) };
     return {
       source,
@@ -91,8 +105,5 @@ export const liveStream = (
       more: [waiting],
     };
   }
-  const servers = ticking(source, serversRefreshMs);
-  if (cluster !== undefined)
-    return { source: servers, render: (session) => renderReplicaServers(model.servers(), cluster, session, context.url?.()) };
-  return { source: servers, render: (session) => renderServersTable(model.servers(), session) };
+  return { source: ticking(source, serversRefreshMs), render: (session) => liveServers(context, session) };
 };
