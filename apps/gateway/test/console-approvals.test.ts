@@ -6,22 +6,10 @@
  * reload, and drops it once the person answered, when its decision appears in the audit table.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumArgs,
-  chromiumPath,
-  consolePages,
-  openFromNavigation,
-  removeScreenshots,
-  screenshotsFolder,
-  seriousViolations,
-  signIn,
-} from './console-browser.js';
+import { chromiumPath, consoleBrowser, openFromNavigation, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -60,24 +48,19 @@ const heldAnswers = (client: Client) => {
 
 describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for approval on Activity', () => {
   let gateway: HttpGateway;
-  let browser: Browser;
   let client: Client;
-  let shots: string;
-  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
+  const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(720);
 
   beforeAll(async () => {
-    shots = await screenshotsFolder();
     gateway = await startHttpGateway({ config: approvalsToml() });
     client = await connectHttp(gateway.url, { token, client: { capabilities: { elicitation: { form: {} } } } });
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    await start();
   });
 
   afterAll(async () => {
-    await closePages();
-    await browser?.close();
+    await closeBrowser();
     await client?.close();
     await cleanup();
-    await removeScreenshots(shots);
   });
 
   it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {
@@ -100,7 +83,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for appro
     expect(await waiting.getByRole('status').textContent()).toBe("1 call is waiting for a person's approval");
     expect(await page.content()).not.toContain(secret);
     expect(await seriousViolations(page, axe.source)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-activity-waiting.png') });
+    await page.screenshot({ path: shot('console-activity-waiting.png') });
 
     person.answer({ action: 'accept', content: { approve: true } });
     expect(textOf(await call)).toBe(secret);

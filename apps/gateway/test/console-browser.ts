@@ -6,7 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { chromiumArgs, chromiumPath } from './chromium.js';
 
 export { chromiumArgs, chromiumPath } from './chromium.js';
 
@@ -87,4 +90,28 @@ export const removeScreenshots = async (folder: string | undefined): Promise<voi
 export const openFromNavigation = async (page: Page, origin: string, name: string): Promise<void> => {
   await page.getByRole('link', { name }).click();
   await page.waitForURL(`${origin}/console/${name.toLowerCase()}`);
+};
+
+/**
+ * A browser test's Chromium, its pages (as `consolePages`) and its screenshots folder: `start` in
+ * `beforeAll`, `close` in `afterAll` (pages, browser, then the folder `screenshotsFolder` made).
+ */
+export const consoleBrowser = (height: number) => {
+  let browser: Browser | undefined;
+  let shots: string | undefined;
+  const pages = consolePages(() => browser as Browser, height);
+  return {
+    ...pages,
+    start: async (): Promise<void> => {
+      shots = await screenshotsFolder();
+      browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    },
+    /** Where a screenshot named `name` goes. */
+    shot: (name: string): string => join(shots as string, name),
+    close: async (): Promise<void> => {
+      await pages.close();
+      await browser?.close();
+      await removeScreenshots(shots);
+    },
+  };
 };

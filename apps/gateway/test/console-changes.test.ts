@@ -7,25 +7,12 @@
  * violation on either page. Screenshots go to $PROMPTYARD_CONSOLE_SHOTS, as console.test.ts's do.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import {
-  chromiumArgs,
-  chromiumPath,
-  consolePages,
-  openFromNavigation,
-  postFromPage,
-  removeScreenshots,
-  screenshotsFolder,
-  seriousViolations,
-  signIn,
-} from './console-browser.js';
+import { chromiumPath, consoleBrowser, openFromNavigation, postFromPage, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, connectHttp, eventually, gatewayToml, runCli, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -64,28 +51,23 @@ const outcome = async (client: Client, name: string, args: Record<string, unknow
 describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in a browser', () => {
   let issuer: TestIssuer;
   let gateway: HttpGateway;
-  let browser: Browser;
   let client: Client;
-  let shots: string;
   let resources: string[] = [];
-  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 720);
+  const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(720);
 
   beforeAll(async () => {
-    shots = await screenshotsFolder();
     issuer = await startTestIssuer({ resources: () => resources });
     gateway = await startHttpGateway({ config: changesToml(issuer.issuer) });
     resources = [gateway.url];
     client = await connectHttp(gateway.url, { token });
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    await start();
   });
 
   afterAll(async () => {
-    await closePages();
-    await browser?.close();
+    await closeBrowser();
     await client?.close();
     await cleanup();
     await issuer?.close();
-    await removeScreenshots(shots);
   });
 
   it('shows a quarantined description change with its diff, and approving it serves the tool again, audited on Activity', async () => {
@@ -112,7 +94,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
     expect(await change.locator('.diff-add').allTextContents()).toContain(`+${rugPull}`);
     expect(await change.getByText('quarantined: held back from clients').count()).toBe(1);
     expect(await seriousViolations(page, axe.source)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-changes.png'), fullPage: true });
+    await page.screenshot({ path: shot('console-changes.png'), fullPage: true });
 
     let heard = 0;
     client.setNotificationHandler('notifications/tools/list_changed', () => void (heard += 1));
@@ -135,7 +117,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Changes and Activity in
     expect(approval).toContain('console');
     await activity.locator('tr[data-decision="allowed"][data-name="alpha_echo"]').first().waitFor();
     expect(await seriousViolations(activity, axe.source)).toEqual([]);
-    await activity.screenshot({ path: join(shots, 'console-activity.png') });
+    await activity.screenshot({ path: shot('console-activity.png') });
     expect(cspViolations).toEqual([]);
   });
 

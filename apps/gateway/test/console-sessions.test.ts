@@ -7,22 +7,10 @@
  * console.test.ts's do.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium } from 'playwright-core';
-import type { Browser } from 'playwright-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chromiumArgs,
-  chromiumPath,
-  consolePages,
-  openFromNavigation,
-  removeScreenshots,
-  screenshotsFolder,
-  seriousViolations,
-  signIn,
-} from './console-browser.js';
+import { chromiumPath, consoleBrowser, openFromNavigation, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -37,10 +25,8 @@ const sessionsToml = (): string =>
 
 describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser', () => {
   let gateway: HttpGateway;
-  let browser: Browser;
-  let shots: string;
   const clients: Client[] = [];
-  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 560);
+  const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(560);
 
   const connect = async (name: string, era: 'legacy' | 'modern'): Promise<StreamableHTTPClientTransport> => {
     const client = new Client({ name, version: '4.2.0' }, era === 'modern' ? { versionNegotiation: { mode: 'auto' as const } } : {});
@@ -54,17 +40,14 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser',
   };
 
   beforeAll(async () => {
-    shots = await screenshotsFolder();
     gateway = await startHttpGateway({ config: sessionsToml() });
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    await start();
   });
 
   afterAll(async () => {
-    await closePages();
-    await browser?.close();
+    await closeBrowser();
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
     await cleanup();
-    await removeScreenshots(shots);
   });
 
   it('shows an MCP client live with its name, version, revision and identity, and takes its session off when it ends', async () => {
@@ -93,7 +76,7 @@ describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser',
       'per request',
     ]);
     expect(await seriousViolations(page, axe.source)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-sessions.png') });
+    await page.screenshot({ path: shot('console-sessions.png') });
 
     await legacy.terminateSession();
     await session.waitFor({ state: 'detached', timeout: 5000 });

@@ -7,23 +7,12 @@
  * $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots` copies them into the docs), else a temporary folder.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import axe from 'axe-core';
-import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import {
-  chromiumArgs,
-  chromiumPath,
-  consolePages,
-  postFromPage,
-  removeScreenshots,
-  screenshotsFolder,
-  seriousViolations,
-  signIn,
-} from './console-browser.js';
+import { chromiumPath, consoleBrowser, postFromPage, seriousViolations, signIn } from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -53,34 +42,29 @@ const rowState = (page: Page, server: string): Promise<string | null> =>
 describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', () => {
   let issuer: TestIssuer;
   let gateway: HttpGateway;
-  let browser: Browser;
-  let shots: string;
   let axeSource: string;
   let resources: string[] = [];
-  const { newPage, cspViolations, close: closePages } = consolePages(() => browser, 560);
+  const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(560);
 
   beforeAll(async () => {
     axeSource = axe.source;
-    shots = await screenshotsFolder();
     issuer = await startTestIssuer({ resources: () => resources });
     gateway = await startHttpGateway({ config: consoleToml(issuer.issuer) });
     resources = [gateway.url];
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    await start();
   });
 
   afterAll(async () => {
-    await closePages();
-    await browser?.close();
+    await closeBrowser();
     await cleanup();
     await issuer?.close();
-    await removeScreenshots(shots);
   });
 
   it('signs in with the static token and shows both servers, accessible and within the CSP', async () => {
     const page = await newPage();
     await page.goto(`${gateway.origin}/console/login`);
     expect(await seriousViolations(page, axeSource)).toEqual([]);
-    await page.screenshot({ path: join(shots, 'console-login.png') });
+    await page.screenshot({ path: shot('console-login.png') });
     await signIn(page, gateway.origin, token);
     await expect.poll(() => rowState(page, 'alpha')).toBe('ready');
     await expect.poll(() => rowState(page, 'beta')).toBe('ready');
@@ -157,6 +141,6 @@ describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', 
     expect(await seriousViolations(page, axeSource)).toEqual([]);
     // The table's thirteen columns fit a common desktop width, where the docs show them.
     await page.setViewportSize({ width: 1440, height: 560 });
-    await page.screenshot({ path: join(shots, 'console-servers.png') });
+    await page.screenshot({ path: shot('console-servers.png') });
   });
 });
