@@ -4,6 +4,7 @@ import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
+import type { Deviation } from '../sdk/liberal-results.js';
 import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
@@ -15,7 +16,7 @@ import { OversizeTally } from './oversize-tally.js';
 import { CallWindow } from '../calls/call-window.js';
 
 /** What a backend reports to the router. */
-export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized'> {
+export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated'> {
   /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
   changed(backend: Backend): void;
   /** State, error or counts changed. */
@@ -26,6 +27,12 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 }
 
 const stderrLinesKept = 20;
+
+/** The warning for each kind of deviation a server's messages show (read anyway). */
+const deviationText: Readonly<Record<Deviation['kind'], string>> = {
+  'missing-resultType':
+    'server sent a 2026-07-28 result without resultType; read as complete (the rule for earlier revisions) — its maintainers should add resultType to every result',
+};
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
@@ -68,6 +75,8 @@ export class Backend {
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
+  /** What the server sent that a strict reader refuses, read anyway: warned about once per server (reconnections too). */
+  private readonly deviations = new Set<Deviation['kind']>();
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -223,6 +232,11 @@ export class Backend {
       },
       warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
       oversized: (message) => this.oversize.record(message),
+      deviated: (deviation) => {
+        if (this.deviations.has(deviation.kind)) return;
+        this.deviations.add(deviation.kind);
+        this.logger.warn(deviationText[deviation.kind], { server: this.id, method: deviation.method, note: 'warned once per server' });
+      },
     };
   }
 

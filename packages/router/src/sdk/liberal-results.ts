@@ -1,0 +1,85 @@
+/**
+ * Reading 2026-07-28 results liberally: a result the backend sent without `resultType` is read as
+ * complete (the bridge the spec defines for earlier revisions) instead of refused, for every request
+ * the gateway sends (calls, reads, prompts, completions, lists, discovery). The SDK client refuses such
+ * a result outright; here it is stamped before the client reads it, and `deviated` is told so the
+ * server can be warned about once.
+ */
+import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+
+/** What a backend sent that a strict reader refuses, read anyway. */
+export interface Deviation {
+  /** Stable per kind of deviation: the gateway warns once per server and kind. */
+  readonly kind: 'missing-resultType';
+  /** The request whose result showed it. */
+  readonly method: string;
+}
+
+/** Requests in flight remembered at most: a request never answered (cancelled, timed out) is forgotten past this. */
+const rememberedRequests = 4096;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The revision a request's `_meta` envelope names; 2025-era requests carry none. */
+const revisionOf = (message: JSONRPCMessage): unknown => {
+  const params = (message as { params?: unknown }).params;
+  const meta = isObject(params) ? params['_meta'] : undefined;
+  return isObject(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+};
+
+/**
+ * Makes `transport` read 2026-07-28 results liberally, from the version probe on. Only results of
+ * requests sent with a 2026-07-28 envelope are touched: 2025-era results have no `resultType` by
+ * design (and the 2025 codec ignores one).
+ *
+ * Whoever reads the transport (the SDK's version probe, its client, the gateway's own hooks) sets
+ * and chains `onmessage`; each handler set is read through the stamp, so every reader, the first
+ * included, sees the stamped result. A handler read back and set again is unwrapped first, so
+ * chaining never nests stamps, and stamping is idempotent (a request's entry goes with its answer).
+ */
+export const readLiberally = (transport: Transport, deviated: (deviation: Deviation) => void): void => {
+  type Handler = NonNullable<Transport['onmessage']>;
+  const modern = new Map<string | number, string>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('method' in message && 'id' in message && typeof revisionOf(message) === 'string') {
+      modern.set(message.id, message.method);
+      if (modern.size > rememberedRequests) modern.delete(modern.keys().next().value as string | number);
+    }
+    return send(message, options);
+  };
+  const stamp = (message: JSONRPCMessage): void => {
+    if ('method' in message || !('id' in message) || message.id === undefined) return;
+    const method = modern.get(message.id);
+    if (method === undefined) return;
+    modern.delete(message.id);
+    const result = (message as { result?: unknown }).result;
+    if (!isObject(result) || result['resultType'] !== undefined) return;
+    result['resultType'] = 'complete';
+    deviated({ kind: 'missing-resultType', method });
+  };
+  const raw = new WeakMap<Handler, Handler>();
+  const stamped = new WeakMap<Handler, Handler>();
+  const wrap = (handler: Handler): Handler => {
+    let wrapper = stamped.get(handler);
+    if (wrapper === undefined) {
+      wrapper = (message, extra) => {
+        stamp(message);
+        handler(message, extra);
+      };
+      stamped.set(handler, wrapper);
+      raw.set(wrapper, handler);
+    }
+    return wrapper;
+  };
+  let current = transport.onmessage;
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (current === undefined ? undefined : wrap(current)),
+    set: (next: Handler | undefined) => {
+      current = next === undefined ? undefined : (raw.get(next) ?? next);
+    },
+  });
+};
