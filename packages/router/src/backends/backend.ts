@@ -32,6 +32,8 @@ const stderrLinesKept = 20;
 const deviationText: Readonly<Record<Deviation['kind'], string>> = {
   'missing-resultType':
     'server sent a 2026-07-28 result without resultType; read as complete (the rule for earlier revisions) — its maintainers should add resultType to every result',
+  'json-lines-body':
+    'server answered a request with several JSON messages one a line in an application/json body; read as a batch — its maintainers should send one JSON message or a text/event-stream',
 };
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
@@ -235,7 +237,7 @@ export class Backend {
       deviated: (deviation) => {
         if (this.deviations.has(deviation.kind)) return;
         this.deviations.add(deviation.kind);
-        this.logger.warn(deviationText[deviation.kind], { server: this.id, method: deviation.method, note: 'warned once per server' });
+        this.logger.warn(deviationText[deviation.kind], { server: this.id, method: deviation.method ?? 'unknown', note: 'warned once per server' });
       },
     };
   }

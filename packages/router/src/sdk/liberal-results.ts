@@ -1,9 +1,12 @@
 /**
- * Reading 2026-07-28 results liberally: a result the backend sent without `resultType` is read as
- * complete (the bridge the spec defines for earlier revisions) instead of refused, for every request
- * the gateway sends (calls, reads, prompts, completions, lists, discovery). The SDK client refuses such
- * a result outright; here it is stamped before the client reads it, and `deviated` is told so the
- * server can be warned about once.
+ * What a backend sends that a strict reader refuses but that reads one way only, read that way:
+ * - a 2026-07-28 result without `resultType` is complete (the bridge the spec defines for earlier
+ *   revisions), for every request the gateway sends (calls, reads, prompts, completions, lists,
+ *   discovery): the SDK client refuses such a result, so it is stamped before the client reads it;
+ * - an `application/json` answer to a POST holding several messages as JSON lines (notifications,
+ *   then the response) is read as the batch it spells (`jsonLinesBatch`, used by `bounded-fetch.ts`).
+ * Each time, `deviated` is told, so the server can be warned about once. Anything else is refused as
+ * before, with the reader's own error.
  */
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
@@ -11,9 +14,9 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 /** What a backend sent that a strict reader refuses, read anyway. */
 export interface Deviation {
   /** Stable per kind of deviation: the gateway warns once per server and kind. */
-  readonly kind: 'missing-resultType';
-  /** The request whose result showed it. */
-  readonly method: string;
+  readonly kind: 'missing-resultType' | 'json-lines-body';
+  /** The request whose answer showed it (when known). */
+  readonly method: string | undefined;
 }
 
 /** Requests in flight remembered at most: a request never answered (cancelled, timed out) is forgotten past this. */
@@ -82,4 +85,33 @@ export const readLiberally = (transport: Transport, deviated: (deviation: Deviat
       current = next === undefined ? undefined : (raw.get(next) ?? next);
     },
   });
+};
+
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder();
+
+/**
+ * A body of several JSON objects, one a line, as the JSON array (a batch) of them; `undefined` for
+ * anything else: one JSON value (however laid out), or lines that are not each an object. Only a
+ * body with a line after its first newline is parsed here: a compact body costs one byte scan.
+ */
+export const jsonLinesBatch = (body: Uint8Array): string | undefined => {
+  const newline = body.indexOf(NEWLINE);
+  if (newline === -1 || decoder.decode(body.subarray(newline)).trim() === '') return undefined;
+  const text = decoder.decode(body);
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch {
+    // Not one value: perhaps one a line.
+  }
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  try {
+    return lines.every((line) => isObject(JSON.parse(line))) ? `[${lines.join(',')}]` : undefined;
+  } catch {
+    return undefined;
+  }
 };
