@@ -115,9 +115,9 @@ export const everythingSse = async (): Promise<HttpBackend> => {
   return backend;
 };
 
-/** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup. */
-export const conformanceServer = async (listen: ListenFraming = 'sse'): Promise<HttpBackend> => {
-  const backend = await startConformanceServer(listen);
+/** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup; `loose`: `--loose`. */
+export const conformanceServer = async (listen: ListenFraming = 'sse', loose = false): Promise<HttpBackend> => {
+  const backend = await startConformanceServer(listen, loose);
   httpBackends.add(backend);
   return backend;
 };
