@@ -112,7 +112,8 @@ describe('the conformance suite, direct and through the gateway (HTTP), for each
     const gateway = gateways.get(loose) as HttpGateway;
     const warnings = (): Record<string, number> => ({
       resultType: gateway.stderr.text.match(/WARNING.*without resultType; read as complete.*server=reference/g)?.length ?? 0,
-      jsonLines: gateway.stderr.text.match(/WARNING.*one a line in an application\/json body; read as a batch.*server=reference/g)?.length ?? 0,
+      jsonLines:
+        gateway.stderr.text.match(/WARNING.*one a line in an application\/json body; read as a batch.*server=reference/g)?.length ?? 0,
     });
     // The suite called its tools many times over, on both revisions.
     expect(warnings().resultType).toBe(1);

@@ -67,7 +67,8 @@ export const looseFront = (loose, modern) => async (request) => {
     .json()
     .catch(() => undefined);
   if (body?.method === 'tools/call' && body.params?.name === 'test_streaming_elicitation') return jsonLines(body.id ?? null);
-  if (body?.method === 'tools/call' && !String(body.params?.name).startsWith('test_input_required_result')) return edited(await modern.fetch(request), withoutResultType);
+  if (body?.method === 'tools/call' && !String(body.params?.name).startsWith('test_input_required_result'))
+    return edited(await modern.fetch(request), withoutResultType);
   if (body?.method === 'server/discover')
     return edited(await modern.fetch(request), (message) => {
       if (message?.result?.capabilities?.resources !== undefined) delete message.result.capabilities.resources.subscribe;

@@ -34,7 +34,11 @@ import { listenFront } from '../backends/listen-front.mjs';
 import { looseFront } from '../backends/loose-front.mjs';
 
 const { values: options } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, listen: { type: 'string', default: 'sse' }, loose: { type: 'boolean', default: false } },
+  options: {
+    port: { type: 'string', default: '0' },
+    listen: { type: 'string', default: 'sse' },
+    loose: { type: 'boolean', default: false },
+  },
 });
 const log = (line) => process.stderr.write(`${line}\n`);
 

@@ -13,10 +13,12 @@ import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
+import { deviationWarnings } from './deviation-warnings.js';
 import { CallWindow } from '../calls/call-window.js';
 
 /** What a backend reports to the router. */
-export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated'> {
+type HandledHere = 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated';
+export interface BackendEvents extends Omit<UpstreamPeer, HandledHere> {
   /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
   changed(backend: Backend): void;
   /** State, error or counts changed. */
@@ -27,14 +29,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
 }
 
 const stderrLinesKept = 20;
-
-/** The warning for each kind of deviation a server's messages show (read anyway). */
-const deviationText: Readonly<Record<Deviation['kind'], string>> = {
-  'missing-resultType':
-    'server sent a 2026-07-28 result without resultType; read as complete (the rule for earlier revisions) — its maintainers should add resultType to every result',
-  'json-lines-body':
-    'server answered a request with several JSON messages one a line in an application/json body; read as a batch — its maintainers should send one JSON message or a text/event-stream',
-};
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
@@ -77,8 +71,7 @@ export class Backend {
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
-  /** What the server sent that a strict reader refuses, read anyway: warned about once per server (reconnections too). */
-  private readonly deviations = new Set<Deviation['kind']>();
+  private readonly deviated: (deviation: Deviation) => void; // each kind warned about once per server
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -99,6 +92,7 @@ export class Backend {
     this.logger = logger;
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
+    this.deviated = deviationWarnings(config.id, logger);
   }
 
   get id(): string {
@@ -234,11 +228,7 @@ export class Backend {
       },
       warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
       oversized: (message) => this.oversize.record(message),
-      deviated: (deviation) => {
-        if (this.deviations.has(deviation.kind)) return;
-        this.deviations.add(deviation.kind);
-        this.logger.warn(deviationText[deviation.kind], { server: this.id, method: deviation.method ?? 'unknown', note: 'warned once per server' });
-      },
+      deviated: (deviation) => this.deviated(deviation),
     };
   }
 

@@ -12,7 +12,7 @@
  * - any other body (an error page, a redirect, OAuth metadata) fails its read past the limit.
  */
 import { BoundedLines } from './bounded-lines.js';
-import { jsonLinesBatch } from './liberal-results.js';
+import { jsonLinesBatch, unreadableResponse } from './liberal-results.js';
 import { boundedEvents } from './bounded-sse.js';
 import { methodOf, oversizedResponse } from './message-bounds.js';
 import type { JsonRpcId, MessageBounds } from './message-bounds.js';
@@ -65,7 +65,12 @@ const boundedJson = (
       const body = held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held);
       held = [];
       const batch = jsonLinesBatch(body);
-      if (batch === undefined) return controller.enqueue(body);
+      const failed = batch === 'unreadable' ? ids() : [];
+      if (batch === undefined || (batch === 'unreadable' && failed.length === 0)) return controller.enqueue(body);
+      if (batch === 'unreadable') {
+        const errors = failed.map((id) => unreadableResponse(id, bounds.server));
+        return controller.enqueue(encoder.encode(JSON.stringify(errors.length === 1 ? errors[0] : errors)));
+      }
       bounds.deviated?.({ kind: 'json-lines-body', method });
       controller.enqueue(encoder.encode(batch));
     },

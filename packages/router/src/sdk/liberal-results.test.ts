@@ -150,9 +150,9 @@ describe('jsonLinesBatch: an application/json body of JSON lines', () => {
     expect(jsonLinesBatch(bytes(JSON.stringify(response, null, 2)))).toBeUndefined();
   });
 
-  it('refuses to guess: lines that are not each a JSON object stay as they are (the reader fails them)', () => {
-    expect(jsonLinesBatch(bytes(`${JSON.stringify(response)}\nnot json`))).toBeUndefined();
-    expect(jsonLinesBatch(bytes(`${JSON.stringify(response)}\n[1, 2]`))).toBeUndefined();
+  it('refuses to guess: lines that are not each a JSON object are unreadable', () => {
+    expect(jsonLinesBatch(bytes(`${JSON.stringify(response)}\nnot json`))).toBe('unreadable');
+    expect(jsonLinesBatch(bytes(`${JSON.stringify(response)}\n[1, 2]`))).toBe('unreadable');
   });
 });
 
@@ -174,6 +174,29 @@ describe('boundedFetch with a body of JSON lines', () => {
     await transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } });
     expect(received).toEqual(lines);
     expect(deviations).toEqual([{ kind: 'json-lines-body', method: 'tools/call' }]);
+    await transport.close();
+  });
+
+  it('fails the request with an error naming the server when the lines are not JSON messages', async () => {
+    const fetch = boundedFetch(
+      { server: 'test', maxBytes: 1 << 20, oversized: () => {} },
+      async () => new Response('{"jsonrpc":"2.0","id":7,"result":{}}\nnot json', { headers: { 'content-type': 'application/json' } }),
+    );
+    const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1:9/mcp'), { fetch });
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow' } });
+    expect(received).toEqual([
+      expect.objectContaining({
+        id: 7,
+        error: expect.objectContaining({
+          message: expect.stringMatching(
+            /^Server "test" answered with an application\/json body that is neither one JSON message nor one JSON message a line/,
+          ),
+        }),
+      }),
+    ]);
     await transport.close();
   });
 });

@@ -5,8 +5,8 @@
  *   discovery): the SDK client refuses such a result, so it is stamped before the client reads it;
  * - an `application/json` answer to a POST holding several messages as JSON lines (notifications,
  *   then the response) is read as the batch it spells (`jsonLinesBatch`, used by `bounded-fetch.ts`).
- * Each time, `deviated` is told, so the server can be warned about once. Anything else is refused as
- * before, with the reader's own error.
+ * Each time, `deviated` is told, so the server can be warned about once. Anything else is refused
+ * (a body of lines that are not JSON objects fails its request with an error saying so).
  */
 import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
@@ -92,10 +92,11 @@ const decoder = new TextDecoder();
 
 /**
  * A body of several JSON objects, one a line, as the JSON array (a batch) of them; `undefined` for
- * anything else: one JSON value (however laid out), or lines that are not each an object. Only a
- * body with a line after its first newline is parsed here: a compact body costs one byte scan.
+ * one JSON value (however laid out); `unreadable` for lines that are not each an object (nothing to
+ * guess from). Only a body with a line after its first newline is parsed here: a compact body costs
+ * one byte scan.
  */
-export const jsonLinesBatch = (body: Uint8Array): string | undefined => {
+export const jsonLinesBatch = (body: Uint8Array): string | 'unreadable' | undefined => {
   const newline = body.indexOf(NEWLINE);
   if (newline === -1 || decoder.decode(body.subarray(newline)).trim() === '') return undefined;
   const text = decoder.decode(body);
@@ -110,8 +111,19 @@ export const jsonLinesBatch = (body: Uint8Array): string | undefined => {
     .map((line) => line.trim())
     .filter((line) => line !== '');
   try {
-    return lines.every((line) => isObject(JSON.parse(line))) ? `[${lines.join(',')}]` : undefined;
+    return lines.every((line) => isObject(JSON.parse(line))) ? `[${lines.join(',')}]` : 'unreadable';
   } catch {
-    return undefined;
+    return 'unreadable';
   }
 };
+
+/** A JSON-RPC error failing request `id`, answered with a body `jsonLinesBatch` found unreadable. */
+export const unreadableResponse = (id: string | number, server: string): Record<string, unknown> => ({
+  jsonrpc: '2.0',
+  id,
+  error: {
+    code: -32603,
+    message: `Server "${server}" answered with an application/json body that is neither one JSON message nor one JSON message a line; the gateway cannot read it. Its maintainers should send one JSON-RPC message, or a text/event-stream.`,
+    data: { server },
+  },
+});
