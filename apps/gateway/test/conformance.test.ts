@@ -3,8 +3,11 @@
  * scripts/ensure-conformance.mjs into .tmp/conformance) at 2025-11-25 and 2026-07-28, against our
  * reference "everything server" (conformance/everything-server.mjs) directly and through the HTTP
  * gateway in front of it, for each way a 2026-07-28 server may offer list changes: an SSE listen
- * stream, a listen stream of JSON lines, and none. Every scenario that passes direct must pass
- * through the gateway; scenarios that fail direct are reported and do not fail the test.
+ * stream, a listen stream of JSON lines, and none. The server with JSON lines also answers loosely,
+ * as the conformance repository's own reference server does (`--loose`: results without
+ * `resultType`, a body of JSON lines, no subscriptions on 2026-07-28). Every scenario that passes
+ * direct must pass through the gateway; scenarios that fail direct are reported and do not fail the
+ * test. The gateway in front of the loose server warns once and hands each client a valid result.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -12,10 +15,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceSuite, conformanceVersions, regressions } from '../../../test-support/conformance.js';
 import type { ConformanceOutcomes, ConformanceSuite } from '../../../test-support/conformance.js';
-import { cleanup, conformanceServer, gatewayToml, health, startHttpGateway } from './harness.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
+import { cleanup, conformanceServer, connectHttp, gatewayToml, health, startHttpGateway } from './harness.js';
 import type { HttpGateway, ListenFraming } from './harness.js';
 
 const framings: readonly ListenFraming[] = ['sse', 'json-lines', 'none'];
+/** The framing whose server answers loosely (`--loose`), as the reference server it mimics frames its listen stream. */
+const loose: ListenFraming = 'json-lines';
 /** Suite runs at once: each is a Node process beside its servers (two per core keeps them all busy without starving the servers). */
 const runsAtOnce = Math.max(2, availableParallelism() * 2);
 
@@ -41,7 +47,7 @@ describe('the conformance suite, direct and through the gateway (HTTP), for each
     const started = Date.now();
     const targets = await Promise.all(
       framings.map(async (framing) => {
-        const reference = await conformanceServer(framing);
+        const reference = await conformanceServer(framing, framing === loose);
         // The suite calls tools by their plain names: no prefix.
         const gateway = await startHttpGateway({ config: gatewayToml({ reference: { url: reference.url, prefix: false } }) });
         gateways.set(framing, gateway);
@@ -100,5 +106,35 @@ describe('the conformance suite, direct and through the gateway (HTTP), for each
       ),
     );
     expect(regressions(direct, gateway), `scenarios that pass direct but fail through the gateway (${framing}, ${version})`).toEqual([]);
+  });
+
+  it('reads the loose server liberally: one warning per deviation, and a valid result for each client', async () => {
+    const gateway = gateways.get(loose) as HttpGateway;
+    const warnings = (): Record<string, number> => ({
+      resultType: gateway.stderr.text.match(/WARNING.*without resultType; read as complete.*server=reference/g)?.length ?? 0,
+      jsonLines:
+        gateway.stderr.text.match(/WARNING.*one a line in an application\/json body; read as a batch.*server=reference/g)?.length ?? 0,
+    });
+    // The suite called its tools many times over, on both revisions.
+    expect(warnings().resultType).toBe(1);
+    for (const era of ['modern', 'legacy'] as const) {
+      const wire: JSONRPCMessage[] = [];
+      const client = await connectHttp(gateway.url, { ...(era === 'modern' ? { era } : {}), onWire: (message) => wire.push(message) });
+      expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      for (const [name, text] of [
+        ['test_simple_text', 'This is a simple text response for testing.'],
+        ['test_streaming_elicitation', 'Streaming complete'],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: {} });
+        expect(result.isError, `${name} (${era})`).not.toBe(true);
+        expect(result.content).toEqual([{ type: 'text', text }]);
+        const answered = wire.findLast((message) => 'result' in message) as { result: Record<string, unknown> };
+        // 2026-07-28 results must say they are complete; 2025-11-25 has no resultType.
+        if (era === 'modern') expect(answered.result['resultType'], name).toBe('complete');
+        else expect(answered.result, name).not.toHaveProperty('resultType');
+      }
+      await client.close();
+    }
+    expect(warnings()).toEqual({ resultType: 1, jsonLines: 1 });
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Output, runToCompletion } from '../../../test-support/output.js';
 import type { Completed } from '../../../test-support/output.js';
@@ -115,9 +116,9 @@ export const everythingSse = async (): Promise<HttpBackend> => {
   return backend;
 };
 
-/** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup. */
-export const conformanceServer = async (listen: ListenFraming = 'sse'): Promise<HttpBackend> => {
-  const backend = await startConformanceServer(listen);
+/** The conformance suite's reference server (conformance/everything-server.mjs), tracked for cleanup; `loose`: `--loose`. */
+export const conformanceServer = async (listen: ListenFraming = 'sse', loose = false): Promise<HttpBackend> => {
+  const backend = await startConformanceServer(listen, loose);
   httpBackends.add(backend);
   return backend;
 };
@@ -210,8 +211,14 @@ export const startHttpGateway = async (options: GatewayOptions): Promise<HttpGat
 
 export type Era = 'legacy' | 'modern' | 'auto';
 
-/** Connects an SDK client over Streamable HTTP: the default (2025-11-25 session) client, or auto negotiation. */
-export const connectHttp = async (url: string, options: { era?: Era; token?: string; client?: ClientOptions } = {}): Promise<Client> => {
+/**
+ * Connects an SDK client over Streamable HTTP: the default (2025-11-25 session) client, or auto
+ * negotiation. `onWire` sees every message as it came off the wire, before the client decodes it.
+ */
+export const connectHttp = async (
+  url: string,
+  options: { era?: Era; token?: string; client?: ClientOptions; onWire?: (message: JSONRPCMessage) => void } = {},
+): Promise<Client> => {
   const client = newClient({
     ...(options.era === 'auto' || options.era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {}),
     ...options.client,
@@ -220,6 +227,8 @@ export const connectHttp = async (url: string, options: { era?: Era; token?: str
     new URL(url),
     options.token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${options.token}` } } },
   );
+  // The client chains an `onmessage` found on its transport ahead of its own.
+  if (options.onWire !== undefined) transport.onmessage = options.onWire;
   await client.connect(transport);
   return client;
 };

@@ -101,11 +101,18 @@ const startProcess = async (
 export type ListenFraming = 'sse' | 'json-lines' | 'none';
 
 /** The conformance suite's reference server (conformance/everything-server.mjs) over Streamable HTTP on a free port. */
-export const startConformanceServer = (listen: ListenFraming = 'sse'): Promise<HttpBackend> =>
+export const startConformanceServer = (listen: ListenFraming = 'sse', loose = false): Promise<HttpBackend> =>
   startProcess(
     {
       command: process.execPath,
-      args: [fileURLToPath(new URL('../conformance/everything-server.mjs', import.meta.url)), '--port', '0', '--listen', listen],
+      args: [
+        fileURLToPath(new URL('../conformance/everything-server.mjs', import.meta.url)),
+        '--port',
+        '0',
+        '--listen',
+        listen,
+        ...(loose ? ['--loose'] : []),
+      ],
     },
     /listening on (http:\/\/\S+)/,
     (match) => match[1] as string,

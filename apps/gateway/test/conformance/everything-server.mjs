@@ -11,8 +11,11 @@
  *
  * `--listen sse|json-lines|none` frames the 2026-07-28 `subscriptions/listen` stream as the SDK does
  * (SSE), as newline-delimited JSON, or refuses it (no listen stream): see ../backends/listen-front.mjs.
+ * `--loose` answers 2026-07-28 requests as the conformance repository's own reference server does
+ * (results without `resultType`, a body of JSON lines, no `resources.subscribe` in `server/discover`):
+ * see ../backends/loose-front.mjs.
  *
- *   node everything-server.mjs [--port 0] [--listen sse]
+ *   node everything-server.mjs [--port 0] [--listen sse] [--loose]
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -28,9 +31,14 @@ import {
 } from '@modelcontextprotocol/server';
 import { jsonRpcError, serveBothEras } from '../backends/http-fixture.mjs';
 import { listenFront } from '../backends/listen-front.mjs';
+import { looseFront } from '../backends/loose-front.mjs';
 
 const { values: options } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, listen: { type: 'string', default: 'sse' } },
+  options: {
+    port: { type: 'string', default: '0' },
+    listen: { type: 'string', default: 'sse' },
+    loose: { type: 'boolean', default: false },
+  },
 });
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -509,11 +517,12 @@ const modern = createMcpHandler(() => createInstance(), {
 });
 const allowedHosts = localhostAllowedHostnames();
 const listen = listenFront(options.listen, modern, log);
+const loose = looseFront(options.loose, modern);
 await serveBothEras({
   port: Number(options.port),
   log,
   sessionInstance: () => createInstance(),
   modern,
   outsideSession: () => jsonRpcError(400, -32000, 'Bad Request: start a session with initialize'),
-  before: (request) => hostHeaderValidationResponse(request, allowedHosts) ?? listen(request),
+  before: async (request) => hostHeaderValidationResponse(request, allowedHosts) ?? (await listen(request)) ?? loose(request),
 });

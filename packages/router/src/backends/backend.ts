@@ -4,6 +4,7 @@ import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
+import type { Deviation } from '../sdk/liberal-results.js';
 import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
@@ -12,10 +13,12 @@ import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
+import { deviationWarnings } from './deviation-warnings.js';
 import { CallWindow } from '../calls/call-window.js';
 
 /** What a backend reports to the router. */
-export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized'> {
+type HandledHere = 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated';
+export interface BackendEvents extends Omit<UpstreamPeer, HandledHere> {
   /** The backend's lists changed (after a list_changed, a (re)connect, or a disconnect). */
   changed(backend: Backend): void;
   /** State, error or counts changed. */
@@ -68,6 +71,7 @@ export class Backend {
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
+  private readonly deviated: (deviation: Deviation) => void; // each kind warned about once per server
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -88,6 +92,7 @@ export class Backend {
     this.logger = logger;
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
+    this.deviated = deviationWarnings(config.id, logger);
   }
 
   get id(): string {
@@ -223,6 +228,7 @@ export class Backend {
       },
       warn: (message, reason) => this.logger.warn(message, { server: this.id, reason }),
       oversized: (message) => this.oversize.record(message),
+      deviated: (deviation) => this.deviated(deviation),
     };
   }
 

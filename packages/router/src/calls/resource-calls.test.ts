@@ -5,7 +5,7 @@ import { ResourceSubscriptions } from './resource-calls.js';
 import { CallWindow } from './call-window.js';
 
 /** The part of a backend subscriptions touch: its upstream's subscribe/unsubscribe, scripted. */
-const backend = (outcomes: ('ok' | 'fail')[]) => {
+const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy', subscribe = true) => {
   const calls: string[] = [];
   const upstream = {
     subscribe: async (uri: string) => {
@@ -17,10 +17,10 @@ const backend = (outcomes: ('ok' | 'fail')[]) => {
   const stub = {
     id: 'alpha',
     state: 'ready',
-    era: 'legacy',
+    era,
     inFlight: 0,
     calls: new CallWindow(),
-    capabilities: { resources: { subscribe: true } },
+    capabilities: { resources: subscribe ? { subscribe: true } : {} },
     upstream,
     upstreamOrUndefined: () => upstream,
   };
@@ -49,5 +49,17 @@ describe('ResourceSubscriptions', () => {
     expect(calls).toEqual(['subscribe test://a', 'subscribe test://a']);
     await subscriptions.unsubscribe(target, 1000);
     expect(calls.at(-1)).toBe('unsubscribe test://a');
+  });
+
+  it('refuses a subscription a 2025-era server does not offer, and hands one a 2026-07-28 server does not offer to its connection (which polls)', async () => {
+    const subscriptions = new ResourceSubscriptions(new PeerRequests());
+    const legacy = backend(['ok'], 'legacy', false);
+    await expect(subscriptions.subscribe({ backend: legacy.backend, uri: 'test://a' }, 1000)).rejects.toThrow(
+      /Server "alpha" does not support resource subscriptions/,
+    );
+    expect(legacy.calls).toEqual([]);
+    const modern = backend(['ok'], 'modern', false);
+    await subscriptions.subscribe({ backend: modern.backend, uri: 'test://a' }, 1000);
+    expect(modern.calls).toEqual(['subscribe test://a']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The `fetch` the HTTP transports (Streamable HTTP, legacy SSE) read backends with, bounded by
  * `[limits] max_message_bytes` while the body is read:
- * - an `application/json` body answering a POST is held up to the limit and handed on whole; over
- *   it, the body is cancelled and the SDK reads instead the error that fails the POSTed request(s);
+ * - an `application/json` body answering a POST is held up to the limit and handed on whole (several
+ *   messages written one a line, as the batch they spell: `liberal-results.ts`); over the limit, the
+ *   body is cancelled and the SDK reads instead the error that fails the POSTed request(s);
  * - a `subscriptions/listen` answered with newline-delimited JSON (`Content-Type: application/json`,
  *   chunked, one message per line, as some 2026-07-28 servers send it) is bounded line by line and
  *   handed on as the SSE stream the SDK reads: the SDK reads an `application/json` answer with
@@ -11,6 +12,7 @@
  * - any other body (an error page, a redirect, OAuth metadata) fails its read past the limit.
  */
 import { BoundedLines } from './bounded-lines.js';
+import { jsonLinesBatch, unreadableResponse } from './liberal-results.js';
 import { boundedEvents } from './bounded-sse.js';
 import { methodOf, oversizedResponse } from './message-bounds.js';
 import type { JsonRpcId, MessageBounds } from './message-bounds.js';
@@ -35,8 +37,12 @@ const requestIds = (init: RequestInit | undefined): JsonRpcId[] => {
 
 const mediaType = (response: Response): string => (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
-/** A JSON body, held until it ends; over the limit, the error failing `ids` in its place. */
-const boundedJson = (bounds: MessageBounds, ids: () => readonly JsonRpcId[]): TransformStream<Uint8Array, Uint8Array> => {
+/** A JSON body answering `method`, held until it ends; over the limit, the error failing `ids` in its place. */
+const boundedJson = (
+  bounds: MessageBounds,
+  ids: () => readonly JsonRpcId[],
+  method: string | undefined,
+): TransformStream<Uint8Array, Uint8Array> => {
   let held: Uint8Array[] = [];
   let heldBytes = 0;
   return new TransformStream({
@@ -56,8 +62,17 @@ const boundedJson = (bounds: MessageBounds, ids: () => readonly JsonRpcId[]): Tr
       controller.terminate();
     },
     flush(controller) {
-      for (const chunk of held) controller.enqueue(chunk);
+      const body = held.length === 1 ? (held[0] as Uint8Array) : Buffer.concat(held);
       held = [];
+      const batch = jsonLinesBatch(body);
+      const failed = batch === 'unreadable' ? ids() : [];
+      if (batch === undefined || (batch === 'unreadable' && failed.length === 0)) return controller.enqueue(body);
+      if (batch === 'unreadable') {
+        const errors = failed.map((id) => unreadableResponse(id, bounds.server));
+        return controller.enqueue(encoder.encode(JSON.stringify(errors.length === 1 ? errors[0] : errors)));
+      }
+      bounds.deviated?.({ kind: 'json-lines-body', method });
+      controller.enqueue(encoder.encode(batch));
     },
   });
 };
@@ -133,9 +148,9 @@ const boundFor = (response: Response, init: RequestInit | undefined, bounds: Mes
   if (type === 'text/event-stream') return { transform: boundedEvents(bounds, ids) };
   if (type !== 'application/json' || !response.ok || init?.method?.toUpperCase() !== 'POST' || typeof init.body !== 'string')
     return { transform: boundedBytes(bounds) };
-  if (methodOf(encoder.encode(init.body.slice(0, 1024))) === 'subscriptions/listen')
-    return { transform: boundedJsonLines(bounds), mediaType: 'text/event-stream' };
-  return { transform: boundedJson(bounds, ids) };
+  const method = methodOf(encoder.encode(init.body.slice(0, 1024)));
+  if (method === 'subscriptions/listen') return { transform: boundedJsonLines(bounds), mediaType: 'text/event-stream' };
+  return { transform: boundedJson(bounds, ids, method) };
 };
 
 /** `inner` (the global fetch by default), every response body read within `bounds`. */

@@ -4,6 +4,7 @@
  * fails the request such a message answered, and a scanner that finds which request that was from
  * the message's first bytes alone.
  */
+import type { Deviation } from './liberal-results.js';
 
 /**
  * A line over the limit still without its newline at this many times the limit is taken for an
@@ -34,6 +35,8 @@ export interface MessageLimit {
 export interface MessageBounds extends MessageLimit {
   /** Told once per dropped message: logged, counted and shown in `/health` by the backend. */
   readonly oversized: (message: OversizedMessage) => void;
+  /** Told when a message that a strict reader refuses was read anyway (`liberal-results.ts`). */
+  readonly deviated?: ((deviation: Deviation) => void) | undefined;
 }
 
 /** The code of the error that fails a request answered by a message over the limit (JSON-RPC's internal error). */

@@ -1,6 +1,6 @@
 /**
- * A resource subscription on a 2026-07-28 server without a listen stream, which cannot announce
- * updates: the resource is read again as its `ttlMs` runs out (the bounds of `polling.ts`, backing
+ * A resource subscription on a 2026-07-28 server that cannot announce updates (no listen stream,
+ * or no `resources.subscribe` capability): the resource is read again as its `ttlMs` runs out (the bounds of `polling.ts`, backing
  * off while reads fail), and an update reported when its contents changed.
  */
 import type { Client } from '@modelcontextprotocol/client';

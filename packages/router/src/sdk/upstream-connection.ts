@@ -182,8 +182,10 @@ export const connectionOf = (link: Link): UpstreamConnection => {
     subscribe: async (uri, timeoutMs) => {
       if (era === 'legacy') await client.subscribeResource({ uri }, { timeout: timeoutMs });
       else if (listening.has(uri) || polling.has(uri)) return;
-      // No listen stream to carry its updates: the resource is read again as its ttlMs runs out.
-      else if (link.listChanges().via === 'polling') polling.set(uri, pollResource(client, uri, timeoutMs, link.resourceUpdated));
+      // No listen stream to carry its updates, or a server that does not offer subscriptions: the
+      // resource is read again as its ttlMs runs out.
+      else if (link.listChanges().via === 'polling' || capabilities.resources?.subscribe !== true)
+        polling.set(uri, pollResource(client, uri, timeoutMs, link.resourceUpdated));
       else listening.set(uri, await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs }));
     },
     unsubscribe: async (uri, timeoutMs) => {

@@ -1,6 +1,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/client';
 import { boundedFetch } from './bounded-fetch.js';
+import type { Deviation } from './liberal-results.js';
 import type { MessageLimit, OversizedMessage } from './message-bounds.js';
 import { createGatewayAuth } from './oauth.js';
 import type { GatewayAuth } from './oauth.js';
@@ -28,7 +29,11 @@ const noPid = (): undefined => undefined;
 /** The transport `spec` names: a stdio child in its own process group, Streamable HTTP, or a legacy SSE stream. */
 export const openTransport = (spec: UpstreamSpec, peer: UpstreamPeer, limit: MessageLimit): OpenedTransport => {
   // Every message read from the backend, on every transport, within [limits] max_message_bytes.
-  const bounds = { ...limit, oversized: (message: OversizedMessage) => peer.oversized(message) };
+  const bounds = {
+    ...limit,
+    oversized: (message: OversizedMessage) => peer.oversized(message),
+    deviated: (deviation: Deviation) => peer.deviated(deviation),
+  };
   if (spec.kind === 'stdio') {
     const stdio = new ProcessGroupTransport(spec, (line) => peer.stderr(line), bounds);
     return { transport: stdio, authProvider: undefined, pid: () => stdio.pid, joinRequestSignals: () => {} };

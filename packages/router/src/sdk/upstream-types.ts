@@ -12,6 +12,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/client';
 import type { ProtocolChoice } from '../config-backend.js';
+import type { Deviation } from './liberal-results.js';
 import type { OversizedMessage } from './message-bounds.js';
 import type { UpstreamOAuth } from './oauth.js';
 import type { UpstreamRelay } from './relay.js';
@@ -78,6 +79,8 @@ export interface UpstreamPeer {
   warn(message: string, reason: string): void;
   /** A message over `[limits] max_message_bytes` was dropped (once per message). */
   oversized(message: OversizedMessage): void;
+  /** The server sent something a strict reader refuses, and it was read anyway (each time it happens). */
+  deviated(deviation: Deviation): void;
 }
 
 export interface UpstreamRequestOptions {

@@ -2,12 +2,14 @@
  * The SDK seam: the only code in the router that imports the MCP SDK. Here each backend's one
  * shared connection is opened (`upstream-transport.ts` for stdio, Streamable HTTP and SSE,
  * `upstream-connection.ts` for its requests), its `subscriptions/listen` stream probed for and kept
- * (`listen.ts`; framed as SSE or JSON lines, the latter reframed in `bounded-fetch.ts`),
+ * (`listen.ts`; framed as SSE or JSON lines, the latter reframed in `bounded-fetch.ts`), its
+ * 2026-07-28 results read liberally (`liberal-results.ts`),
  * 2025-era stdio calls relayed as JSON-RPC (`relay.ts`), stdio children spawned and stopped by
  * process group, and OAuth tokens obtained and refreshed (`oauth.ts`, `oauth-login.ts`).
  */
 import { Client } from '@modelcontextprotocol/client';
 import type { ClientCapabilities, ServerCapabilities, Transport } from '@modelcontextprotocol/client';
+import { readLiberally } from './liberal-results.js';
 import { notificationChanges, probeListen } from './listen.js';
 import type { MessageLimit } from './message-bounds.js';
 import { isNeedsLogin } from './oauth.js';
@@ -213,6 +215,7 @@ const openUpstream = async (
 ): Promise<UpstreamConnection> => {
   const opened = openTransport(spec, peer, options.limit);
   const { transport } = opened;
+  readLiberally(transport, (deviation) => peer.deviated(deviation));
   const client = createClient(peer, options, negotiation);
   const state: LinkState = { open: true, relay: undefined, lastError: undefined };
   reportClose(client, peer, state);
