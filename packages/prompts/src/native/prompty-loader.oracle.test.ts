@@ -275,6 +275,19 @@ describe('template formats (v1 load_manifest, v2 template.format)', () => {
     }
   });
 
+  it('a Mustache partial renders empty, as in Prompty; the file loads and `validate` is told at its line', async () => {
+    const definition = await load('p.prompty', {
+      'p.prompty': '---\ntemplate: { format: mustache }\n---\nuser:\nHi {{name}}\n{{> footer}}',
+    });
+    expect(definition.warnings).toEqual([
+      {
+        message:
+          "Mustache partial {{> footer}} renders as empty text, as in Prompty's TypeScript and C# runtimes, which pass no partials: write the partial's text in place",
+        line: 6,
+      },
+    ]);
+  });
+
   it('template_string_invalid reads v1 `template: jinja2`; an unknown format is refused with the line', async () => {
     expect(await loadError('p.prompty', { 'p.prompty': '---\nname: x\ntemplate: handlebars\n---\nHi' })).toMatch(
       /p\.prompty:3: template format "handlebars" is not one Prompty renders: use jinja2 \(the default\) or mustache$/,
