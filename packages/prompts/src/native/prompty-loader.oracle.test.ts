@@ -242,6 +242,18 @@ describe('inputs (load.tsp, test_loader.py, v1 core.py)', () => {
     expect(rendered).toEqual([{ role: 'system', text: 'Q' }]);
   });
 
+  it("v1 (C# loader): a mapping with none of an input's keys is a sample object, the input's default", async () => {
+    const definition = await load('p.prompty', {
+      'p.prompty': '---\ninputs: ${file:context.json}\n---\nuser:\n{{customer.firstName}} {{topic.kind}}',
+      'context.json': '{ "customer": { "id": 2, "firstName": "Sally" }, "topic": { "kind": "string" } }',
+    });
+    expect(definition.arguments).toEqual([
+      { name: 'customer', required: false, default: '{"id":2,"firstName":"Sally"}' },
+      // A mapping with an input's key (`kind`, `type`, `default` …) stays a definition.
+      { name: 'topic', required: false },
+    ]);
+  });
+
   it('the v2 preview: inputSchema.properties', async () => {
     const definition = await load('p.prompty', {
       'p.prompty': '---\ninputSchema:\n  properties:\n    - name: firstName\n      kind: string\n      default: Jane\n---\n{{firstName}}',
