@@ -15,6 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileDollarDialect } from './dollar-dialect.js';
 import { parseDollarFormat } from './dollar-formats.js';
+import type { NativeDefinition } from './native-definition.js';
 import { testEngines } from '../test-helpers.js';
 
 const render = (body: string, typed: string, names: readonly string[] = []): string =>
@@ -65,6 +66,21 @@ describe('Claude Code placeholders (oracle: CHANGELOG 2.1.240 and the skills doc
 
   it('2.1.139: argument names with regex metacharacters substitute', () => {
     expect(render('Plan $a.b then $c+; keep $a-b', 'one two', ['a.b', 'c+'])).toBe('Plan one then two; keep $a-b');
+  });
+
+  it('the `arguments:` list as Claude Code reads it: its texts in order, numbers and blanks left out', async () => {
+    const skill = (list: string): NativeDefinition =>
+      parseDollarFormat('claude-skills', {
+        text: `---\nname: plan\narguments: ${list}\n---\nPlan $a.b then $c+ for $file.`,
+        file: '/x/plan/SKILL.md',
+        path: 'plan/SKILL.md',
+        jinja: testEngines.jinja,
+      });
+    const rendered = async (definition: NativeDefinition): Promise<unknown> =>
+      (await definition.sections[0]?.render({ arguments: 'one two three' }))?.toString();
+    expect(await rendered(skill('[a.b, c+, file]'))).toBe('Plan one then two for three.');
+    expect(skill('[1, file, "", a.b]').arguments.map((argument) => argument.name)).toEqual(['a.b', 'file', 'arguments']);
+    expect(await rendered(skill('[1, file, "", a.b]'))).toBe('Plan two then $c+ for one.');
   });
 
   describe('2.1.240: the words are those of the typed text read as a shell command line', () => {
