@@ -114,6 +114,8 @@ function* readCommands(text: string): Generator<Token[]> {
   yield tokens;
 }
 
+const closesTest = (token: Token | undefined): boolean => token !== undefined && token !== redirect && token.raw.endsWith(']');
+
 /** A command's words as Claude Code takes them: its name, then its arguments; none if it has no name. */
 const commandWords = (tokens: readonly Token[]): string[] => {
   let index = 0;
@@ -124,7 +126,7 @@ const commandWords = (tokens: readonly Token[]): string[] => {
     else if (token !== undefined && namingKeywords.has(token.raw)) index += 2;
     else if (token !== undefined && token.raw.startsWith('[')) {
       // A test, `[ a ]` or `[WIP]`, up to the word that closes it.
-      while (index < tokens.length && !(tokens[index] !== redirect && (tokens[index] as TypedWord).raw.endsWith(']'))) index++;
+      while (index < tokens.length && !closesTest(tokens[index])) index++;
       index++;
     } else break;
   }
