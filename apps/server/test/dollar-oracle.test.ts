@@ -2,6 +2,7 @@
  * The built server against Claude Code's and Codex's own readings of `$` placeholders:
  * - anthropics/claude-code CHANGELOG.md at 5cfc0a1905ce0c0a9bd81d8a90fe6b62ff614357 (2.1.240): 2.1.19 ($0 is
  *   the first word), 2.1.210 (unmatched $1/$2 preserved verbatim); the docs' example "Migrate the $0 component…";
+ *   the words as Claude Code 2.1.240 splits the typed text, as a shell command line (a leading NAME=value is no word);
  * - openai/codex codex-rs/tui/src/bottom_pane/prompt_args.rs at 09e67f209eb3144913ea6a688997e6778fa1eb39:
  *   tests expand_arguments_basic, escaped_placeholder_remains_literal, missing_required_args_reports_error.
  */
@@ -15,6 +16,7 @@ describe('$ placeholders as Claude Code and Codex render them', () => {
     const project = await makeFolder({
       '.claude/commands/pricing.md': "Pro costs $5.00 | Max costs $25.00. Run awk '{print $1}' on $0.\n",
       '.claude/commands/migrate.md': 'Migrate the $0 component from $1 to $2.\n',
+      '.claude/commands/deploy.md': 'Deploy $0 to $1 ($ARGUMENTS).\n',
     });
     const codexHome = await makeFolder({
       'prompts/review.md': 'Review $USER changes on $BRANCH\n',
@@ -29,6 +31,8 @@ describe('$ placeholders as Claude Code and Codex render them', () => {
     expect(messageText(pricing.messages[0])).toBe("Pro costs $5.00 | Max costs $25.00. Run awk '{print $1}' on data.txt.\n");
     const migrate = await client.getPrompt({ name: 'claude:migrate', arguments: { arguments: 'SearchBar React Vue' } });
     expect(messageText(migrate.messages[0])).toBe('Migrate the SearchBar component from React to Vue.\n');
+    const deploy = await client.getPrompt({ name: 'claude:deploy', arguments: { arguments: 'ENV=prod api eu-west && notify' } });
+    expect(messageText(deploy.messages[0])).toBe('Deploy api to eu-west (ENV=prod api eu-west && notify).\n');
 
     const review = await client.getPrompt({ name: 'codex:review', arguments: { arguments: 'USER=Alice BRANCH=main' } });
     expect(messageText(review.messages[0])).toBe('Review Alice changes on main\n');

@@ -3,7 +3,8 @@
  * template rendered as its TypeScript runtime renders it (`Mustache.render` of mustache 4.2, so `{{x}}`
  * is HTML-escaped), a `${file:…}` frontmatter value read in by the loader, a v1 list input
  * (`chat_history: []`) taking a JSON list, and a role line's attributes (`user[name="Alice"]:`)
- * kept with its message, as Prompty's chat parser keeps them in the message's metadata.
+ * kept with its message, as Prompty's chat parser keeps them in the message's metadata. A Mustache
+ * partial renders as empty text, as `Mustache.render` given no partials renders it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, makeFolder, runCli, startStdio } from './harness.js';
@@ -34,6 +35,9 @@ const project: Record<string, string> = {
   ].join('\n'),
   'prompts/chat-description.txt': 'Chats with a history\n',
   'prompts/keyed.prompty': '---\nmodel:\n  connection:\n    apiKey: ${env:OPENAI_API_KEY}\n---\nuser:\nHi',
+  'prompts/signed.prompty': '---\ntemplate: mustache\n---\nuser:\nHi {{name}}.\n{{> signature}}\nBye{{> footer}}.',
+  // Prompty's Python runtime would read this from its working directory; the others never read it.
+  'signature.mustache': 'Ada',
 };
 
 describe('Prompty files as Prompty reads them', () => {
@@ -93,5 +97,17 @@ describe('Prompty files as Prompty reads them', () => {
       /keyed\.prompty:2: warning: \$\{env:OPENAI_API_KEY\} \(frontmatter key "model\.connection\.apiKey"\) is not served/,
     );
     expect(result.stdout).not.toContain('sk-secret');
+  });
+
+  it('renders a Mustache partial as empty text, and validate says so at its line', async () => {
+    const folder = await makeFolder(project);
+    const home = await makeFolder({});
+    const { client } = await startStdio(['--no-watch'], { cwd: folder, env: { PROMPTYARD_HOME: home } });
+    const signed = await client.getPrompt({ name: 'prompty:prompts/signed', arguments: { name: 'Bo' } });
+    expect(signed.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hi Bo.\nBye.' } }]);
+
+    const result = await runCli(['validate', '--prompts', `${folder}/prompts`], { cwd: folder, env: {} });
+    expect(result.stdout).toMatch(/signed\.prompty:6: warning: Mustache partial \{\{> signature\}\} renders as empty text/);
+    expect(result.stdout).toMatch(/signed\.prompty:7: warning: Mustache partial \{\{> footer\}\} renders as empty text/);
   });
 });

@@ -37,7 +37,18 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
 
       const { prompts } = await client.listPrompts();
       expect(prompts.map((prompt) => prompt.name).sort()).toEqual(
-        ['clash', 'prompty/basic', 'prompty/chat', 'prompty/study-plan', 'prompty/support', 'review', 'runaway', 'shout', 'whisper'].sort(),
+        [
+          'clash',
+          'prompty/basic',
+          'prompty/chat',
+          'prompty/context',
+          'prompty/study-plan',
+          'prompty/support',
+          'review',
+          'runaway',
+          'shout',
+          'whisper',
+        ].sort(),
       );
       const plan = prompts.find((prompt) => prompt.name === 'prompty/study-plan');
       expect(plan).toMatchObject({ title: 'Study plan', description: 'Plans study sessions on a topic' });
@@ -84,6 +95,17 @@ describe('.prompty files in a --prompts folder, rendered by Jinja', () => {
       expect(pairs(support.messages as Message[])).toEqual([
         ['user', 'You are a helpful support assistant for Sally.\n\n# Documentation\n\n1. Trail Tent: Sleeps two.'],
         ['user', 'Which tent?'],
+      ]);
+
+      // v1 inputs read from a file, an object among them (the C# runtime's context.prompty): each sample
+      // is its input's default; as Jinja2 renders it and Prompty's parser splits it.
+      const context = await client.getPrompt({ name: 'prompty/context' });
+      expect(pairs(context.messages as Message[])).toEqual([
+        [
+          'user',
+          'You help people choose outdoor gear.\n\n# Products\n\ncatalog: 17\nitem: RainGuard Jacket\nprice: 110\n\ncatalog: 3\nitem: Summit Breeze Jacket\nprice: 120.5\n\n\n# Customer\nYou are helping Sally Davis.',
+        ],
+        ['user', 'Which jacket keeps me dry?'],
       ]);
 
       const review = await client.getPrompt({ name: 'review', arguments: { code: 'x' } });

@@ -24,11 +24,13 @@ describe('the Mustache engine', () => {
     expect(error.message).toBe('/p/a.prompty:5: Unclosed section "open" (Mustache syntax error)');
   });
 
-  it('refuses partials, saying why and what to write instead', async () => {
-    const error = await templateErrorOf(() => engine.compile('Hi\n{{#a}}{{> footer}}{{/a}}', { file: '/p/a.prompty' }));
-    expect(error.message).toMatch(
-      /^\/p\/a\.prompty:2: Mustache partial \{\{> footer\}\} is not supported yet: .*write the partial's text in place$/,
-    );
+  it('renders a partial as empty text, as Prompty does (Mustache.render with no partials); one alone on its line takes the line', async () => {
+    const template = engine.compile('Hello {{name}}\n  {{> footer}}\nBye{{> inline}}!\n{{#items}}- {{.}}{{> item}}\n{{/items}}', {
+      file: '/p/a.prompty',
+      jsonArguments: ['items'],
+    });
+    expect(template.variables).toEqual(['name', 'items']);
+    expect(await template.render({ name: 'Ada', items: '["a","b"]' })).toBe('Hello Ada\nBye!\n- a\n- b\n');
   });
 
   it('stops a render whose output grows past the limit, and one that runs too long', async () => {

@@ -1,7 +1,8 @@
 /**
  * Mustache, as Prompty's TypeScript runtime renders it: `Mustache.render(template, inputs)` of the
  * npm `mustache` 4.2 library (microsoft/prompty runtime/typescript/packages/core/src/renderers/mustache.ts
- * at 75e4d0e5), so `{{x}}` is HTML-escaped and `{{{x}}}` / `{{& x}}` are not. Variables come from
+ * at 75e4d0e5), so `{{x}}` is HTML-escaped and `{{{x}}}` / `{{& x}}` are not, and a partial
+ * (`{{> name}}`) renders as empty text, since Prompty passes no partials. Variables come from
  * Mustache's parse tree; a render is bounded in time and output size like the Jinja engine's.
  */
 import { createRequire } from 'node:module';
@@ -71,24 +72,15 @@ const boundedWriter = (mustache: MustacheModule, budget: Budget) => {
 };
 
 /** The top-level names a template reads: outside sections, section names, and inside inverted sections. */
-const readVariables = (tokens: TemplateSpans, names: Set<string>, partials: string[]): void => {
+const readVariables = (tokens: TemplateSpans, names: Set<string>): void => {
   for (const token of tokens) {
     const [type, value] = token;
-    if (type === '>') partials.push(value);
     if (type !== 'name' && type !== '&' && type !== '#' && type !== '^') continue;
     const head = value.split('.')[0] ?? '';
     if (head !== '') names.add(head);
     // A `#` section pushes its value as the context: the names inside may be the items' fields, so
     // only names outside such sections are arguments. An inverted section renders in the outer context.
-    if (type === '^') readVariables(sectionTokens(token), names, partials);
-    else if (type === '#') readPartials(sectionTokens(token), partials);
-  }
-};
-
-const readPartials = (tokens: TemplateSpans, partials: string[]): void => {
-  for (const token of tokens) {
-    if (token[0] === '>') partials.push(token[1]);
-    if (token[0] === '#' || token[0] === '^') readPartials(sectionTokens(token), partials);
+    if (type === '^') readVariables(sectionTokens(token), names);
   }
 };
 
@@ -122,9 +114,10 @@ const syntaxErrorLine = (source: string, error: unknown): number | undefined => 
 
 /**
  * `{{name}}`, `{{{raw}}}`, `{{#section}}`, `{{^inverted}}`, comments and `{{=<% %>=}}` delimiters,
- * as mustache 4.2 renders them. Partials (`{{> name}}`) are refused at load: Prompty's TypeScript
- * runtime passes none (the tag renders empty) and its Python runtime reads `name.mustache` from its
- * working directory, so no file can mean the same in both.
+ * as mustache 4.2 renders them. A partial (`{{> name}}`) is empty text, a partial alone on its line
+ * takes the line with it: Prompty's TypeScript runtime calls `Mustache.render(template, inputs)` with
+ * no partials, and its C# runtime's Stubble has no partial loader. (Its Python runtime's chevron reads
+ * `name.mustache` from the process's working directory, else renders it empty too.)
  */
 export const createMustacheEngine = (options: MustacheEngineOptions = {}): TemplateEngine => {
   const renderLimitMs = options.renderLimitMs ?? 5000;
@@ -147,16 +140,7 @@ export const createMustacheEngine = (options: MustacheEngineOptions = {}): Templ
       throw fail(`${describeError(error).replace(/\s*at \d+\s*$/, '')} (Mustache syntax error)`, syntaxErrorLine(source, error), error);
     }
     const names = new Set<string>();
-    const partials: string[] = [];
-    readVariables(tokens, names, partials);
-    const [partial] = partials;
-    if (partial !== undefined) {
-      const line = source.split('\n').findIndex((text) => new RegExp(`\\{\\{>\\s*${escapeRegExp(partial)}\\s*\\}\\}`).test(text));
-      throw fail(
-        `Mustache partial {{> ${partial}}} is not supported yet: Prompty renders it as empty text (TypeScript) or reads ${partial}.mustache from its working directory (Python); write the partial's text in place`,
-        line === -1 ? undefined : line + 1,
-      );
-    }
+    readVariables(tokens, names);
     const json = new Set(compileOptions.jsonArguments);
 
     return {
@@ -168,6 +152,7 @@ export const createMustacheEngine = (options: MustacheEngineOptions = {}): Templ
         const writer = boundedWriter(mustache, { deadline: Date.now() + renderLimitMs, renderLimitMs, outputLimit });
         try {
           const context: InstanceType<MustacheModule['Context']> = new mustache.Context(view);
+          // No partials, as Prompty passes none: mustache renders each `{{> name}}` as empty text.
           return writer.renderTokens(tokens as unknown as string[][], context, undefined, source);
         } catch (error) {
           throw fail(error instanceof LimitError ? error.message : describeError(error), undefined, error);

@@ -1,4 +1,5 @@
-import { argumentValue, freeTextName, splitWords, type DialectTemplate } from './dialect.js';
+import { claudeWords } from './claude-words.js';
+import { argumentValue, freeTextName, type DialectTemplate } from './dialect.js';
 import { cutAtPlaceholders, joinParts, joinPositions, type Placeholder } from './placeholder-parts.js';
 
 /**
@@ -28,15 +29,16 @@ const placeholderPattern = (names: readonly string[], namedTokens: boolean): Reg
       ? `|\\$(${[...names]
           .sort((a, b) => b.length - a.length)
           .map(escapeRegExp)
-          .join('|')})(?![\\w-])`
+          .join('|')})(?![\\[\\w])`
       : '';
   // `$N` is a whole number: `$25.00` is position 25, never `$2` then `5.00`.
   return new RegExp(`\\\\\\$|\\$ARGUMENTS\\[(\\d+)\\]|\\$ARGUMENTS|\\$(\\d+)(?!\\w)${named}`, 'g');
 };
 
 /**
- * `$ARGUMENTS` is the free text as typed; `$N` and `$ARGUMENTS[N]` are its 0-based words (split like a
- * shell, quotes grouping); `$name` is the word at that name's place in `arguments:`. A value given by
+ * `$ARGUMENTS` is the free text as typed; `$N` and `$ARGUMENTS[N]` are its 0-based words, as Claude
+ * Code ≥ 2.1.19 counts them (`$0` is the first), split as Claude Code splits them (claude-words.ts);
+ * `$name` is the word at that name's place in `arguments:` (`$issue-x` is `$issue` then `-x`). A value given by
  * name wins over a word. A positional placeholder with no value stays verbatim (`$5.00`, `awk '{print
  * $1}'`), as Claude Code does since 2.1.210; an unfilled `$name` is empty. One pass, so values are never
  * read as placeholders. `\$` is a literal `$`; everything else, `` !`cmd` `` included, stays verbatim.
@@ -69,7 +71,7 @@ export const compileDollarDialect = (body: string, options: DollarDialectOptions
     positions,
     render: (args) => {
       const free = argumentValue(args, freeTextName);
-      const words = free === undefined ? [] : splitWords(free);
+      const words = free === undefined ? [] : claudeWords(free);
       const at = (position: number): string | undefined => argumentValue(args, nameOf(position)) ?? words[position];
       const value = (part: Placeholder): string =>
         'all' in part ? (free ?? joinPositions(lastPosition, at)) : (at(part.position) ?? (part.named ? '' : part.raw));

@@ -24,12 +24,14 @@ const describePosition = (format: DollarFormat, name: string, position: number):
   };
 };
 
-/** Claude's `arguments: [issue, priority]` or `arguments: issue priority` names the positions and enables `$issue`. */
+/**
+ * Claude's `arguments: [issue, priority]` or `arguments: issue priority` names the positions and enables
+ * `$issue`. As Claude Code reads the list: its texts, in order, leaving out any that is not text, is
+ * blank or is a number (`[1, file]` names position 0 `file`); any other text is a name (`a.b`, `c+`).
+ */
 const listedNames = (value: unknown): string[] => {
-  const names = typeof value === 'string' ? value.split(/\s+/).filter((name) => name !== '') : value;
-  return Array.isArray(names) && names.every((item) => typeof item === 'string' && /^[A-Za-z_][\w-]*$/.test(item))
-    ? (names as string[])
-    : [];
+  const names: unknown[] = typeof value === 'string' ? value.split(/\s+/) : Array.isArray(value) ? value : [];
+  return names.filter((name): name is string => typeof name === 'string' && name.trim() !== '' && !/^\d+$/.test(name));
 };
 
 /** Claude Code commands and skills, Codex prompts and spec-kit templates: Markdown with `$ARGUMENTS`/`$1`. */

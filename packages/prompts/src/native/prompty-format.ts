@@ -74,6 +74,19 @@ const engineFor = (data: Readonly<Record<string, unknown>>, input: NativeFileInp
   return input.mustache;
 };
 
+/**
+ * A Mustache partial (`{{> footer}}`) renders as empty text, as in Prompty's TypeScript and C#
+ * runtimes (no partials passed): `validate` says so at its line. Python's chevron would read
+ * `footer.mustache` from the working directory of the process.
+ */
+const partialWarnings = (body: string, bodyLine: number): { message: string; line: number }[] =>
+  body.split('\n').flatMap((text, index) =>
+    [...text.matchAll(/\{\{>\s*([^\s}]+)\s*\}\}/g)].map((match) => ({
+      message: `Mustache partial ${match[0]} renders as empty text, as in Prompty's TypeScript and C# runtimes, which pass no partials: write the partial's text in place`,
+      line: bodyLine + index + 1,
+    })),
+  );
+
 /** Template variables the inputs do not declare, as optional arguments. */
 const impliedArguments = (variables: readonly string[], declared: readonly PromptArgument[]): PromptArgument[] => {
   const names = new Set(declared.map((argument) => argument.name));
@@ -96,7 +109,8 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   // so a loop can write messages (`{% for item in history %}{{ item.role }}:`).
   // Files a Jinja template loads (`{% extends %}`, `{% include %}`) are found in the prompt root the
   // caller names, the same one `${file:…}` references stay inside; without one they are refused.
-  const template = engineFor(data, input).compile(body, {
+  const engine = engineFor(data, input);
+  const template = engine.compile(body, {
     file: input.file,
     lineOffset: bodyLine,
     jsonArguments: inputs.json,
@@ -121,6 +135,7 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
   };
   const description = stringField(data, 'description');
   const title = stringField(data, 'name');
+  const allWarnings = engine === input.mustache ? [...warnings, ...partialWarnings(body, bodyLine)] : warnings;
   return {
     id: stripExtension(input.path, '.prompty'),
     ...(title === undefined ? {} : { title }),
@@ -130,7 +145,7 @@ export const parsePromptyFormat = (input: NativeFileInput): NativeDefinition => 
     sections: [{ role: 'system', variables: template.variables, render }],
     body,
     typos: inputs.typos,
-    ...(warnings.length === 0 ? {} : { warnings }),
+    ...(allWarnings.length === 0 ? {} : { warnings: allWarnings }),
     meta: extraFields(data, ['description', 'name', 'sample', inputs.key ?? 'inputs']),
   };
 };

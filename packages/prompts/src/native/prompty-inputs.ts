@@ -6,7 +6,10 @@
  * - the v2 preview's `inputSchema: { properties: … }` (renamed `inputs` in e2368d11);
  * - v1 (runtime/prompty/prompty/core.py at a4ef7e06, `load_input_property`): name → a sample value,
  *   whose JSON type is the input's type (`chat_history: []` is a list), or a mapping with `type` (or a
- *   `sample` to infer it from).
+ *   `sample` to infer it from); a mapping with none of an input's keys is itself the sample, an object
+ *   (`customer: { firstName: Sally }`), as v1's C# loader reads it (runtime/promptycs/Prompty.Core/Prompty.cs
+ *   `IsInput` at 449b80dd^: a mapping is an input definition when it has `type`, `default`, `sample` or
+ *   `description`).
  * An input of a JSON type (a list, a mapping, a number, a boolean, a thread) takes its value as JSON text.
  */
 import type { PromptArgument } from '@promptyard/core';
@@ -49,15 +52,20 @@ const sampleKind = (value: unknown): string | undefined =>
 const asArgumentText = (value: unknown): string | undefined =>
   scalar(value) ?? (Array.isArray(value) || isRecord(value) ? JSON.stringify(value) : undefined);
 
+/** The keys that make a mapping an input's definition (v1 and v2); a mapping without any is a sample object. */
+const inputKeys = ['type', 'kind', 'default', 'sample', 'example', 'description', 'required', 'enumValues'];
+
 interface ReadInput {
   readonly argument: PromptArgument;
   readonly json: boolean;
   readonly thread?: boolean;
 }
 
-const readInput = (name: string, spec: unknown): ReadInput => {
-  if (!isRecord(spec)) {
-    // v1 shorthand `firstName: Jane`, `chat_history: []`: the sample gives the type, and is the default.
+/** An input from a list (always a definition) or a mapping's entry (a definition, or a sample). */
+const readInput = (name: string, spec: unknown, inList = false): ReadInput => {
+  if (!isRecord(spec) || (!inList && !inputKeys.some((key) => Object.hasOwn(spec, key)))) {
+    // v1 shorthand `firstName: Jane`, `chat_history: []`, `customer: { firstName: Sally }`: the sample
+    // gives the type, and is the default.
     const example = asArgumentText(spec);
     const argument = { name, required: false, ...(example === undefined ? {} : { default: example }) };
     return { argument, json: jsonKinds.has(sampleKind(spec) ?? '') };
@@ -83,7 +91,7 @@ const readList = (inputs: unknown, file: string, key: string): [string, ReadInpu
     return inputs.map((spec, index) => {
       const name = isRecord(spec) ? scalar(spec['name']) : undefined;
       if (name === undefined) throw fileError(file, `${key}[${index}] needs a "name"`);
-      return [`${key}[${index}].`, readInput(name, spec)];
+      return [`${key}[${index}].`, readInput(name, spec, true)];
     });
   }
   if (isRecord(inputs)) return Object.entries(inputs).map(([name, spec]) => [`${key}.${name}.`, readInput(name, spec)]);

@@ -242,6 +242,18 @@ describe('inputs (load.tsp, test_loader.py, v1 core.py)', () => {
     expect(rendered).toEqual([{ role: 'system', text: 'Q' }]);
   });
 
+  it("v1 (C# loader): a mapping with none of an input's keys is a sample object, the input's default", async () => {
+    const definition = await load('p.prompty', {
+      'p.prompty': '---\ninputs: ${file:context.json}\n---\nuser:\n{{customer.firstName}} {{topic.kind}}',
+      'context.json': '{ "customer": { "id": 2, "firstName": "Sally" }, "topic": { "kind": "string" } }',
+    });
+    expect(definition.arguments).toEqual([
+      { name: 'customer', required: false, default: '{"id":2,"firstName":"Sally"}' },
+      // A mapping with an input's key (`kind`, `type`, `default` …) stays a definition.
+      { name: 'topic', required: false },
+    ]);
+  });
+
   it('the v2 preview: inputSchema.properties', async () => {
     const definition = await load('p.prompty', {
       'p.prompty': '---\ninputSchema:\n  properties:\n    - name: firstName\n      kind: string\n      default: Jane\n---\n{{firstName}}',
@@ -273,6 +285,19 @@ describe('template formats (v1 load_manifest, v2 template.format)', () => {
     for (const format of ['jinja2', '{ format: jinja2, parser: prompty }', '{ format: { kind: nunjucks } }', '{}']) {
       expect(await rendered(format)).toEqual([{ role: 'user', text: 'Hi Ada' }]);
     }
+  });
+
+  it('a Mustache partial renders empty, as in Prompty; the file loads and `validate` is told at its line', async () => {
+    const definition = await load('p.prompty', {
+      'p.prompty': '---\ntemplate: { format: mustache }\n---\nuser:\nHi {{name}}\n{{> footer}}',
+    });
+    expect(definition.warnings).toEqual([
+      {
+        message:
+          "Mustache partial {{> footer}} renders as empty text, as in Prompty's TypeScript and C# runtimes, which pass no partials: write the partial's text in place",
+        line: 6,
+      },
+    ]);
   });
 
   it('template_string_invalid reads v1 `template: jinja2`; an unknown format is refused with the line', async () => {
