@@ -80,7 +80,7 @@ export type {
 } from './contracts/tools.js';
 export { validateToolArguments } from './tools/tool-arguments.js';
 export { createToolService } from './tools/tool-service.js';
-export type { ToolService, ToolServiceOptions } from './tools/tool-service.js';
+export type { ToolService, ToolServiceOptions, UnlistedTool } from './tools/tool-service.js';
 export type {
   PromptSourceFactory,
   ProviderContext,
