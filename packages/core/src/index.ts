@@ -14,6 +14,7 @@ export type {
   TemplateEngine,
   TextContent,
 } from './contracts/types.js';
+export type { Diagnostic, DiagnosticCode, DiagnosticSeverity, DiagnosticSink } from './contracts/diagnostics.js';
 export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors/errors.js';
 export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors/errors.js';
 export type {
