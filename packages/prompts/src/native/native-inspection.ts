@@ -75,6 +75,13 @@ const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => st
   copilot: copilotRefusalNote,
 };
 
+/** A warning without a line points at the first line naming what it quotes (any line, for a message that quotes nothing). */
+const locate = (text: string, problem: NativeProblem): NativeProblem => {
+  if (problem.line !== undefined || problem.severity !== 'warning') return problem;
+  const line = wordLine(text, /"([^"]+)"/.exec(problem.message)?.[1] ?? '');
+  return line === undefined ? problem : { ...problem, line };
+};
+
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
 const definitionProblems = (file: string, text: string, definition: NativeDefinition, problems: NativeProblem[]): void => {
   const warn = (code: NativeProblem['code'], message: string, line?: number): void => {
@@ -98,13 +105,6 @@ const definitionProblems = (file: string, text: string, definition: NativeDefini
       if (!declared.has(name) && name !== freeTextName) warn('undeclared-variable', `"${name}" is used but not declared in inputs`);
     }
   }
-};
-
-/** A warning without a line points at the first line naming what it quotes (any line, for a message that quotes nothing). */
-const locate = (text: string, problem: NativeProblem): NativeProblem => {
-  if (problem.line !== undefined || problem.severity !== 'warning') return problem;
-  const line = wordLine(text, /"([^"]+)"/.exec(problem.message)?.[1] ?? '');
-  return line === undefined ? problem : { ...problem, line };
 };
 
 /** Reads and parses one file into an entry, adding its problems; undefined when it does not load. */
