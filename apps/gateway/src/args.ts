@@ -56,7 +56,8 @@ whose entry changed restart, and an invalid edit keeps the last good config.
 Commands:
   status                   start every server once, print each one's state, transport, protocol
                            era, counts and last error, then exit (1 when any failed); a line
-                           per server as each answers or times out ([timeouts] connect_ms)
+                           per server as each answers or times out ([timeouts] connect_ms), and
+                           off a terminal the ones still starting every 5 s (all on stderr)
   ui                       a live terminal UI: every server's state (restart, disable), every tool,
                            prompt and resource with search, calls and renders, and the logs; needs a
                            terminal (q quits)

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { BackendStatus } from '@promptyard/router';
-import { formatStatus } from './status.js';
+import { formatStatus, statusProgress } from './status.js';
 
 const backend = (id: string, listChanges: string | undefined): BackendStatus => ({
   id,
@@ -29,5 +29,52 @@ describe('formatStatus', () => {
     });
     expect(text).toContain('list changes: old notifications, modern stream, plain polling every 30 s\n');
     expect(text.trimEnd().split('\n').at(-1)).toBe('total: 3 tools, 0 prompts, 0 resources, 0 templates');
+  });
+});
+
+describe('statusProgress off a terminal', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names every server still starting, with its elapsed time, every 5 s until it settles', () => {
+    vi.useFakeTimers();
+    const written: string[] = [];
+    const progress = statusProgress({
+      ids: ['fast', 'slow', 'other'],
+      connectMs: 30_000,
+      write: (text) => written.push(text),
+      tty: false,
+      paint: (_tone, text) => text,
+    });
+    vi.advanceTimersByTime(1000);
+    progress.update(backend('fast', 'stream'));
+    vi.advanceTimersByTime(4000);
+    expect(written.at(-1)).toBe('still starting: slow (5 s), other (5 s)\n');
+    progress.update({ ...backend('slow', undefined), state: 'failed', lastError: 'could not connect' });
+    vi.advanceTimersByTime(5000);
+    expect(written.at(-1)).toBe('still starting: other (10 s)\n');
+    expect(written.filter((line) => line.startsWith('still starting'))).toHaveLength(2);
+    progress.stop();
+    vi.advanceTimersByTime(20_000);
+    expect(written.filter((line) => line.startsWith('still starting'))).toHaveLength(2);
+    // No cursor movement in a pipe: every line stands alone.
+    expect(written.join('')).not.toContain('\u001b');
+  });
+
+  it('says nothing more once every server has settled', () => {
+    vi.useFakeTimers();
+    const written: string[] = [];
+    const progress = statusProgress({
+      ids: ['fast'],
+      connectMs: 30_000,
+      write: (text) => written.push(text),
+      tty: false,
+      paint: (_tone, text) => text,
+    });
+    progress.update(backend('fast', 'stream'));
+    vi.advanceTimersByTime(15_000);
+    expect(written.join('')).not.toContain('still starting');
+    progress.stop();
   });
 });

@@ -110,12 +110,19 @@ export interface ProgressOptions {
   readonly tty: boolean;
   readonly paint: Paint;
   readonly now?: () => number;
+  /** Off a terminal, how often a `still starting: …` line names the servers not settled yet (5 s). */
+  readonly everyMs?: number;
 }
+
+/** Whole seconds: the `still starting` line is a heartbeat, not a measurement. */
+const wholeSeconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
 
 /**
  * Follows the servers' first attempts while `status` waits: says up front how long each may take,
- * then prints a line per server as it answers or fails (timed out included). Feed it every status
- * change; `stop()` ends it (and clears the waiting line on a terminal).
+ * then prints a line per server as it answers or fails (timed out included). While some are still
+ * starting, a terminal keeps a waiting line updated in place; a pipe or a log gets a
+ * `still starting: slow (5 s), other (5 s)` line every 5 s instead, so a hung server is never silent.
+ * Feed it every status change; `stop()` ends it (and clears the waiting line on a terminal).
  */
 export const statusProgress = (options: ProgressOptions): { update(backend: BackendStatus): void; stop(): void } => {
   const { ids, write, tty, paint } = options;
@@ -131,7 +138,12 @@ export const statusProgress = (options: ProgressOptions): { update(backend: Back
   write(
     `Starting ${ids.length} server${ids.length === 1 ? '' : 's'}; each has ${seconds(options.connectMs)} to answer ([timeouts] connect_ms).\n`,
   );
-  const timer = tty && ids.length > 0 ? setInterval(() => redraw(), 1000) : undefined;
+  const stillStarting = (): void => {
+    const elapsed = wholeSeconds(now() - started);
+    if (waiting.size > 0) write(`still starting: ${[...waiting].map((id) => `${id} (${elapsed})`).join(', ')}\n`);
+  };
+  const timer =
+    ids.length === 0 ? undefined : tty ? setInterval(() => redraw(), 1000) : setInterval(stillStarting, options.everyMs ?? 5000);
   timer?.unref();
   if (tty) redraw();
   return {

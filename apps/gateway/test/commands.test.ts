@@ -1,7 +1,8 @@
 /**
  * The gateway's command line, black-box against the built binary: `status` says how long each server
  * may take and reports each one as it answers or times out (on a terminal, in tmux, with a waiting
- * line updated in place), a mistyped command gets the closest one,
+ * line updated in place; in a pipe, naming the ones still starting every 5 s), a mistyped command
+ * gets the closest one,
  * every command has its own help, logs can be JSON (config key, flag or environment), the default
  * HTTP port is 3100 (not the server's 3000), and status words are coloured only on request of a
  * terminal or FORCE_COLOR.
@@ -34,22 +35,30 @@ afterEach(async () => {
 const neverAnswers = { command: process.execPath, args: [testServerPath, '--name', 'h1', '--never-answer'] };
 
 describe('promptyard-gateway status', () => {
-  it('prints a line per server as each answers or times out, the timeout stated first', async () => {
+  it('prints a line per server as each answers or times out, the timeout stated first, and names the hung one every 5 s', async () => {
     const config = await writeConfig({
-      preamble: '[timeouts]\nconnect_ms = 4000',
+      preamble: '[timeouts]\nconnect_ms = 6000',
       servers: { good: testServer('g1'), hung: neverAnswers },
     });
     const status = spawnGateway(config, [], ['status']);
-    await status.stderr.waitFor(/Starting 2 servers; each has 4\.0 s to answer \(\[timeouts\] connect_ms\)/, 10_000);
+    let stdout = '';
+    status.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    await status.stderr.waitFor(/Starting 2 servers; each has 6\.0 s to answer \(\[timeouts\] connect_ms\)/, 10_000);
     await status.stderr.waitFor(/^ok {6}good: ready after [\d.]+ s \(\d+ tools, \d+ prompts, \d+ resources\)$/m, 10_000);
     // The working server is reported while the hung one is still awaited.
     expect(status.child.exitCode).toBeNull();
     expect(status.stderr.text).not.toContain('hung:');
+    // Off a terminal, the one still starting is named with its elapsed time (the one 5 s wait of this file).
+    await status.stderr.waitFor(/^still starting: hung \(5 s\)$/m, 10_000);
     await status.stderr.waitFor(
-      /^failed {2}hung: could not connect: .*no answer to the MCP handshake within 4000 ms.* \(after [\d.]+ s\)$/m,
+      /^failed {2}hung: could not connect: .*no answer to the MCP handshake within 6000 ms.* \(after [\d.]+ s\)$/m,
       15_000,
     );
     expect(await status.exited).toBe(1);
+    expect(status.stderr.text).not.toMatch(/still starting:.*good/);
+    // stdout is the table alone: scripts reading it see no progress.
+    expect(stdout).toMatch(/^server +state /);
+    expect(stdout).not.toContain('still starting');
     // Piped and without FORCE_COLOR: plain text.
     expect(status.stderr.text).not.toContain(ESC);
   });

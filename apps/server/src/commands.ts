@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { closestNames, createLogger, describeError, didYouMean, formatList } from '@promptyard/core';
-import type { LogRecord, Logger, PromptEntry } from '@promptyard/core';
+import type { Diagnostic, DiagnosticSink, Logger, PromptEntry } from '@promptyard/core';
 import { errorPrefix } from '@promptyard/host';
 import type { Paint, Tone } from '@promptyard/host';
 import { promptCard } from '@promptyard/prompts';
@@ -20,9 +19,10 @@ export interface CommandIo {
 }
 
 /** The library, with the prompts of `[[providers]]` packages (their resources and tools are not needed here). */
-const openLibrary = async (resolved: ResolvedConfig, logger: Logger): Promise<Library> => {
+const openLibrary = async (resolved: ResolvedConfig, logger: Logger, diagnostics?: DiagnosticSink): Promise<Library> => {
   const engines = createEngines(resolved.config);
-  return createLibrary(resolved, logger, engines, promptSourcesOf(await loadProviders(resolved, { logger, engines }, ['prompts'])));
+  const fromProviders = promptSourcesOf(await loadProviders(resolved, { logger, engines }, ['prompts']));
+  return createLibrary(resolved, logger, engines, fromProviders, { diagnostics });
 };
 
 const loadAll = async (library: Library): Promise<void> => {
@@ -36,100 +36,32 @@ const entries = (library: Library): PromptEntry[] =>
     return entry === undefined ? [] : [entry];
   });
 
-interface Finding {
-  readonly file: string;
-  readonly line?: number;
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
-}
+/** One line of `validate`: a diagnostic a source reported, a duplicate name, or a lock mismatch. */
+type Finding = Pick<Diagnostic, 'file' | 'line' | 'severity' | 'message'>;
 
-/** The first line (1-based) mentioning `word`, to point an argument finding somewhere useful. */
-const lineOf = async (file: string, word: string): Promise<number | undefined> => {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  const pattern = new RegExp(`(^|[^\\w])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`);
-  const index = text.split('\n').findIndex((line) => pattern.test(line));
-  return index === -1 ? undefined : index + 1;
-};
-
-/** Log records that are findings: load failures, argument mismatches, duplicates. */
-const findingOf = async (record: LogRecord): Promise<Finding | undefined> => {
-  const { fields, message } = record;
-  const file = typeof fields['file'] === 'string' ? fields['file'] : undefined;
-  const argument = typeof fields['argument'] === 'string' ? fields['argument'] : undefined;
-  const line = typeof fields['line'] === 'number' ? fields['line'] : undefined;
-  if (message.startsWith('duplicate prompt name')) {
-    return {
-      file: String(fields['ignored'] ?? ''),
-      severity: 'warning',
-      message: `prompt "${String(fields['prompt'])}" is also defined in ${String(fields['served'])}, which wins`,
-    };
+/**
+ * Loads every source once, gathering what each reports through the diagnostics sink, what the
+ * catalog says about names served twice, and the lock's mismatches; the log is not read.
+ */
+const gatherFindings = async (resolved: ResolvedConfig): Promise<{ library: Library; findings: Finding[] }> => {
+  const logger: Logger = createLogger({ level: 'error', write: () => {} });
+  const findings: Finding[] = [];
+  const library = await openLibrary(resolved, logger, (diagnostic) => findings.push(diagnostic));
+  const stop = library.catalog.onConflict(({ name, kept, shadowed }) =>
+    findings.push({ file: shadowed, severity: 'warning', message: `prompt "${name}" is also defined in ${kept}, which wins` }),
+  );
+  try {
+    await loadAll(library);
+  } finally {
+    stop();
+    await library.close();
   }
-  if (file === undefined) return undefined;
-  // A record a source marks as a finding (a Prompty file's `${env:…}`, say) is listed as it is.
-  if (fields['finding'] === 'warning') return { file, ...(line === undefined ? {} : { line }), severity: 'warning', message };
-  // A likely typo (`argumnets:`): a warning, so `validate --strict` fails on it.
-  if (message.startsWith('unknown frontmatter key')) return { file, ...(line === undefined ? {} : { line }), severity: 'warning', message };
-  if (message.startsWith('invalid ')) {
-    // Template errors carry "file:line: " in their reason; the finding says where already.
-    const reason = String(fields['reason'] ?? message);
-    const located = reason.startsWith(`${file}:`) ? /^[^\n]*?:(\d+): ([\s\S]*)$/.exec(reason.slice(file.length)) : null;
-    const at = line ?? (located?.[1] === undefined ? undefined : Number(located[1]));
-    return { file, ...(at === undefined ? {} : { line: at }), severity: 'error', message: located?.[2] ?? reason };
-  }
-  if (argument !== undefined && message === 'declared argument is not used by the template') {
-    const at = await lineOf(file, argument);
-    return {
-      file,
-      ...(at === undefined ? {} : { line: at }),
-      severity: 'warning',
-      message: `argument "${argument}" is declared but never used`,
-    };
-  }
-  if (argument !== undefined && message === 'template variable is not declared') {
-    const at = await lineOf(file, argument);
-    return { file, ...(at === undefined ? {} : { line: at }), severity: 'warning', message: `"${argument}" is used but not declared` };
-  }
-  if (message.startsWith('twig.toml declares a prompt'))
-    return {
-      file,
-      severity: 'warning',
-      message: `declares prompt "${String(fields['prompt'])}" but ${String(fields['expected'])} is missing`,
-    };
-  return undefined;
+  findings.push(...(await lockFindings(resolved, logger)));
+  return { library, findings };
 };
 
 const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo): Promise<number> => {
-  const records: LogRecord[] = [];
-  const logger: Logger = createLogger({ level: 'debug', write: () => {} });
-  logger.subscribe((record) => records.push(record));
-  const library = await openLibrary(resolved, logger);
-  const findings: Finding[] = [];
-  const loaded = await Promise.all(
-    library.sources.map(async ({ source, native }) => {
-      if (native === undefined) return source.load();
-      const inspection = await native.inspect();
-      for (const problem of inspection.problems) {
-        const at =
-          problem.line ??
-          (problem.severity === 'warning' ? await lineOf(problem.file, /"([^"]+)"/.exec(problem.message)?.[1] ?? '') : undefined);
-        findings.push({
-          file: problem.file,
-          ...(at === undefined ? {} : { line: at }),
-          severity: problem.severity,
-          message: problem.message,
-        });
-      }
-      return inspection.entries;
-    }),
-  );
-  library.sources.forEach(({ owner }, index) => owner.replace(loaded[index] ?? []));
-  await library.close();
-  const empty = library.catalog.size === 0;
-  findings.push(...(await lockFindings(resolved, logger)));
-  for (const record of records) {
-    const finding = await findingOf(record);
-    if (finding !== undefined) findings.push(finding);
-  }
+  const { library, findings } = await gatherFindings(resolved);
   findings.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
   for (const finding of findings) {
     const where = `${relative(io.cwd, finding.file) || finding.file}${finding.line === undefined ? '' : `:${finding.line}`}`;
@@ -144,7 +76,7 @@ const validate = async (resolved: ResolvedConfig, strict: boolean, io: CommandIo
     `validate: ${library.catalog.size} prompts from ${library.sources.length} sources; ${count(errors, 'error', 'failed')}, ${count(warnings, 'warning', 'warning')}\n`,
   );
   // Files that fail to load were reported above; a library with none at all gets the one answer.
-  if (empty && errors === 0) throw library.emptyLibrary();
+  if (library.catalog.size === 0 && errors === 0) throw library.emptyLibrary();
   return errors > 0 || (strict && warnings > 0) ? 1 : 0;
 };
 

@@ -39,6 +39,26 @@ describe('promptyard-server validate, list and render', () => {
     expect(result.stderr).toMatch(/3 errors, 2 warnings/);
   });
 
+  it('validate names both files of a prompt name two files claim, and what twig.toml declares without a file', async () => {
+    const project = await makeFolder({
+      'prompts/x.md': 'One\n',
+      'prompts/x.prompty': '---\nname: X\n---\nuser:\nTwo\n',
+      'prompts/lib/twig.toml': '[prompts.ghost]\ndescription = "Nobody wrote me"\n',
+      'prompts/lib/prompts/real.md': 'Real\n',
+      'promptyard.toml': '[prompts]\nfolders = ["prompts"]\n',
+    });
+    const result = await runCli(['validate', '--config', 'promptyard.toml'], { cwd: project });
+    expect(result.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^prompts\/lib\/twig\.toml: warning: declares prompt "ghost" but prompts\/ghost\.md is missing$/),
+      expect.stringMatching(
+        /^prompts\/x\.prompty: warning: prompt "x" is also defined in \S+\/prompts\/x\.md, which is served \(the first file by path\)$/,
+      ),
+    ]);
+    expect(result.code).toBe(0);
+    const strict = await runCli(['validate', '--strict', '--config', 'promptyard.toml'], { cwd: project });
+    expect(strict.code).toBe(1);
+  });
+
   it('validate checks discovered native formats too', async () => {
     const project = await makeFolder(brokenNative);
     const home = await makeFolder({});

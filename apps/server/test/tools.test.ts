@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPerplexityFake, startSerperFake } from '../../../packages/web-search/src/test-fakes.js';
 import type { FakeService } from '../../../packages/web-search/src/test-fakes.js';
@@ -210,8 +211,8 @@ describe('search tools through promptyard-server', () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('web_search');
     expect(names).not.toContain('perplexity_summary_search');
-    // Not served: a call is refused as for any unknown tool, and reaches no service.
-    await expect(client.callTool({ name: 'web_search', arguments: { query: 'x' } })).rejects.toThrow();
+    // Not served: a call is refused (see "hidden search tools" below) and reaches no service.
+    await expect(client.callTool({ name: 'web_search', arguments: { query: 'x' } })).rejects.toThrow(/SERPER_API_KEY/);
     const line = (await stderr.waitFor(/INFO[^\n]*tools not listed until configured[^\n]*/))[0];
     expect(line).toMatch(/web_search="no Serper API key: set SERPER_API_KEY in the environment/);
     expect(line).toMatch(/perplexity_summary_search="no Perplexity API key: set PERPLEXITY_API_KEY in the environment/);
@@ -280,4 +281,73 @@ describe('search tools through promptyard-server', () => {
       expect(await health.json()).toMatchObject({ tools: 2 });
     });
   }
+});
+
+/** A refused call's JSON-RPC error. */
+const refusal = (client: Client, name: string): Promise<{ code: number; message: string; data?: unknown }> =>
+  client.callTool({ name, arguments: { query: 'x' } }).then(
+    () => ({ code: 0, message: `${name} answered` }),
+    (caught: unknown) => caught as { code: number; message: string; data?: unknown },
+  );
+
+const webHidden = {
+  code: -32602,
+  message: expect.stringContaining(
+    'web_search is not enabled: set SERPER_API_KEY (a Serper API key) in the environment of promptyard-server and restart it to list it.',
+  ),
+  data: { code: 'TOOL_NOT_FOUND', name: 'web_search', setting: 'SERPER_API_KEY' },
+};
+
+describe('hidden search tools', () => {
+  const pins = { '2025-11-25': {}, '2026-07-28': { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } };
+
+  for (const [revision, client] of Object.entries(pins)) {
+    it(`over stdio at ${revision}, with nothing else listed, name the setting that enables each`, async () => {
+      const dir = await makeFolder(promptFiles);
+      const server = await startStdio(['--prompts', dir, '--no-watch'], { env: { SERPER_BASE_URL: serper.url }, client });
+      expect(server.client.getServerCapabilities()?.tools).toBeDefined();
+      expect((await server.client.listTools()).tools).toEqual([]);
+      expect(await refusal(server.client, 'web_search')).toMatchObject(webHidden);
+      expect(await refusal(server.client, 'perplexity_summary_search')).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('perplexity_summary_search is not enabled: set PERPLEXITY_API_KEY (a Perplexity API key)'),
+        data: { setting: 'PERPLEXITY_API_KEY' },
+      });
+      // A truly unknown name is answered as before.
+      expect(await refusal(server.client, 'web_serch')).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Unknown tool "web_serch"'),
+      });
+      expect(serper.requests).toHaveLength(0);
+    });
+  }
+
+  for (const era of ['legacy', 'modern'] as Era[]) {
+    it(`over Streamable HTTP (${era}), beside listed tools, name the setting that enables the hidden one`, async () => {
+      const dir = await makeFolder(promptFiles);
+      const server = await startHttp(['--prompts', dir, '--no-watch'], {
+        env: { PERPLEXITY_API_KEY: perplexityKey, PERPLEXITY_BASE_URL: perplexity.url, PROMPTYARD_FALLBACK_TOOLS: 'true' },
+      });
+      const client = await connectHttp(server.url, { era });
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('perplexity_summary_search');
+      expect(names).toContain('get_prompt');
+      expect(names).not.toContain('web_search');
+      expect(await refusal(client, 'web_search')).toMatchObject(webHidden);
+      expect(await refusal(client, 'web_serch')).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Unknown tool "web_serch"'),
+      });
+    });
+  }
+
+  it('answers a tool turned off in the config as unknown: nothing to enable', async () => {
+    const dir = await makeFolder(promptFiles);
+    const server = await startStdio(['--prompts', dir, '--no-watch'], {
+      env: { PROMPTYARD_TOOLS_WEB_SEARCH_ENABLED: 'false', PERPLEXITY_API_KEY: perplexityKey, PERPLEXITY_BASE_URL: perplexity.url },
+    });
+    const error = await refusal(server.client, 'web_search');
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool "web_search"') });
+    expect(error.message).not.toContain('SERPER_API_KEY');
+  });
 });

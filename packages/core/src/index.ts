@@ -14,6 +14,7 @@ export type {
   TemplateEngine,
   TextContent,
 } from './contracts/types.js';
+export type { Diagnostic, DiagnosticCode, DiagnosticSeverity, DiagnosticSink } from './contracts/diagnostics.js';
 export { PromptyardError, describeError, isInvalidParams, isPromptyardError } from './errors/errors.js';
 export type { PromptyardErrorCode, PromptyardErrorOptions } from './errors/errors.js';
 export type {
@@ -80,7 +81,7 @@ export type {
 } from './contracts/tools.js';
 export { validateToolArguments } from './tools/tool-arguments.js';
 export { createToolService } from './tools/tool-service.js';
-export type { ToolService, ToolServiceOptions } from './tools/tool-service.js';
+export type { ToolService, ToolServiceOptions, UnlistedTool } from './tools/tool-service.js';
 export type {
   PromptSourceFactory,
   ProviderContext,

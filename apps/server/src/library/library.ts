@@ -6,7 +6,17 @@
  */
 import { stat } from 'node:fs/promises';
 import { createCatalog, createPromptService, PromptyardError } from '@promptyard/core';
-import type { Catalog, CatalogOwner, Cluster, Logger, PromptEntry, PromptService, PromptSource, TemplateEngine } from '@promptyard/core';
+import type {
+  Catalog,
+  CatalogOwner,
+  Cluster,
+  DiagnosticSink,
+  Logger,
+  PromptEntry,
+  PromptService,
+  PromptSource,
+  TemplateEngine,
+} from '@promptyard/core';
 import { openGitLibrary, servePromptsFromGit } from '@promptyard/git-library';
 import type { GitLibrary, GitSourceHandle } from '@promptyard/git-library';
 import { createNativePromptSource, createPromptFolderSource } from '@promptyard/prompts';
@@ -24,8 +34,6 @@ import { discoverFolders, discoverSkillFolders, type DiscoveredFolder } from './
 interface LibrarySource {
   readonly source: PromptSource;
   readonly owner: CatalogOwner<PromptEntry>;
-  /** Set for discovered folders: `validate` asks them for their problems. */
-  readonly native?: NativePromptSource;
   /** A git library's checkout: it moves with its versions, whatever `[prompts] watch` says. */
   readonly fromGit?: boolean;
 }
@@ -162,6 +170,7 @@ interface SourceParts {
   readonly engines: Engines;
   readonly catalog: Catalog<PromptEntry>;
   readonly logger: Logger;
+  readonly diagnostics: DiagnosticSink | undefined;
 }
 
 /** A folder in a tool's own format, with the limits every source shares. */
@@ -170,12 +179,11 @@ const nativeSource = (
   folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>,
   ownerId: string,
 ): LibrarySource => {
-  const native = nativeFolder(parts, folder);
-  return { source: native, native, owner: parts.catalog.owner(ownerId) };
+  return { source: nativeFolder(parts, folder), owner: parts.catalog.owner(ownerId) };
 };
 
 const nativeFolder = (
-  { config, engines, logger }: SourceParts,
+  { config, engines, logger, diagnostics }: SourceParts,
   folder: Pick<DiscoveredFolder, 'format' | 'dir' | 'root' | 'prefix'>,
 ): NativePromptSource =>
   createNativePromptSource({
@@ -188,6 +196,7 @@ const nativeFolder = (
     maxFileBytes: config.limits.max_file_bytes,
     debounceMs: config.prompts.debounce_ms,
     logger,
+    ...(diagnostics === undefined ? {} : { diagnostics }),
     followExternalSymlinks: config.prompts.follow_external_symlinks,
   });
 
@@ -197,7 +206,7 @@ const folderSource = (parts: SourceParts, dir: string): LibrarySource => ({
   owner: parts.catalog.owner(dir),
 });
 
-const markdownFolder = ({ config, engines, logger }: SourceParts, dir: string) =>
+const markdownFolder = ({ config, engines, logger, diagnostics }: SourceParts, dir: string) =>
   createPromptFolderSource({
     dir,
     engines,
@@ -205,6 +214,7 @@ const markdownFolder = ({ config, engines, logger }: SourceParts, dir: string) =
     maxFileBytes: config.limits.max_file_bytes,
     debounceMs: config.prompts.debounce_ms,
     logger,
+    ...(diagnostics === undefined ? {} : { diagnostics }),
     followExternalSymlinks: config.prompts.follow_external_symlinks,
   });
 
@@ -232,6 +242,12 @@ const openGit = async (resolved: ResolvedConfig, logger: Logger, cluster: Cluste
   });
 };
 
+export interface LibraryOptions {
+  readonly cluster?: Cluster | undefined;
+  /** Receives the problems each folder finds in its files as it loads (`validate`). */
+  readonly diagnostics?: DiagnosticSink | undefined;
+}
+
 /**
  * Builds (but does not load) the sources: configured folders and libraries, else the well-known
  * folders discovery finds, then the prompt sources of provider packages. Throws when there is
@@ -242,7 +258,7 @@ export const createLibrary = async (
   logger: Logger,
   engines: Engines,
   fromProviders: readonly { readonly name: string; readonly source: PromptSource }[] = [],
-  cluster?: Cluster,
+  { cluster, diagnostics }: LibraryOptions = {},
 ): Promise<Library> => {
   const { config } = resolved;
   const folders = [...resolved.folders, ...resolved.libraries];
@@ -270,7 +286,7 @@ export const createLibrary = async (
       ignored: shadowed,
     }),
   );
-  const parts: SourceParts = { config, engines, catalog, logger: logger.child('prompts') };
+  const parts: SourceParts = { config, engines, catalog, logger: logger.child('prompts'), diagnostics };
   const sources: LibrarySource[] = [
     ...folders.map((dir) => folderSource(parts, dir)),
     ...discovered.map((found) => nativeSource(parts, found, `${found.scope} ${found.format} ${found.dir}`)),

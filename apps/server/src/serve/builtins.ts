@@ -1,5 +1,5 @@
 import { PromptyardError } from '@promptyard/core';
-import type { ResourceProvider, ToolDefinition } from '@promptyard/core';
+import type { ResourceProvider, ToolDefinition, UnlistedTool } from '@promptyard/core';
 import { createDocProvider, createProjectProvider, createUrlProvider } from '@promptyard/resources';
 import { createPerplexitySearchTool, createWebSearchTool } from '@promptyard/web-search';
 import type { ResolvedConfig } from '../config.js';
@@ -47,15 +47,28 @@ type KeyedTool = (typeof keyedTools)[number];
 const servable = (resolved: ResolvedConfig, keyed: KeyedTool): boolean =>
   resolved.config[keyed.section].enabled && resolved.keys[keyed.key] !== undefined;
 
-/** The enabled search tools without a key: not listed, since every call would fail. For `/health` and the start-up log. */
+/** The enabled search tools without a key: not listed, since every call would fail. */
+const hiddenKeyedTools = (resolved: ResolvedConfig): KeyedTool[] =>
+  keyedTools.filter((keyed) => resolved.config[keyed.section].enabled && !servable(resolved, keyed));
+
+/** The hidden tools for `/health` and the start-up log, each with what enables it. */
 export const hiddenBuiltinTools = (resolved: ResolvedConfig): HiddenTool[] =>
-  keyedTools
-    .filter((keyed) => resolved.config[keyed.section].enabled && !servable(resolved, keyed))
-    .map(({ tool, section, variable, service }) => ({
-      tool,
-      reason: `no ${service} API key`,
-      enable: `set ${variable} in the environment (or [${section}] enabled = false to stop mentioning it)`,
-    }));
+  hiddenKeyedTools(resolved).map(({ tool, section, variable, service }) => ({
+    tool,
+    reason: `no ${service} API key`,
+    enable: `set ${variable} in the environment (or [${section}] enabled = false to stop mentioning it)`,
+  }));
+
+/**
+ * The same hidden tools as a call sees them: refused like an unknown name, but with the setting
+ * that has each listed (keys come from the environment only, never from promptyard.toml).
+ */
+export const unlistedBuiltinTools = (resolved: ResolvedConfig): UnlistedTool[] =>
+  hiddenKeyedTools(resolved).map(({ tool, variable, service }) => ({
+    name: tool,
+    setting: variable,
+    message: `${tool} is not enabled: set ${variable} (a ${service} API key) in the environment of promptyard-server and restart it to list it.`,
+  }));
 
 /** `[tools.*]`: a tool is served once its API key is set; its base URL is checked whenever it is enabled. */
 export const createBuiltinTools = (resolved: ResolvedConfig): ToolDefinition[] => {

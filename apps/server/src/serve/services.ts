@@ -1,7 +1,7 @@
 import { createCatalog, createResourceService, createToolService } from '@promptyard/core';
 import type { Logger, ResourceService, SkillTree, ToolDefinition, ToolService } from '@promptyard/core';
 import { createPromptResources, createPromptSearch, createPromptTools, createSkillTools } from '@promptyard/prompts';
-import { createBuiltinResources, createBuiltinTools } from './builtins.js';
+import { createBuiltinResources, createBuiltinTools, unlistedBuiltinTools } from './builtins.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Library } from '../library/library.js';
 import type { ProviderPackage } from '../providers.js';
@@ -13,7 +13,7 @@ export interface ServiceParts {
   readonly packages: readonly ProviderPackage[];
 }
 
-/** Built-in tools, then the prompts' fallback tools, then each provider's; undefined when there is none. */
+/** Built-in tools, then the prompts' fallback tools, then each provider's; undefined when there is none, listed or hidden. */
 export const createServedTools = (resolved: ResolvedConfig, logger: Logger, parts: ServiceParts): ToolService | undefined => {
   const { config } = resolved;
   const { fallback } = config;
@@ -39,12 +39,15 @@ export const createServedTools = (resolved: ResolvedConfig, logger: Logger, part
   }
   for (const loaded of parts.packages)
     if (loaded.tools !== undefined) toolCatalog.owner(`provider ${loaded.label}`).replace(loaded.tools.tools);
-  if (toolCatalog.size === 0) return undefined;
+  // A search tool hidden for want of its key still declares `tools`, so a call to it is told which setting enables it.
+  const unlisted = unlistedBuiltinTools(resolved);
+  if (toolCatalog.size === 0 && unlisted.length === 0) return undefined;
   return createToolService({
     catalog: toolCatalog,
     logger: logger.child('tools'),
     timeoutMs: config.timeouts.tool_ms,
     maxResponseBytes: config.limits.max_response_bytes,
+    unlisted,
   });
 };
 

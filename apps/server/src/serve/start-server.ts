@@ -58,7 +58,7 @@ export const startServer = async (
   const version = config.server.version ?? options.version;
   // The host first: replicas agree on the commit of each git library through its cluster.
   const host = await startServerHost(resolved, logger, version);
-  const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages), host.cluster);
+  const library = await createLibrary(resolved, logger, engines, promptSourcesOf(packages), { cluster: host.cluster });
   const skills = createServedSkills(config, library.skillFolders, logger, library.git?.sources);
   const serviceParts = { library, skillTree: skills?.tree, packages };
   const tools = createServedTools(resolved, logger, serviceParts);

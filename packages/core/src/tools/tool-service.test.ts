@@ -64,6 +64,26 @@ describe('createToolService', () => {
     });
   });
 
+  it('refuses a tool unlisted for want of a setting with the message naming that setting', async () => {
+    const catalog = createCatalog<ToolDefinition>({ kind: 'tool' });
+    const service = createToolService({
+      catalog,
+      logger: createLogger({ write: () => {} }),
+      timeoutMs: 1000,
+      maxResponseBytes: 1000,
+      unlisted: [{ name: 'search', setting: 'SEARCH_KEY', message: 'search is not enabled: set SEARCH_KEY to list it.' }],
+    });
+    await expect(service.call('search', {})).rejects.toMatchObject({
+      code: 'TOOL_NOT_FOUND',
+      message: 'search is not enabled: set SEARCH_KEY to list it.',
+      data: { name: 'search', setting: 'SEARCH_KEY' },
+    });
+    // Other names are still unknown, and a listed tool of the same name wins.
+    await expect(service.call('serch', {})).rejects.toMatchObject({ message: expect.stringMatching(/^Unknown tool "serch"\./) });
+    catalog.owner('test').replace([{ ...echo, name: 'search' }]);
+    expect(await service.call('search', { text: 'x' })).toEqual({ content: [{ type: 'text', text: 'x' }] });
+  });
+
   it('answers invalid arguments with an isError result listing every problem', async () => {
     const { service } = setup();
     const result = await service.call('echo', { times: 5, mode: 'shout', tags: ['a', 'b', 'c'], txt: 'x' });

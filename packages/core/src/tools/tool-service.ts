@@ -19,11 +19,25 @@ export interface ToolServiceOptions {
   readonly timeoutMs: number;
   /** Results whose text is larger than this (UTF-8 bytes) are cut, with a note saying so. */
   readonly maxResponseBytes: number;
+  /**
+   * Tools left unlisted for want of a setting (a search tool without its API key): a call to one
+   * is refused like an unknown tool (`TOOL_NOT_FOUND`), but its message names the setting that
+   * enables it instead of suggesting other names.
+   */
+  readonly unlisted?: readonly UnlistedTool[];
+}
+
+export interface UnlistedTool {
+  readonly name: string;
+  /** The setting that has it listed, e.g. `SERPER_API_KEY` (also in the error's data). */
+  readonly setting: string;
+  /** What a call is told: what the tool lacks and how to enable it. */
+  readonly message: string;
 }
 
 export interface ToolService {
   readonly catalog: Catalog<ToolDefinition>;
-  /** Looks a tool up, or throws `TOOL_NOT_FOUND` naming the closest known names. */
+  /** Looks a tool up, or throws `TOOL_NOT_FOUND` naming the closest known names (or, for an unlisted one, the setting it lacks). */
   find(name: string): ToolDefinition;
   /**
    * Runs a tool. Unknown names throw (a protocol error); everything a model should see — invalid
@@ -65,7 +79,13 @@ export const createToolService = (options: ToolServiceOptions): ToolService => {
   const { catalog, logger, timeoutMs, maxResponseBytes } = options;
   const withDeadline = createDeadlines(timeoutMs);
 
-  const find = (name: string): ToolDefinition => findOrSuggest(catalog, name, 'TOOL_NOT_FOUND');
+  const unlisted = new Map((options.unlisted ?? []).map((tool) => [tool.name, tool]));
+
+  const find = (name: string): ToolDefinition => {
+    const hidden = catalog.get(name) === undefined ? unlisted.get(name) : undefined;
+    if (hidden !== undefined) throw new PromptyardError('TOOL_NOT_FOUND', hidden.message, { data: { name, setting: hidden.setting } });
+    return findOrSuggest(catalog, name, 'TOOL_NOT_FOUND');
+  };
 
   return {
     catalog,

@@ -82,7 +82,7 @@ export const applyChanges = async (state: FolderState, paths: Iterable<string>):
     await guarded(state, path, () => applyPath(state, path, files));
   }
   await processFiles(state, files);
-  claims.reportConflicts(state.logger);
+  claims.reportConflicts(state.logger, state.diagnostics);
   const delta = claims.takeDelta();
   const failed = state.failures - failuresBefore;
   return failed === 0 ? delta : { ...delta, failed };

@@ -36,7 +36,7 @@ const loadAll = async (state: FolderState): Promise<PromptEntry[]> => {
   } finally {
     claims.setTracking(true);
   }
-  claims.reportConflicts(logger);
+  claims.reportConflicts(logger, state.diagnostics);
   return claims.served();
 };
 

@@ -1,5 +1,5 @@
 import { dirname, join, sep } from 'node:path';
-import type { Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
+import type { DiagnosticSink, Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
 import type { TwigManifest } from '../formats/twig-manifest.js';
 import { createPromptClaims, type PromptClaims } from './prompt-claims.js';
 import { createSymlinkPolicy, type SymlinkPolicy } from './symlinks.js';
@@ -10,6 +10,8 @@ export interface FolderIndexOptions {
   readonly createLibraryEngine: (libraryRoot: string) => TemplateEngine;
   readonly maxFileBytes: number;
   readonly logger: Logger;
+  /** Where each problem found in a file is reported as a record, beside the log line. */
+  readonly diagnostics?: DiagnosticSink | undefined;
   /** Serve symlinks (and embedded files) that lead outside `dir`; off by default. */
   readonly followExternalSymlinks?: boolean;
 }
@@ -56,6 +58,7 @@ export interface FolderState {
   readonly createLibraryEngine: (libraryRoot: string) => TemplateEngine;
   readonly maxFileBytes: number;
   readonly logger: Logger;
+  readonly diagnostics: DiagnosticSink;
   readonly followExternal: boolean;
   readonly symlinks: SymlinkPolicy;
   readonly records: Map<string, FileRecord>;
@@ -78,6 +81,7 @@ export const createFolderState = (options: FolderIndexOptions): FolderState => {
     createLibraryEngine,
     maxFileBytes,
     logger,
+    diagnostics: options.diagnostics ?? (() => {}),
     followExternal,
     symlinks: createSymlinkPolicy({ root: dir, followExternal, logger }),
     records: new Map(),

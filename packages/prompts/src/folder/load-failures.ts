@@ -14,7 +14,18 @@ export interface Reportable {
 
 export type DecodedText = Extract<PromptTextResult, { kind: 'text' }>;
 
-/** Logs a file that failed to load, once per reason and content, and counts it. */
+/**
+ * The reason without the `file:line: ` (or `file: `) a template engine puts before it, and the line it names:
+ * the diagnostic says where already.
+ */
+const locatedReason = (file: string, reason: string, line: number | undefined): { message: string; line?: number } => {
+  const located = reason.startsWith(`${file}:`) ? /^[^\n]*?:(\d+): ([\s\S]*)$/.exec(reason.slice(file.length)) : null;
+  const at = line ?? (located?.[1] === undefined ? undefined : Number(located[1]));
+  const message = located?.[2] ?? (reason.startsWith(`${file}: `) ? reason.slice(file.length + 2) : reason);
+  return { message, ...(at === undefined ? {} : { line: at }) };
+};
+
+/** Logs (and reports as a diagnostic) a file that failed to load, once per reason and content, and counts it. */
 export const reportFailure = (state: FolderState, target: Reportable, file: string, text: string | undefined, error: unknown): void => {
   const { reason, line } = fileErrorDetails(error);
   if (target.failure !== undefined && target.failure.reason === reason && target.failure.text === text) return;
@@ -27,6 +38,7 @@ export const reportFailure = (state: FolderState, target: Reportable, file: stri
     line,
     reason,
   });
+  state.diagnostics({ file, severity: 'error', code: 'invalid-file', ...locatedReason(file, reason, line) });
 };
 
 /** Text of a read, or undefined after reporting why there is none; 'gone' when the file is. */

@@ -1,4 +1,4 @@
-import type { Logger, PromptEntry } from '@promptyard/core';
+import type { DiagnosticSink, Logger, PromptEntry } from '@promptyard/core';
 import type { PromptDelta } from './types.js';
 
 /**
@@ -13,8 +13,8 @@ export interface PromptClaims {
   served(): PromptEntry[];
   /** What changed since the last call, for names touched since then. */
   takeDelta(): PromptDelta;
-  /** Warns once about each name that more than one file claimed since the last call. */
-  reportConflicts(logger: Logger): void;
+  /** Warns once about each name that more than one file claimed since the last call (a diagnostic per file left out). */
+  reportConflicts(logger: Logger, diagnostics: DiagnosticSink): void;
   clear(): void;
   /** Whether `update` records changes for `takeDelta`; a full load turns it off. */
   setTracking(enabled: boolean): void;
@@ -73,7 +73,7 @@ const deltaSince = (claims: ClaimMap, before: ReadonlyMap<string, PromptEntry | 
   return { upserted, removed: removed.sort() };
 };
 
-const warnConflict = (claims: ClaimMap, name: string, logger: Logger): void => {
+const warnConflict = (claims: ClaimMap, name: string, logger: Logger, diagnostics: DiagnosticSink): void => {
   const claim = claims.get(name);
   if (!Array.isArray(claim)) return;
   const served = first(claim);
@@ -86,6 +86,14 @@ const warnConflict = (claims: ClaimMap, name: string, logger: Logger): void => {
     file: served === undefined ? undefined : fileOf(served),
     ignored: ignored.join(', '),
   });
+  const winner = served === undefined ? undefined : fileOf(served);
+  for (const file of ignored)
+    diagnostics({
+      file,
+      severity: 'warning',
+      code: 'duplicate-name',
+      message: `prompt "${name}" is also defined in ${winner ?? 'another file'}, which is served (the first file by path)`,
+    });
 };
 
 export const createPromptClaims = (): PromptClaims => {
@@ -126,8 +134,8 @@ export const createPromptClaims = (): PromptClaims => {
       before = new Map();
       return delta;
     },
-    reportConflicts: (logger) => {
-      for (const name of conflicts) warnConflict(claims, name, logger);
+    reportConflicts: (logger, diagnostics) => {
+      for (const name of conflicts) warnConflict(claims, name, logger, diagnostics);
       conflicts = new Set();
     },
     clear: () => {

@@ -29,7 +29,7 @@ const ownerOf = (state: FolderState, file: string): LibraryRecord | undefined | 
 
 /** Applies what reading a prompt file gave; `force` re-parses unchanged text (its manifest changed). */
 const applyRead = (state: FolderState, file: string, outcome: ReadOutcome, force: boolean): void => {
-  const { dir, engines, logger, maxFileBytes } = state;
+  const { dir, engines, logger, diagnostics, maxFileBytes } = state;
   const library = ownerOf(state, file);
   if (library === null) return;
   const result = acceptRead(state, outcome, file, () => recordFor(state, file, library));
@@ -56,7 +56,7 @@ const applyRead = (state: FolderState, file: string, outcome: ReadOutcome, force
   }
   try {
     const entry = file.endsWith('.prompty')
-      ? parsePromptyFile({ text, file, name, source, engines, maxFileBytes, logger })
+      ? parsePromptyFile({ text, file, name, source, engines, maxFileBytes, logger, diagnostics })
       : parsePromptFile({
           text,
           file,
@@ -64,6 +64,7 @@ const applyRead = (state: FolderState, file: string, outcome: ReadOutcome, force
           source,
           engines,
           logger,
+          diagnostics,
           maxFileBytes,
           followExternalSymlinks: state.followExternal,
           ...(context !== undefined && { library: context }),

@@ -36,6 +36,7 @@ export const createPromptFolderSource = (options: PromptFolderOptions): PromptFo
     createLibraryEngine: options.createLibraryEngine ?? (() => liquid),
     maxFileBytes: options.maxFileBytes ?? 100 * 1024,
     logger,
+    diagnostics: options.diagnostics,
     ...(options.followExternalSymlinks !== undefined && { followExternalSymlinks: options.followExternalSymlinks }),
   });
 

@@ -45,7 +45,7 @@ export const loadLibrary = async (state: FolderState, root: string): Promise<voi
   const manifest = await readManifest(state, library, manifestAdmitted);
   if (manifest === undefined) return;
 
-  const { logger, symlinks } = state;
+  const { logger, symlinks, diagnostics } = state;
   const { markdown } = promptsAdmitted
     ? await scanFolderOrNothing(library.promptsDir, { detectLibraries: false, logger, symlinks })
     : { markdown: [] };
@@ -58,6 +58,12 @@ export const loadLibrary = async (state: FolderState, root: string): Promise<voi
         file: library.manifestFile,
         prompt,
         expected: `prompts/${prompt}.md`,
+      });
+      diagnostics({
+        file: library.manifestFile,
+        severity: 'warning',
+        code: 'missing-file',
+        message: `declares prompt "${prompt}" but prompts/${prompt}.md is missing`,
       });
     }
   }

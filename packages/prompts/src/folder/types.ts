@@ -1,4 +1,4 @@
-import type { Logger, PromptEntry, PromptSource, PromptSourceDelta, TemplateEngine } from '@promptyard/core';
+import type { DiagnosticSink, Logger, PromptEntry, PromptSource, PromptSourceDelta, TemplateEngine } from '@promptyard/core';
 
 export interface PromptFolderOptions {
   /** Absolute path of a prompt folder (or of a twig library). */
@@ -10,6 +10,11 @@ export interface PromptFolderOptions {
   /** Larger files are skipped with a warning; 100 KiB by default. */
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
+  /**
+   * Receives each problem found in a file (one that does not load, a likely typo, an argument
+   * declared but unused, a duplicate name …) as a record; the log says the same to people.
+   */
+  readonly diagnostics?: DiagnosticSink;
   /** Quiet period before changed files are re-read; 25 ms by default. */
   readonly debounceMs?: number;
   /**

@@ -96,6 +96,13 @@ export const findKeyTypos = (data: Readonly<Record<string, unknown>>, set: Front
 export const describeKeyTypo = (typo: KeyTypo): string =>
   `unknown frontmatter key "${typo.path}${typo.key}"${didYouMean([`${typo.path}${typo.suggestion}`], 'aside')}: it is not read, so it has no effect`;
 
+/** The first line (1-based) mentioning `word` as a whole word: where an argument finding points. */
+export const wordLine = (text: string, word: string): number | undefined => {
+  const pattern = new RegExp(`(^|[^\\w])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w]|$)`);
+  const index = text.split('\n').findIndex((line) => pattern.test(line));
+  return index === -1 ? undefined : index + 1;
+};
+
 /** The first line (1-based) where `key` is written as a key (`key:`, `- key:`, `"key":`, `key =`), nested or not. */
 export const keyLine = (text: string, key: string): number | undefined => {
   const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

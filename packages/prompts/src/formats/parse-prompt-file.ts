@@ -9,6 +9,7 @@ import {
   describeError,
   isPromptyardError,
   type CompiledTemplate,
+  type DiagnosticSink,
   type Logger,
   type PromptArgument,
   type PromptEntry,
@@ -18,7 +19,7 @@ import {
 import { deriveDescription } from './derive-description.js';
 import { fileError } from './file-error.js';
 import { parseFrontmatter } from './frontmatter.js';
-import { describeKeyTypo } from './frontmatter-typos.js';
+import { describeKeyTypo, wordLine } from './frontmatter-typos.js';
 import { hasMessageMarkers, splitMessageParts } from './message-sections.js';
 import { resolveReference, type ReferenceOptions } from '../native/file-references.js';
 import { frontmatterKeyLine, readPromptFrontmatter } from './prompt-frontmatter.js';
@@ -44,6 +45,8 @@ export interface ParsePromptFileOptions {
   readonly engines: Readonly<Record<string, TemplateEngine>>;
   readonly library?: PromptLibraryContext;
   readonly logger?: Logger;
+  /** Receives the file's warnings as records: likely typos, arguments declared but unused, variables used but not declared. */
+  readonly diagnostics?: DiagnosticSink;
   /** `<!-- resource: … -->` files larger than this stay out; 100 KiB by default. */
   readonly maxFileBytes?: number;
   /** Embed `<!-- resource: … -->` files whose symlinks lead outside the prompt folder; off by default. */
@@ -101,6 +104,32 @@ const compile = (engine: TemplateEngine, body: string, file: string, bodyLine: n
   }
 };
 
+/** Arguments declared but never used and variables used but not declared: debug lines, and warnings as diagnostics. */
+const reportArgumentMismatches = (
+  options: ParsePromptFileOptions,
+  declared: readonly PromptArgument[],
+  variables: readonly string[],
+): void => {
+  const { file, text, logger, diagnostics } = options;
+  if (logger === undefined && diagnostics === undefined) return;
+  const warn = (code: 'unused-argument' | 'undeclared-variable', word: string, message: string): void => {
+    const line = diagnostics === undefined ? undefined : wordLine(text, word);
+    diagnostics?.({ file, ...(line === undefined ? {} : { line }), severity: 'warning', code, message });
+  };
+  const used = new Set(variables);
+  for (const argument of declared) {
+    if (used.has(argument.name)) continue;
+    logger?.debug('declared argument is not used by the template', { file, argument: argument.name });
+    warn('unused-argument', argument.name, `argument "${argument.name}" is declared but never used`);
+  }
+  if (declared.length === 0) return;
+  for (const variable of variables) {
+    if (declared.some((argument) => argument.name === variable)) continue;
+    logger?.debug('template variable is not declared', { file, argument: variable });
+    warn('undeclared-variable', variable, `"${variable}" is used but not declared`);
+  }
+};
+
 /**
  * Turns one prompt file's text into a registry entry: frontmatter checked, template compiled once,
  * arguments and description settled. Throws a `PromptyardError` naming the file when it is invalid.
@@ -110,8 +139,17 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
   const { data, body, bodyLine } = parseFrontmatter(text, file);
   const location = { file, text, bodyLine };
   const frontmatter = readPromptFrontmatter(data, location);
-  for (const typo of frontmatter.typos)
-    options.logger?.warn(describeKeyTypo(typo), { file, line: frontmatterKeyLine(location, typo.key), key: typo.key });
+  for (const typo of frontmatter.typos) {
+    const line = frontmatterKeyLine(location, typo.key);
+    options.logger?.warn(describeKeyTypo(typo), { file, line, key: typo.key });
+    options.diagnostics?.({
+      file,
+      ...(line === undefined ? {} : { line }),
+      severity: 'warning',
+      code: 'unknown-key',
+      message: describeKeyTypo(typo),
+    });
+  }
 
   let engineName: string;
   if (frontmatter.engine !== undefined) {
@@ -159,20 +197,7 @@ export const parsePromptFile = (options: ParsePromptFileOptions): PromptEntry =>
       args.push(variableArgument(variable));
     }
   }
-  if (options.logger !== undefined) {
-    const used = new Set(template.variables);
-    for (const argument of declared) {
-      if (!used.has(argument.name))
-        options.logger.debug('declared argument is not used by the template', { file, argument: argument.name });
-    }
-    if (declared.length > 0) {
-      for (const variable of template.variables) {
-        if (!names.has(variable) || !declared.some((argument) => argument.name === variable)) {
-          options.logger.debug('template variable is not declared', { file, argument: variable });
-        }
-      }
-    }
-  }
+  reportArgumentMismatches(options, declared, template.variables);
 
   const given = [library?.description, frontmatter.description].find((text) => text !== undefined && text.trim() !== '');
   const description = given ?? deriveDescription(body, name);

@@ -1,4 +1,4 @@
-import type { Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
+import type { DiagnosticSink, Logger, PromptEntry, TemplateEngine } from '@promptyard/core';
 import { fileError } from './file-error.js';
 import { describeKeyTypo, keyLine } from './frontmatter-typos.js';
 import { createNativeEntry } from '../native/native-entry.js';
@@ -16,8 +16,10 @@ export interface ParsePromptyFileOptions {
   /** Must contain `jinja` to render the file (and `mustache` for a Mustache template). */
   readonly engines: Readonly<Record<string, TemplateEngine>>;
   readonly maxFileBytes: number;
-  /** Warned to: frontmatter keys that look like typos. */
+  /** Warned to: frontmatter keys that look like typos, values that are not served. */
   readonly logger?: Logger;
+  /** Receives the same warnings as records. */
+  readonly diagnostics?: DiagnosticSink;
 }
 
 /**
@@ -42,10 +44,17 @@ export const parsePromptyFile = (options: ParsePromptyFileOptions): PromptEntry 
     root,
     maxFileBytes,
   });
-  for (const typo of definition.typos ?? [])
-    options.logger?.warn(describeKeyTypo(typo), { file, line: keyLine(text, typo.key), key: typo.key });
-  // `finding`: `promptyard-server validate` lists the record as a warning about the file.
-  for (const { message, line } of definition.warnings ?? []) options.logger?.warn(message, { file, line, finding: 'warning' });
+  const warn = (code: 'unknown-key' | 'format-warning', message: string, line: number | undefined): void =>
+    options.diagnostics?.({ file, ...(line === undefined ? {} : { line }), severity: 'warning', code, message });
+  for (const typo of definition.typos ?? []) {
+    const line = keyLine(text, typo.key);
+    options.logger?.warn(describeKeyTypo(typo), { file, line, key: typo.key });
+    warn('unknown-key', describeKeyTypo(typo), line);
+  }
+  for (const { message, line } of definition.warnings ?? []) {
+    options.logger?.warn(message, { file, line });
+    warn('format-warning', message, line);
+  }
   const entry = createNativeEntry({ format: 'prompty', definition, file, source, prefix: '', root, maxFileBytes: options.maxFileBytes });
   return { ...entry, name: options.name };
 };

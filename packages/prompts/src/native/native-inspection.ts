@@ -1,6 +1,6 @@
-import type { PromptEntry, TemplateEngine } from '@promptyard/core';
+import type { Diagnostic, PromptEntry, TemplateEngine } from '@promptyard/core';
 import { fileErrorDetails } from '../formats/file-error.js';
-import { describeKeyTypo, keyLine } from '../formats/frontmatter-typos.js';
+import { describeKeyTypo, keyLine, wordLine } from '../formats/frontmatter-typos.js';
 import { toPosixRelative } from '../folder/ignore.js';
 import { mapLimit } from '../folder/map-limit.js';
 import { readPromptText } from '../folder/read-prompt-text.js';
@@ -22,15 +22,11 @@ import { parsePromptyFormat } from './prompty-format.js';
 import type { ToolFinding } from './tool-findings.js';
 import { placeholderLine } from './unfilled.js';
 
-/** Something `validate` reports: a file that does not load, an argument declared but unused, a placeholder nothing fills. */
-export interface NativeProblem {
-  readonly file: string;
-  readonly line?: number;
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
-  /** A frontmatter key that looks like a typo: warned at load too, unlike the other warnings. */
-  readonly typo?: boolean;
-}
+/**
+ * Something `validate` reports: a file that does not load, an argument declared but unused, a
+ * placeholder nothing fills. A likely typo (`unknown-key`) is warned at load too, unlike the other warnings.
+ */
+export type NativeProblem = Diagnostic;
 
 export interface NativeInspection {
   readonly entries: readonly PromptEntry[];
@@ -79,32 +75,34 @@ const refusalNotes: Partial<Readonly<Record<NativeFormat, (reason: string) => st
   copilot: copilotRefusalNote,
 };
 
+/** A warning without a line points at the first line naming what it quotes (any line, for a message that quotes nothing). */
+const locate = (text: string, problem: NativeProblem): NativeProblem => {
+  if (problem.line !== undefined || problem.severity !== 'warning') return problem;
+  const line = wordLine(text, /"([^"]+)"/.exec(problem.message)?.[1] ?? '');
+  return line === undefined ? problem : { ...problem, line };
+};
+
 /** The warnings a definition earns: placeholders nothing fills, inputs declared but unused or used but undeclared. */
 const definitionProblems = (file: string, text: string, definition: NativeDefinition, problems: NativeProblem[]): void => {
-  for (const placeholder of definition.unfilled ?? []) {
-    const line = placeholderLine(text, placeholder);
-    problems.push({
-      file,
-      severity: 'warning',
-      message: `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`,
-      ...(line === undefined ? {} : { line }),
-    });
-  }
-  for (const { message, line } of definition.warnings ?? [])
-    problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
-  for (const typo of definition.typos ?? []) {
-    const line = keyLine(text, typo.key);
-    problems.push({ file, severity: 'warning', message: describeKeyTypo(typo), typo: true, ...(line === undefined ? {} : { line }) });
-  }
+  const warn = (code: NativeProblem['code'], message: string, line?: number): void => {
+    problems.push(locate(text, { file, severity: 'warning', code, message, ...(line === undefined ? {} : { line }) }));
+  };
+  for (const placeholder of definition.unfilled ?? [])
+    warn(
+      'format-warning',
+      `placeholder ${placeholder} is not one Promptyard can fill; it reaches the model as written`,
+      placeholderLine(text, placeholder),
+    );
+  for (const { message, line } of definition.warnings ?? []) warn('format-warning', message, line);
+  for (const typo of definition.typos ?? []) warn('unknown-key', describeKeyTypo(typo), keyLine(text, typo.key));
   const used = new Set(definition.sections.flatMap((section) => section.variables));
   for (const name of definition.declared) {
-    if (!used.has(name)) problems.push({ file, severity: 'warning', message: `input "${name}" is declared but the prompt never uses it` });
+    if (!used.has(name)) warn('unused-argument', `input "${name}" is declared but the prompt never uses it`);
   }
   if (definition.declared.length > 0) {
     const declared = new Set(definition.declared);
     for (const name of used) {
-      if (!declared.has(name) && name !== freeTextName)
-        problems.push({ file, severity: 'warning', message: `"${name}" is used but not declared in inputs` });
+      if (!declared.has(name) && name !== freeTextName) warn('undeclared-variable', `"${name}" is used but not declared in inputs`);
     }
   }
 };
@@ -114,11 +112,12 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
   const { format, dir, root, prefix, maxFileBytes, followExternal } = folder;
   const read = await readPromptText(file, maxFileBytes).catch((error: unknown) => ({ kind: 'error' as const, error }));
   if (read.kind === 'too-large') {
-    problems.push({ file, severity: 'error', message: `the file is over the limit of ${maxFileBytes} bytes` });
+    problems.push({ file, severity: 'error', code: 'invalid-file', message: `the file is over the limit of ${maxFileBytes} bytes` });
     return undefined;
   }
   if (read.kind !== 'text') {
-    if (read.kind === 'error') problems.push({ file, severity: 'error', message: `cannot read the file: ${String(read.error)}` });
+    if (read.kind === 'error')
+      problems.push({ file, severity: 'error', code: 'invalid-file', message: `cannot read the file: ${String(read.error)}` });
     return undefined;
   }
   const source = toPosixRelative(dir, file);
@@ -128,15 +127,14 @@ const inspectFile = async (folder: NativeFolder, file: string, problems: NativeP
     const input = { text, file, path: source, ...engines, root, maxFileBytes };
     const definition = parsers[format](input);
     definitionProblems(file, text, definition, problems);
-    for (const { message, line } of toolChecks[format]?.(input) ?? []) {
-      problems.push({ file, severity: 'warning', message, ...(line === undefined ? {} : { line }) });
-    }
+    for (const { message, line } of toolChecks[format]?.(input) ?? [])
+      problems.push(locate(text, { file, severity: 'warning', code: 'format-warning', message, ...(line === undefined ? {} : { line }) }));
     return createNativeEntry({ format, definition, file, source, prefix, root, maxFileBytes, followExternal });
   } catch (error) {
     const { reason, line } = fileErrorDetails(error);
     const note = refusalNotes[format]?.(reason);
     const message = note === undefined ? reason : `${reason}; ${note}`;
-    problems.push({ file, severity: 'error', message, ...(line === undefined ? {} : { line }) });
+    problems.push({ file, severity: 'error', code: 'invalid-file', message, ...(line === undefined ? {} : { line }) });
     return undefined;
   }
 };

@@ -142,6 +142,7 @@ describe('placeholders as each tool documents them', () => {
         file: `${folder.dir}/.github/prompts/explain.prompt.md`,
         line: 5,
         severity: 'warning',
+        code: 'format-warning',
         message: 'placeholder ${editorThing} is not one Promptyard can fill; it reaches the model as written',
       },
     ]);
@@ -207,6 +208,7 @@ describe('placeholders as each tool documents them', () => {
         file: `${folder.dir}/.continue/prompts/check.prompt`,
         line: 9,
         severity: 'warning',
+        code: 'format-warning',
         message:
           '{{{ currentFile }}}, which Continue fills from its currentFile context provider, is not supported yet: Promptyard sends it as written; put what the model needs in the prompt or in the arguments text',
       },

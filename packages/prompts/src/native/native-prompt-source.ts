@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import {
   createLogger,
+  type DiagnosticSink,
   type Logger,
   type PromptEntry,
   type PromptSource,
@@ -31,6 +32,8 @@ export interface NativePromptSourceOptions {
   readonly mustache?: TemplateEngine;
   readonly maxFileBytes?: number;
   readonly logger?: Logger;
+  /** Receives every problem a load finds (the ones `inspect()` returns), beside the log. */
+  readonly diagnostics?: DiagnosticSink;
   /** Quiet period before changed files are re-read; 25 ms by default. */
   readonly debounceMs?: number;
   /** Serve symlinks (and `@path` files) that lead outside the folder; off by default. */
@@ -64,7 +67,7 @@ const logProblems = (logger: Logger, problems: readonly NativeProblem[]): void =
   for (const problem of problems) {
     if (problem.severity === 'error')
       logger.warn('invalid prompt file; skipping it', { file: problem.file, line: problem.line, reason: problem.message });
-    else if (problem.typo === true) logger.warn(problem.message, { file: problem.file, line: problem.line });
+    else if (problem.code === 'unknown-key') logger.warn(problem.message, { file: problem.file, line: problem.line });
     else logger.debug(problem.message, { file: problem.file });
   }
 };
@@ -95,6 +98,7 @@ export const createNativePromptSource = (options: NativePromptSourceOptions): Na
   const load = async (): Promise<readonly PromptEntry[]> => {
     const { entries, problems } = await inspect();
     logProblems(logger, problems);
+    for (const problem of problems) options.diagnostics?.(problem);
     served = new Map(entries.map((entry) => [entry.name, signature(entry)]));
     return entries;
   };

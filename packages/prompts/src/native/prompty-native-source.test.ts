@@ -38,12 +38,14 @@ describe('Prompty files in a project (the native source), as `validate` inspects
         file: `${folder.dir}/prompts/bad.prompty`,
         line: 2,
         severity: 'error',
+        code: 'invalid-file',
         message: `frontmatter key "description": \${file:../../outside.txt} resolves outside the prompt folder ${folder.dir}: keep referenced files inside it`,
       },
       {
         file: `${folder.dir}/prompts/m.prompty`,
         line: 4,
         severity: 'warning',
+        code: 'format-warning',
         message: `\${env:KEY} (frontmatter key "model.key") is not served: the server's environment never reaches clients; write \${env:KEY:default} to serve a default`,
       },
     ]);
