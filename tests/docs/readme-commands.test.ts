@@ -78,6 +78,7 @@ const start = async (command: string, env: Record<string, string> = {}): Promise
     env: {
       PATH: process.env['PATH'] ?? '',
       LANG: process.env['LANG'] ?? 'C.UTF-8',
+      ...(process.env['CI'] === undefined ? {} : { CI: process.env['CI'] }),
       TMPDIR: tmpdir(),
       HOME: home,
       npm_config_cache: process.env['npm_config_cache'] ?? join(homedir(), '.npm'),
