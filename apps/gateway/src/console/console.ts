@@ -6,8 +6,9 @@
  * form); acting needs the admin role.
  *
  * Its rooms: `access/` who signs in and how (the token form, the identity provider, browser sessions,
- * roles, cookies and security headers); `pages/` each page's HTML; `sources/` what the pages read and
- * act on (the catalog, the pending definitions, the activity, the other replicas). Here: the requests'
+ * roles, cookies and security headers); `pages/` each page's HTML, all of it built with the `html`
+ * template of `pages/template.ts`, which escapes what it did not write; `sources/` what the pages read
+ * and act on (the catalog, the pending definitions, the activity, the other replicas). Here: the requests'
  * routing (this file), the event stream (`events.ts`, `live-streams.ts`), the files (`assets.ts`) and
  * where it is mounted (`mount.ts`, `serve-apart.ts`).
  */
