@@ -34,7 +34,26 @@ export default defineConfig({
       {
         extends: true,
         // The built documentation site (`pnpm docs:build` first) in headless Chromium: links, anchors, search.
-        test: { name: 'docs', include: ['tests/docs/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 60_000 },
+        test: {
+          name: 'docs',
+          include: ['tests/docs/**/*.test.ts'],
+          exclude: ['tests/docs/readme-commands.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        // The shell commands of README.md and the getting-started page, as written: `pnpm start` rebuilds
+        // (turbo restores dist/ from its cache), so they run last and alone, after the cluster tests,
+        // when no other test is starting a binary out of dist/.
+        test: {
+          name: 'docs-commands',
+          include: ['tests/docs/readme-commands.test.ts'],
+          testTimeout: 120_000,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
+        },
       },
       {
         extends: true,

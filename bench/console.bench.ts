@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import type { Browser, Cookie, Page } from 'playwright-core';
-import { chromiumArgs, chromiumPath } from '../apps/gateway/test/chromium.js';
+import { chromiumArgs, chromiumPath } from '../test-support/browser.js';
 import { signInOverHttp } from '../apps/gateway/test/console-http.js';
 import { cleanup, cli, gatewayToml, startHttpGateway, stdioBackendCommand } from '../apps/gateway/test/harness.js';
 import { median, ms } from './stats.js';

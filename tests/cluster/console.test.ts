@@ -7,7 +7,6 @@
  * three heartbeats, said on the page. In Chromium (when installed), both pages pass axe-core; the
  * Servers page's screenshot goes to $PROMPTYARD_CONSOLE_SHOTS when it is set.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { chromium } from 'playwright-core';
@@ -18,6 +17,7 @@ import {
   consolePages,
   seriousViolations,
   signIn as signInPage,
+  skipWithoutBrowser,
 } from '../../apps/gateway/test/console-browser.js';
 import { sessionCookieName, signInOverHttp } from '../../apps/gateway/test/console-http.js';
 import { connectHttp, gatewayToml, stdioBackendCommand, textOf } from '../../apps/gateway/test/harness.js';
@@ -141,7 +141,7 @@ describe('promptyard-gateway console: 2 replicas show each other through Redis',
     expect(await page('activity')).toContain(`<td>${b.node.slice(0, 8)}</td>`);
   }, 60_000);
 
-  it.skipIf(!existsSync(chromiumPath))(
+  it.skipIf(skipWithoutBrowser('the cluster console in a browser'))(
     'shows the Servers, Activity and Sessions pages accessibly in a browser, within the Content-Security-Policy',
     async () => {
       const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });

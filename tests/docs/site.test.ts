@@ -11,24 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumArgs, chromiumPath, skipWithoutBrowser } from '../../test-support/browser.js';
 import { serveStaticSite, type StaticSite } from '../../test-support/static-site.js';
 
 const dist = fileURLToPath(new URL('../../docs/.vitepress/dist', import.meta.url));
-const chromiumPath = '/usr/bin/chromium';
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-if (!existsSync(chromiumPath)) {
-  console.warn(`docs site test skipped: ${chromiumPath} is missing (bash scripts/ensure-tools.sh installs Debian's chromium)`);
-}
+// The site's pages load over loopback only: no QUIC, no component downloads.
+const siteArgs = [...chromiumArgs, '--disable-quic', '--disable-component-update'];
 
 /** The page's URL path for each built page: `guide/x.html` → `/guide/x`, `gateway/index.html` → `/gateway/`. */
 const builtPages = async (): Promise<string[]> => {
@@ -55,7 +43,7 @@ const visit = async (page: Page, url: string): Promise<Visit> => {
   return { status, ids: new Set(ids), links };
 };
 
-describe.skipIf(!existsSync(chromiumPath))('the documentation site', () => {
+describe.skipIf(skipWithoutBrowser('the documentation site'))('the documentation site', () => {
   let site: StaticSite | undefined;
   let context: BrowserContext | undefined;
   let profile: string | undefined;
@@ -64,7 +52,7 @@ describe.skipIf(!existsSync(chromiumPath))('the documentation site', () => {
     if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site in ${dist}: run pnpm docs:build`);
     site = await serveStaticSite(dist);
     profile = await mkdtemp(join(tmpdir(), 'docs-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: chromiumArgs });
+    context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, args: siteArgs });
   });
 
   afterAll(async () => {

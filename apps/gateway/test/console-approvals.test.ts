@@ -5,11 +5,10 @@
  * the page shows the call waiting (who, profile, server, tool, rule; never the arguments) without a
  * reload, and drops it once the person answered, when its decision appears in the audit table.
  */
-import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, consoleBrowser, openFromNavigation, seriousViolations, signIn } from './console-browser.js';
+import { consoleBrowser, openFromNavigation, seriousViolations, signIn, skipWithoutBrowser } from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, startHttpGateway, stdioBackendCommand, textOf } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -46,51 +45,54 @@ const heldAnswers = (client: Client) => {
   return { question, answer: (answer: Answer) => waiting.shift()?.(answer) };
 };
 
-describe.skipIf(!existsSync(chromiumPath))('the console: calls waiting for approval on Activity', () => {
-  let gateway: HttpGateway;
-  let client: Client;
-  const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(720);
+describe.skipIf(skipWithoutBrowser('the console: calls waiting for approval on Activity'))(
+  'the console: calls waiting for approval on Activity',
+  () => {
+    let gateway: HttpGateway;
+    let client: Client;
+    const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(720);
 
-  beforeAll(async () => {
-    gateway = await startHttpGateway({ config: approvalsToml() });
-    client = await connectHttp(gateway.url, { token, client: { capabilities: { elicitation: { form: {} } } } });
-    await start();
-  });
+    beforeAll(async () => {
+      gateway = await startHttpGateway({ config: approvalsToml() });
+      client = await connectHttp(gateway.url, { token, client: { capabilities: { elicitation: { form: {} } } } });
+      await start();
+    });
 
-  afterAll(async () => {
-    await closeBrowser();
-    await client?.close();
-    await cleanup();
-  });
+    afterAll(async () => {
+      await closeBrowser();
+      await client?.close();
+      await cleanup();
+    });
 
-  it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {
-    const page = await newPage();
-    await signIn(page, gateway.origin, token);
-    await openFromNavigation(page, gateway.origin, 'Activity');
-    const waiting = page.locator('#waiting');
-    expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
+    it('shows a call while its person is asked, never its arguments, and drops it once answered', async () => {
+      const page = await newPage();
+      await signIn(page, gateway.origin, token);
+      await openFromNavigation(page, gateway.origin, 'Activity');
+      const waiting = page.locator('#waiting');
+      expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
 
-    const person = heldAnswers(client);
-    const call = client.callTool({ name: 'alpha_echo', arguments: { text: secret } });
-    await person.question;
-    // Live, without a reload: the call waits for its person.
-    const row = waiting.locator('tr[data-server="alpha"][data-tool="alpha_echo"]');
-    await row.waitFor();
-    const text = (await row.textContent()) ?? '';
-    expect(text).toContain('server-token');
-    expect(text).toContain('default');
-    expect(text).toContain('a person approves echoes');
-    expect(await waiting.getByRole('status').textContent()).toBe("1 call is waiting for a person's approval");
-    expect(await page.content()).not.toContain(secret);
-    expect(await seriousViolations(page, axe.source)).toEqual([]);
-    await page.screenshot({ path: shot('console-activity-waiting.png') });
+      const person = heldAnswers(client);
+      const call = client.callTool({ name: 'alpha_echo', arguments: { text: secret } });
+      await person.question;
+      // Live, without a reload: the call waits for its person.
+      const row = waiting.locator('tr[data-server="alpha"][data-tool="alpha_echo"]');
+      await row.waitFor();
+      const text = (await row.textContent()) ?? '';
+      expect(text).toContain('server-token');
+      expect(text).toContain('default');
+      expect(text).toContain('a person approves echoes');
+      expect(await waiting.getByRole('status').textContent()).toBe("1 call is waiting for a person's approval");
+      expect(await page.content()).not.toContain(secret);
+      expect(await seriousViolations(page, axe.source)).toEqual([]);
+      await page.screenshot({ path: shot('console-activity-waiting.png') });
 
-    person.answer({ action: 'accept', content: { approve: true } });
-    expect(textOf(await call)).toBe(secret);
-    await row.waitFor({ state: 'detached' });
-    expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
-    // Its decision, in the audit table below.
-    await page.locator('#activity tr[data-decision="approved"][data-name="alpha_echo"]').waitFor();
-    expect(cspViolations).toEqual([]);
-  });
-});
+      person.answer({ action: 'accept', content: { approve: true } });
+      expect(textOf(await call)).toBe(secret);
+      await row.waitFor({ state: 'detached' });
+      expect(await waiting.getByRole('status').textContent()).toBe("No call is waiting for a person's approval");
+      // Its decision, in the audit table below.
+      await page.locator('#activity tr[data-decision="approved"][data-name="alpha_echo"]').waitFor();
+      expect(cspViolations).toEqual([]);
+    });
+  },
+);

@@ -9,9 +9,9 @@ import { expect } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
-import { chromiumArgs, chromiumPath } from './chromium.js';
+import { chromiumArgs, chromiumPath } from '../../../test-support/browser.js';
 
-export { chromiumArgs, chromiumPath } from './chromium.js';
+export { chromiumArgs, chromiumPath, skipWithoutBrowser } from '../../../test-support/browser.js';
 
 /** Accessibility violations axe-core rates serious or critical, as "rule: where" lines. */
 export const seriousViolations = async (page: Page, axeSource: string): Promise<string[]> => {

@@ -6,11 +6,10 @@
  * axe-core finds no serious violation. The screenshot goes to $PROMPTYARD_CONSOLE_SHOTS, as
  * console.test.ts's do.
  */
-import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, consoleBrowser, openFromNavigation, seriousViolations, signIn } from './console-browser.js';
+import { consoleBrowser, openFromNavigation, seriousViolations, signIn, skipWithoutBrowser } from './console-browser.js';
 import { cleanup, gatewayToml, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
@@ -23,7 +22,7 @@ const sessionsToml = (): string =>
     [`[transport]\nauth_token = "${token}"`, `[console]\nenabled = true`].join('\n\n'),
   );
 
-describe.skipIf(!existsSync(chromiumPath))('the console: Sessions in a browser', () => {
+describe.skipIf(skipWithoutBrowser('the console: Sessions in a browser'))('the console: Sessions in a browser', () => {
   let gateway: HttpGateway;
   const clients: Client[] = [];
   const { start, newPage, cspViolations, shot, close: closeBrowser } = consoleBrowser(560);

@@ -6,20 +6,16 @@
  * Content-Security-Policy holding, and axe-core's accessibility rules on each page. Screenshots go to
  * $PROMPTYARD_CONSOLE_SHOTS (`pnpm console:screenshots` copies them into the docs), else a temporary folder.
  */
-import { existsSync } from 'node:fs';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer } from '../../../test-support/oidc-provider.js';
 import type { TestIssuer } from '../../../test-support/oidc-provider.js';
-import { chromiumPath, consoleBrowser, postFromPage, seriousViolations, signIn } from './console-browser.js';
+import { consoleBrowser, postFromPage, seriousViolations, signIn, skipWithoutBrowser } from './console-browser.js';
 import { cleanup, connectHttp, gatewayToml, health, startHttpGateway, stdioBackendCommand } from './harness.js';
 import type { HttpGateway } from './harness.js';
 
 const token = 'console-test-token';
-
-if (!existsSync(chromiumPath))
-  console.warn(`console browser test skipped: ${chromiumPath} is missing (bash scripts/ensure-tools.sh installs Debian's chromium)`);
 
 const consoleToml = (issuer: string): string =>
   gatewayToml(
@@ -39,7 +35,7 @@ const consoleToml = (issuer: string): string =>
 const rowState = (page: Page, server: string): Promise<string | null> =>
   page.locator(`tr[data-server="${server}"]`).getAttribute('data-state');
 
-describe.skipIf(!existsSync(chromiumPath))('the operator console in a browser', () => {
+describe.skipIf(skipWithoutBrowser('the operator console in a browser'))('the operator console in a browser', () => {
   let issuer: TestIssuer;
   let gateway: HttpGateway;
   let axeSource: string;

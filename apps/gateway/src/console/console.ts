@@ -6,8 +6,9 @@
  * form); acting needs the admin role.
  *
  * Its rooms: `access/` who signs in and how (the token form, the identity provider, browser sessions,
- * roles, cookies and security headers); `pages/` each page's HTML; `sources/` what the pages read and
- * act on (the catalog, the pending definitions, the activity, the other replicas). Here: the requests'
+ * roles, cookies and security headers); `pages/` each page's HTML, all of it built with the `html`
+ * template of `pages/template.ts`, which escapes what it did not write; `sources/` what the pages read
+ * and act on (the catalog, the pending definitions, the activity, the other replicas). Here: the requests'
  * routing (this file), the event stream (`events.ts`, `live-streams.ts`), the files (`assets.ts`) and
  * where it is mounted (`mount.ts`, `serve-apart.ts`).
  */
@@ -23,6 +24,7 @@ import { serveEvents } from './events.js';
 import { renderCatalogPage } from './pages/catalog-page.js';
 import type { CatalogSource } from './sources/catalog-source.js';
 import { consolePath, renderMessage, renderSignIn, renderSignedIn, renderSigningOut } from './pages/html.js';
+import type { Html } from './pages/template.js';
 import { liveActivity, liveServers, liveSessions, liveStream } from './live-streams.js';
 import type { LiveSources } from './live-streams.js';
 import type { OidcSignIn } from './access/oidc-sign-in.js';
@@ -56,8 +58,8 @@ interface Context extends ConsoleOptions {
 
 const maxFormBytes = 16 * 1024;
 
-const sendHtml = (res: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {}): void => {
-  res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/html; charset=utf-8', ...headers }).end(html);
+const sendHtml = (res: ServerResponse, status: number, html: Html, headers: Record<string, string | string[]> = {}): void => {
+  res.writeHead(status, { ...securityHeaders(), 'content-type': 'text/html; charset=utf-8', ...headers }).end(String(html));
 };
 
 const redirect = (res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void => {
@@ -221,13 +223,13 @@ const restart = async (context: Context, id: string, req: IncomingMessage, res: 
   else redirect(res, `${consolePath}/servers`);
 };
 
-const serversPage = (context: Context, session: ConsoleSession): string =>
+const serversPage = (context: Context, session: ConsoleSession): Html =>
   renderServersPage(context.model.servers(), session, liveServers(context, session));
 
-const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): string =>
+const activityPage = (context: Context, session: ConsoleSession, query: URLSearchParams): Html =>
   renderActivityPage(liveActivity(context), session, activityFilterOf(query), context.cluster !== undefined, context.approvals);
 
-const sessionsPage = (context: Context, session: ConsoleSession): string => {
+const sessionsPage = (context: Context, session: ConsoleSession): Html => {
   const { clients } = context;
   return renderSessionsPage(clients, session, clients === undefined ? undefined : liveSessions({ ...context, clients }));
 };

@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { securityHeaders } from './access/security.js';
 import type { ConsoleSession, SessionStore } from './access/sessions.js';
+import type { Html } from './pages/template.js';
 
 export interface EventSource {
   /** Called after anything changed; returns the unsubscribe. */
@@ -26,7 +27,7 @@ const keepAliveMs = 15_000;
 /** One more live part of a page: its event (the `sse-swap` of its element) and its HTML. */
 export interface LivePart {
   readonly event: string;
-  readonly render: (session: ConsoleSession) => string;
+  readonly render: (session: ConsoleSession) => Html;
 }
 
 export const serveEvents = (
@@ -36,7 +37,7 @@ export const serveEvents = (
     readonly session: ConsoleSession;
     readonly sessions: SessionStore;
     readonly source: EventSource;
-    readonly render: (session: ConsoleSession) => string;
+    readonly render: (session: ConsoleSession) => Html;
     /** The event's name: the `sse-swap` of the page's live part. */
     readonly event?: string;
     /** The page's other live parts, sent on the same stream. */
@@ -56,7 +57,7 @@ export const serveEvents = (
       return;
     }
     parts.forEach((part, index) => {
-      const html = part.render(session);
+      const html = String(part.render(session));
       if (html === last[index]) return;
       last[index] = html;
       res.write(sseEvent(part.event, html));

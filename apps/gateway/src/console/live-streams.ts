@@ -22,6 +22,7 @@ import { renderServersTable } from './pages/servers-page.js';
 import { renderWaitingApprovals, waitingEvent } from './pages/waiting-approvals.js';
 import type { WaitingApprovalsSource } from './pages/waiting-approvals.js';
 import { renderSessionsTable } from './pages/sessions-page.js';
+import type { Html } from './pages/template.js';
 
 export interface LiveSources {
   readonly model: Pick<UiModel, 'servers' | 'subscribe'>;
@@ -64,7 +65,7 @@ const together = (...sources: readonly (EventSource | undefined)[]): EventSource
 });
 
 /** The Servers page's live part, as the page and its stream both show it: this gateway's table, or in a cluster every replica's. */
-export const liveServers = (context: LiveSources, session: ConsoleSession): string => {
+export const liveServers = (context: LiveSources, session: ConsoleSession): Html => {
   const { model, cluster, url } = context;
   return cluster === undefined
     ? renderServersTable(model.servers(), session)
@@ -72,7 +73,7 @@ export const liveServers = (context: LiveSources, session: ConsoleSession): stri
 };
 
 /** The Sessions page's live part: the endpoint's clients, or in a cluster every replica's. */
-export const liveSessions = (context: LiveSources & { readonly clients: ClientRoster }): string => {
+export const liveSessions = (context: LiveSources & { readonly clients: ClientRoster }): Html => {
   const { clients, cluster, url } = context;
   return cluster === undefined ? renderSessionsTable(clients.clients()) : renderReplicaSessions(clients.clients(), cluster, url?.());
 };

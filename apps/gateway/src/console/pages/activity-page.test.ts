@@ -31,20 +31,22 @@ describe('the Activity page', () => {
     feed.trail.record({ ...call, name: 'alpha_add', decision: 'denied', identity: 'bob' });
     feed.trail.record({ ...call, server: 'beta', name: 'beta_echo', decision: 'allowed', identity: 'ann' });
     const names = (query: string): string[] =>
-      [...renderActivityTable(feed, activityFilterOf(new URLSearchParams(query))).matchAll(/data-name="([^"]+)"/g)].map(
+      [...String(renderActivityTable(feed, activityFilterOf(new URLSearchParams(query)))).matchAll(/data-name="([^"]+)"/g)].map(
         (match) => match[1] as string,
       );
     expect(names('')).toEqual(['beta_echo', 'alpha_add', 'alpha_echo']);
     expect(names('tool=echo')).toEqual(['beta_echo', 'alpha_echo']);
     expect(names('server=alpha&decision=allowed')).toEqual(['alpha_echo']);
     expect(names('identity=bob')).toEqual(['alpha_add']);
-    expect(renderActivityTable(feed, activityFilterOf(new URLSearchParams('identity=carol')))).toContain('No entry matches the filter.');
+    expect(String(renderActivityTable(feed, activityFilterOf(new URLSearchParams('identity=carol'))))).toContain(
+      'No entry matches the filter.',
+    );
   });
 
   it('escapes what callers name', () => {
     const feed = createActivityFeed(undefined);
     feed.trail.record({ ...call, name: '<img src=x>', decision: 'denied', identity: '"><script>' });
-    const html = renderActivityTable(feed, {});
+    const html = String(renderActivityTable(feed, {}));
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script>');
   });

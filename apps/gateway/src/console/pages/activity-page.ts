@@ -7,7 +7,9 @@
  */
 import { AUDIT_DECISIONS } from '@promptyard/core';
 import type { ActivityEntry } from '../sources/activity-feed.js';
-import { consolePath, escapeHtml, renderPage, renderTable } from './html.js';
+import { consolePath, renderPage, renderTable } from './html.js';
+import { html } from './template.js';
+import type { Html } from './template.js';
 import type { ConsoleSession } from '../access/sessions.js';
 import { renderWaitingSection } from './waiting-approvals.js';
 import type { WaitingApprovalsSource } from './waiting-approvals.js';
@@ -47,21 +49,21 @@ const matches = (entry: ActivityEntry, filter: ActivityFilter): boolean =>
   (filter.identity === undefined || (entry.identity ?? '') === filter.identity) &&
   (filter.decision === undefined || entry.decision === filter.decision);
 
-const row = (entry: ReplicaActivityEntry, replicas: boolean): string =>
-  `<tr data-seq="${entry.seq}" data-decision="${escapeHtml(entry.decision)}" data-name="${escapeHtml(entry.name)}">${[
-    `<td><time datetime="${entry.time.toISOString()}">${entry.time.toISOString().slice(11, 19)}</time></td>`,
-    ...(replicas ? [`<td>${escapeHtml(entry.replica ?? '—')}</td>`] : []),
-    `<td>${escapeHtml(entry.identity ?? '—')}</td>`,
-    `<td>${escapeHtml(entry.profile)}</td>`,
-    `<td>${escapeHtml(entry.server ?? '—')}</td>`,
-    `<td>${escapeHtml(entry.kind)}</td>`,
-    `<th scope="row">${escapeHtml(entry.name)}</th>`,
-    `<td><span class="decision decision-${escapeHtml(entry.decision)}">${escapeHtml(entry.decision)}</span></td>`,
-    `<td class="number">${entry.durationMs.toFixed(1)}</td>`,
-  ].join('')}</tr>`;
+const row = (entry: ReplicaActivityEntry, replicas: boolean): Html =>
+  html`<tr data-seq="${entry.seq}" data-decision="${entry.decision}" data-name="${entry.name}">${[
+    html`<td><time datetime="${entry.time.toISOString()}">${entry.time.toISOString().slice(11, 19)}</time></td>`,
+    replicas && html`<td>${entry.replica ?? '—'}</td>`,
+    html`<td>${entry.identity ?? '—'}</td>`,
+    html`<td>${entry.profile}</td>`,
+    html`<td>${entry.server ?? '—'}</td>`,
+    html`<td>${entry.kind}</td>`,
+    html`<th scope="row">${entry.name}</th>`,
+    html`<td><span class="decision decision-${entry.decision}">${entry.decision}</span></td>`,
+    html`<td class="number">${entry.durationMs.toFixed(1)}</td>`,
+  ]}</tr>`;
 
 /** The live part of the page (what `/console/events?stream=activity` sends as `activity`); `replicas`: with a Replica column. */
-export const renderActivityTable = (feed: ActivitySource | undefined, filter: ActivityFilter, replicas = false): string => {
+export const renderActivityTable = (feed: ActivitySource | undefined, filter: ActivityFilter, replicas = false): Html => {
   const all = feed?.entries() ?? [];
   const matching = all.filter((entry) => matches(entry, filter));
   const rows = matching.slice(-shown).reverse();
@@ -78,25 +80,25 @@ export const renderActivityTable = (feed: ActivitySource | undefined, filter: Ac
   ];
   const body =
     rows.length === 0
-      ? `<tr><td colspan="${headers.length}">${all.length === 0 ? 'No calls decided since the gateway started.' : 'No entry matches the filter.'}</td></tr>`
-      : rows.map((entry) => row(entry, replicas)).join('\n');
-  return `<p class="summary" role="status">${matching.length} of ${all.length} recent decisions${matching.length > shown ? `, the last ${shown} shown` : ''}</p>
+      ? html`<tr><td colspan="${headers.length}">${all.length === 0 ? 'No calls decided since the gateway started.' : 'No entry matches the filter.'}</td></tr>`
+      : html`${rows.map((entry) => html`${row(entry, replicas)}\n`)}`;
+  return html`<p class="summary" role="status">${matching.length} of ${all.length} recent decisions${matching.length > shown && `, the last ${shown} shown`}</p>
 ${renderTable('Activity table', 'Calls the gateway decided on, newest first', headers, body)}`;
 };
 
-const textField = (key: 'server' | 'tool' | 'identity', label: string, filter: ActivityFilter): string =>
-  `<div><label for="filter-${key}">${label}</label> <input id="filter-${key}" name="${key}" type="text" value="${escapeHtml(filter[key] ?? '')}"></div>`;
+const textField = (key: 'server' | 'tool' | 'identity', label: string, filter: ActivityFilter): Html =>
+  html`<div><label for="filter-${key}">${label}</label> <input id="filter-${key}" name="${key}" type="text" value="${filter[key] ?? ''}"></div>`;
 
 const filterForm = (
   filter: ActivityFilter,
-): string => `<form method="get" action="${consolePath}/activity" class="filter" role="search" aria-label="Filter the activity">
+): Html => html`<form method="get" action="${consolePath}/activity" class="filter" role="search" aria-label="Filter the activity">
 ${textField('server', 'Server', filter)}
 ${textField('tool', 'Tool', filter)}
 ${textField('identity', 'Identity', filter)}
 <div><label for="filter-decision">Decision</label> <select id="filter-decision" name="decision">
 <option value="">any</option>${AUDIT_DECISIONS.map(
-  (decision) => `<option value="${decision}"${decision === filter.decision ? ' selected' : ''}>${decision}</option>`,
-).join('')}
+  (decision) => html`<option value="${decision}"${decision === filter.decision && html` selected`}>${decision}</option>`,
+)}
 </select></div>
 <button type="submit">Filter</button>
 </form>`;
@@ -107,19 +109,18 @@ export const renderActivityPage = (
   filter: ActivityFilter,
   replicas = false,
   waiting?: WaitingApprovalsSource,
-): string => {
+): Html => {
   const query = queryOf(filter);
   return renderPage({
     title: 'Activity',
     session,
     current: 'activity',
-    body: `<h1>Activity</h1>
+    body: html`<h1>Activity</h1>
 <p>Every call the gateway decided on since it started (the last 500): who, through which profile, on what, and what was decided. Arguments are never shown.</p>${
-      replicas
-        ? "\n<p>In the cluster, every other replica's last 100 too, merged by time: the Replica column names where each was decided.</p>"
-        : ''
+      replicas &&
+      html`\n<p>In the cluster, every other replica's last 100 too, merged by time: the Replica column names where each was decided.</p>`
     }
-<div hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query === '' ? '' : `&amp;${escapeHtml(query)}`}">
+<div hx-ext="sse" sse-connect="${consolePath}/events?stream=activity${query !== '' && `&${query}`}">
 ${renderWaitingSection(waiting)}
 <h2>Decisions</h2>
 ${filterForm(filter)}

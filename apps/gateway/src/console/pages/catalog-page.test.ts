@@ -33,13 +33,13 @@ describe('the Catalog page', () => {
   });
 
   it('shows each definition with its overrides and pin, escaped, and says when a profile is unknown', () => {
-    const html = renderCatalogPage(source, new URLSearchParams({ profile: 'nope' }), session);
+    const html = String(renderCatalogPage(source, new URLSearchParams({ profile: 'nope' }), session));
     expect(html).toContain('Says &lt;it&gt; back');
     expect(html).toContain('<dt>Overrides applied</dt><dd>description</dd>');
     expect(html).toContain('data-name="beta_add" data-pin="changed"');
     expect(html).toContain('There is no profile “nope”: showing default.');
     expect(html).toContain('aria-current="page">Catalog');
-    const searched = renderCatalogPage(source, new URLSearchParams({ profile: 'design', q: 'echo' }), session);
+    const searched = String(renderCatalogPage(source, new URLSearchParams({ profile: 'design', q: 'echo' }), session));
     expect(searched).toContain('<option value="design" selected>');
     expect(searched).toContain('1 items match “echo” in profile design');
   });

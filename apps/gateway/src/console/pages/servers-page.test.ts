@@ -35,9 +35,11 @@ describe('the Servers page', () => {
   });
 
   it('shows each server’s calls, p50, p95 and error rate over the window it names, and dashes without a call', () => {
-    const html = renderServersTable(
-      [server('alpha', { count: 250, failed: 1, toolErrors: 2, p50Ms: 11.6, p95Ms: 91.2, windowSeconds: 300 }), server('beta')],
-      viewer,
+    const html = String(
+      renderServersTable(
+        [server('alpha', { count: 250, failed: 1, toolErrors: 2, p50Ms: 11.6, p95Ms: 91.2, windowSeconds: 300 }), server('beta')],
+        viewer,
+      ),
     );
     expect(html).toContain('<caption>Servers behind this gateway; calls, latency and error rate over the last 5 minutes</caption>');
     expect(html).toMatch(

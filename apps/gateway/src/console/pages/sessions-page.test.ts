@@ -31,7 +31,7 @@ const viewer = { id: 's', csrf: 'c', subject: 'bob', role: 'viewer' as const, ex
 
 describe('the Sessions page', () => {
   it('shows each client with its version, revision, identity, connection, times, requests and session prefix', () => {
-    const html = renderSessionsTable([session, sessionless], now);
+    const html = String(renderSessionsTable([session, sessionless], now));
     expect(html).toContain('1 session open, 1 client without a session seen lately');
     expect(html).toContain('<th scope="row">claude-code</th><td>2.1.0</td><td>2025-11-25</td><td>ann</td><td>session</td><td>/mcp</td>');
     expect(html).toContain('<time datetime="2026-11-26T09:30:00.000Z">2026-11-26 09:30</time>');
@@ -43,14 +43,14 @@ describe('the Sessions page', () => {
   });
 
   it('says when no client is connected, and escapes what clients name themselves', () => {
-    expect(renderSessionsTable([], now)).toContain('No MCP client is connected.');
-    const html = renderSessionsTable([{ ...session, clientName: '<img src=x>', clientVersion: '"><script>' }], now);
+    expect(String(renderSessionsTable([], now))).toContain('No MCP client is connected.');
+    const html = String(renderSessionsTable([{ ...session, clientName: '<img src=x>', clientVersion: '"><script>' }], now));
     expect(html).not.toContain('<img');
     expect(html).not.toContain('<script>');
   });
 
   it('is a page of the console that follows the sessions stream, for viewers too', () => {
-    const page = renderSessionsPage({ clients: () => [session], onClientsChange: () => () => {} }, viewer);
+    const page = String(renderSessionsPage({ clients: () => [session], onClientsChange: () => () => {} }, viewer));
     expect(page).toContain('sse-connect="/console/events?stream=sessions" sse-swap="sessions"');
     expect(page).toContain('<a href="/console/sessions" aria-current="page">Sessions</a>');
     expect(page).toContain('claude-code');

@@ -39,9 +39,9 @@ const session: ConsoleSession = { id: 's', csrf: 'c', subject: 'ops-ann', role: 
 describe('the calls waiting for approval on the Activity page', () => {
   it('lists who waits, through which profile, for which tool and rule, and since when', () => {
     const { source, set } = waitingSource();
-    expect(renderWaitingApprovals(source)).toBe(`<p class="summary" role="status">No call is waiting for a person's approval</p>`);
+    expect(String(renderWaitingApprovals(source))).toBe(`<p class="summary" role="status">No call is waiting for a person's approval</p>`);
     set([deploy, { ...deploy, id: 8, identity: undefined, tool: 'k8s_scale' }]);
-    const html = renderWaitingApprovals(source);
+    const html = String(renderWaitingApprovals(source));
     expect(html).toContain('2 calls are waiting for a person');
     expect(html).toContain(
       '<tr data-waiting="7" data-server="k8s" data-tool="k8s_deploy"><td><time datetime="2026-11-27T10:11:12.000Z">10:11:12</time></td><td>ann</td><td>ops</td><td>k8s</td><th scope="row">k8s_deploy</th><td>[[policy]] #2 &quot;deploys&quot;</td></tr>',
@@ -52,14 +52,14 @@ describe('the calls waiting for approval on the Activity page', () => {
   it('escapes what callers name', () => {
     const { source, set } = waitingSource();
     set([{ ...deploy, identity: '"><script>', tool: '<img src=x>' }]);
-    const html = renderWaitingApprovals(source);
+    const html = String(renderWaitingApprovals(source));
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<img');
   });
 
   it('sits above the audit table, on the page stream, and is sent again when a call starts or stops waiting', () => {
     const { source, set } = waitingSource();
-    const page = renderActivityPage(undefined, session, {}, false, source);
+    const page = String(renderActivityPage(undefined, session, {}, false, source));
     expect(page.indexOf('Waiting for approval')).toBeLessThan(page.indexOf('id="activity"'));
     expect(page).toMatch(/<div hx-ext="sse" sse-connect="\/console\/events\?stream=activity">\n<section[^>]*>\n<h2 id="waiting-heading">/);
     const live = liveStream(
@@ -71,7 +71,7 @@ describe('the calls waiting for approval on the Activity page', () => {
     const stop = live.source.subscribe(() => (heard += 1));
     set([deploy]);
     expect(heard).toBe(1);
-    expect(live.more?.[0]?.render(session)).toContain('1 call is waiting');
+    expect(String(live.more?.[0]?.render(session))).toContain('1 call is waiting');
     stop();
   });
 });

@@ -1,5 +1,4 @@
 import { createLogger } from '@promptyard/core';
-import type { SharedMap } from '@promptyard/core';
 import type { ConnectedClient } from '@promptyard/mcp';
 import type { BackendStatus } from '@promptyard/router';
 import { describe, expect, it } from 'vitest';
@@ -10,74 +9,7 @@ import type { Clock, ClusterView } from './cluster-view.js';
 import { clusterActivity, renderReplicaServers, renderReplicaSessions } from '../pages/replica-pages.js';
 import type { ConsoleSession } from '../access/sessions.js';
 import { serverStatus } from '../test-status.js';
-
-const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Time that moves only when the test says, running what falls due in order. */
-const manualClock = () => {
-  let now = Date.parse('2026-11-27T12:00:00Z');
-  let timers: { at: number; run: () => void }[] = [];
-  const clock: Clock & { advance(ms: number): Promise<void> } = {
-    now: () => now,
-    after: (ms, run) => {
-      const timer = { at: now + ms, run };
-      timers.push(timer);
-      return () => void (timers = timers.filter((other) => other !== timer));
-    },
-    advance: async (ms) => {
-      const end = now + ms;
-      for (;;) {
-        const due = timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at)[0];
-        if (due === undefined) break;
-        timers = timers.filter((timer) => timer !== due);
-        now = due.at;
-        due.run();
-        await settle();
-      }
-      now = end;
-      await settle();
-    },
-  };
-  return clock;
-};
-
-/** One store shared by the nodes of an in-memory cluster, as core's SharedMap contract reads (changes told to the other nodes only). */
-const memoryStore = () => {
-  const data = new Map<string, string>();
-  const nodes: { readonly id: string; readonly listeners: Set<(keys: readonly string[]) => void> }[] = [];
-  let writes = 0;
-  let down = false;
-  const mapOf = (nodeId: string): SharedMap => {
-    const listeners = new Set<(keys: readonly string[]) => void>();
-    nodes.push({ id: nodeId, listeners });
-    const announce = (keys: readonly string[]): void => {
-      for (const node of nodes) if (node.id !== nodeId) for (const listener of node.listeners) listener(keys);
-    };
-    const reachable = (): void => {
-      if (down) throw new Error('the cluster Redis is unreachable');
-    };
-    return {
-      getAll: async () => (reachable(), new Map(data)),
-      set: async (entries) => {
-        reachable();
-        writes += 1;
-        for (const [key, value] of entries) data.set(key, value);
-        announce([...entries.keys()]);
-        return [...entries.keys()];
-      },
-      delete: async (keys) => {
-        reachable();
-        for (const key of keys) data.delete(key);
-        announce(keys);
-      },
-      onChange: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
-      },
-    };
-  };
-  return { data, mapOf, writes: () => writes, setDown: (value: boolean) => void (down = value) };
-};
+import { manualClock, memoryStore, settle } from '../test-cluster.js';
 
 const server = serverStatus;
 
@@ -180,7 +112,7 @@ describe("the console's view of the cluster", () => {
     expect(a.view.replicas()).toEqual([]);
     expect(told()).toBe(1);
     expect(a.view.gone()).toEqual([{ node: 'node-dead', url: 'http://dead.test/mcp', lastSeen: new Date('2026-11-27T12:00:00Z') }]);
-    expect(renderReplicaServers([server('alpha')], a.view, admin, undefined)).toContain(
+    expect(String(renderReplicaServers([server('alpha')], a.view, admin, undefined))).toContain(
       'Replica node-dea · http://dead.test/mcp stopped reporting at 12:00:00 UTC: it is no longer shown.',
     );
     await clock.advance(10 * 60_000);
@@ -224,7 +156,7 @@ describe("the console's view of the cluster", () => {
     await clock.advance(5000);
     expect(a.view.reachable()).toBe(false);
     expect(a.view.replicas()).toEqual([]);
-    expect(renderReplicaServers([server('alpha')], a.view, admin, undefined)).toContain(
+    expect(String(renderReplicaServers([server('alpha')], a.view, admin, undefined))).toContain(
       "The cluster's Redis cannot be reached: only this replica is shown until it can.",
     );
     store.setDown(false);
@@ -256,19 +188,19 @@ describe("the console's view of the cluster", () => {
     b.state.activity = [entry(1, 'beta_second', '2026-11-27T12:00:02Z')];
     b.changed();
     await clock.advance(1000);
-    const html = renderReplicaServers(a.state.servers, a.view, admin, 'http://node-a.test/mcp');
+    const html = String(renderReplicaServers(a.state.servers, a.view, admin, 'http://node-a.test/mcp'));
     expect(html.indexOf('This replica')).toBeLessThan(html.indexOf('Replica node-b'));
     expect(html.match(/aria-label="Restart [^"]+"/g)).toEqual(['aria-label="Restart alpha"']);
     expect(html).toContain('data-server="beta"');
     expect(html).toContain("Restart acts on this replica's servers only");
 
     const feed = { trail: { record: () => {}, close: async () => {} }, entries: () => a.state.activity, subscribe: () => () => {} };
-    const table = renderActivityTable(clusterActivity(feed, a.view), {}, true);
+    const table = String(renderActivityTable(clusterActivity(feed, a.view), {}, true));
     expect([...table.matchAll(/data-name="([^"]+)"/g)].map((match) => match[1])).toEqual(['alpha_third', 'beta_second', 'alpha_first']);
     expect(table).toContain('<th scope="col">Replica</th>');
     expect(table).toContain('<td>node-b</td>');
     expect(table).toContain('<td>this replica</td>');
-    expect(renderActivityTable(feed, {})).not.toContain('Replica');
+    expect(String(renderActivityTable(feed, {}))).not.toContain('Replica');
   });
 
   it("shows every replica's most recently active MCP clients on the Sessions page, each replica's in its own table", async () => {
@@ -282,7 +214,7 @@ describe("the console's view of the cluster", () => {
     const [other] = a.view.replicas();
     expect(other?.clients.map((each) => each.clientName)).toEqual(b.state.clients.slice(0, snapshotClients).map((each) => each.clientName));
     a.state.clients = [client('local-app', 1)];
-    const html = renderReplicaSessions(a.state.clients, a.view, 'http://node-a.test/mcp');
+    const html = String(renderReplicaSessions(a.state.clients, a.view, 'http://node-a.test/mcp'));
     expect(html.indexOf('data-client="local-app"')).toBeLessThan(html.indexOf('Replica node-b'));
     expect(html.indexOf('Replica node-b')).toBeLessThan(html.indexOf('data-client="app-0"'));
     expect(html).toContain('aria-label="Sessions of replica node-b"');
