@@ -17,6 +17,7 @@ import type { LoggingLevel } from '../sdk/upstream-types.js';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend-status.js';
 import { logStderrLine } from './stderr-level.js';
+import { definitionCapOf } from './definition-cap.js';
 
 /** What the pool asks of the rest of the router. */
 export interface BackendPoolHooks {
@@ -160,6 +161,7 @@ export class BackendPool {
         restartMaxMs: this.current.restart.maxMs,
         maxRestarts: this.current.restart.maxRestarts,
         maxMessageBytes: this.current.limits.maxMessageBytes,
+        definitionCap: definitionCapOf(config.id, config.maxDefinitions, this.current.limits.maxDefinitions),
       },
       {
         changed: () => hooks.changed(),

@@ -4,9 +4,10 @@ import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
-import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
-import type { BackendLists, Freshness } from './backend-lists.js';
+import type { BackendLists, Cuts, Fetched, ListRequest } from './backend-lists.js';
+import { capReasons, CapNotes } from './definition-cap.js';
 import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
@@ -44,6 +45,8 @@ interface AttemptNotes {
 export class Backend {
   state: BackendState = 'stopped';
   lists: BackendLists = emptyLists;
+  /** The lists cut to `[limits] max_definitions` (the server is then degraded). */
+  cuts: Cuts = {};
   restarts = 0;
   lastError: string | undefined;
   inFlight = 0;
@@ -68,6 +71,7 @@ export class Backend {
   /** Stops watching the token file (while the server needs a login). */
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
+  private readonly capNotes: CapNotes;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -88,6 +92,7 @@ export class Backend {
     this.logger = logger;
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
+    this.capNotes = new CapNotes(config.id, logger);
   }
 
   get id(): string {
@@ -171,6 +176,7 @@ export class Backend {
       nextRetrySeconds:
         this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
       counts: countsOf(this.lists),
+      ...(this.state === 'ready' && this.capNotes.current.length > 0 ? { degraded: this.capNotes.current } : {}),
       inFlight: this.inFlight,
       calls: this.calls.summary(),
       ...this.oversize.status(),
@@ -269,9 +275,9 @@ export class Backend {
         { server: this.id },
       );
     }
-    let fetched: { readonly lists: BackendLists; readonly freshness: Freshness };
+    let fetched: Fetched;
     try {
-      fetched = await fetchLists(connection, this.lists, allLists, this.timings.requestMs, this.skillsFailed);
+      fetched = await fetchLists(connection, { lists: this.lists, cuts: this.cuts }, this.listRequest(allLists));
     } catch (error) {
       if (generation !== this.generation) return;
       this.detach();
@@ -280,7 +286,7 @@ export class Backend {
       return;
     }
     if (generation !== this.generation) return;
-    this.lists = fetched.lists;
+    this.take(fetched);
     this.readyAt = Date.now();
     this.lastError = this.state === 'restarting' ? this.lastError : undefined;
     this.refresher = new ListRefresh(connection, this.refreshHost(), fetched.freshness);
@@ -377,18 +383,30 @@ export class Backend {
     return connection;
   }
 
+  /** How this server's lists are read: within its request timeout, at most `max_definitions` of each. */
+  private listRequest(lists: readonly ListName[]): ListRequest {
+    return { lists, timeoutMs: this.timings.requestMs, cap: this.timings.definitionCap.max, skillsFailed: this.skillsFailed };
+  }
+
+  /** Lists fetched: kept, with what was cut of them (told in the log when that changed). */
+  private take(fetched: Fetched): void {
+    this.lists = fetched.lists;
+    this.cuts = fetched.cuts;
+    this.capNotes.update(capReasons(this.id, fetched.cuts, this.timings.definitionCap));
+  }
+
   private refreshHost(): RefreshHost {
     return {
       id: this.id,
-      requestMs: this.timings.requestMs,
       logger: this.logger,
-      lists: () => this.lists,
+      lists: () => ({ lists: this.lists, cuts: this.cuts }),
+      request: (lists) => this.listRequest(lists),
       serving: (connection) => connection === this.connection && this.state === 'ready',
-      update: (lists) => {
-        this.lists = lists;
+      update: (fetched) => {
+        this.take(fetched);
         this.events.changed(this);
+        this.events.status(this);
       },
-      skillsFailed: this.skillsFailed,
     };
   }
 }

@@ -71,47 +71,96 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
   };
 };
 
-/** The gateway keeps the lists itself (and re-lists when told or when they go stale): the SDK's cache is not consulted. */
-/** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
-const listed = async <R extends object, T>(
+/** One page of a list: its items and the cursor of the next page. */
+interface Page {
+  readonly nextCursor?: string | undefined;
+}
+
+/**
+ * A list read page by page, with the freshness page one gave it (2026-07-28 `ttlMs`); none without
+ * the capability. Reading stops once more than `cap` items were read (so a huge catalog costs at
+ * most one page past the cap), at a page that adds nothing, and at a cursor seen before; the first
+ * `cap` are kept. The gateway keeps the lists itself (and re-lists when told or when they go
+ * stale): the SDK's cache is neither consulted nor written.
+ */
+const walk = async <R extends Page, T>(
   capability: object | undefined,
-  list: () => Promise<R>,
+  page: (cursor: string | undefined) => Promise<R>,
   items: (result: R) => T[],
+  cap: number,
 ): Promise<Listed<T>> => {
   if (capability === undefined) return { items: [], ttlMs: undefined };
-  const result = await list();
-  // Page one's `ttlMs`.
-  return { items: items(result), ttlMs: ttlOf(result) };
+  const first = await page(undefined);
+  const read = items(first);
+  const cursors = new Set<string>();
+  let cursor = first.nextCursor;
+  while (cursor !== undefined && read.length <= cap && !cursors.has(cursor)) {
+    cursors.add(cursor);
+    const next = await page(cursor);
+    const more = items(next);
+    if (more.length === 0) break;
+    // One at a time: spreading a page of many thousand items into push() overflows the stack.
+    for (const item of more) read.push(item);
+    cursor = next.nextCursor;
+  }
+  const ttlMs = ttlOf(first);
+  if (read.length <= cap) return { items: read, ttlMs };
+  const over = { count: read.length, more: cursor !== undefined && !cursors.has(cursor) };
+  read.length = cap;
+  return { items: read, ttlMs, over };
 };
 
-/** The connection's four lists. */
+type ToolsPage = Awaited<ReturnType<Client['listTools']>>;
+
+/**
+ * Page one of tools/list, asked for as a plain request, with what the SDK's `listTools()` does to
+ * every page it returns: on 2026-07-28 over HTTP, tools whose `x-mcp-header` declarations cannot be
+ * mirrored are left out (SEP-2243). The SDK keeps that step to itself (`listTools()` with a cursor
+ * applies it to later pages); it is reached here by name, and skipped should a later SDK drop it.
+ */
+const firstToolsPage = async (client: Client, timeoutMs: number): Promise<ToolsPage> => {
+  const page = await client.request({ method: 'tools/list' }, { timeout: timeoutMs });
+  (client as unknown as { _excludeInvalidXMcpHeaderTools?: (result: ToolsPage) => void })._excludeInvalidXMcpHeaderTools?.(page);
+  return page;
+};
+
+/**
+ * The connection's four lists. Page one goes as a plain request (the SDK's `listTools()` without a
+ * cursor would walk every page, up to 64, before the cap could stop it); later pages with their
+ * cursor, each checked against the SDK's result schema.
+ */
 const listsOf = (
   client: Client,
   capabilities: ServerCapabilities,
 ): Pick<UpstreamConnection, 'listTools' | 'listPrompts' | 'listResources' | 'listResourceTemplates'> => ({
-  listTools: (timeoutMs) =>
-    listed(
+  listTools: (timeoutMs, cap) =>
+    walk(
       capabilities.tools,
-      () => client.listTools(undefined, fresh(timeoutMs)),
+      (cursor) => (cursor === undefined ? firstToolsPage(client, timeoutMs) : client.listTools({ cursor }, fresh(timeoutMs))),
       (result) => result.tools,
+      cap,
     ),
-  listPrompts: (timeoutMs) =>
-    listed(
+  listPrompts: (timeoutMs, cap) =>
+    walk(
       capabilities.prompts,
-      () => client.listPrompts(undefined, fresh(timeoutMs)),
+      (cursor) => client.request({ method: 'prompts/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, { timeout: timeoutMs }),
       (result) => result.prompts,
+      cap,
     ),
-  listResources: (timeoutMs) =>
-    listed(
+  listResources: (timeoutMs, cap) =>
+    walk(
       capabilities.resources,
-      () => client.listResources(undefined, fresh(timeoutMs)),
+      (cursor) => client.request({ method: 'resources/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, { timeout: timeoutMs }),
       (result) => result.resources,
+      cap,
     ),
-  listResourceTemplates: (timeoutMs) =>
-    listed(
+  listResourceTemplates: (timeoutMs, cap) =>
+    walk(
       capabilities.resources,
-      () => client.listResourceTemplates(undefined, fresh(timeoutMs)),
+      (cursor) =>
+        client.request({ method: 'resources/templates/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, { timeout: timeoutMs }),
       (result) => result.resourceTemplates,
+      cap,
     ),
 });
 

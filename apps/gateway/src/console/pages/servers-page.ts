@@ -64,7 +64,7 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
     `<th scope="row">${escapeHtml(server.id)}${detail(server)}</th>`,
     `<td><span class="state state-${escapeHtml(server.state)}">${escapeHtml(server.state)}</span>${
       server.nextRetrySeconds === undefined ? '' : ` <span class="muted">retry in ${Math.ceil(server.nextRetrySeconds)} s</span>`
-    }</td>`,
+    }${server.degraded === undefined ? '' : ' <span class="muted">degraded</span>'}</td>`,
     `<td>${escapeHtml(server.transport)}</td>`,
     `<td>${escapeHtml(protocolOf(server))}</td>`,
     `<td>${escapeHtml(server.listChanges ?? '—')}</td>`,
@@ -72,7 +72,7 @@ const row = (server: BackendStatus, session: ConsoleSession): string => {
     `<td class="number">${server.inFlight}</td>`,
     ...callCells(server),
     `<td>${escapeHtml(uptime(server.uptimeSeconds))}</td>`,
-    `<td class="error-text">${escapeHtml(server.lastError ?? '—')}</td>`,
+    `<td class="error-text">${escapeHtml(server.lastError ?? server.degraded?.join(' ') ?? '—')}</td>`,
     ...(session.role === 'admin' ? [`<td>${restartForm(server, session)}</td>`] : []),
   ];
   return `<tr data-server="${escapeHtml(server.id)}" data-state="${escapeHtml(server.state)}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}" data-calls="${server.calls?.count ?? 0}" data-failed="${server.calls?.failed ?? 0}">${cells.join('')}</tr>`;
