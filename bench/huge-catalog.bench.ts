@@ -55,6 +55,8 @@ const peakRssMb = (pid: number): number => Number(/VmHWM:\s+(\d+)/.exec(readFile
 
 const configOf = (big: boolean): string => {
   const lines = [
+    // Lists answer at once with the servers ready: alpha's, while the big list is taken in.
+    '[gateway]\nstartup_wait_ms = 0\n',
     pageSize === 0 ? '[limits]\nmax_message_bytes = 134217728\n' : '',
     '[servers.alpha]',
     `command = ${JSON.stringify(process.execPath)}`,
