@@ -86,11 +86,13 @@ describe('[limits] max_definitions', () => {
     const big = await eventually(
       async () => (await health(gateway)).servers.find((server) => server.id === 'big'),
       (server) => server?.state === 'ready' && server.counts['tools'] === 10_000,
+      30_000,
     );
     expect(big).toMatchObject({ state: 'ready', degraded: [reason] });
     const names = await eventually(
       async () => (await client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith('big_')),
       (listed) => listed.length > 0,
+      30_000,
     );
     expect(names).toHaveLength(10_000);
     expect(names[0]).toBe('big_list_issues_000000');
@@ -102,5 +104,5 @@ describe('[limits] max_definitions', () => {
     expect(gateway.stderr.text.match(/listed page \d+/g)).toHaveLength(11);
     expect(gateway.stderr.text.split(reason)).toHaveLength(2);
     expect(await peakRssMb(gateway.pid)).toBeLessThan(300);
-  });
+  }, 120_000);
 });
