@@ -6,8 +6,8 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-/** Longest the event loop is held by one slice (a server's 100,000 definitions take a few hundred). */
-export const SLICE_MS = 20;
+/** Longest the event loop is held by one slice: a call through the gateway waits a few slices (one per hop between the client, the gateway and the server). */
+export const SLICE_MS = 10;
 
 /** Work that yields (nothing) between items, and returns `T`. */
 export type Sliced<T> = Generator<void, T, void>;
