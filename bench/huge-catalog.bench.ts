@@ -183,7 +183,9 @@ const main = async (): Promise<void> => {
     }
   }
   console.log(`\nhuge catalog: ${tools} tools, ${pageSize === 0 ? 'one page' : `pages of ${pageSize}`}, medians of ${runs} runs\n`);
-  console.log('| gateway in front of | peak RSS | alpha listed | alpha call p50 | alpha call max | calls | failed requests (all runs) | big ready |');
+  console.log(
+    '| gateway in front of | peak RSS | alpha listed | alpha call p50 | alpha call max | calls | failed requests (all runs) | big ready |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const scenario of scenarios) {
     const failed = failures.get(scenario.label) ?? 0;

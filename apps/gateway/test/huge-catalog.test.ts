@@ -38,7 +38,7 @@ const listUntilAlpha = async (client: Client): Promise<string[]> => {
 const callAlphaUntil = async (client: Client, settled: () => boolean): Promise<{ times: number[]; during: number }> => {
   const times: number[] = [];
   let during = 0;
-  for (let last = false; !last; ) {
+  for (let last = false; !last;) {
     last = settled();
     const began = performance.now();
     const result = await client.callTool({ name: 'alpha_echo', arguments: { text: `call ${times.length}` } });

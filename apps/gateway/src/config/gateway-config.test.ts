@@ -339,7 +339,7 @@ block = ["x"]
     expect(problems(() => parse('[limits]\nmax_message_bytes = "10MB"\n'))).toContain('[limits] max_message_bytes must be an integer');
   });
 
-  it('reads [limits] max_definitions and a server\'s own max_definitions, whole numbers from 1 to a million', () => {
+  it("reads [limits] max_definitions and a server's own max_definitions, whole numbers from 1 to a million", () => {
     const config = parse('[limits]\nmax_definitions = 500\n\n[servers.big]\ncommand = "x"\nmax_definitions = 100000\n');
     expect(config.limits.maxDefinitions).toBe(500);
     expect(config.servers[0]?.maxDefinitions).toBe(100_000);

@@ -62,7 +62,10 @@ export const fetchLists = async (
   const next = { ...previous.lists } as { -readonly [K in keyof BackendLists]: BackendLists[K] };
   const cuts: Partial<Record<CappedList, ListOverCap>> = { ...previous.cuts };
   const freshness: Freshness = {};
-  const take = <K extends CappedList>(list: K, listed: { readonly items: BackendLists[K]; readonly over?: ListOverCap | undefined }): void => {
+  const take = <K extends CappedList>(
+    list: K,
+    listed: { readonly items: BackendLists[K]; readonly over?: ListOverCap | undefined },
+  ): void => {
     next[list] = listed.items;
     if (listed.over === undefined) delete cuts[list];
     else cuts[list] = listed.over;

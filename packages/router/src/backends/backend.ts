@@ -6,8 +6,9 @@ import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
 import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
-import type { BackendLists, Cuts, Fetched, ListRequest } from './backend-lists.js';
-import { capReasons, CapNotes } from './definition-cap.js';
+import type { BackendLists, Fetched, ListRequest } from './backend-lists.js';
+import { CapNotes } from './definition-cap.js';
+import { StderrTail } from './stderr-tail.js';
 import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
@@ -26,7 +27,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, 'listChanged' | 'close
   stderr(backend: Backend, line: string): void;
 }
 
-const stderrLinesKept = 20;
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
@@ -45,8 +45,6 @@ interface AttemptNotes {
 export class Backend {
   state: BackendState = 'stopped';
   lists: BackendLists = emptyLists;
-  /** The lists cut to `[limits] max_definitions` (the server is then degraded). */
-  cuts: Cuts = {};
   restarts = 0;
   lastError: string | undefined;
   inFlight = 0;
@@ -60,7 +58,7 @@ export class Backend {
   private generation = 0;
   /** The generation whose attempt has already failed (reported once). */
   private failedGeneration = -1;
-  private readonly stderrTail: string[] = [];
+  private readonly stderrTail = new StderrTail();
   /** The live connection's lists kept fresh (list_changed, polling, unknown names). */
   private refresher: ListRefresh | undefined;
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
@@ -92,7 +90,7 @@ export class Backend {
     this.logger = logger;
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
-    this.capNotes = new CapNotes(config.id, logger);
+    this.capNotes = new CapNotes(config.id, timings.definitionCap, logger);
   }
 
   get id(): string {
@@ -214,8 +212,7 @@ export class Backend {
       },
       stderr: (line) => {
         if (line.includes(GATEWAY_LOOP_MARK)) notes.startsThisGateway = true;
-        this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
-        if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
+        this.stderrTail.push(line);
         this.events.stderr(this, line);
       },
       closed: (error) => {
@@ -256,7 +253,7 @@ export class Backend {
         this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', {
           permanent: true,
         });
-      else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
+      else this.failed(`could not connect: ${describeError(error)}${this.stderrTail.hint()}`);
       return undefined;
     } finally {
       if (this.connecting?.attempt === attempt) this.connecting = undefined;
@@ -277,7 +274,7 @@ export class Backend {
     }
     let fetched: Fetched;
     try {
-      fetched = await fetchLists(connection, { lists: this.lists, cuts: this.cuts }, this.listRequest(allLists));
+      fetched = await fetchLists(connection, { lists: this.lists, cuts: this.capNotes.cuts }, this.listRequest(allLists));
     } catch (error) {
       if (generation !== this.generation) return;
       this.detach();
@@ -286,7 +283,8 @@ export class Backend {
       return;
     }
     if (generation !== this.generation) return;
-    this.take(fetched);
+    this.lists = fetched.lists;
+    this.capNotes.update(fetched.cuts);
     this.readyAt = Date.now();
     this.lastError = this.state === 'restarting' ? this.lastError : undefined;
     this.refresher = new ListRefresh(connection, this.refreshHost(), fetched.freshness);
@@ -326,11 +324,6 @@ export class Backend {
     await connection?.close();
   }
 
-  private stderrHint(): string {
-    const last = this.stderrTail.slice(-3).join(' | ');
-    return last === '' ? '' : ` (stderr: ${last})`;
-  }
-
   /** The connection dropped: the process exited or the HTTP stream broke. */
   private lost(error: Error | undefined): void {
     // Still connecting: the attempt's own failure (with the better reason) reports it.
@@ -339,7 +332,7 @@ export class Backend {
     void connection.close();
     const hadLists = this.lists !== emptyLists;
     this.lists = emptyLists;
-    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrHint()}`);
+    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrTail.hint()}`);
     if (hadLists) this.events.changed(this);
   }
 
@@ -387,23 +380,16 @@ export class Backend {
   private listRequest(lists: readonly ListName[]): ListRequest {
     return { lists, timeoutMs: this.timings.requestMs, cap: this.timings.definitionCap.max, skillsFailed: this.skillsFailed };
   }
-
-  /** Lists fetched: kept, with what was cut of them (told in the log when that changed). */
-  private take(fetched: Fetched): void {
-    this.lists = fetched.lists;
-    this.cuts = fetched.cuts;
-    this.capNotes.update(capReasons(this.id, fetched.cuts, this.timings.definitionCap));
-  }
-
   private refreshHost(): RefreshHost {
     return {
       id: this.id,
       logger: this.logger,
-      lists: () => ({ lists: this.lists, cuts: this.cuts }),
+      lists: () => ({ lists: this.lists, cuts: this.capNotes.cuts }),
       request: (lists) => this.listRequest(lists),
       serving: (connection) => connection === this.connection && this.state === 'ready',
       update: (fetched) => {
-        this.take(fetched);
+        this.lists = fetched.lists;
+        this.capNotes.update(fetched.cuts);
         this.events.changed(this);
         this.events.status(this);
       },

@@ -20,13 +20,14 @@ describe('capReasons', () => {
 describe('CapNotes', () => {
   it('logs a reason once, however often the same cut list is fetched, and says when the lists are within the cap again', () => {
     const lines: string[] = [];
-    const notes = new CapNotes('github', createLogger({ level: 'info', write: (line) => lines.push(line) }));
-    const reasons = capReasons('github', { tools: { count: 11_000, more: true } }, global);
-    notes.update(reasons);
-    notes.update(reasons);
-    expect(notes.current).toEqual(reasons);
+    const notes = new CapNotes('github', global, createLogger({ level: 'info', write: (line) => lines.push(line) }));
+    const cuts = { tools: { count: 11_000, more: true } };
+    notes.update(cuts);
+    notes.update({ ...cuts });
+    expect(notes.current).toEqual(capReasons('github', cuts, global));
+    expect(notes.cuts).toEqual(cuts);
     expect(lines.filter((line) => line.includes('lists more than 10000 tools'))).toHaveLength(1);
-    notes.update([]);
+    notes.update({});
     expect(notes.current).toEqual([]);
     expect(lines.filter((line) => line.includes('within its max_definitions again'))).toHaveLength(1);
   });

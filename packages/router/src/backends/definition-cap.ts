@@ -36,14 +36,20 @@ export const capReasons = (id: string, cuts: Cuts, cap: DefinitionCap): string[]
     ];
   });
 
-/** The reasons a server is degraded, told in the log once each time they change (not at every fetch of the same lists). */
+/**
+ * What was cut of a server's lists, and why it is degraded: told in the log once each time that
+ * changes (not at every fetch of the same lists).
+ */
 export class CapNotes {
   private reasons: readonly string[] = [];
+  private cut: Cuts = {};
   private readonly logger: Logger;
   private readonly server: string;
+  private readonly cap: DefinitionCap;
 
-  constructor(server: string, logger: Logger) {
+  constructor(server: string, cap: DefinitionCap, logger: Logger) {
     this.server = server;
+    this.cap = cap;
     this.logger = logger;
   }
 
@@ -51,12 +57,18 @@ export class CapNotes {
     return this.reasons;
   }
 
-  /** The reasons of the lists as now fetched: new ones are logged (a warning), and lists back under the cap said once. */
-  update(reasons: readonly string[]): void {
+  get cuts(): Cuts {
+    return this.cut;
+  }
+
+  /** The cuts of the lists as now fetched: new reasons are logged (a warning), and lists back under the cap said once. */
+  update(cuts: Cuts): void {
+    const reasons = capReasons(this.server, cuts, this.cap);
     const before = new Set(this.reasons);
     for (const reason of reasons) if (!before.has(reason)) this.logger.warn(reason, { server: this.server });
     if (reasons.length === 0 && this.reasons.length > 0)
       this.logger.info('every list of the server is within its max_definitions again', { server: this.server });
     this.reasons = reasons;
+    this.cut = cuts;
   }
 }

@@ -150,6 +150,19 @@ const watchFile = (file: string, noticed: () => void, logger: Logger): { close()
   };
 };
 
+/** The edit that writes `written` (with `onlyIfAbsent`, those not there yet): whether every one was written. */
+const writing =
+  (written: readonly PinEntry[], onlyIfAbsent: boolean) =>
+  (entries: Map<string, PinEntry>): boolean => {
+    let complete = true;
+    for (const entry of written) {
+      const key = pinKey(entry);
+      if (onlyIfAbsent && entries.has(key)) complete = false;
+      else entries.set(key, entry);
+    }
+    return complete;
+  };
+
 /** The store of the pin file `file` (its folder is created, 0700, when missing). */
 export const createFilePinStore = async (file: string, logger: Logger): Promise<PinStore> => {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
@@ -204,16 +217,7 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
   return {
     where: file,
     load: () => serial(async () => [...(await load()).values()]),
-    write: (written, options) =>
-      change((entries) => {
-        let complete = true;
-        for (const entry of written) {
-          const key = pinKey(entry);
-          if (options?.onlyIfAbsent === true && entries.has(key)) complete = false;
-          else entries.set(key, entry);
-        }
-        return complete;
-      }),
+    write: (written, options) => change(writing(written, options?.onlyIfAbsent === true)),
     remove: async (removed) => {
       await change((entries) => {
         for (const entry of removed) entries.delete(pinKey(entry));

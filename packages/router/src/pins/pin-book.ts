@@ -58,7 +58,12 @@ class StoredPinBook implements PinBook {
     return runNow(this.reviewing(server, mode, kind, items));
   }
 
-  *reviewing<T extends { readonly name: string }>(server: string, mode: PinningMode, kind: PinKind, items: readonly T[]): Sliced<PinReview<T>> {
+  *reviewing<T extends { readonly name: string }>(
+    server: string,
+    mode: PinningMode,
+    kind: PinKind,
+    items: readonly T[],
+  ): Sliced<PinReview<T>> {
     if (mode === 'off') return { served: items, quarantined: nothing, warned: nothing };
     const pair = JSON.stringify([server, kind]);
     const trusting = !this.#servers.has(server) || (this.#trusted.has(server) && !this.#reviewed.has(pair));

@@ -77,7 +77,12 @@ export interface PinReview<T> {
 export interface PinBook {
   review<T extends { readonly name: string }>(server: string, mode: PinningMode, kind: PinKind, items: readonly T[]): PinReview<T>;
   /** `review` as sliced work (`slices.ts`): a long list reviewed without holding the event loop. */
-  reviewing<T extends { readonly name: string }>(server: string, mode: PinningMode, kind: PinKind, items: readonly T[]): Sliced<PinReview<T>>;
+  reviewing<T extends { readonly name: string }>(
+    server: string,
+    mode: PinningMode,
+    kind: PinKind,
+    items: readonly T[],
+  ): Sliced<PinReview<T>>;
   /** Every entry, for `status`, the terminal UI and `/health`. */
   entries(): readonly PinEntry[];
   /** The store changed outside this process (`pins approve`, another replica): lists must be reviewed again. */

@@ -17,7 +17,17 @@ import type { Sliced } from '../slices.js';
 import type { ClosableRelay } from './relay.js';
 import { pollResource } from './resource-polling.js';
 import type { ResourceWatch } from './resource-polling.js';
-import type { Era, ListChanges, Listed, Prompt, Resource, ResourceTemplate, Tool, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
+import type {
+  Era,
+  ListChanges,
+  Listed,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  UpstreamConnection,
+  UpstreamRequestOptions,
+} from './upstream-types.js';
 import type { GatewayAuth } from './oauth.js';
 import { upstreamSkills } from './upstream-skills.js';
 
@@ -118,7 +128,9 @@ function* validating(kind: ListKind, items: readonly unknown[]): Sliced<unknown[
     const checked = schema.validate(item);
     if (checked instanceof Promise) throw new Error(`${LISTS[kind].method}: item ${index} could not be checked`);
     if (checked.issues !== undefined)
-      throw new Error(`${LISTS[kind].method}: item ${index} is not a valid ${LISTS[kind].type}: ${checked.issues.map((issue) => issue.message).join('; ')}`);
+      throw new Error(
+        `${LISTS[kind].method}: item ${index} is not a valid ${LISTS[kind].type}: ${checked.issues.map((issue) => issue.message).join('; ')}`,
+      );
     valid.push(checked.value);
   }
   return valid;
@@ -131,7 +143,13 @@ function* validating(kind: ListKind, items: readonly unknown[]): Sliced<unknown[
  * `cap` are kept and checked. The gateway keeps the lists itself (and re-lists when told or when
  * they go stale): the SDK's cache is neither consulted nor written.
  */
-const walk = async (client: Client, kind: ListKind, capability: object | undefined, timeoutMs: number, cap: number): Promise<Listed<unknown>> => {
+const walk = async (
+  client: Client,
+  kind: ListKind,
+  capability: object | undefined,
+  timeoutMs: number,
+  cap: number,
+): Promise<Listed<unknown>> => {
   if (capability === undefined) return { items: [], ttlMs: undefined };
   const { method, key } = LISTS[kind];
   const page = (cursor: string | undefined): Promise<Page> =>
