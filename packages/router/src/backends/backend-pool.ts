@@ -202,7 +202,8 @@ export class BackendPool {
   /**
    * A call named a tool, prompt or resource nobody serves: servers whose lists are polled (no listen
    * stream) list them now — each at most once a second —; true when a list changed. Its update
-   * scheduled the rebuild (a microtask), which has run by the time this resumes.
+   * scheduled the rebuild (a microtask), which has started by the time this resumes (and, for lists
+   * of a usual size, ended: long ones take slices, which `Routes.settled` waits for).
    */
   async relistPolled(): Promise<boolean> {
     const relisted = await Promise.all(this.ready().map((backend) => backend.relist()));

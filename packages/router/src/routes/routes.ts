@@ -117,6 +117,11 @@ export class Routes {
       });
   }
 
+  /** Resolves once no rebuild is under way in slices (one asked for meanwhile included). */
+  async settled(): Promise<void> {
+    while (this.building !== undefined) await this.building;
+  }
+
   private *rebuilding(): Sliced<void> {
     const { separator, lazy, profiles } = this.pool.config;
     if (separator !== this.separator) {
