@@ -30,6 +30,20 @@ describe('formatStatus', () => {
     expect(text).toContain('list changes: old notifications, modern stream, plain polling every 30 s\n');
     expect(text.trimEnd().split('\n').at(-1)).toBe('total: 3 tools, 0 prompts, 0 resources, 0 templates');
   });
+
+  it('says why a ready server is degraded, a line for each list cut to max_definitions', () => {
+    const reason =
+      'github: lists more than 10000 tools, over [limits] max_definitions (10000); the first 10000 are served — raise the limit or trim the server';
+    const text = formatStatus({
+      backends: [{ ...backend('github', 'notifications'), degraded: [reason] }, backend('small', 'stream')],
+      collisions: [],
+      counts: { tools: 2, prompts: 0, resources: 0, resourceTemplates: 0 },
+      lazy: false,
+      profile: 'default',
+      quarantined: [],
+    });
+    expect(text.split('\n').filter((line) => line.startsWith('degraded:'))).toEqual([`degraded: ${reason}`]);
+  });
 });
 
 describe('statusProgress off a terminal', () => {

@@ -60,6 +60,8 @@ export const formatStatus = (
       `${paint('warning', 'collision:')} ${collision.kind} "${collision.name}" served by ${collision.kept}; ${collision.dropped} hidden`,
     );
   for (const held of status.quarantined) lines.push(`${paint('warning', 'quarantined:')} ${held.message}`);
+  for (const reason of status.backends.flatMap((backend) => backend.degraded ?? []))
+    lines.push(`${paint('warning', 'degraded:')} ${reason}`);
   const learned = status.backends.filter((backend) => backend.listChanges !== undefined);
   if (learned.length > 0) lines.push(`list changes: ${learned.map((backend) => `${backend.id} ${backend.listChanges}`).join(', ')}`);
   const surface = status.profile === 'default' ? '' : ` (profile ${status.profile})`;

@@ -132,6 +132,8 @@ export interface GatewayOptions {
   readonly args?: readonly string[];
   readonly env?: Record<string, string>;
   readonly client?: ClientOptions;
+  /** HTTP: false resolves once the gateway listens, without waiting for its servers' first attempts. */
+  readonly waitForServers?: boolean;
 }
 
 export interface StdioGateway {
@@ -204,7 +206,7 @@ export const startHttpGateway = async (options: GatewayOptions): Promise<HttpGat
   exited.catch(() => {});
   const match = await Promise.race([stderr.waitFor(/listening on (http:\/\/\S+)/, 20_000), exited]);
   // The gateway serves before its servers are up; these tests start once each has made its first attempt.
-  await Promise.race([stderr.waitFor(/\d+ of \d+ servers ready/, 20_000), exited]);
+  if (options.waitForServers !== false) await Promise.race([stderr.waitFor(/\d+ of \d+ servers ready/, 20_000), exited]);
   const url = match[1] as string;
   return { url, origin: new URL(url).origin, pid: child.pid as number, child, stderr, configPath };
 };

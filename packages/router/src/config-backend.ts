@@ -58,6 +58,8 @@ export interface BackendConfig {
   readonly timeoutMs?: number;
   /** Per-server tools/call timeout (`tool_timeout`, ms). */
   readonly toolTimeoutMs?: number;
+  /** `max_definitions`: most definitions served of each of its lists (default `[limits] max_definitions`). */
+  readonly maxDefinitions?: number;
   readonly tools: NameFilter;
   readonly prompts: NameFilter;
   readonly resources: NameFilter;
@@ -110,6 +112,8 @@ export const backendFingerprint = (backend: BackendConfig): string =>
     url: backend.url ?? null,
     headers: backend.headers,
     oauth: backend.oauth ?? null,
+    // Its lists are read again, cut to the new cap.
+    maxDefinitions: backend.maxDefinitions ?? null,
   });
 
 /** What can change on a running backend: naming, filters and timeouts. */

@@ -17,8 +17,11 @@ export interface RouterConfig {
   /** How long after start lists wait for servers still on their first connection attempt; 0: never. */
   readonly startupWaitMs: number;
   readonly timeouts: { readonly connectMs: number; readonly requestMs: number; readonly toolMs: number };
-  /** `[limits]`: `maxMessageBytes` bounds every message read from a backend (stdio line, HTTP body, SSE event). */
-  readonly limits: { readonly maxMessageBytes: number };
+  /**
+   * `[limits]`: `maxMessageBytes` bounds every message read from a backend (stdio line, HTTP body, SSE
+   * event); `maxDefinitions` each list of one server (a server's own `maxDefinitions` wins).
+   */
+  readonly limits: { readonly maxMessageBytes: number; readonly maxDefinitions: number };
   /** `maxRestarts` 0 = unlimited. */
   readonly restart: { readonly initialMs: number; readonly maxMs: number; readonly maxRestarts: number };
   /** In config order, disabled ones included. */

@@ -128,7 +128,11 @@ export class Router {
    * has connected or failed its first attempt (for `status`, and the "n of m ready" line).
    */
   start(): Promise<void> {
-    const starting = this.pool.start().then(() => this.routes.rebuild());
+    // Resolved with the lists routed: a server's long lists take slices after it is ready.
+    const starting = this.pool.start().then(() => {
+      this.routes.rebuild();
+      return this.routes.settled();
+    });
     this.startupWait.begin(starting, this.pool.config.startupWaitMs);
     return starting;
   }

@@ -34,7 +34,7 @@ export const routerConfig = (servers: readonly BackendConfig[], settings: Partia
   startupWaitMs: 5000,
   timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
   restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
-  limits: { maxMessageBytes: 10_485_760 },
+  limits: { maxMessageBytes: 10_485_760, maxDefinitions: 10_000 },
   servers,
   profiles: [],
   ...settings,

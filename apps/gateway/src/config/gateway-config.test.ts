@@ -36,7 +36,7 @@ describe('parseGatewayConfig: gateway.toml', () => {
       startupWaitMs: 5000,
       timeouts: { connectMs: 30_000, requestMs: 60_000, toolMs: 300_000 },
       restart: { initialMs: 500, maxMs: 30_000, maxRestarts: 0 },
-      limits: { maxMessageBytes: 10_485_760 },
+      limits: { maxMessageBytes: 10_485_760, maxDefinitions: 10_000 },
       // The gateway's own default port: promptyard-server's is 3000.
       transport: { type: 'stdio', host: '127.0.0.1', port: 3100, path: '/mcp', maxBodyBytes: 1_048_576 },
       policy: [],
@@ -328,12 +328,31 @@ block = ["x"]
   });
 
   it('reads [limits] max_message_bytes from the file or the environment, a positive byte count', () => {
-    expect(parse('[limits]\nmax_message_bytes = 1048576\n').limits).toEqual({ maxMessageBytes: 1_048_576 });
-    expect(parse('', undefined, { PROMPTYARD_LIMITS_MAX_MESSAGE_BYTES: '2048' }).limits).toEqual({ maxMessageBytes: 2048 });
+    expect(parse('[limits]\nmax_message_bytes = 1048576\n').limits).toEqual({ maxMessageBytes: 1_048_576, maxDefinitions: 10_000 });
+    expect(parse('', undefined, { PROMPTYARD_LIMITS_MAX_MESSAGE_BYTES: '2048' }).limits).toEqual({
+      maxMessageBytes: 2048,
+      maxDefinitions: 10_000,
+    });
     expect(problems(() => parse('[limits]\nmax_message_bytes = 0\n'))).toContain(
       'gateway.toml:2: [limits] max_message_bytes must be an integer of at least 1024, got 0',
     );
     expect(problems(() => parse('[limits]\nmax_message_bytes = "10MB"\n'))).toContain('[limits] max_message_bytes must be an integer');
+  });
+
+  it("reads [limits] max_definitions and a server's own max_definitions, whole numbers from 1 to a million", () => {
+    const config = parse('[limits]\nmax_definitions = 500\n\n[servers.big]\ncommand = "x"\nmax_definitions = 100000\n');
+    expect(config.limits.maxDefinitions).toBe(500);
+    expect(config.servers[0]?.maxDefinitions).toBe(100_000);
+    expect(parse('', undefined, { PROMPTYARD_LIMITS_MAX_DEFINITIONS: '20000' }).limits.maxDefinitions).toBe(20_000);
+    expect(problems(() => parse('[limits]\nmax_definitions = 0\n'))).toContain(
+      'gateway.toml:2: [limits] max_definitions must be an integer from 1 to 1000000, got 0',
+    );
+    expect(problems(() => parse('[servers.big]\ncommand = "x"\nmax_definitions = "lots"\n'))).toContain(
+      'gateway.toml:3: server "big": max_definitions must be a whole number of definitions per list from 1 to 1000000, got "lots"',
+    );
+    expect(problems(() => parse('[servers.big]\ncommand = "x"\nmax_definitions = 2000000\n'))).toContain(
+      'server "big": max_definitions must be a whole number of definitions per list from 1 to 1000000, got 2000000',
+    );
   });
 
   it('reports TOML syntax errors with line and column', () => {
@@ -566,6 +585,7 @@ describe('gatewayConfigSchema', () => {
       'prefix',
       'timeout',
       'tool_timeout',
+      'max_definitions',
       'protocol',
       'auth',
       'pinning',

@@ -223,7 +223,7 @@ const toGatewayConfig = (
   startupWaitMs: gateway.startup_wait_ms,
   timeouts: { connectMs: timeouts.connect_ms, requestMs: timeouts.request_ms, toolMs: timeouts.tool_ms },
   restart: { initialMs: restart.initial_ms, maxMs: restart.max_ms, maxRestarts: restart.max_restarts },
-  limits: { maxMessageBytes: limits.max_message_bytes },
+  limits: { maxMessageBytes: limits.max_message_bytes, maxDefinitions: limits.max_definitions },
   transport: {
     type: transport.type,
     host: transport.host,

@@ -4,7 +4,7 @@ import { authSection, policySection } from '@promptyard/auth';
 import { transportSection } from '@promptyard/mcp';
 import { consoleSection } from './console.js';
 import { OAUTH_GRANTS, PINNING_MODES, PROTOCOL_CHOICES } from '@promptyard/router';
-import { ANNOTATION_TYPES, FILTER_KINDS, MAX_TIMEOUT_MS, TRANSPORT_ALIASES } from './values.js';
+import { ANNOTATION_TYPES, FILTER_KINDS, MAX_DEFINITIONS, MAX_TIMEOUT_MS, TRANSPORT_ALIASES } from './values.js';
 
 /** The gateway's HTTP port unless one is configured; promptyard-server's is 3000. */
 const GATEWAY_DEFAULT_PORT = 3100;
@@ -83,6 +83,13 @@ export const sectionsSchema = {
       min: 1024,
       default: 10_485_760,
       doc: 'Largest message read from a backend (a stdio line, an HTTP body, an SSE event), in bytes. A larger one is dropped while it is read, the request it answers fails with an error naming this limit, and it is counted in /health and the metrics; the gateway holds at most this much per open backend stream.',
+    },
+    max_definitions: {
+      type: 'integer',
+      min: 1,
+      max: MAX_DEFINITIONS,
+      default: 10_000,
+      doc: "Most definitions served of each list of one server (its tools, prompts, resources and resource templates, each counted alone; a server's `max_definitions` overrides it). Past it the list is cut to its first this many, pages past it are not asked for, and the server is shown degraded (/health, status, the console) with a warning in the log naming this limit.",
     },
   },
   // Its own default port, so a gateway and a server started with their defaults do not collide.
@@ -173,6 +180,12 @@ export const gatewayConfigSchema = {
       min: 1,
       max: MAX_TIMEOUT_MS,
       doc: 'tools/call timeout for this server, ms (default [timeouts] tool_ms).',
+    },
+    max_definitions: {
+      type: 'integer',
+      min: 1,
+      max: MAX_DEFINITIONS,
+      doc: 'Most definitions served of each of its lists (default [limits] max_definitions).',
     },
     protocol: {
       type: 'string',

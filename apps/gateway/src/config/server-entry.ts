@@ -5,7 +5,7 @@ import { substituteVariables } from './substitute.js';
 import type { SubstitutionContext } from './substitute.js';
 import type { FILTER_KINDS } from './values.js';
 import { isTable } from '@promptyard/core';
-import { MAX_TIMEOUT_MS } from './values.js';
+import { MAX_DEFINITIONS, MAX_TIMEOUT_MS } from './values.js';
 
 // One server entry from any format, and its fields read with their types checked and ${VAR}s substituted.
 
@@ -110,6 +110,21 @@ export const readMilliseconds = ({ raw, problem }: ServerEntry, key: string): nu
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
     problem([key], `${raw.label(key)} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return value;
+};
+
+/** `max_definitions`: a whole number from 1 to `MAX_DEFINITIONS`. */
+export const readDefinitionCap = ({ raw, problem }: ServerEntry): number | undefined => {
+  const key = 'max_definitions';
+  const value = typeof raw.fields[key] === 'bigint' ? Number(raw.fields[key]) : raw.fields[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_DEFINITIONS) {
+    problem(
+      [key],
+      `${raw.label(key)} must be a whole number of definitions per list from 1 to ${MAX_DEFINITIONS}, got ${JSON.stringify(value)}`,
+    );
     return undefined;
   }
   return value;

@@ -5,7 +5,7 @@ import { NAME_CHARACTERS, PINNING_MODES, PROTOCOL_CHOICES, uriScheme } from '@pr
 import type { BackendConfig, BackendTransport, Overrides, PinningMode, ProtocolChoice } from '@promptyard/router';
 import { readOAuth } from './oauth.js';
 import { checkRenames, readOverrides } from './overrides.js';
-import { openEntry, readFilter, readMilliseconds, readRecord, readStrings, readText } from './server-entry.js';
+import { openEntry, readDefinitionCap, readFilter, readMilliseconds, readRecord, readStrings, readText } from './server-entry.js';
 import type { BuildContext, Problem, RawServer, ServerEntry } from './server-entry.js';
 import { SERVER_ID, TRANSPORT_ALIASES } from './values.js';
 
@@ -192,6 +192,7 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
   const protocol = readProtocol(entry, transport);
   const timeoutMs = readMilliseconds(entry, 'timeout');
   const toolTimeoutMs = readMilliseconds(entry, 'tool_timeout');
+  const maxDefinitions = readDefinitionCap(entry);
   const tools = readFilter(entry, 'tools');
   const prompts = readFilter(entry, 'prompts');
   const resources = readFilter(entry, 'resources');
@@ -216,6 +217,7 @@ const buildBackend = (raw: RawServer, context: BuildContext, id: string): Backen
     prefix,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(toolTimeoutMs === undefined ? {} : { toolTimeoutMs }),
+    ...(maxDefinitions === undefined ? {} : { maxDefinitions }),
     tools,
     prompts,
     resources,

@@ -1,5 +1,7 @@
 /** setTimeout's limit: larger delays fire at once. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
+/** `max_definitions` at most: a million definitions is far past any real server, and still a bound. */
+export const MAX_DEFINITIONS = 1_000_000;
 
 export const FILTER_KINDS = ['tools', 'prompts', 'resources'] as const;
 

@@ -17,6 +17,7 @@ import type { LoggingLevel } from '../sdk/upstream-types.js';
 import { Backend } from './backend.js';
 import type { BackendStatus } from './backend-status.js';
 import { logStderrLine } from './stderr-level.js';
+import { definitionCapOf } from './definition-cap.js';
 
 /** What the pool asks of the rest of the router. */
 export interface BackendPoolHooks {
@@ -160,6 +161,7 @@ export class BackendPool {
         restartMaxMs: this.current.restart.maxMs,
         maxRestarts: this.current.restart.maxRestarts,
         maxMessageBytes: this.current.limits.maxMessageBytes,
+        definitionCap: definitionCapOf(config.id, config.maxDefinitions, this.current.limits.maxDefinitions),
       },
       {
         changed: () => hooks.changed(),
@@ -200,7 +202,8 @@ export class BackendPool {
   /**
    * A call named a tool, prompt or resource nobody serves: servers whose lists are polled (no listen
    * stream) list them now — each at most once a second —; true when a list changed. Its update
-   * scheduled the rebuild (a microtask), which has run by the time this resumes.
+   * scheduled the rebuild (a microtask), which has started by the time this resumes (and, for lists
+   * of a usual size, ended: long ones take slices, which `Routes.settled` waits for).
    */
   async relistPolled(): Promise<boolean> {
     const relisted = await Promise.all(this.ready().map((backend) => backend.relist()));

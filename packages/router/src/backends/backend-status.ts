@@ -4,6 +4,7 @@ import type { Era, ListChanges, UpstreamConnection } from '../sdk/upstream-types
 import type { BackendLists } from './backend-lists.js';
 import type { OversizedStatus } from './oversize-tally.js';
 import type { CallSummary } from '../calls/call-window.js';
+import type { DefinitionCap } from './definition-cap.js';
 
 export interface BackendTimings {
   readonly connectMs: number;
@@ -14,6 +15,8 @@ export interface BackendTimings {
   readonly maxRestarts: number;
   /** `[limits] max_message_bytes`: the largest message read from the backend. */
   readonly maxMessageBytes: number;
+  /** `max_definitions`: the most definitions kept of each of its lists. */
+  readonly definitionCap: DefinitionCap;
 }
 
 /** `needs-login`: an `auth = "oauth"` server with no token to be had without a person; no restarts until `promptyard-gateway login <id>`. */
@@ -37,6 +40,8 @@ export interface BackendStatus extends OversizedStatus {
   readonly lastError?: string | undefined;
   readonly nextRetrySeconds?: number | undefined;
   readonly counts: { readonly tools: number; readonly prompts: number; readonly resources: number; readonly resourceTemplates: number };
+  /** Ready, but not all it lists is served: why, one sentence per list cut to `max_definitions`. Absent: nothing held back. */
+  readonly degraded?: readonly string[] | undefined;
   readonly inFlight: number;
   /** Calls ended in the last five minutes (count, failed, p50/p95 ms); absent: none. */
   readonly calls?: CallSummary | undefined;

@@ -5,9 +5,11 @@ import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
 import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import { watchForLogin } from '../upstream-oauth/oauth-store.js';
 import type { Deviation } from '../sdk/liberal-results.js';
-import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
-import type { BackendLists, Freshness } from './backend-lists.js';
+import type { BackendLists, Fetched, ListRequest } from './backend-lists.js';
+import { CapNotes } from './definition-cap.js';
+import { StderrTail } from './stderr-tail.js';
 import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
@@ -28,7 +30,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, HandledHere> {
   stderr(backend: Backend, line: string): void;
 }
 
-const stderrLinesKept = 20;
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
@@ -60,7 +61,7 @@ export class Backend {
   private generation = 0;
   /** The generation whose attempt has already failed (reported once). */
   private failedGeneration = -1;
-  private readonly stderrTail: string[] = [];
+  private readonly stderrTail = new StderrTail();
   /** The live connection's lists kept fresh (list_changed, polling, unknown names). */
   private refresher: ListRefresh | undefined;
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
@@ -72,6 +73,7 @@ export class Backend {
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
   private readonly deviated: (deviation: Deviation) => void; // each kind warned about once per server
+  private readonly capNotes: CapNotes;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -93,6 +95,7 @@ export class Backend {
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
     this.deviated = deviationWarnings(config.id, logger);
+    this.capNotes = new CapNotes(config.id, timings.definitionCap, logger);
   }
 
   get id(): string {
@@ -176,6 +179,7 @@ export class Backend {
       nextRetrySeconds:
         this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
       counts: countsOf(this.lists),
+      ...(this.state === 'ready' && this.capNotes.current.length > 0 ? { degraded: this.capNotes.current } : {}),
       inFlight: this.inFlight,
       calls: this.calls.summary(),
       ...this.oversize.status(),
@@ -213,8 +217,7 @@ export class Backend {
       },
       stderr: (line) => {
         if (line.includes(GATEWAY_LOOP_MARK)) notes.startsThisGateway = true;
-        this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
-        if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
+        this.stderrTail.push(line);
         this.events.stderr(this, line);
       },
       closed: (error) => {
@@ -256,7 +259,7 @@ export class Backend {
         this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', {
           permanent: true,
         });
-      else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
+      else this.failed(`could not connect: ${describeError(error)}${this.stderrTail.hint()}`);
       return undefined;
     } finally {
       if (this.connecting?.attempt === attempt) this.connecting = undefined;
@@ -275,9 +278,9 @@ export class Backend {
         { server: this.id },
       );
     }
-    let fetched: { readonly lists: BackendLists; readonly freshness: Freshness };
+    let fetched: Fetched;
     try {
-      fetched = await fetchLists(connection, this.lists, allLists, this.timings.requestMs, this.skillsFailed);
+      fetched = await fetchLists(connection, { lists: this.lists, cuts: this.capNotes.cuts }, this.listRequest(allLists));
     } catch (error) {
       if (generation !== this.generation) return;
       this.detach();
@@ -287,6 +290,7 @@ export class Backend {
     }
     if (generation !== this.generation) return;
     this.lists = fetched.lists;
+    this.capNotes.update(fetched.cuts);
     this.readyAt = Date.now();
     this.lastError = this.state === 'restarting' ? this.lastError : undefined;
     this.refresher = new ListRefresh(connection, this.refreshHost(), fetched.freshness);
@@ -326,11 +330,6 @@ export class Backend {
     await connection?.close();
   }
 
-  private stderrHint(): string {
-    const last = this.stderrTail.slice(-3).join(' | ');
-    return last === '' ? '' : ` (stderr: ${last})`;
-  }
-
   /** The connection dropped: the process exited or the HTTP stream broke. */
   private lost(error: Error | undefined): void {
     // Still connecting: the attempt's own failure (with the better reason) reports it.
@@ -339,7 +338,7 @@ export class Backend {
     void connection.close();
     const hadLists = this.lists !== emptyLists;
     this.lists = emptyLists;
-    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrHint()}`);
+    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrTail.hint()}`);
     if (hadLists) this.events.changed(this);
   }
 
@@ -383,18 +382,23 @@ export class Backend {
     return connection;
   }
 
+  /** How this server's lists are read: within its request timeout, at most `max_definitions` of each. */
+  private listRequest(lists: readonly ListName[]): ListRequest {
+    return { lists, timeoutMs: this.timings.requestMs, cap: this.timings.definitionCap.max, skillsFailed: this.skillsFailed };
+  }
   private refreshHost(): RefreshHost {
     return {
       id: this.id,
-      requestMs: this.timings.requestMs,
       logger: this.logger,
-      lists: () => this.lists,
+      lists: () => ({ lists: this.lists, cuts: this.capNotes.cuts }),
+      request: (lists) => this.listRequest(lists),
       serving: (connection) => connection === this.connection && this.state === 'ready',
-      update: (lists) => {
-        this.lists = lists;
+      update: (fetched) => {
+        this.lists = fetched.lists;
+        this.capNotes.update(fetched.cuts);
         this.events.changed(this);
+        this.events.status(this);
       },
-      skillsFailed: this.skillsFailed,
     };
   }
 }

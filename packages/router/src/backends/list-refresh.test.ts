@@ -2,7 +2,7 @@ import { silentLogger } from '@promptyard/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ListChanges, ListName, Listed, Tool, UpstreamConnection } from '../sdk/upstream-types.js';
 import { emptyLists } from './backend-lists.js';
-import type { BackendLists } from './backend-lists.js';
+import type { BackendLists, Cuts } from './backend-lists.js';
 import { pollIntervalMs } from '../sdk/polling.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
@@ -34,20 +34,21 @@ const fakeServer = (ttlMs: number | undefined, changes: ListChanges) => {
 const hostFor = (connection: UpstreamConnection) => {
   const host = {
     lists: emptyLists as BackendLists,
+    cuts: {} as Cuts,
     updates: 0,
     serving: true,
   };
   const refreshHost: RefreshHost = {
     id: 'fake',
-    requestMs: 1000,
     logger: silentLogger(),
-    lists: () => host.lists,
+    lists: () => ({ lists: host.lists, cuts: host.cuts }),
+    request: (lists) => ({ lists, timeoutMs: 1000, cap: 10_000, skillsFailed: () => {} }),
     serving: (candidate) => host.serving && candidate === connection,
-    update: (lists) => {
-      host.lists = lists;
+    update: (fetched) => {
+      host.lists = fetched.lists;
+      host.cuts = fetched.cuts;
       host.updates++;
     },
-    skillsFailed: () => {},
   };
   return { host, refreshHost };
 };

@@ -10,7 +10,7 @@ import type { Logger } from '@promptyard/core';
 import { nextPollMs, POLL_DEFAULT_MS, POLL_FLOOR_MS, pollIntervalMs } from '../sdk/polling.js';
 import type { ListName, UpstreamConnection } from '../sdk/upstream-types.js';
 import { fetchLists } from './backend-lists.js';
-import type { BackendLists, Freshness } from './backend-lists.js';
+import type { BackendLists, Cuts, Fetched, Freshness, ListRequest } from './backend-lists.js';
 
 /** Lists due this close together are fetched in one go. */
 const BATCH_MS = 250;
@@ -18,13 +18,14 @@ const BATCH_MS = 250;
 /** What the refresh reads and updates of its backend. */
 export interface RefreshHost {
   readonly id: string;
-  readonly requestMs: number;
   readonly logger: Logger;
-  lists(): BackendLists;
+  /** The lists as they stand, and what was cut of them. */
+  lists(): { readonly lists: BackendLists; readonly cuts: Cuts };
+  /** How `lists` are read again (timeout, cap). */
+  request(lists: readonly ListName[]): ListRequest;
   /** Whether `connection` is still the backend's, and ready. */
   serving(connection: UpstreamConnection): boolean;
-  update(lists: BackendLists): void;
-  skillsFailed(error: unknown): void;
+  update(fetched: Fetched): void;
 }
 
 const sameLists = (a: BackendLists, b: BackendLists): boolean =>
@@ -89,14 +90,13 @@ export class ListRefresh {
       this.wanted.clear();
       if (!this.host.serving(this.connection)) return;
       try {
-        const fetched = await fetchLists(this.connection, this.host.lists(), lists, this.host.requestMs, (error) =>
-          this.host.skillsFailed(error),
-        );
+        const fetched = await fetchLists(this.connection, this.host.lists(), this.host.request(lists));
         if (!this.host.serving(this.connection)) return;
         // A poll that finds the lists as they were leaves the routes (and the search indexes) alone.
-        if (!sameLists(this.host.lists(), fetched.lists)) {
+        const current = this.host.lists();
+        if (!sameLists(current.lists, fetched.lists) || !isDeepStrictEqual(current.cuts, fetched.cuts)) {
           this.updates++;
-          this.host.update(fetched.lists);
+          this.host.update(fetched);
         }
         this.schedule(fetched.freshness, []);
       } catch (error) {

@@ -195,7 +195,11 @@ export class Calls {
    * after the servers without a listen stream listed again (it may be new since their last poll).
    */
   private async lookUp<T>(find: () => T | undefined): Promise<T | undefined> {
-    return (await this.startupWait.lookUp(find)) ?? ((await this.pool.relistPolled()) ? find() : undefined);
+    const found = await this.startupWait.lookUp(find);
+    if (found !== undefined || !(await this.pool.relistPolled())) return found;
+    // The lists taken in again are routed once the rebuild they started is over (long lists take slices).
+    await this.routes.settled();
+    return find();
   }
 
   async readResource(uri: string, context: CallContext): Promise<ReadResourceResult> {

@@ -5,6 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { basename, dirname } from 'node:path';
 import { describeError, isTable, PromptyardError, writeFileAtomically } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
+import { runSliced } from '../slices.js';
+import type { Sliced } from '../slices.js';
 import { checkEntry, pinKey, unreadableAdvice } from './pin-store.js';
 import type { PinStore } from './pin-store.js';
 import type { PinEntry } from './pin-types.js';
@@ -49,12 +51,47 @@ const parsePinFile = (file: string, text: string | undefined): PinEntry[] => {
   }
 };
 
-const formatPinFile = (entries: Iterable<PinEntry>): string => {
-  const pins = [...entries].sort((a, b) => (pinKey(a) < pinKey(b) ? -1 : pinKey(a) > pinKey(b) ? 1 : 0));
-  return `${JSON.stringify({ version: FORMAT_VERSION, pins }, null, 2)}\n`;
+/** A pin file's text in pieces of about this many characters: written one after another, never one buffer of it all. */
+const PIECE_CHARS = 1 << 20;
+
+/**
+ * The pin file's text, entries sorted by key: as `JSON.stringify({ version, pins }, null, 2)` writes
+ * it, made entry by entry (each entry's lines indented under `pins`), so a long file is made in
+ * slices and kept as pieces.
+ */
+function* formattingPinFile(entries: ReadonlyMap<string, PinEntry>): Sliced<readonly string[]> {
+  const keys = [...entries.keys()].sort();
+  if (keys.length === 0) return [`{\n  "version": ${FORMAT_VERSION},\n  "pins": []\n}\n`];
+  const pieces: string[] = [];
+  let piece = `{\n  "version": ${FORMAT_VERSION},\n  "pins": [\n`;
+  for (const [index, key] of keys.entries()) {
+    yield;
+    // JSON strings never hold a raw newline: every newline is a line break to indent.
+    piece += `    ${JSON.stringify(entries.get(key), null, 2).replaceAll('\n', '\n    ')}${index === keys.length - 1 ? '\n' : ',\n'}`;
+    if (piece.length >= PIECE_CHARS) {
+      pieces.push(piece);
+      piece = '';
+    }
+  }
+  pieces.push(`${piece}  ]\n}\n`);
+  return pieces;
+}
+
+const formatPinFile = (entries: ReadonlyMap<string, PinEntry>): Promise<readonly string[]> | readonly string[] =>
+  runSliced(formattingPinFile(entries));
+
+/** Whether two texts in pieces are the same text. */
+const sameText = (pieces: readonly string[], text: string | undefined): boolean => {
+  if (text === undefined) return false;
+  let at = 0;
+  for (const piece of pieces) {
+    if (!text.startsWith(piece, at)) return false;
+    at += piece.length;
+  }
+  return at === text.length;
 };
 
-const writeAtomically = async (file: string, text: string): Promise<void> => {
+const writeAtomically = async (file: string, text: string | readonly string[]): Promise<void> => {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   try {
     await writeFileAtomically(file, text, { mode: 0o600 });
@@ -113,21 +150,38 @@ const watchFile = (file: string, noticed: () => void, logger: Logger): { close()
   };
 };
 
+/** The edit that writes `written` (with `onlyIfAbsent`, those not there yet): whether every one was written. */
+const writing =
+  (written: readonly PinEntry[], onlyIfAbsent: boolean) =>
+  (entries: Map<string, PinEntry>): boolean => {
+    let complete = true;
+    for (const entry of written) {
+      const key = pinKey(entry);
+      if (onlyIfAbsent && entries.has(key)) complete = false;
+      else entries.set(key, entry);
+    }
+    return complete;
+  };
+
 /** The store of the pin file `file` (its folder is created, 0700, when missing). */
 export const createFilePinStore = async (file: string, logger: Logger): Promise<PinStore> => {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   /** The text this process last read or wrote: an event for it is this process's own write. */
   let known: string | undefined;
+  /** The entries of the text last parsed or written, by key: the file read again unchanged is not parsed again. */
+  let parsed: { readonly text: string; readonly entries: ReadonlyMap<string, PinEntry> } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = queue.then(work);
     queue = next.catch(() => {});
     return next;
   };
-  const load = async (): Promise<PinEntry[]> => {
+  const load = async (): Promise<ReadonlyMap<string, PinEntry>> => {
     const text = await readText(file);
-    const entries = parsePinFile(file, text);
     known = text;
+    if (text !== undefined && parsed?.text === text) return parsed.entries;
+    const entries = new Map(parsePinFile(file, text).map((entry) => [pinKey(entry), entry]));
+    parsed = text === undefined ? undefined : { text, entries };
     return entries;
   };
   const listeners = new Set<() => void>();
@@ -139,13 +193,16 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
     serial(() =>
       withLock(file, async () => {
         const before = known;
-        const entries = new Map((await load()).map((entry) => [pinKey(entry), entry]));
+        const entries = new Map(await load());
         const outside = known !== before;
         const complete = edit(entries);
-        const text = formatPinFile(entries.values());
+        const pieces = await formatPinFile(entries);
         // Nothing changed (every first-sight pin already there): no write, no watch event for others.
-        if (text !== known) await writeAtomically(file, text);
-        known = text;
+        if (!sameText(pieces, known)) {
+          await writeAtomically(file, pieces);
+          known = pieces.join('');
+          parsed = { text: known, entries };
+        }
         if (outside) queueMicrotask(tell);
         return complete;
       }),
@@ -159,17 +216,8 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
   let watcher: { close(): void } | undefined;
   return {
     where: file,
-    load: () => serial(load),
-    write: (written, options) =>
-      change((entries) => {
-        let complete = true;
-        for (const entry of written) {
-          const key = pinKey(entry);
-          if (options?.onlyIfAbsent === true && entries.has(key)) complete = false;
-          else entries.set(key, entry);
-        }
-        return complete;
-      }),
+    load: () => serial(async () => [...(await load()).values()]),
+    write: (written, options) => change(writing(written, options?.onlyIfAbsent === true)),
     remove: async (removed) => {
       await change((entries) => {
         for (const entry of removed) entries.delete(pinKey(entry));
@@ -179,9 +227,10 @@ export const createFilePinStore = async (file: string, logger: Logger): Promise<
     clear: () =>
       serial(() =>
         withLock(file, async () => {
-          const text = formatPinFile([]);
+          const text = (await formatPinFile(new Map())).join('');
           await writeAtomically(file, text);
           known = text;
+          parsed = undefined;
         }),
       ),
     watch: (listener) => {

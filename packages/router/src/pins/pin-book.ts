@@ -6,6 +6,8 @@ import type { PinnedForm } from './pin-definition.js';
 import { pinKey } from './pin-store.js';
 import type { PinStore } from './pin-store.js';
 import type { PinBook, PinChange, PinEntry, PinKind, PinRecord, PinReview } from './pin-types.js';
+import { runNow } from '../slices.js';
+import type { Sliced } from '../slices.js';
 
 /**
  * The `PinBook` over a `PinStore`: reviews lists against an in-memory copy of the store
@@ -53,6 +55,15 @@ class StoredPinBook implements PinBook {
   }
 
   review<T extends { readonly name: string }>(server: string, mode: PinningMode, kind: PinKind, items: readonly T[]): PinReview<T> {
+    return runNow(this.reviewing(server, mode, kind, items));
+  }
+
+  *reviewing<T extends { readonly name: string }>(
+    server: string,
+    mode: PinningMode,
+    kind: PinKind,
+    items: readonly T[],
+  ): Sliced<PinReview<T>> {
     if (mode === 'off') return { served: items, quarantined: nothing, warned: nothing };
     const pair = JSON.stringify([server, kind]);
     const trusting = !this.#servers.has(server) || (this.#trusted.has(server) && !this.#reviewed.has(pair));
@@ -66,6 +77,7 @@ class StoredPinBook implements PinBook {
     const quarantined = new Map<string, PinChange>();
     const warned = new Map<string, PinChange>();
     for (const item of items) {
+      yield;
       const { name } = item;
       const form = pinnedForm(kind, item);
       const entry = this.#entries.get(pinKey({ server, kind, name }));

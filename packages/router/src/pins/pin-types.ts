@@ -4,6 +4,7 @@
  * seen, and under `pinning = "enforce"` quarantined until a person approves it.
  */
 import type { PinningMode } from '../surface/surface-types.js';
+import type { Sliced } from '../slices.js';
 
 export type PinKind = 'tool' | 'prompt';
 
@@ -75,6 +76,13 @@ export interface PinReview<T> {
  */
 export interface PinBook {
   review<T extends { readonly name: string }>(server: string, mode: PinningMode, kind: PinKind, items: readonly T[]): PinReview<T>;
+  /** `review` as sliced work (`slices.ts`): a long list reviewed without holding the event loop. */
+  reviewing<T extends { readonly name: string }>(
+    server: string,
+    mode: PinningMode,
+    kind: PinKind,
+    items: readonly T[],
+  ): Sliced<PinReview<T>>;
   /** Every entry, for `status`, the terminal UI and `/health`. */
   entries(): readonly PinEntry[];
   /** The store changed outside this process (`pins approve`, another replica): lists must be reviewed again. */

@@ -20,7 +20,15 @@ const backends = (tools: Partial<Record<'alpha' | 'beta', string[]>>): Backend[]
     // Never started, so nothing reports events.
     const backend = new Backend(
       server,
-      { connectMs: 1, requestMs: 1, restartInitialMs: 1, restartMaxMs: 1, maxRestarts: 0, maxMessageBytes: 1024 },
+      {
+        connectMs: 1,
+        requestMs: 1,
+        restartInitialMs: 1,
+        restartMaxMs: 1,
+        maxRestarts: 0,
+        maxMessageBytes: 1024,
+        definitionCap: { max: 10_000, setting: '[limits] max_definitions' },
+      },
       {} as BackendEvents,
       silentLogger(),
       { name: 'test', version: '0' },

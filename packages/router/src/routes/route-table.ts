@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Backend } from '../backends/backend.js';
+import { runNow } from '../slices.js';
+import type { Sliced } from '../slices.js';
 import type { PinChange, PinReview } from '../pins/pin-types.js';
 import { injectArguments, overridePrompt, overrideTool } from '../surface/overrides.js';
 import { ownOverride, selectionOf } from '../surface/selection.js';
@@ -129,12 +132,13 @@ const addQuarantined = (
   }
 };
 
-const addTools = (draft: Draft, backend: Backend, selection: ServerSelection, uriMap: UriMap | undefined): void => {
+function* addTools(draft: Draft, backend: Backend, selection: ServerSelection, uriMap: UriMap | undefined): Sliced<void> {
   const { namers } = draft.options;
   const prefix = backend.config.prefix;
   const review = draft.options.reviews?.get(backend)?.tools;
   addQuarantined(draft.quarantined.tools, review, selection.tools, selection.overrides.tools, (name) => namers.tool.encode(prefix, name));
   for (const tool of review?.served ?? backend.lists.tools) {
+    yield;
     if (!selection.tools(tool.name)) continue;
     const override = ownOverride(selection.overrides.tools, tool.name);
     const shown = overrideTool(tool, override);
@@ -158,9 +162,9 @@ const addTools = (draft: Draft, backend: Backend, selection: ServerSelection, ur
       ...(override?.arguments === undefined ? {} : { inject: override.arguments }),
     });
   }
-};
+}
 
-const addPrompts = (draft: Draft, backend: Backend, selection: ServerSelection): void => {
+function* addPrompts(draft: Draft, backend: Backend, selection: ServerSelection): Sliced<void> {
   const { namers } = draft.options;
   const prefix = backend.config.prefix;
   const review = draft.options.reviews?.get(backend)?.prompts;
@@ -168,6 +172,7 @@ const addPrompts = (draft: Draft, backend: Backend, selection: ServerSelection):
     namers.prompt.encode(prefix, name),
   );
   for (const prompt of review?.served ?? backend.lists.prompts) {
+    yield;
     if (!selection.prompts(prompt.name)) continue;
     const shown = overridePrompt(prompt, ownOverride(selection.overrides.prompts, prompt.name));
     const name = namers.prompt.encode(prefix, shown.name);
@@ -183,12 +188,13 @@ const addPrompts = (draft: Draft, backend: Backend, selection: ServerSelection):
     }
     draft.prompts.set(name, { backend, original: prompt.name, item: { ...shown, name } });
   }
-};
+}
 
-const addResources = (draft: Draft, backend: Backend, selection: ServerSelection): void => {
+function* addResources(draft: Draft, backend: Backend, selection: ServerSelection): Sliced<void> {
   const prefix = backend.config.prefix;
   const allow = selection.resources;
   for (const resource of backend.lists.resources) {
+    yield;
     // A server's skill files are listed by the gateway's skills, under the server's prefix.
     if (backend.lists.skills.length > 0 && resource.uri.startsWith('skill://')) continue;
     if (!allow(resource.uri) && !allow(resource.name)) continue;
@@ -196,14 +202,19 @@ const addResources = (draft: Draft, backend: Backend, selection: ServerSelection
     if (!draft.resources.has(uri)) draft.resources.set(uri, { backend, original: resource.uri, item: { ...resource, uri } });
   }
   for (const template of backend.lists.resourceTemplates) {
+    yield;
     if (!allow(template.uriTemplate) && !allow(template.name)) continue;
     const uriTemplate = prefix === false ? template.uriTemplate : encodeUriTemplate(prefix, template.uriTemplate);
     draft.templates.push({ backend, original: template.uriTemplate, item: { ...template, uriTemplate } });
   }
-};
+}
 
 /** namespace → filter → override → merge: the table for `backends`, in config order (the first server keeps a contested name). */
-export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTableOptions): RouteTable => {
+export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTableOptions): RouteTable =>
+  runNow(buildingRouteTable(backends, options));
+
+/** `buildRouteTable` as sliced work (`slices.ts`): a server's long lists taken in without holding the event loop. */
+export function* buildingRouteTable(backends: Iterable<Backend>, options: RouteTableOptions): Sliced<RouteTable> {
   const draft: Draft = {
     options,
     tools: new Map(),
@@ -226,15 +237,32 @@ export const buildRouteTable = (backends: Iterable<Backend>, options: RouteTable
     const prefix = backend.config.prefix;
     if (prefix !== false) draft.uriPrefixes.set(prefix, backend);
     if (backend.state !== 'ready') continue;
-    addTools(draft, backend, selection, uriMapFor(prefix));
-    addPrompts(draft, backend, selection);
+    yield* addTools(draft, backend, selection, uriMapFor(prefix));
+    yield* addPrompts(draft, backend, selection);
     if (backend.lists.skills.length > 0) draft.skills.push([backend.id, prefix, backend.lists.skills]);
-    addResources(draft, backend, selection);
+    yield* addResources(draft, backend, selection);
   }
-  return finishTable(draft);
-};
+  return yield* finishTable(draft);
+}
 
-const finishTable = (draft: Draft): RouteTable => {
+/**
+ * What clients were shown, as a digest of each item's JSON in turn: a list of any length is told
+ * apart without a string of its whole length, and hashed item by item between slices.
+ */
+function* signatureOf(...parts: readonly (readonly unknown[])[]): Sliced<string> {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    hash.update('[');
+    for (const item of part) {
+      yield;
+      // JSON never holds a raw newline: the items stay apart.
+      hash.update(`${JSON.stringify(item)}\n`);
+    }
+  }
+  return hash.digest('base64');
+}
+
+function* finishTable(draft: Draft): Sliced<RouteTable> {
   const { tools, prompts, resources, templates, uriPrefixes, members, resourceFilters, collisions, quarantined } = draft;
   const { metaTools, lazy } = draft.options;
   const lists = {
@@ -244,12 +272,12 @@ const finishTable = (draft: Draft): RouteTable => {
     templates: templates.map((route) => route.item),
   };
   const signatures = {
-    tools: JSON.stringify(lists.tools),
-    prompts: JSON.stringify(lists.prompts),
-    resources: JSON.stringify([lists.resources, lists.templates, draft.skills]),
+    tools: yield* signatureOf(lists.tools),
+    prompts: yield* signatureOf(lists.prompts),
+    resources: yield* signatureOf(lists.resources, lists.templates, draft.skills),
   };
   return { tools, prompts, resources, templates, uriPrefixes, members, resourceFilters, lists, collisions, quarantined, signatures };
-};
+}
 
 /** A call's arguments as its route sends them: fixed ones injected. */
 export const routedArguments = (

@@ -5,6 +5,7 @@
  * (`not-found.ts`), and the catalog search over it all. Here the table is kept: rebuilt as backends
  * change (sync → namespace → cache → notify) and read by the lists, the calls and the meta tools.
  */
+import { describeError } from '@promptyard/core';
 import type { AccessKind, Logger, PromptyardError } from '@promptyard/core';
 import type { Backend } from '../backends/backend.js';
 import type { BackendPool } from '../backends/backend-pool.js';
@@ -17,7 +18,9 @@ import type { Tool } from '../sdk/upstream-types.js';
 import { notFound } from './not-found.js';
 import { resolveUri, serverOfItem } from './resource-routes.js';
 import type { ResourceTarget } from './resource-routes.js';
-import { buildRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
+import { runSliced } from '../slices.js';
+import type { Sliced } from '../slices.js';
+import { buildingRouteTable, collisionWarning, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Namers, ReviewedLists, RouteTable } from './route-table.js';
 
 /** A routed item's server and its name there. */
@@ -35,6 +38,9 @@ export class Routes {
   private namers: Namers;
   private separator: string;
   private rebuildScheduled = false;
+  /** The rebuild under way in slices, and whether another was asked for meanwhile. */
+  private building: Promise<void> | undefined;
+  private again = false;
   private rebuilds = 0;
   private readonly pool: BackendPool;
   /** The gateway's own tools (search, describe, call …), served ahead of the backends' when on. */
@@ -88,24 +94,53 @@ export class Routes {
     });
   }
 
-  /** sync → review → namespace → cache: merges every ready backend's lists per profile, then notifies what changed. */
+  /**
+   * sync → review → namespace → cache: merges every ready backend's lists per profile, then notifies
+   * what changed. Usual lists are merged at once; a server's long lists in slices (`slices.ts`), the
+   * tables in use served meanwhile and replaced whole at the end. A rebuild asked for while one is
+   * under way runs after it, once, with the lists as they are then.
+   */
   rebuild(): void {
+    if (this.building !== undefined) {
+      this.again = true;
+      return;
+    }
+    const built = runSliced(this.rebuilding());
+    if (!(built instanceof Promise)) return;
+    this.building = built
+      .catch((error: unknown) => this.logger.error('could not rebuild the lists', { error: describeError(error) }))
+      .finally(() => {
+        this.building = undefined;
+        if (!this.again) return;
+        this.again = false;
+        this.rebuild();
+      });
+  }
+
+  /** Resolves once no rebuild is under way in slices (one asked for meanwhile included). */
+  async settled(): Promise<void> {
+    while (this.building !== undefined) await this.building;
+  }
+
+  private *rebuilding(): Sliced<void> {
     const { separator, lazy, profiles } = this.pool.config;
     if (separator !== this.separator) {
       this.separator = separator;
       this.namers = createNamers(separator);
     }
     const served = this.metaToolsServed() ? this.metaTools : [];
-    const reviews = this.review();
+    const reviews = yield* this.review();
     const surfaces: [string, ProfileConfig | undefined][] = [
       [DEFAULT_PROFILE, undefined],
       ...profiles.map((profile) => [profile.name, profile] as [string, ProfileConfig]),
     ];
     const next = new Map<string, RouteTable>();
     for (const [name, profile] of surfaces) {
-      const table = buildRouteTable(this.pool.all(), { namers: this.namers, metaTools: served, lazy, profile, reviews });
-      const { changed, newCollisions } = compareRouteTables(this.tables.get(name) ?? emptyRouteTable, table);
+      const table = yield* buildingRouteTable(this.pool.all(), { namers: this.namers, metaTools: served, lazy, profile, reviews });
       next.set(name, table);
+    }
+    for (const [name, table] of next) {
+      const { changed, newCollisions } = compareRouteTables(this.tables.get(name) ?? emptyRouteTable, table);
       for (const collision of newCollisions) this.logger.warn(collisionWarning(collision), { name: collision.name, profile: name });
       for (const list of changed) this.events.emit('listChanged', { list, profile: name });
     }
@@ -115,16 +150,17 @@ export class Routes {
   }
 
   /** Each ready backend's tools and prompts reviewed against its pins; changes are logged once each. */
-  private review(): ReadonlyMap<Backend, ReviewedLists> | undefined {
+  private *review(): Sliced<ReadonlyMap<Backend, ReviewedLists> | undefined> {
     const { pins } = this;
     if (pins === undefined) return undefined;
     const reviews = new Map<Backend, ReviewedLists>();
     for (const backend of this.pool.all()) {
       if (backend.state !== 'ready') continue;
       const mode = backend.config.pinning;
+      const { lists } = backend;
       const reviewed = {
-        tools: pins.review(backend.id, mode, 'tool', backend.lists.tools),
-        prompts: pins.review(backend.id, mode, 'prompt', backend.lists.prompts),
+        tools: yield* pins.reviewing(backend.id, mode, 'tool', lists.tools),
+        prompts: yield* pins.reviewing(backend.id, mode, 'prompt', lists.prompts),
       };
       reviews.set(backend, reviewed);
       for (const change of [...reviewed.tools.quarantined.values(), ...reviewed.prompts.quarantined.values()])

@@ -34,7 +34,15 @@ const jira = backendConfig('jira', { command: 'jira' });
 const ready = (config: typeof github, tools: Tool[], prompts: Prompt[] = []): Backend => {
   const backend = new Backend(
     config,
-    { connectMs: 1, requestMs: 1, restartInitialMs: 1, restartMaxMs: 1, maxRestarts: 0, maxMessageBytes: 1024 },
+    {
+      connectMs: 1,
+      requestMs: 1,
+      restartInitialMs: 1,
+      restartMaxMs: 1,
+      maxRestarts: 0,
+      maxMessageBytes: 1024,
+      definitionCap: { max: 10_000, setting: '[limits] max_definitions' },
+    },
     {} as BackendEvents,
     silentLogger(),
     { name: 'test', version: '0' },

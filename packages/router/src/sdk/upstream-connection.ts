@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, specTypeSchemas } from '@modelcontextprotocol/client';
 import type {
   CallToolResult,
   Client,
@@ -11,11 +11,23 @@ import type {
   StandardSchemaV1,
   Transport,
 } from '@modelcontextprotocol/client';
-import { fresh, ttlOf } from './polling.js';
+import { ttlOf } from './polling.js';
+import { runSliced } from '../slices.js';
+import type { Sliced } from '../slices.js';
 import type { ClosableRelay } from './relay.js';
 import { pollResource } from './resource-polling.js';
 import type { ResourceWatch } from './resource-polling.js';
-import type { Era, ListChanges, Listed, UpstreamConnection, UpstreamRequestOptions } from './upstream-types.js';
+import type {
+  Era,
+  ListChanges,
+  Listed,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  Tool,
+  UpstreamConnection,
+  UpstreamRequestOptions,
+} from './upstream-types.js';
 import type { GatewayAuth } from './oauth.js';
 import { upstreamSkills } from './upstream-skills.js';
 
@@ -71,17 +83,104 @@ const withRound = (request: Record<string, unknown>, options: UpstreamRequestOpt
   };
 };
 
-/** The gateway keeps the lists itself (and re-lists when told or when they go stale): the SDK's cache is not consulted. */
-/** A list with the freshness the server gave it (2026-07-28 `ttlMs`); none without the capability. */
-const listed = async <R extends object, T>(
+/** The four lists: their request method, the key of their items in a page, and the spec type of an item. */
+const LISTS = {
+  tools: { method: 'tools/list', key: 'tools', type: 'Tool' },
+  prompts: { method: 'prompts/list', key: 'prompts', type: 'Prompt' },
+  resources: { method: 'resources/list', key: 'resources', type: 'Resource' },
+  resourceTemplates: { method: 'resources/templates/list', key: 'resourceTemplates', type: 'ResourceTemplate' },
+} as const;
+type ListKind = keyof typeof LISTS;
+
+/** One page as it came: its items (not checked yet), the next page's cursor, and the rest (`ttlMs`). */
+interface Page {
+  readonly items: readonly unknown[];
+  readonly nextCursor: string | undefined;
+  readonly result: object;
+}
+
+/**
+ * A page is checked for its shape only (an object with a list of items): its items are checked one
+ * by one, the kept ones, in slices (`validating`) — the SDK's check of a whole page at once would
+ * hold the event loop for every item of a huge page, cap or not.
+ */
+const pageShape = (key: string): StandardSchemaV1<unknown, Page> => ({
+  '~standard': {
+    version: 1,
+    vendor: 'promptyard',
+    validate: (value) => {
+      const record = value as Record<string, unknown> | null;
+      const items = typeof record === 'object' && record !== null ? record[key] : undefined;
+      const cursor = record?.['nextCursor'];
+      if (!Array.isArray(items) || (cursor !== undefined && typeof cursor !== 'string'))
+        return { issues: [{ message: `the result must hold a list "${key}" (and a string "nextCursor" when there is more)` }] };
+      return { value: { items, nextCursor: cursor as string | undefined, result: record as object } };
+    },
+  },
+});
+
+/** Each item checked against its spec type (defaults filled in, as the SDK's own check would), a slice at a time. */
+function* validating(kind: ListKind, items: readonly unknown[]): Sliced<unknown[]> {
+  const schema = specTypeSchemas[LISTS[kind].type]['~standard'];
+  const valid: unknown[] = [];
+  for (const [index, item] of items.entries()) {
+    yield;
+    const checked = schema.validate(item);
+    if (checked instanceof Promise) throw new Error(`${LISTS[kind].method}: item ${index} could not be checked`);
+    if (checked.issues !== undefined)
+      throw new Error(
+        `${LISTS[kind].method}: item ${index} is not a valid ${LISTS[kind].type}: ${checked.issues.map((issue) => issue.message).join('; ')}`,
+      );
+    valid.push(checked.value);
+  }
+  return valid;
+}
+
+/**
+ * A list read page by page, with the freshness page one gave it (2026-07-28 `ttlMs`); none without
+ * the capability. Reading stops once more than `cap` items were read (so a huge catalog costs at
+ * most one page past the cap), at a page that adds nothing, and at a cursor seen before; the first
+ * `cap` are kept and checked. The gateway keeps the lists itself (and re-lists when told or when
+ * they go stale): the SDK's cache is neither consulted nor written.
+ */
+const walk = async (
+  client: Client,
+  kind: ListKind,
   capability: object | undefined,
-  list: () => Promise<R>,
-  items: (result: R) => T[],
-): Promise<Listed<T>> => {
+  timeoutMs: number,
+  cap: number,
+): Promise<Listed<unknown>> => {
   if (capability === undefined) return { items: [], ttlMs: undefined };
-  const result = await list();
-  // Page one's `ttlMs`.
-  return { items: items(result), ttlMs: ttlOf(result) };
+  const { method, key } = LISTS[kind];
+  const page = (cursor: string | undefined): Promise<Page> =>
+    client.request({ method, ...(cursor === undefined ? {} : { params: { cursor } }) }, pageShape(key), { timeout: timeoutMs });
+  const first = await page(undefined);
+  const read = [...first.items];
+  const cursors = new Set<string>();
+  let cursor = first.nextCursor;
+  while (cursor !== undefined && read.length <= cap && !cursors.has(cursor)) {
+    cursors.add(cursor);
+    const next = await page(cursor);
+    if (next.items.length === 0) break;
+    // One at a time: spreading a page of many thousand items into push() overflows the stack.
+    for (const item of next.items) read.push(item);
+    cursor = next.nextCursor;
+  }
+  const over = read.length <= cap ? undefined : { count: read.length, more: cursor !== undefined && !cursors.has(cursor) };
+  read.length = Math.min(read.length, cap);
+  const items = await runSliced(validating(kind, read));
+  return { items, ttlMs: ttlOf(first.result), ...(over === undefined ? {} : { over }) };
+};
+
+/**
+ * What the SDK's `listTools()` does to every list it returns: on 2026-07-28 over HTTP, tools whose
+ * `x-mcp-header` declarations cannot be mirrored are left out (SEP-2243). The SDK keeps that step to
+ * itself; it is reached here by name, and skipped should a later SDK drop it.
+ */
+const withoutUnmirrorableTools = (client: Client, listed: Listed<Tool>): Listed<Tool> => {
+  const page = { tools: listed.items };
+  (client as unknown as { _excludeInvalidXMcpHeaderTools?: (result: { tools: Tool[] }) => void })._excludeInvalidXMcpHeaderTools?.(page);
+  return { ...listed, items: page.tools };
 };
 
 /** The connection's four lists. */
@@ -89,30 +188,12 @@ const listsOf = (
   client: Client,
   capabilities: ServerCapabilities,
 ): Pick<UpstreamConnection, 'listTools' | 'listPrompts' | 'listResources' | 'listResourceTemplates'> => ({
-  listTools: (timeoutMs) =>
-    listed(
-      capabilities.tools,
-      () => client.listTools(undefined, fresh(timeoutMs)),
-      (result) => result.tools,
-    ),
-  listPrompts: (timeoutMs) =>
-    listed(
-      capabilities.prompts,
-      () => client.listPrompts(undefined, fresh(timeoutMs)),
-      (result) => result.prompts,
-    ),
-  listResources: (timeoutMs) =>
-    listed(
-      capabilities.resources,
-      () => client.listResources(undefined, fresh(timeoutMs)),
-      (result) => result.resources,
-    ),
-  listResourceTemplates: (timeoutMs) =>
-    listed(
-      capabilities.resources,
-      () => client.listResourceTemplates(undefined, fresh(timeoutMs)),
-      (result) => result.resourceTemplates,
-    ),
+  listTools: async (timeoutMs, cap) =>
+    withoutUnmirrorableTools(client, (await walk(client, 'tools', capabilities.tools, timeoutMs, cap)) as Listed<Tool>),
+  listPrompts: async (timeoutMs, cap) => (await walk(client, 'prompts', capabilities.prompts, timeoutMs, cap)) as Listed<Prompt>,
+  listResources: async (timeoutMs, cap) => (await walk(client, 'resources', capabilities.resources, timeoutMs, cap)) as Listed<Resource>,
+  listResourceTemplates: async (timeoutMs, cap) =>
+    (await walk(client, 'resourceTemplates', capabilities.resources, timeoutMs, cap)) as Listed<ResourceTemplate>,
 });
 
 /** What stays of one attempt once connected: what the connection's methods use. */

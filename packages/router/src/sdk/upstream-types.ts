@@ -107,6 +107,14 @@ export interface UpstreamRequestOptions {
 export interface Listed<T> {
   readonly items: T[];
   readonly ttlMs: number | undefined;
+  /** The list was cut to the cap: how many it held when reading stopped, and whether pages were left unread. */
+  readonly over?: ListOverCap | undefined;
+}
+
+/** A list longer than `[limits] max_definitions`: `count` items read, `more` when pages past them were not asked for. */
+export interface ListOverCap {
+  readonly count: number;
+  readonly more: boolean;
 }
 
 export interface UpstreamConnection {
@@ -123,10 +131,11 @@ export interface UpstreamConnection {
   readonly skills: UpstreamSkills | undefined;
   /** How list changes reach the gateway: a listen stream, polling (lists without one), or 2025-era notifications. */
   readonly listChanges: ListChanges;
-  listTools(timeoutMs: number): Promise<Listed<Tool>>;
-  listPrompts(timeoutMs: number): Promise<Listed<Prompt>>;
-  listResources(timeoutMs: number): Promise<Listed<Resource>>;
-  listResourceTemplates(timeoutMs: number): Promise<Listed<ResourceTemplate>>;
+  /** Each list read page by page, its first `cap` items kept; no page is asked for once more than `cap` were read. */
+  listTools(timeoutMs: number, cap: number): Promise<Listed<Tool>>;
+  listPrompts(timeoutMs: number, cap: number): Promise<Listed<Prompt>>;
+  listResources(timeoutMs: number, cap: number): Promise<Listed<Resource>>;
+  listResourceTemplates(timeoutMs: number, cap: number): Promise<Listed<ResourceTemplate>>;
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,

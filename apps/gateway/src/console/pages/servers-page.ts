@@ -66,7 +66,7 @@ const row = (server: BackendStatus, session: ConsoleSession): Html => {
     html`<th scope="row">${server.id}${detail(server)}</th>`,
     html`<td><span class="state state-${server.state}">${server.state}</span>${
       server.nextRetrySeconds !== undefined && html` <span class="muted">retry in ${Math.ceil(server.nextRetrySeconds)} s</span>`
-    }</td>`,
+    }${server.degraded !== undefined && html` <span class="muted">degraded</span>`}</td>`,
     html`<td>${server.transport}</td>`,
     html`<td>${protocolOf(server)}</td>`,
     html`<td>${server.listChanges ?? '—'}</td>`,
@@ -74,7 +74,7 @@ const row = (server: BackendStatus, session: ConsoleSession): Html => {
     html`<td class="number">${server.inFlight}</td>`,
     ...callCells(server),
     html`<td>${uptime(server.uptimeSeconds)}</td>`,
-    html`<td class="error-text">${server.lastError ?? '—'}</td>`,
+    html`<td class="error-text">${server.lastError ?? server.degraded?.join(' ') ?? '—'}</td>`,
     session.role === 'admin' && html`<td>${restartForm(server, session)}</td>`,
   ];
   return html`<tr data-server="${server.id}" data-state="${server.state}" data-restarts="${server.restarts}" data-pid="${server.pid ?? ''}" data-calls="${server.calls?.count ?? 0}" data-failed="${server.calls?.failed ?? 0}">${cells}</tr>`;
