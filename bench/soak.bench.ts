@@ -101,7 +101,11 @@ const soak = async (binary: Binary, dir: string, library: string | undefined): P
         rssMb: await rssMb(pid),
       });
       process.stderr.write(`${binary}: ${rowLine(rows[0] as Row)}\n`);
-      if (flags.snapshots !== undefined) await inspector.snapshot(join(flags.snapshots, `${binary}-warm.heapsnapshot`));
+      if (flags.snapshots !== undefined) {
+        await inspector.snapshot(join(flags.snapshots, `${binary}-warm.heapsnapshot`));
+        // The calls the snapshot held up finish before the first row starts.
+        await sleep(5000);
+      }
       churn.take();
       const began = performance.now();
       for (let minute = 1; minute <= minutes; minute++) {

@@ -5,8 +5,10 @@
  *   tsx bench/soak/heap-diff.ts <before.heapsnapshot> <after.heapsnapshot> [rows]
  *
  * Objects are counted by kind and constructor name (`object Map`, `closure onAbort`, `(string)` …);
- * the table lists the kinds whose count or size grew most, and for each of the first few, what holds
- * them in the later snapshot: the retaining object's kind and the edge's name, counted.
+ * the table lists the kinds whose count or size grew most. Snapshots of one process number its
+ * objects alike, so the objects of the later snapshot whose ids the earlier one lacks are the ones
+ * made since and still alive; for the kinds most of them are, what holds them: the retaining
+ * object's kind and the edge's name, counted.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -28,6 +30,7 @@ interface Parsed {
   /** Per node (by ordinal): its kind key. */
   readonly keys: string[];
   readonly sizes: number[];
+  readonly ids: number[];
   readonly data: Snapshot;
 }
 
@@ -40,8 +43,10 @@ const parse = async (file: string): Promise<Parsed> => {
   const typeAt = fields.indexOf('type');
   const nameAt = fields.indexOf('name');
   const sizeAt = fields.indexOf('self_size');
+  const idAt = fields.indexOf('id');
   const keys: string[] = [];
   const sizes: number[] = [];
+  const ids: number[] = [];
   for (let offset = 0; offset < data.nodes.length; offset += width) {
     const type = types[0][data.nodes[offset + typeAt] as number] as string;
     const name = data.strings[data.nodes[offset + nameAt] as number] ?? '';
@@ -53,13 +58,15 @@ const parse = async (file: string): Promise<Parsed> => {
           : `(${type})`,
     );
     sizes.push(data.nodes[offset + sizeAt] as number);
+    ids.push(data.nodes[offset + idAt] as number);
   }
-  return { keys, sizes, data };
+  return { keys, sizes, ids, data };
 };
 
-const totals = (parsed: Parsed): Map<string, { count: number; size: number }> => {
+const totals = (parsed: Parsed, only: (index: number) => boolean = () => true): Map<string, { count: number; size: number }> => {
   const byKey = new Map<string, { count: number; size: number }>();
   parsed.keys.forEach((key, index) => {
+    if (!only(index)) return;
     const entry = byKey.get(key) ?? { count: 0, size: 0 };
     entry.count++;
     entry.size += parsed.sizes[index] as number;
@@ -68,8 +75,8 @@ const totals = (parsed: Parsed): Map<string, { count: number; size: number }> =>
   return byKey;
 };
 
-/** For nodes of `key`: `retainer kind .edge` → count, over every edge into them. */
-const retainersOf = (parsed: Parsed, key: string): Map<string, number> => {
+/** For the nodes of `key` that `only` picks: `retainer kind .edge` → count, over every edge into them. */
+const retainersOf = (parsed: Parsed, key: string, only: (index: number) => boolean): Map<string, number> => {
   const { data, keys } = parsed;
   const { node_fields: nodeFields, edge_fields: edgeFields, edge_types: edgeTypes } = data.snapshot.meta;
   const width = nodeFields.length;
@@ -84,7 +91,7 @@ const retainersOf = (parsed: Parsed, key: string): Map<string, number> => {
     const count = data.nodes[node * width + countAt] as number;
     for (let index = 0; index < count; index++, edge += edgeWidth) {
       const to = (data.edges[edge + toAt] as number) / width;
-      if (keys[to] !== key) continue;
+      if (keys[to] !== key || !only(to)) continue;
       const type = edgeTypes[0][data.edges[edge + typeAt] as number] as string;
       if (type === 'weak') continue;
       const raw = data.edges[edge + nameAt] as number;
@@ -124,9 +131,20 @@ const main = async (): Promise<void> => {
         (each) => `| ${each.key} | ${each.count >= 0 ? '+' : ''}${each.count} | ${(each.size / 1024).toFixed(1)} KB | ${each.now.count} |`,
       ),
   ];
-  for (const each of grown.filter((entry) => entry.count > 0).slice(0, 8)) {
-    const top = [...retainersOf(after, each.key)].sort((a, b) => b[1] - a[1]).slice(0, 6);
-    lines.push('', `${each.key} (+${each.count}) held by:`, ...top.map(([label, count]) => `  ${count}× ${label}`));
+  const seen = new Set(before.ids);
+  const made = (index: number): boolean => !seen.has(after.ids[index] as number);
+  const madeTotals = [...totals(after, made)].sort((a, b) => b[1].size - a[1].size);
+  lines.push(
+    '',
+    'made since the earlier snapshot and still alive:',
+    '',
+    '| kind | count | size |',
+    '| --- | ---: | ---: |',
+    ...madeTotals.slice(0, rows).map(([key, each]) => `| ${key} | ${each.count} | ${(each.size / 1024).toFixed(1)} KB |`),
+  );
+  for (const [key, each] of madeTotals.filter(([kind]) => kind !== '(code)' && kind !== '(hidden)').slice(0, 10)) {
+    const top = [...retainersOf(after, key, made)].sort((a, b) => b[1] - a[1]).slice(0, 6);
+    lines.push('', `${key} (${each.count} made since) held by:`, ...top.map(([label, count]) => `  ${count}× ${label}`));
   }
   process.stdout.write(`${lines.join('\n')}\n`);
 };

@@ -96,9 +96,12 @@ const recordingClient = async (url: string, modern: boolean): Promise<{ client: 
   return { client, posted };
 };
 
+/** What the load asks a review of: a change of ~4 KB, as a client pastes one. */
+const reviewedCode = Array.from({ length: 60 }, (_, line) => `+  const total${line} = items.reduce((sum, item) => sum + item.price, ${line});`).join('\n');
+
 /**
  * The calls the load makes: the served tool named `…search_prompts` and prompt named `…code-review`
- * (with their gateway prefix, if any), each checked with one call, and the SDK client's 2026-07-28
+ * (with their gateway prefix, if any; the prompt with a ~4 KB `code` argument), each checked with one call, and the SDK client's 2026-07-28
  * requests for the same two.
  */
 export const workloadOf = async (url: string): Promise<Workload> => {
@@ -108,7 +111,7 @@ export const workloadOf = async (url: string): Promise<Workload> => {
   await client.close();
   if (tool === undefined || prompt === undefined) throw new Error(`${url} serves no search_prompts tool or code-review prompt`);
   const toolParams = { name: tool, arguments: { query: 'review' } };
-  const promptParams = { name: prompt, arguments: { code: 'const answer = 42;' } };
+  const promptParams = { name: prompt, arguments: { code: reviewedCode } };
   const modern = await recordingClient(url, true);
   const before = modern.posted.length;
   await modern.client.callTool(toolParams);
