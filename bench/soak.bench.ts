@@ -10,7 +10,7 @@
  * inspector) and RSS. At the end, the verdicts: p99 of the last row ≤ 1.5× the first, live heap of the
  * last row within +5 MB of the first.
  *
- *   pnpm soak -- --minutes 5 --only gateway --snapshots .tmp/soak
+ *   pnpm soak --minutes 5 --only gateway --snapshots .tmp/soak
  *
  * `--snapshots <dir>` also writes a heap snapshot after the warm-up and one at the end, for
  * `tsx bench/soak/heap-diff.ts <before> <after>` (what grew, by constructor, and what holds it).
@@ -32,6 +32,8 @@ import { ms, percentile, rssMb } from './stats.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const { values: flags } = parseArgs({
+  // `pnpm soak -- --minutes 5` passes the `--` on.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     minutes: { type: 'string', default: '10' },
     rate: { type: 'string', default: '400' },
@@ -62,12 +64,15 @@ interface Row {
   readonly rssMb: number;
 }
 
+/** `m:ss` since the first row began. */
+const elapsed = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
+
 const rowLine = (row: Row): string =>
   `| ${row.label} | ${row.calls.toLocaleString('en-US')} | ${row.errors} | ${row.sessions.toLocaleString('en-US')} | ${row.p50 > 0 ? `${ms(row.p50)} ms` : '—'} | ${row.p99 > 0 ? `${ms(row.p99)} ms` : '—'} | ${row.heapMb.toFixed(1)} MB | ${row.rssMb.toFixed(1)} MB |`;
 
 const tableHead = [
-  '| minute | calls | errors | sessions opened | p50 | p99 | live heap after GC | RSS |',
-  '| ------ | ----: | -----: | --------------: | --: | --: | -----------------: | --: |',
+  '| time | calls | errors | sessions opened | p50 | p99 | live heap after GC | RSS |',
+  '| ---- | ----: | -----: | --------------: | --: | --: | -----------------: | --: |',
 ];
 
 /** One binary's soak: its rows (the first is the state right after the warm-up). */
@@ -108,11 +113,11 @@ const soak = async (binary: Binary, dir: string, library: string | undefined): P
       }
       churn.take();
       const began = performance.now();
-      for (let minute = 1; minute <= minutes; minute++) {
-        await sleep(Math.max(0, began + minute * rowMs - performance.now()));
+      for (let index = 1; index <= Math.max(1, Math.round((minutes * 60_000) / rowMs)); index++) {
+        await sleep(Math.max(0, began + index * rowMs - performance.now()));
         const tally = churn.take();
         const row: Row = {
-          label: String(minute),
+          label: elapsed((index * rowMs) / 1000),
           calls: tally.calls,
           errors: tally.errors,
           sessions: tally.sessionsOpened,

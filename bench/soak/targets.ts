@@ -97,21 +97,29 @@ const recordingClient = async (url: string, modern: boolean): Promise<{ client: 
 };
 
 /** What the load asks a review of: a change of ~4 KB, as a client pastes one. */
-const reviewedCode = Array.from({ length: 60 }, (_, line) => `+  const total${line} = items.reduce((sum, item) => sum + item.price, ${line});`).join('\n');
+const reviewedCode = Array.from(
+  { length: 60 },
+  (_, line) => `+  const total${line} = items.reduce((sum, item) => sum + item.price, ${line});`,
+).join('\n');
 
 /**
  * The calls the load makes: the served tool named `…search_prompts` and prompt named `…code-review`
- * (with their gateway prefix, if any; the prompt with a ~4 KB `code` argument), each checked with one call, and the SDK client's 2026-07-28
+ * (with their gateway prefix, if any; else the first prompt listed), the prompt's first required
+ * argument a ~4 KB diff, each checked with one call, and the SDK client's 2026-07-28
  * requests for the same two.
  */
 export const workloadOf = async (url: string): Promise<Workload> => {
   const { client } = await recordingClient(url, false);
   const tool = (await client.listTools()).tools.find((each) => each.name.endsWith('search_prompts'))?.name;
-  const prompt = (await client.listPrompts()).prompts.find((each) => each.name.endsWith('code-review'))?.name;
+  const { prompts } = await client.listPrompts();
+  // A generated library has no code-review: its first prompt then, the diff as its first argument.
+  const prompt = prompts.find((each) => each.name.endsWith('code-review')) ?? prompts[0];
   await client.close();
-  if (tool === undefined || prompt === undefined) throw new Error(`${url} serves no search_prompts tool or code-review prompt`);
+  const argument = prompt?.arguments?.find((each) => each.required === true)?.name ?? prompt?.arguments?.[0]?.name;
+  if (tool === undefined || prompt === undefined || argument === undefined)
+    throw new Error(`${url} serves no search_prompts tool or no prompt with an argument`);
   const toolParams = { name: tool, arguments: { query: 'review' } };
-  const promptParams = { name: prompt, arguments: { code: reviewedCode } };
+  const promptParams = { name: prompt.name, arguments: { [argument]: reviewedCode } };
   const modern = await recordingClient(url, true);
   const before = modern.posted.length;
   await modern.client.callTool(toolParams);
