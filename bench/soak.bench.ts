@@ -13,7 +13,7 @@
  *   pnpm soak --minutes 5 --only gateway --snapshots .tmp/soak
  *
  * `--snapshots <dir>` also writes a heap snapshot after the warm-up and one at the end, for
- * `tsx bench/soak/heap-diff.ts <before> <after>` (what grew, by constructor, and what holds it).
+ * `tsx scripts/heap-diff.ts <before> <after>` (what grew, by constructor, and what holds it).
  * Not part of `pnpm test` or `pnpm bench`: it takes N minutes per binary.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -2,7 +2,7 @@
  * What grew between two heap snapshots (`pnpm soak -- --snapshots <dir>` writes one after the warm-up
  * and one at the end):
  *
- *   tsx bench/soak/heap-diff.ts <before.heapsnapshot> <after.heapsnapshot> [rows]
+ *   tsx scripts/heap-diff.ts <before.heapsnapshot> <after.heapsnapshot> [rows]
  *
  * Objects are counted by kind and constructor name (`object Map`, `closure onAbort`, `(string)` …);
  * the table lists the kinds whose count or size grew most. Snapshots of one process number its
@@ -106,7 +106,7 @@ const retainersOf = (parsed: Parsed, key: string, only: (index: number) => boole
 const main = async (): Promise<void> => {
   const [beforeFile, afterFile, rowsArg] = process.argv.slice(2);
   if (beforeFile === undefined || afterFile === undefined)
-    throw new Error('usage: tsx bench/soak/heap-diff.ts <before.heapsnapshot> <after.heapsnapshot> [rows]');
+    throw new Error('usage: tsx scripts/heap-diff.ts <before.heapsnapshot> <after.heapsnapshot> [rows]');
   const rows = Number(rowsArg ?? 25);
   const before = await parse(beforeFile);
   const beforeTotals = totals(before);
