@@ -12,7 +12,7 @@
  *
  *   pnpm soak --minutes 5 --only gateway --snapshots .tmp/soak
  *
- * `--snapshots <dir>` also writes a heap snapshot after the warm-up and one at the end, for
+ * `--snapshots <dir>` also writes heap snapshots before any call, after the warm-up and at the end, for
  * `tsx scripts/heap-diff.ts <before> <after>` (what grew, by constructor, and what holds it).
  * Not part of `pnpm test` or `pnpm bench`: it takes N minutes per binary.
  */
@@ -75,7 +75,7 @@ const tableHead = [
   '| ---- | ----: | -----: | --------------: | --: | --: | -----------------: | --: |',
 ];
 
-/** One binary's soak: its rows (the first is the state right after the warm-up). */
+/** One binary's soak: its rows (the first two: before any call, and right after the warm-up). */
 const soak = async (binary: Binary, dir: string, library: string | undefined): Promise<Row[]> => {
   const minutes = numberFlag('minutes');
   const rowMs = numberFlag('row-seconds') * 1000;
@@ -84,6 +84,20 @@ const soak = async (binary: Binary, dir: string, library: string | undefined): P
   const pid = started.child.pid as number;
   const rows: Row[] = [];
   try {
+    // Before any call: what the first minutes add beyond it is what the load made (modules loaded on
+    // first use, optimised code, caches filling, or a leak).
+    rows.push({
+      label: 'ready',
+      calls: 0,
+      errors: 0,
+      sessions: 0,
+      p50: 0,
+      p99: 0,
+      heapMb: await inspector.liveHeapMb(),
+      rssMb: await rssMb(pid),
+    });
+    process.stderr.write(`${binary}: ${rowLine(rows[0] as Row)}\n`);
+    if (flags.snapshots !== undefined) await inspector.snapshot(join(flags.snapshots, `${binary}-ready.heapsnapshot`));
     const workload = await workloadOf(started.url);
     const churn = startChurn({
       url: started.url,
@@ -105,7 +119,7 @@ const soak = async (binary: Binary, dir: string, library: string | undefined): P
         heapMb: await inspector.liveHeapMb(),
         rssMb: await rssMb(pid),
       });
-      process.stderr.write(`${binary}: ${rowLine(rows[0] as Row)}\n`);
+      process.stderr.write(`${binary}: ${rowLine(rows[1] as Row)}\n`);
       if (flags.snapshots !== undefined) {
         await inspector.snapshot(join(flags.snapshots, `${binary}-warm.heapsnapshot`));
         // The calls the snapshot held up finish before the first row starts.
@@ -142,7 +156,7 @@ const soak = async (binary: Binary, dir: string, library: string | undefined): P
 
 /** The targets' verdicts over the rows of each minute (not the warm-up). */
 const verdicts = (binary: Binary, rows: readonly Row[]): string => {
-  const [warm, first] = rows;
+  const [, warm, first] = rows;
   const last = rows.at(-1);
   if (warm === undefined || first === undefined || last === undefined) return `| ${binary} | — | — | — | — | — |`;
   const p99Ratio = last.p99 / first.p99;
