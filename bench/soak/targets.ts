@@ -68,7 +68,13 @@ const toml = (value: string): string => JSON.stringify(value);
  */
 export const startBinary = async (binary: Binary, root: string, dir: string, library: string | undefined): Promise<Started> => {
   const serverCli = join(root, 'apps/server/dist/cli.js');
-  const source = library === undefined ? ['--config', join(root, 'examples/promptyard.toml')] : ['--prompts', library];
+  let serverConfig = join(root, 'examples/promptyard.toml');
+  if (library !== undefined) {
+    // The generated library with the fallback tools, as the examples serve them (search_prompts).
+    serverConfig = join(dir, 'promptyard.toml');
+    await writeFile(serverConfig, ['[prompts]', `folders = [${toml(library)}]`, '', '[fallback]', 'tools = true', ''].join('\n'));
+  }
+  const source = ['--config', serverConfig];
   if (binary === 'server') return spawnInspected([serverCli, ...source, '--transport', 'http', '--port', '0'], root);
   const config = join(dir, 'gateway.toml');
   const backendArgs = [serverCli, ...source, '--transport', 'stdio'];
