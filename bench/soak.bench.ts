@@ -5,10 +5,10 @@
  * `--rate` calls a second (default 400) from `--clients` clients (default 32), each opening a
  * 2025-11-25 session, making `--calls-per-session` calls (default 8: `tools/call` and `prompts/get`,
  * every fourth a stateless 2026-07-28 request) and closing it with DELETE, again and again
- * (bench/soak/churn.ts). After `--warmup` seconds (default 20), one row a minute (`--row-seconds`):
- * calls, errors, sessions opened, p50/p99 latency, live heap after a full collection (through the
- * inspector) and RSS. At the end, the verdicts: p99 of the last row ≤ 1.5× the first, live heap of the
- * last row within +5 MB of the first.
+ * (bench/soak/churn.ts). A row before any call, one after `--warmup` seconds (default 20), then one a
+ * minute (`--row-seconds`): calls, errors, sessions opened, p50/p99 latency, live heap after a full
+ * collection (through the inspector) and RSS. At the end, the verdicts: p99 of the last row ≤ 1.5× the
+ * first, live heap of the last row within +5 MB of the first (and its growth from the warm-up on).
  *
  *   pnpm soak --minutes 5 --only gateway --snapshots .tmp/soak
  *
