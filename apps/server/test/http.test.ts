@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { promptFiles } from './fixtures.js';
 import { cleanup, connectHttp, makeFolder, startHttp } from './harness.js';
@@ -164,6 +165,28 @@ describe('promptyard-server over Streamable HTTP', () => {
     expect(await health.json()).toMatchObject({ status: 'ok', prompts: 6 });
     const other = await fetch(new URL('/elsewhere', server.url));
     expect(other.status).toBe(404);
+  });
+
+  it('lets go of each 2025-11-25 session its client closes with DELETE', async () => {
+    const dir = await makeFolder(promptFiles);
+    const server = await startHttp(['--prompts', dir]);
+    const sessions = async (): Promise<unknown> =>
+      ((await (await fetch(new URL('/health', server.url))).json()) as { sessions: unknown }).sessions;
+    const opened = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const transport = new StreamableHTTPClientTransport(new URL(server.url));
+        const client = new Client({ name: 'promptyard-e2e', version: '1.0.0' });
+        await client.connect(transport);
+        await client.getPrompt({ name: 'review', arguments: { code: `line ${index}\n`.repeat(100), language: 'rust' } });
+        return { client, transport };
+      }),
+    );
+    expect(await sessions()).toBe(12);
+    for (const { client, transport } of opened) {
+      await transport.terminateSession();
+      await client.close();
+    }
+    expect(await sessions()).toBe(0);
   });
 
   it('answers broken JSON-RPC with an error and keeps serving', async () => {

@@ -41,9 +41,27 @@ const othersThan = (args: Readonly<Record<string, string>>, argument: string): R
 };
 
 /**
- * The arguments of the last `historySize` gets, kept as given (no copy, no index): a get only writes
- * two slots, and a completion, which is rare, reads the history. Indexing every get by prompt and
- * argument showed in the CPU profile of prompts/get.
+ * What a get's arguments leave in the history: the object as given when every value is short enough
+ * to be offered or matched again (no copy: the usual get), else a copy of the short values only — a
+ * longer value (pasted code, a diff) is never read back, and keeping it held up to `historySize` of
+ * them: under `pnpm soak`, 4,096 gets of a ~3 KB `code` argument held ~13 MB that nothing would read.
+ */
+const keptOf = (args: Readonly<Record<string, string>>): Readonly<Record<string, string>> | undefined => {
+  let kept: Record<string, string> | undefined;
+  let dropped = false;
+  for (const key in args) {
+    const value = args[key] as string;
+    if (value.length <= maxSeenLength) (kept ??= {})[key] = value;
+    else dropped = true;
+  }
+  return dropped ? kept : args;
+};
+
+/**
+ * The arguments of the last `historySize` gets, kept as given (no copy, no index) unless a value is
+ * too long to be read back (`keptOf`): a get only writes two slots, and a completion, which is rare, reads
+ * the history. Indexing every get by prompt and argument showed in the CPU profile of prompts/get.
+ * What it holds is bounded: `historySize` gets, of values of at most `maxSeenLength` characters.
  */
 export const createHistory = (): PromptHistory => {
   const names: (string | undefined)[] = new Array<string | undefined>(historySize).fill(undefined);
@@ -55,7 +73,7 @@ export const createHistory = (): PromptHistory => {
     add: (name, args) => {
       const slot = next++ & (historySize - 1);
       names[slot] = name;
-      values[slot] = args;
+      values[slot] = keptOf(args);
     },
     of: (name, argument) => {
       const found: SeenValue[] = [];
