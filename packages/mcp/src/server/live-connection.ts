@@ -7,6 +7,7 @@ import { forwardLogs, type ClientLevel } from './logging.js';
 export const connectionOf = (server: Server): ClientPeer => ({
   label: 'session',
   session: server,
+  revision: '2025-11-25',
   sampling: (params) =>
     (server.getClientCapabilities()?.sampling === undefined ? undefined : server.createMessage(params as never)) as Promise<JsonObject>,
   elicitation: (params) =>

@@ -8,13 +8,16 @@ import type { Deviation } from '../sdk/liberal-results.js';
 import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
-import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
+import { connectionStatus, countsOf, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
 import { deviationWarnings } from './deviation-warnings.js';
 import { CallWindow } from '../calls/call-window.js';
+import type { ClientPeer } from '@promptyard/mcp';
+import { LegacySession } from './revision-match.js';
+import { StderrTail } from './stderr-level.js';
 
 /** What a backend reports to the router. */
 type HandledHere = 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated';
@@ -28,7 +31,6 @@ export interface BackendEvents extends Omit<UpstreamPeer, HandledHere> {
   stderr(backend: Backend, line: string): void;
 }
 
-const stderrLinesKept = 20;
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /** What the backend's requests tell of the attempt they came from (read when it fails). */
@@ -60,7 +62,7 @@ export class Backend {
   private generation = 0;
   /** The generation whose attempt has already failed (reported once). */
   private failedGeneration = -1;
-  private readonly stderrTail: string[] = [];
+  private readonly stderrTail = new StderrTail();
   /** The live connection's lists kept fresh (list_changed, polling, unknown names). */
   private refresher: ListRefresh | undefined;
   /** The connection attempt under way: `stop()` ends it rather than leaving it to the connect timeout. */
@@ -72,6 +74,8 @@ export class Backend {
   private stopLoginWatch: () => void = () => {};
   private readonly oversize: OversizeTally;
   private readonly deviated: (deviation: Deviation) => void; // each kind warned about once per server
+  /** 2025-11-25 clients' requests to a server reached at 2026-07-28 (`revision-match.ts`). */
+  private readonly session: LegacySession;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -93,6 +97,14 @@ export class Backend {
     this.clientInfo = clientInfo;
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
     this.deviated = deviationWarnings(config.id, logger);
+    this.session = new LegacySession({
+      id: config.id,
+      logger,
+      ...timings,
+      config: () => this.config,
+      connect: (peer, signal) => connectUpstreamLazily({ ...upstreamSpecOf(this.config), protocol: '2025-11-25' }, peer, this.connectOptions(signal)),
+      peer: () => ({ ...this.peerFor(this.generation, { startsThisGateway: false, loginError: undefined }), stderr: () => {} }),
+    });
   }
 
   get id(): string {
@@ -107,8 +119,19 @@ export class Backend {
     return this.connection?.era;
   }
 
-  upstreamOrUndefined(): UpstreamConnection | undefined {
-    return this.connection;
+  /** The connection a request from `peer` goes over (`revision-match.ts`), or the error `upstream` gives. */
+  upstreamFor(peer: ClientPeer | undefined): Promise<UpstreamConnection> {
+    return this.session.pick(this.upstream, peer);
+  }
+
+  /** The same rule for a path that cannot wait: `undefined` when not ready or the connection it needs is not open yet. */
+  upstreamNow(peer: ClientPeer | undefined): UpstreamConnection | undefined {
+    return this.session.pickNow(this.state === 'ready' ? this.connection : undefined, peer);
+  }
+
+  /** This server's live connections: the primary, and the 2025-11-25 session while open. */
+  connections(): UpstreamConnection[] {
+    return [this.connection, this.session.current()].filter((connection) => connection !== undefined);
   }
 
   /** The live connection, or an error that names the backend and says why it is not there. */
@@ -145,6 +168,7 @@ export class Backend {
     // An attempt that connected just as it was stopped is closed here too (closing twice is harmless).
     await Promise.all([
       connection?.close(),
+      this.session.close(),
       connecting?.attempt.then(
         (late) => late.close(),
         () => {},
@@ -164,13 +188,8 @@ export class Backend {
       id: this.id,
       state: this.state,
       transport: this.config.transport,
-      era: connection?.era,
-      protocolVersion: connection?.protocolVersion,
-      protocolFallback: connection?.fallbackReason,
-      listChanges: connection === undefined ? undefined : listChangesText(connection.listChanges, this.refresher?.pollSeconds),
-      server: connection?.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
-      pid: connection?.pid,
-      uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
+      ...connectionStatus(connection, this.refresher?.pollSeconds, this.readyAt),
+      legacySession: connection === undefined ? undefined : this.session.state(),
       restarts: this.restarts,
       lastError: this.lastError,
       nextRetrySeconds:
@@ -213,8 +232,7 @@ export class Backend {
       },
       stderr: (line) => {
         if (line.includes(GATEWAY_LOOP_MARK)) notes.startsThisGateway = true;
-        this.stderrTail.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
-        if (this.stderrTail.length > stderrLinesKept) this.stderrTail.shift();
+        this.stderrTail.push(line);
         this.events.stderr(this, line);
       },
       closed: (error) => {
@@ -235,12 +253,7 @@ export class Backend {
   /** One connection attempt, stoppable; a failure is reported here and gives `undefined`, as does a stale attempt. */
   private async attemptConnection(generation: number, peer: UpstreamPeer, notes: AttemptNotes): Promise<UpstreamConnection | undefined> {
     const abort = new AbortController();
-    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, {
-      ...this.clientInfo,
-      connectTimeoutMs: this.timings.connectMs,
-      signal: abort.signal,
-      limit: { server: this.id, maxBytes: this.timings.maxMessageBytes },
-    });
+    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, this.connectOptions(abort.signal));
     this.connecting = { abort, attempt };
     let connection: UpstreamConnection;
     try {
@@ -256,7 +269,7 @@ export class Backend {
         this.failed('this entry starts this gateway again (gateway loop): remove it from the config, or point it at another config', {
           permanent: true,
         });
-      else this.failed(`could not connect: ${describeError(error)}${this.stderrHint()}`);
+      else this.failed(`could not connect: ${describeError(error)}${this.stderrTail.hint()}`);
       return undefined;
     } finally {
       if (this.connecting?.attempt === attempt) this.connecting = undefined;
@@ -264,6 +277,11 @@ export class Backend {
     if (generation === this.generation) return connection;
     await connection.close();
     return undefined;
+  }
+
+  private connectOptions(signal: AbortSignal): Parameters<typeof connectUpstreamLazily>[2] {
+    const limit = { server: this.id, maxBytes: this.timings.maxMessageBytes };
+    return { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal, limit };
   }
 
   /** Connected: the lists fetched, then ready (or failed, when they cannot be listed). */
@@ -326,11 +344,6 @@ export class Backend {
     await connection?.close();
   }
 
-  private stderrHint(): string {
-    const last = this.stderrTail.slice(-3).join(' | ');
-    return last === '' ? '' : ` (stderr: ${last})`;
-  }
-
   /** The connection dropped: the process exited or the HTTP stream broke. */
   private lost(error: Error | undefined): void {
     // Still connecting: the attempt's own failure (with the better reason) reports it.
@@ -339,7 +352,7 @@ export class Backend {
     void connection.close();
     const hadLists = this.lists !== emptyLists;
     this.lists = emptyLists;
-    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrHint()}`);
+    this.failed(`connection lost${error === undefined ? '' : `: ${error.message}`}${this.stderrTail.hint()}`);
     if (hadLists) this.events.changed(this);
   }
 
@@ -380,6 +393,7 @@ export class Backend {
     this.connection = undefined;
     this.refresher?.stop();
     this.refresher = undefined;
+    void this.session.close();
     return connection;
   }
 

@@ -89,3 +89,19 @@ export const logStderrLine = (logger: Logger, server: string, line: string): Log
   else logger.debug('server stderr', fields);
   return level;
 };
+
+/** A backend's last stderr lines (each cut at 500 characters), for the error of an attempt that failed. */
+export class StderrTail {
+  private readonly lines: string[] = [];
+
+  push(line: string): void {
+    this.lines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);
+    if (this.lines.length > 20) this.lines.shift();
+  }
+
+  /** ` (stderr: a | b | c)` of the last three lines; empty without any. */
+  hint(): string {
+    const last = this.lines.slice(-3).join(' | ');
+    return last === '' ? '' : ` (stderr: ${last})`;
+  }
+}

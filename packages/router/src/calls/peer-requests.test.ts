@@ -13,7 +13,8 @@ const readyBackend = (): Backend => {
     inFlight: 0,
     calls: new CallWindow(),
     upstream,
-    upstreamOrUndefined: () => upstream,
+    upstreamFor: async () => upstream,
+    connections: () => [upstream],
   } as unknown as Backend;
 };
 

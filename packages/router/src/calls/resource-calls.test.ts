@@ -22,7 +22,8 @@ const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy
     calls: new CallWindow(),
     capabilities: { resources: subscribe ? { subscribe: true } : {} },
     upstream,
-    upstreamOrUndefined: () => upstream,
+    upstreamFor: async () => upstream,
+    connections: () => [upstream],
   };
   return { backend: stub as unknown as Backend, calls };
 };
