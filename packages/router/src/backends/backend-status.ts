@@ -99,6 +99,10 @@ export const readyFields = (
   listenProbeMs: connection.listChanges.probeMs,
 });
 
+/** The warning of a server that `protocol = "auto"` settled on 2025-11-25 for. */
+export const fallbackText = (id: string, connection: UpstreamConnection): string =>
+  `server "${id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason ?? 'its 2026-07-28 connection failed'}; set protocol = "2025-11-25" for it to skip the attempt`;
+
 /** Why a backend cannot take a call now, and what to do about it. */
 export const unavailableText = (id: string, state: BackendState, lastError: string | undefined, retryAt: number): string => {
   switch (state) {

@@ -2,13 +2,12 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
-import { watchForLogin } from '../upstream-oauth/oauth-store.js';
+import { connectOptionsOf, connectUpstreamLazily, upstreamSpecOf, watchTokenFile } from './backend-spec.js';
 import type { Deviation } from '../sdk/liberal-results.js';
 import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
-import { connectionStatus, countsOf, readyFields, unavailableText } from './backend-status.js';
+import { connectionStatus, countsOf, fallbackText, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
@@ -102,7 +101,10 @@ export class Backend {
       logger,
       ...timings,
       config: () => this.config,
-      connect: (peer, signal) => connectUpstreamLazily({ ...upstreamSpecOf(this.config), protocol: '2025-11-25' }, peer, this.connectOptions(signal)),
+      connect: (peer, signal) => {
+        const options = connectOptionsOf(this.id, this.clientInfo, timings, signal);
+        return connectUpstreamLazily({ ...upstreamSpecOf(this.config), protocol: '2025-11-25' }, peer, options);
+      },
       peer: () => ({ ...this.peerFor(this.generation, { startsThisGateway: false, loginError: undefined }), stderr: () => {} }),
     });
   }
@@ -253,7 +255,11 @@ export class Backend {
   /** One connection attempt, stoppable; a failure is reported here and gives `undefined`, as does a stale attempt. */
   private async attemptConnection(generation: number, peer: UpstreamPeer, notes: AttemptNotes): Promise<UpstreamConnection | undefined> {
     const abort = new AbortController();
-    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, this.connectOptions(abort.signal));
+    const attempt = connectUpstreamLazily(
+      upstreamSpecOf(this.config),
+      peer,
+      connectOptionsOf(this.id, this.clientInfo, this.timings, abort.signal),
+    );
     this.connecting = { abort, attempt };
     let connection: UpstreamConnection;
     try {
@@ -279,20 +285,10 @@ export class Backend {
     return undefined;
   }
 
-  private connectOptions(signal: AbortSignal): Parameters<typeof connectUpstreamLazily>[2] {
-    const limit = { server: this.id, maxBytes: this.timings.maxMessageBytes };
-    return { ...this.clientInfo, connectTimeoutMs: this.timings.connectMs, signal, limit };
-  }
-
   /** Connected: the lists fetched, then ready (or failed, when they cannot be listed). */
   private async serve(generation: number, connection: UpstreamConnection): Promise<void> {
     this.connection = connection;
-    if (connection.fallbackReason !== undefined) {
-      this.logger.warn(
-        `server "${this.id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason}; set protocol = "2025-11-25" for it to skip the attempt`,
-        { server: this.id },
-      );
-    }
+    if (connection.fallbackReason !== undefined) this.logger.warn(fallbackText(this.id, connection), { server: this.id });
     let fetched: { readonly lists: BackendLists; readonly freshness: Freshness };
     try {
       fetched = await fetchLists(connection, this.lists, allLists, this.timings.requestMs, this.skillsFailed);
@@ -332,15 +328,12 @@ export class Backend {
     this.setState('needs-login');
     if (hadLists) this.events.changed(this);
     this.stopLoginWatch();
-    const spec = upstreamSpecOf(this.config);
-    if (spec.kind !== 'stdio' && spec.oauth !== undefined) {
-      this.stopLoginWatch = watchForLogin(spec.oauth.store, () => {
-        if (this.state !== 'needs-login') return;
-        this.logger.info('new OAuth token found; connecting', { server: this.id });
-        this.attempt = 0;
-        void this.connect();
-      });
-    }
+    this.stopLoginWatch = watchTokenFile(this.config, () => {
+      if (this.state !== 'needs-login') return;
+      this.logger.info('new OAuth token found; connecting', { server: this.id });
+      this.attempt = 0;
+      void this.connect();
+    });
     await connection?.close();
   }
 

@@ -24,7 +24,8 @@ export const matchesLegacySession = (
   config: Pick<BackendConfig, 'transport' | 'protocol'>,
   primary: Pick<UpstreamConnection, 'era'>,
   peer: Pick<ClientPeer, 'revision'> | undefined,
-): boolean => peer?.revision === '2025-11-25' && config.transport === 'streamable-http' && config.protocol === 'auto' && primary.era === 'modern';
+): boolean =>
+  peer?.revision === '2025-11-25' && config.transport === 'streamable-http' && config.protocol === 'auto' && primary.era === 'modern';
 
 /** What the session needs of its server: how to connect, who hears the server, and the backoff. */
 export interface LegacySessionHost {
@@ -35,6 +36,8 @@ export interface LegacySessionHost {
   config(): BackendConfig;
   /** Opens a connection at 2025-11-25 (the primary's own connect, with its bounds and timeout). */
   connect(peer: UpstreamPeer, signal: AbortSignal): Promise<UpstreamConnection>;
+  /** The clock the backoff is measured on (tests); `Date.now` by default. */
+  readonly now?: (() => number) | undefined;
   /** The server's requests and notifications, as the primary's go (list changes excepted: the catalog is the primary's). */
   peer(): Omit<UpstreamPeer, 'closed' | 'listChanged' | 'needsLogin'>;
 }
@@ -55,6 +58,10 @@ export class LegacySession {
 
   constructor(host: LegacySessionHost) {
     this.host = host;
+  }
+
+  private now(): number {
+    return (this.host.now ?? Date.now)();
   }
 
   /** The open session, if any (what a path that cannot wait uses). */
@@ -97,7 +104,7 @@ export class LegacySession {
 
   private open(): Promise<UpstreamConnection | undefined> {
     if (this.opening !== undefined) return this.opening.attempt;
-    if (Date.now() < this.retryAt) return Promise.resolve(undefined);
+    if (this.now() < this.retryAt) return Promise.resolve(undefined);
     const abort = new AbortController();
     const attempt = this.attempt(this.generation, abort);
     this.opening = { abort, attempt };
@@ -129,7 +136,7 @@ export class LegacySession {
 
   private failed(error: unknown): void {
     const { host } = this;
-    this.retryAt = Date.now() + Math.min(host.restartMaxMs, host.restartInitialMs * 2 ** this.failures);
+    this.retryAt = this.now() + Math.min(host.restartMaxMs, host.restartInitialMs * 2 ** this.failures);
     this.failures++;
     if (this.warned) return;
     this.warned = true;

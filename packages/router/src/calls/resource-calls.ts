@@ -11,8 +11,12 @@ export const readResource = async (
   timeoutMs: number,
   context: CallContext,
 ): Promise<ReadResourceResult> => {
-  const result = await peers.forward(target.backend, { method: 'resources/read', target: target.uri }, timeoutMs, context, (upstream, options) =>
-    upstream.readResource(target.uri, options),
+  const result = await peers.forward(
+    target.backend,
+    { method: 'resources/read', target: target.uri },
+    timeoutMs,
+    context,
+    (upstream, options) => upstream.readResource(target.uri, options),
   );
   // Contents carry the URI the client asked for, so links between them stay resolvable.
   return rewriteReadResult(result, uriMapFor(target.backend.config.prefix));
