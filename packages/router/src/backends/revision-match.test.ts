@@ -24,6 +24,9 @@ describe('matchesLegacySession: the one rule', () => {
     expect(matchesLegacySession({ ...http, transport: 'stdio' }, { era: 'modern' }, client2025)).toBe(false);
     expect(matchesLegacySession({ ...http, transport: 'sse' }, { era: 'modern' }, client2025)).toBe(false);
     expect(matchesLegacySession({ ...http, protocol: '2026-07-28' }, { era: 'modern' }, client2025)).toBe(false);
+    // One token, one holder: a server the gateway logs in to keeps one connection.
+    const oauth = { grant: 'authorization_code', scopes: [] } as const;
+    expect(matchesLegacySession({ ...http, oauth }, { era: 'modern' }, client2025)).toBe(false);
   });
 });
 

@@ -18,14 +18,20 @@ import type { UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js'
 /**
  * The one rule, for every path a request takes: a request from `peer` goes over the server's
  * 2025-11-25 session (rather than `primary`) when its client speaks 2025-11-25 and the server is
- * reached over Streamable HTTP at 2026-07-28 by negotiation (`protocol = "auto"`).
+ * reached over Streamable HTTP at 2026-07-28 by negotiation (`protocol = "auto"`). A server the
+ * gateway logs in to (`auth = "oauth"`) keeps one connection: two holders of one token would each
+ * refresh it, and a rotated refresh token used twice revokes the grant.
  */
 export const matchesLegacySession = (
-  config: Pick<BackendConfig, 'transport' | 'protocol'>,
+  config: Pick<BackendConfig, 'transport' | 'protocol' | 'oauth'>,
   primary: Pick<UpstreamConnection, 'era'>,
   peer: Pick<ClientPeer, 'revision'> | undefined,
 ): boolean =>
-  peer?.revision === '2025-11-25' && config.transport === 'streamable-http' && config.protocol === 'auto' && primary.era === 'modern';
+  peer?.revision === '2025-11-25' &&
+  config.transport === 'streamable-http' &&
+  config.protocol === 'auto' &&
+  config.oauth === undefined &&
+  primary.era === 'modern';
 
 /** What the session needs of its server: how to connect, who hears the server, and the backoff. */
 export interface LegacySessionHost {
