@@ -2,7 +2,7 @@ import type { BackendConfig } from '../config-backend.js';
 import { OAuthStore, watchForLogin } from '../upstream-oauth/oauth-store.js';
 import { spawnEarly } from '../sdk/early-spawn.js';
 import type { connectUpstream as ConnectUpstream } from '../sdk/upstream.js';
-import type { UpstreamSpec } from '../sdk/upstream-types.js';
+import type { UpstreamConnection, UpstreamPeer, UpstreamSpec } from '../sdk/upstream-types.js';
 import type { BackendTimings } from './backend-status.js';
 
 /** The MCP client loads with the first server to start, not with the gateway: its endpoint answers sooner. */
@@ -24,6 +24,16 @@ export const connectOptionsOf = (
   signal,
   limit: { server, maxBytes: timings.maxMessageBytes },
 });
+
+/** A second connection to the server `config()` names, at 2025-11-25 (for 2025-11-25 clients: `revision-match.ts`). */
+export const connectAt2025 =
+  (config: () => BackendConfig, clientInfo: { readonly name: string; readonly version: string }, timings: BackendTimings) =>
+  (peer: UpstreamPeer, signal: AbortSignal): Promise<UpstreamConnection> =>
+    connectUpstreamLazily(
+      { ...upstreamSpecOf(config()), protocol: '2025-11-25' },
+      peer,
+      connectOptionsOf(config().id, clientInfo, timings, signal),
+    );
 
 /** How to reach a configured server: the command to start, or the URL with its headers and OAuth token store. */
 export const upstreamSpecOf = (config: BackendConfig): UpstreamSpec =>

@@ -99,6 +99,9 @@ export const readyFields = (
   listenProbeMs: connection.listChanges.probeMs,
 });
 
+/** Whole seconds until `at` (a retry), none when nothing is scheduled (`at` 0). */
+export const secondsUntil = (at: number): number | undefined => (at > 0 ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined);
+
 /** The warning of a server that `protocol = "auto"` settled on 2025-11-25 for. */
 export const fallbackText = (id: string, connection: UpstreamConnection): string =>
   `server "${id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason ?? 'its 2026-07-28 connection failed'}; set protocol = "2025-11-25" for it to skip the attempt`;

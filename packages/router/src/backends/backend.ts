@@ -2,12 +2,12 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { connectOptionsOf, connectUpstreamLazily, upstreamSpecOf, watchTokenFile } from './backend-spec.js';
+import { connectAt2025, connectOptionsOf, connectUpstreamLazily, upstreamSpecOf, watchTokenFile } from './backend-spec.js';
 import type { Deviation } from '../sdk/liberal-results.js';
-import type { Era, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import type { ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Freshness } from './backend-lists.js';
-import { connectionStatus, countsOf, fallbackText, readyFields, unavailableText } from './backend-status.js';
+import { connectionStatus, countsOf, fallbackText, readyFields, secondsUntil, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
@@ -101,10 +101,7 @@ export class Backend {
       logger,
       ...timings,
       config: () => this.config,
-      connect: (peer, signal) => {
-        const options = connectOptionsOf(this.id, this.clientInfo, timings, signal);
-        return connectUpstreamLazily({ ...upstreamSpecOf(this.config), protocol: '2025-11-25' }, peer, options);
-      },
+      connect: connectAt2025(() => this.config, clientInfo, timings),
       peer: () => ({ ...this.peerFor(this.generation, { startsThisGateway: false, loginError: undefined }), stderr: () => {} }),
     });
   }
@@ -115,10 +112,6 @@ export class Backend {
 
   get capabilities(): ServerCapabilities {
     return this.connection?.capabilities ?? {};
-  }
-
-  get era(): Era | undefined {
-    return this.connection?.era;
   }
 
   /** The connection a request from `peer` goes over (`revision-match.ts`), or the error `upstream` gives. */
@@ -194,8 +187,7 @@ export class Backend {
       legacySession: connection === undefined ? undefined : this.session.state(),
       restarts: this.restarts,
       lastError: this.lastError,
-      nextRetrySeconds:
-        this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
+      nextRetrySeconds: this.state === 'restarting' ? secondsUntil(this.retryAt) : undefined,
       counts: countsOf(this.lists),
       inFlight: this.inFlight,
       calls: this.calls.summary(),

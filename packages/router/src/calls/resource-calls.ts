@@ -58,7 +58,7 @@ export class ResourceSubscriptions {
 
   private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
     // A 2026-07-28 server that cannot announce updates has its resource read again instead (polling).
-    if (target.backend.capabilities.resources?.subscribe !== true && target.backend.era !== 'modern')
+    if (target.backend.capabilities.resources?.subscribe !== true && target.backend.upstream.era !== 'modern')
       throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
     await this.peers.forward(target.backend, { method: 'resources/subscribe' }, timeoutMs, {}, (upstream, options) =>
       upstream.subscribe(target.uri, options.timeoutMs),
