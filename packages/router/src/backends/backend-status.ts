@@ -74,7 +74,7 @@ export const connectionStatus = (
       };
 
 /** `stream`, `polling every N s` (a 2026-07-28 server without a listen stream), `stream, polling every N s` (lists it does not announce) or `notifications`. */
-export const listChangesText = (changes: ListChanges, pollSeconds: number | undefined): string => {
+const listChangesText = (changes: ListChanges, pollSeconds: number | undefined): string => {
   const polling = changes.polled.length === 0 || pollSeconds === undefined ? undefined : `polling every ${pollSeconds} s`;
   if (changes.via === 'notifications') return 'notifications';
   if (changes.via === 'stream') return polling === undefined ? 'stream' : `stream, ${polling}`;
