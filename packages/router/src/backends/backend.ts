@@ -40,8 +40,8 @@ interface AttemptNotes {
 }
 
 /**
- * One supervised backend: a single upstream connection shared by every downstream client, its lists,
- * and a restart loop with exponential backoff. Calls to a backend that is not ready fail at once with
+ * One supervised backend: an upstream connection shared by every client (a second at 2025-11-25 for
+ * 2025-11-25 clients: `revision-match.ts`), its lists, and a restart loop with exponential backoff. Calls to a backend that is not ready fail at once with
  * an error naming it; a crash fails the calls in flight and schedules a restart, after which the
  * lists are fetched again and the router told.
  */
