@@ -5,6 +5,7 @@ export type {
   CallerAccess,
   ClientLogRecord,
   ClientPeer,
+  McpRevision,
   CompleteParams,
   JsonObject,
   ListAnswer,

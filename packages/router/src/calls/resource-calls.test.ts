@@ -8,6 +8,7 @@ import { CallWindow } from './call-window.js';
 const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy', subscribe = true) => {
   const calls: string[] = [];
   const upstream = {
+    era,
     subscribe: async (uri: string) => {
       calls.push(`subscribe ${uri}`);
       if (outcomes.shift() === 'fail') throw Object.assign(new Error('subscription refused'), { code: -32603 });
@@ -22,7 +23,8 @@ const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy
     calls: new CallWindow(),
     capabilities: { resources: subscribe ? { subscribe: true } : {} },
     upstream,
-    upstreamOrUndefined: () => upstream,
+    upstreamFor: async () => upstream,
+    connections: () => [upstream],
   };
   return { backend: stub as unknown as Backend, calls };
 };

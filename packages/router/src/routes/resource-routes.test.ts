@@ -30,7 +30,8 @@ describe('resolveUri', () => {
       lists,
       capabilities: { resources: {} },
       upstream,
-      upstreamOrUndefined: () => upstream,
+      upstreamFor: async () => upstream,
+      connections: () => [upstream],
     };
     return stub as unknown as Backend;
   });
