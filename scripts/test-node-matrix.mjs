@@ -41,7 +41,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
 /** The report file of the run on Node `major`, relative to the root (as `pnpm test` names it). */
-export const reportFile = (major) => `.tmp/vitest-node${major}.json`;
+const reportFile = (major) => `.tmp/vitest-node${major}.json`;
 
 const totals = (file) => {
   try {
