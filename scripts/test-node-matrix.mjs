@@ -5,7 +5,7 @@
 // Each run writes its own JSON report (.tmp/vitest-node<major>.json, summed by scripts/test-summary.mjs)
 // and prints one plain line. `node scripts/test-node-matrix.mjs [--full] [major …]` runs some of them.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode, pinnedNodes } from './ensure-node.mjs';
@@ -73,6 +73,10 @@ const runOn = (node, run) =>
     });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+
+// A core file renamed or removed would leave the runs on Node 22 and 26 quietly smaller.
+for (const file of coreFiles)
+  if (!existsSync(join(root, file))) throw new Error(`test-node-matrix: ${file} (in coreFiles) does not exist; name its successor there`);
 
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--full');
 const runs = matrixRuns.filter((run) => wanted.length === 0 || wanted.includes(String(run.major)));
