@@ -3,7 +3,7 @@
 // domain packages, mcp, auth and telemetry ← router ← apps; core, mcp, telemetry and cluster ← host ← apps), only packages/mcp and packages/router depend on the MCP SDK
 // at run time, only packages/telemetry on the metrics library, only packages/cluster on the Redis client,
 // every source file name is kebab-case, and
-// every package has the exports a publishable package needs.
+// every package has the exports a publishable package needs and the root's engines.node.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -15,6 +15,8 @@ const workspace = (folder) =>
     .filter((path) => statSync(path).isDirectory() && statSync(join(path, 'package.json'), { throwIfNoEntry: false }));
 
 const packages = workspace('packages');
+/** Every package supports the Node versions the root package.json (and the README) names. */
+const supportedNode = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
 /** The router builds on mcp (serving) and the search index; the gateway's config file (and its [auth] section) is apps/gateway's. */
 const routerMayUse = ['@promptyard/core', '@promptyard/mcp', '@promptyard/search-index'];
 /** The host composes what both binaries do around their MCP server: serving, telemetry and the cluster. */
@@ -68,6 +70,10 @@ for (const dir of [...packages, ...apps]) {
   if (manifest.main) problems.push(`${where}: use "exports", not "main"`);
   if (!isApp && manifest.sideEffects !== false) problems.push(`${where}: "sideEffects" must be false`);
   if (!manifest.engines?.node) problems.push(`${where}: "engines.node" is required`);
+  else if (manifest.engines.node !== supportedNode)
+    problems.push(
+      `${where}: "engines.node" is "${manifest.engines.node}", not the root package.json's "${supportedNode}" (the README's supported versions)`,
+    );
 }
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+)*$/;

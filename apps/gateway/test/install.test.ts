@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,10 +36,13 @@ describe('promptyard-gateway install', () => {
       expect(entry.args).toEqual([await realpath(cli), '--transport', 'stdio', '--config', join(root, 'examples', 'gateway.toml')]);
       expect(entry.env).toEqual({ PROMPTYARD_GATEWAY_LOG_LEVEL: 'warning' });
 
+      // The example's servers are `command = "node"`: as on a user's machine, the `node` on PATH is the one
+      // that runs the gateway (the Node running these tests, which need not be the first on this PATH).
+      const path = `${dirname(process.execPath)}${delimiter}${process.env['PATH'] ?? ''}`;
       const transport = new StdioClientTransport({
         command: entry.command,
         args: [...entry.args],
-        env: { PATH: process.env['PATH'] ?? '', ...env, ...entry.env },
+        env: { PATH: path, ...env, ...entry.env },
         cwd: await makeFolder({}),
         stderr: 'pipe',
       });
