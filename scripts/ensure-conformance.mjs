@@ -3,11 +3,10 @@
 // conformance test; it needs Node 22 or newer, which, when the running Node is older, comes from
 // scripts/ensure-node.mjs. Idempotent: a no-op when the pinned versions are there. Prints
 // {"node": …, "cli": …} on stdout.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode } from './ensure-node.mjs';
+import { ensureNode, npmInstallInto } from './ensure-node.mjs';
 
 const suite = { name: '@modelcontextprotocol/conformance', version: '0.2.0-alpha.12' };
 
@@ -25,22 +24,7 @@ const installedVersion = (name) => {
 if (installedVersion(suite.name) !== suite.version) {
   mkdirSync(prefix, { recursive: true });
   process.stderr.write(`ensure-conformance: installing ${suite.name}@${suite.version} into ${prefix}\n`);
-  execFileSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      `${suite.name}@${suite.version}`,
-    ],
-    // npm's own output goes to stderr: stdout carries only the JSON line below.
-    { stdio: ['ignore', process.stderr, 'inherit'] },
-  );
+  npmInstallInto(prefix, `${suite.name}@${suite.version}`);
 }
 // A Node that is new enough already does; otherwise the pinned Node 22.
 const node = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : ensureNode(22);

@@ -22,6 +22,17 @@ const installedVersion = (prefix) => {
   }
 };
 
+/** Installs `spec` from the npm registry into `prefix` (no lock file, no save); npm's output goes to stderr. */
+export const npmInstallInto = (prefix, spec) =>
+  execFileSync(
+    'npm',
+    ['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', spec],
+    {
+      stdio: ['ignore', process.stderr, 'inherit'],
+      shell: process.platform === 'win32',
+    },
+  );
+
 /** The path of the pinned Node `major`'s binary, installed first when it is not there yet. */
 export const ensureNode = (major) => {
   const version = pinnedNodes[major];
@@ -32,22 +43,7 @@ export const ensureNode = (major) => {
   if (installedVersion(prefix) !== version || !existsSync(binary)) {
     mkdirSync(prefix, { recursive: true });
     process.stderr.write(`ensure-node: installing ${packageName}@${version} into ${prefix}\n`);
-    execFileSync(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        prefix,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `${packageName}@${version}`,
-      ],
-      // npm's own output goes to stderr: stdout carries only the paths.
-      { stdio: ['ignore', process.stderr, 'inherit'], shell: process.platform === 'win32' },
-    );
+    npmInstallInto(prefix, `${packageName}@${version}`);
     if (!existsSync(binary)) throw new Error(`ensure-node: ${binary} is missing after the install; remove ${prefix} and run again.`);
   }
   return binary;
