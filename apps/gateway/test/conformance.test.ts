@@ -5,9 +5,7 @@
  * gateway in front of it, for each way a 2026-07-28 server may offer list changes: an SSE listen
  * stream, a listen stream of JSON lines, and none. The server with JSON lines also answers loosely,
  * as the conformance repository's own reference server does (`--loose`: results without
- * `resultType`, a body of JSON lines, no subscriptions on 2026-07-28, and tools that cannot ask their
- * client on 2026-07-28 — the gateway reaches it at 2025-11-25 for 2025-11-25 clients, where they
- * can). Every scenario that passes
+ * `resultType`, a body of JSON lines, no subscriptions on 2026-07-28). Every scenario that passes
  * direct must pass through the gateway; scenarios that fail direct are reported and do not fail the
  * test. The gateway in front of the loose server warns once and hands each client a valid result.
  */
@@ -81,8 +79,7 @@ describe('the conformance suite, direct and through the gateway (HTTP), for each
     ['none', 'polling every 30 s'],
   ] as const)('a server with a %s listen stream is used on 2026-07-28, its list changes learned by %s', async (framing, learned) => {
     const status = (await health(gateways.get(framing) as HttpGateway)).servers.find((server) => server.id === 'reference');
-    // The 2025-11-25 suite's requests reached it at 2025-11-25, over a session of their own.
-    expect(status).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28', listChanges: learned, legacySession: 'open' });
+    expect(status).toMatchObject({ state: 'ready', protocolVersion: '2026-07-28', listChanges: learned });
     expect(status).not.toHaveProperty('protocolFallback');
   });
 
@@ -120,38 +117,24 @@ describe('the conformance suite, direct and through the gateway (HTTP), for each
     });
     // The suite called its tools many times over, on both revisions.
     expect(warnings().resultType).toBe(1);
-    const answered = (wire: JSONRPCMessage[]): Record<string, unknown> =>
-      (wire.findLast((message) => 'result' in message) as { result: Record<string, unknown> }).result;
-    const modernWire: JSONRPCMessage[] = [];
-    const modern = await connectHttp(gateway.url, { era: 'modern', onWire: (message) => modernWire.push(message) });
-    expect(modern.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    for (const [name, text] of [
-      ['test_simple_text', 'This is a simple text response for testing.'],
-      ['test_streaming_elicitation', 'Streaming complete'],
-    ] as const) {
-      const result = await modern.callTool({ name, arguments: {} });
-      expect(result.isError, name).not.toBe(true);
-      expect(result.content).toEqual([{ type: 'text', text }]);
-      // 2026-07-28 results must say they are complete.
-      expect(answered(modernWire)['resultType'], name).toBe('complete');
+    for (const era of ['modern', 'legacy'] as const) {
+      const wire: JSONRPCMessage[] = [];
+      const client = await connectHttp(gateway.url, { ...(era === 'modern' ? { era } : {}), onWire: (message) => wire.push(message) });
+      expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+      for (const [name, text] of [
+        ['test_simple_text', 'This is a simple text response for testing.'],
+        ['test_streaming_elicitation', 'Streaming complete'],
+      ] as const) {
+        const result = await client.callTool({ name, arguments: {} });
+        expect(result.isError, `${name} (${era})`).not.toBe(true);
+        expect(result.content).toEqual([{ type: 'text', text }]);
+        const answered = wire.findLast((message) => 'result' in message) as { result: Record<string, unknown> };
+        // 2026-07-28 results must say they are complete; 2025-11-25 has no resultType.
+        if (era === 'modern') expect(answered.result['resultType'], name).toBe('complete');
+        else expect(answered.result, name).not.toHaveProperty('resultType');
+      }
+      await client.close();
     }
-    await modern.close();
-    // A 2025-11-25 client reaches the server at 2025-11-25: its tools ask the client, as they cannot on 2026-07-28.
-    const legacyWire: JSONRPCMessage[] = [];
-    const legacy = await connectHttp(gateway.url, {
-      client: { capabilities: { elicitation: { form: {} } } },
-      onWire: (message) => legacyWire.push(message),
-    });
-    legacy.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
-    expect(legacy.getNegotiatedProtocolVersion()).toBe('2025-11-25');
-    expect((await legacy.callTool({ name: 'test_simple_text', arguments: {} })).content).toEqual([
-      { type: 'text', text: 'This is a simple text response for testing.' },
-    ]);
-    expect(answered(legacyWire)).not.toHaveProperty('resultType');
-    expect((await legacy.callTool({ name: 'test_elicitation', arguments: { message: 'Who?' } })).content).toEqual([
-      { type: 'text', text: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}' },
-    ]);
-    await legacy.close();
     expect(warnings()).toEqual({ resultType: 1, jsonLines: 1 });
   });
 });

@@ -73,8 +73,7 @@ describe('protocol = "auto"', () => {
     );
     expect(broken.stderr()).toContain('subscriptions/listen broken on purpose (error)');
 
-    // A 2026-07-28 client's calls reach both at 2026-07-28 (a 2025-11-25 client's would reach them at 2025-11-25).
-    const client = await connectHttp(gateway.url, { era: 'modern' });
+    const client = await connectHttp(gateway.url);
     expect(textOf(await client.callTool({ name: 'broken_whoami', arguments: {} }))).toMatch(/era=modern$/);
     expect(textOf(await client.callTool({ name: 'healthy_whoami', arguments: {} }))).toMatch(/era=modern$/);
   });

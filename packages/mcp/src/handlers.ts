@@ -14,9 +14,6 @@ export type JsonObject = Readonly<Record<string, unknown>>;
 /** The MCP logging levels, least severe first. */
 export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 
-/** The MCP protocol revisions served. */
-export type McpRevision = '2025-11-25' | '2026-07-28';
-
 /** The lists whose changes are announced with `notifications/<list>/list_changed`. */
 export type ListKind = 'prompts' | 'tools' | 'resources';
 
@@ -28,11 +25,6 @@ export interface ClientPeer {
   readonly label: string;
   /** The downstream connection (stdio, a 2025 session, or one stateless request); one object per connection. */
   readonly session: object;
-  /**
-   * The protocol revision the client speaks: a gateway sends its requests to a server that offers
-   * both at that revision. Absent: not known (a gateway uses its preferred connection).
-   */
-  readonly revision?: McpRevision | undefined;
   readonly sampling?: ((params: JsonObject) => Promise<JsonObject>) | undefined;
   readonly elicitation?: ((params: JsonObject) => Promise<JsonObject>) | undefined;
   readonly roots?: (() => Promise<JsonObject>) | undefined;

@@ -5,7 +5,6 @@ export type {
   CallerAccess,
   ClientLogRecord,
   ClientPeer,
-  McpRevision,
   CompleteParams,
   JsonObject,
   ListAnswer,

@@ -191,7 +191,7 @@ export const gatewayConfigSchema = {
       type: 'string',
       enum: PROTOCOL_CHOICES,
       default: 'auto',
-      doc: 'MCP revision: auto tries 2026-07-28 over streamable-http (2025-11-25, warned, if its handshake or listen stream fails; plus a 2025-11-25 session for 2025-11-25 clients), 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
+      doc: 'MCP revision: auto tries 2026-07-28 over streamable-http and falls back to 2025-11-25 (with a warning) when its handshake or listen stream fails, and speaks 2025-11-25 to commands; "2025-11-25" never tries 2026-07-28; "2026-07-28" requires it.',
     },
     auth: {
       type: 'string',

@@ -6,10 +6,7 @@
  * - `test_streaming_elicitation` answered with `Content-Type: application/json` holding two JSON
  *   lines, a progress notification (for a token nobody sent, `value` in place of `progress`) and then
  *   the result (without `resultType`);
- * - `server/discover` without `resources.subscribe`, while 2025-era sessions offer subscriptions;
- * - the tools that ask their client in a 2025-era session (`test_sampling`, `test_elicitation*`) run
- *   without a way to ask it: they answer that sampling or elicitation is not supported (a complete
- *   result), where 2025-era sessions ask the client.
+ * - `server/discover` without `resources.subscribe`, while 2025-era sessions offer subscriptions.
  * 2025-era requests and `subscriptions/listen` pass on untouched.
  */
 
@@ -41,22 +38,6 @@ const edited = async (response, edit) => {
   return new Response(events, { status: response.status, headers });
 };
 
-/** The tools that, on 2026-07-28, cannot ask their client, and what they ask for. */
-const cannotAsk = new Map([
-  ['test_sampling', 'Sampling'],
-  ['test_elicitation', 'Elicitation'],
-  ['test_elicitation_sep1034_defaults', 'Elicitation'],
-  ['test_elicitation_sep1330_enums', 'Elicitation'],
-]);
-
-/** A tool's answer when its request to the client failed, as the reference server words it (no `resultType`). */
-const notSupported = (id, what) =>
-  Response.json({
-    jsonrpc: '2.0',
-    id,
-    result: { content: [{ type: 'text', text: `${what} not supported or error: MCP error -32601: Method not found` }] },
-  });
-
 /** The answer of `test_streaming_elicitation`: JSON lines in an `application/json` body, written one by one. */
 const jsonLines = (id) => {
   const lines = [
@@ -86,8 +67,6 @@ export const looseFront = (loose, modern) => async (request) => {
     .json()
     .catch(() => undefined);
   if (body?.method === 'tools/call' && body.params?.name === 'test_streaming_elicitation') return jsonLines(body.id ?? null);
-  const asks = body?.method === 'tools/call' ? cannotAsk.get(body.params?.name) : undefined;
-  if (asks !== undefined) return notSupported(body.id ?? null, asks);
   if (body?.method === 'tools/call' && !String(body.params?.name).startsWith('test_input_required_result'))
     return edited(await modern.fetch(request), withoutResultType);
   if (body?.method === 'server/discover')

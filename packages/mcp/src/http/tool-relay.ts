@@ -131,7 +131,7 @@ const relayModern = (
   const { _meta: _envelope, ...bare } = params;
   const message = { ...body, params: Object.keys(rest).length === 0 ? bare : { ...bare, _meta: rest } };
   // Each 2026-07-28 request is its own connection; its client can be asked nothing.
-  const client: ClientPeer = { label: 'request (2026-07-28)', session: {}, revision: modernRevision };
+  const client: ClientPeer = { label: 'request (2026-07-28)', session: {} };
   const channel = relaying.relay.open(client);
   const write = acceptsJson(header(req.headers, 'accept')) ? writeJson : writeSse;
   let answered = false;

@@ -56,7 +56,6 @@ export class SdkRequestContext implements RequestContext {
     const capabilities = modern ? undefined : this.server.getClientCapabilities();
     this.peer = {
       label: modern ? 'request (2026-07-28)' : 'request',
-      revision: modern ? '2026-07-28' : '2025-11-25',
       // Stateless requests are each their own connection.
       session: this.live ? this.server : this.ctx,
       sampling:
@@ -128,7 +127,6 @@ export class MultiRoundRequestContext extends SdkRequestContext {
     this.peer = {
       label: 'request (2026-07-28)',
       session: pending,
-      revision: '2026-07-28',
       sampling: capabilities['sampling'] === undefined ? undefined : (params) => pending.ask('sampling/createMessage', params),
       elicitation: capabilities['elicitation'] === undefined ? undefined : (params) => pending.ask('elicitation/create', params),
       roots: capabilities['roots'] === undefined ? undefined : () => pending.ask('roots/list', {}),

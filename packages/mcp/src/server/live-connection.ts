@@ -3,16 +3,10 @@ import type { ClientPeer, JsonObject, ListKind } from '../handlers.js';
 import type { Adapter, Instance } from './adapter.js';
 import { forwardLogs, type ClientLevel } from './logging.js';
 
-/**
- * A live instance's connection as a client for requests outside any call; capabilities are read
- * when asked, and its revision too (a 2025 session's, or a stdio client's, which may open at 2026-07-28).
- */
+/** A live instance's connection as a client for requests outside any call; capabilities are read when asked. */
 export const connectionOf = (server: Server): ClientPeer => ({
   label: 'session',
   session: server,
-  get revision() {
-    return server.getNegotiatedProtocolVersion() === '2026-07-28' ? '2026-07-28' : '2025-11-25';
-  },
   sampling: (params) =>
     (server.getClientCapabilities()?.sampling === undefined ? undefined : server.createMessage(params as never)) as Promise<JsonObject>,
   elicitation: (params) =>

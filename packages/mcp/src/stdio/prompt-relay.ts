@@ -110,7 +110,7 @@ export const createPromptRelay = (handlers: McpHandlers, sdk: typeof ServerSdk, 
   return {
     methods: serializedPage === undefined ? ['prompts/get'] : ['prompts/get', 'prompts/list'],
     open: (client) => {
-      const peer: ClientPeer = client ?? { label: 'request', session: {}, revision: '2025-11-25' };
+      const peer: ClientPeer = client ?? { label: 'request', session: {} };
       const inFlight = new Map<unknown, RelayedGet>();
       const channel: RelayChannel = {
         offer: (message, reply, trace) => {

@@ -224,7 +224,6 @@ export class BackendPool {
 
   /** A downstream client's roots changed: every backend is told. */
   async rootsChanged(): Promise<void> {
-    const connections = this.ready().flatMap((backend) => backend.connections());
-    await Promise.all(connections.map((connection) => connection.rootsChanged().catch(() => {})));
+    await Promise.all(this.ready().map((backend) => backend.upstream.rootsChanged().catch(() => {})));
   }
 }

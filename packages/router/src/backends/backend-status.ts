@@ -3,7 +3,6 @@ import type { LogFields } from '@promptyard/core';
 import type { Era, ListChanges, UpstreamConnection } from '../sdk/upstream-types.js';
 import type { BackendLists } from './backend-lists.js';
 import type { OversizedStatus } from './oversize-tally.js';
-import type { LegacySessionState } from './revision-match.js';
 import type { CallSummary } from '../calls/call-window.js';
 import type { DefinitionCap } from './definition-cap.js';
 
@@ -32,11 +31,6 @@ export interface BackendStatus extends OversizedStatus {
   readonly protocolVersion?: string | undefined;
   /** Why `protocol = "auto"` is on 2025-11-25 although the server offered 2026-07-28. */
   readonly protocolFallback?: string | undefined;
-  /**
-   * A server reached at 2026-07-28 that is also reached at 2025-11-25 for 2025-11-25 clients: `open`,
-   * or `unavailable` (their requests translated through the 2026-07-28 connection); absent: not (yet) used.
-   */
-  readonly legacySession?: LegacySessionState | undefined;
   /** How the gateway learns of its list changes: `stream`, `polling every N s` or `notifications` (2025-11-25). */
   readonly listChanges?: string | undefined;
   readonly server?: string | undefined;
@@ -60,26 +54,8 @@ export const countsOf = (lists: BackendLists): BackendStatus['counts'] => ({
   resourceTemplates: lists.resourceTemplates.length,
 });
 
-/** What the status says of a live connection. */
-export const connectionStatus = (
-  connection: UpstreamConnection | undefined,
-  pollSeconds: number | undefined,
-  readyAt: number,
-): Pick<BackendStatus, 'era' | 'protocolVersion' | 'protocolFallback' | 'listChanges' | 'server' | 'pid' | 'uptimeSeconds'> =>
-  connection === undefined
-    ? {}
-    : {
-        era: connection.era,
-        protocolVersion: connection.protocolVersion,
-        protocolFallback: connection.fallbackReason,
-        listChanges: listChangesText(connection.listChanges, pollSeconds),
-        server: connection.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
-        pid: connection.pid,
-        uptimeSeconds: Math.round((Date.now() - readyAt) / 1000),
-      };
-
 /** `stream`, `polling every N s` (a 2026-07-28 server without a listen stream), `stream, polling every N s` (lists it does not announce) or `notifications`. */
-const listChangesText = (changes: ListChanges, pollSeconds: number | undefined): string => {
+export const listChangesText = (changes: ListChanges, pollSeconds: number | undefined): string => {
   const polling = changes.polled.length === 0 || pollSeconds === undefined ? undefined : `polling every ${pollSeconds} s`;
   if (changes.via === 'notifications') return 'notifications';
   if (changes.via === 'stream') return polling === undefined ? 'stream' : `stream, ${polling}`;
@@ -103,13 +79,6 @@ export const readyFields = (
   noListenStream: connection.listChanges.reason,
   listenProbeMs: connection.listChanges.probeMs,
 });
-
-/** Whole seconds until `at` (a retry), none when nothing is scheduled (`at` 0). */
-export const secondsUntil = (at: number): number | undefined => (at > 0 ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : undefined);
-
-/** The warning of a server that `protocol = "auto"` settled on 2025-11-25 for. */
-export const fallbackText = (id: string, connection: UpstreamConnection): string =>
-  `server "${id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason ?? 'its 2026-07-28 connection failed'}; set protocol = "2025-11-25" for it to skip the attempt`;
 
 /** Why a backend cannot take a call now, and what to do about it. */
 export const unavailableText = (id: string, state: BackendState, lastError: string | undefined, retryAt: number): string => {

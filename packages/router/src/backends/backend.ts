@@ -2,23 +2,22 @@ import { describeError, PromptyardError } from '@promptyard/core';
 import type { Logger } from '@promptyard/core';
 import type { BackendConfig } from '../config-backend.js';
 import { GATEWAY_LOOP_MARK } from './gateway-chain.js';
-import { connectAt2025, connectOptionsOf, connectUpstreamLazily, upstreamSpecOf, watchTokenFile } from './backend-spec.js';
+import { connectUpstreamLazily, upstreamSpecOf } from './backend-spec.js';
 import type { AttemptNotes } from './backend-spec.js';
+import { watchForLogin } from '../upstream-oauth/oauth-store.js';
 import type { Deviation } from '../sdk/liberal-results.js';
-import type { ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
+import type { Era, ListName, ServerCapabilities, UpstreamConnection, UpstreamPeer } from '../sdk/upstream-types.js';
 import { emptyLists, fetchLists } from './backend-lists.js';
 import type { BackendLists, Fetched, ListRequest } from './backend-lists.js';
 import { CapNotes } from './definition-cap.js';
 import { StderrTail } from './stderr-tail.js';
-import { connectionStatus, countsOf, fallbackText, readyFields, secondsUntil, unavailableText } from './backend-status.js';
+import { countsOf, listChangesText, readyFields, unavailableText } from './backend-status.js';
 import { ListRefresh } from './list-refresh.js';
 import type { RefreshHost } from './list-refresh.js';
 import type { BackendState, BackendStatus, BackendTimings } from './backend-status.js';
 import { OversizeTally } from './oversize-tally.js';
 import { deviationWarnings } from './deviation-warnings.js';
 import { CallWindow } from '../calls/call-window.js';
-import type { ClientPeer } from '@promptyard/mcp';
-import { LegacySession } from './revision-match.js';
 
 /** What a backend reports to the router. */
 type HandledHere = 'listChanged' | 'closed' | 'stderr' | 'needsLogin' | 'warn' | 'oversized' | 'deviated';
@@ -35,9 +34,10 @@ export interface BackendEvents extends Omit<UpstreamPeer, HandledHere> {
 const allLists = ['tools', 'prompts', 'resources'] as const;
 
 /**
- * One supervised backend: an upstream connection shared by every client (and one at 2025-11-25 for
- * 2025-11-25 clients, `revision-match.ts`), its lists, a restart loop with exponential backoff. Calls
- * to a backend not ready fail at once naming it; a crash fails the calls in flight and restarts it.
+ * One supervised backend: a single upstream connection shared by every downstream client, its lists,
+ * and a restart loop with exponential backoff. Calls to a backend that is not ready fail at once with
+ * an error naming it; a crash fails the calls in flight and schedules a restart, after which the
+ * lists are fetched again and the router told.
  */
 export class Backend {
   state: BackendState = 'stopped';
@@ -68,8 +68,6 @@ export class Backend {
   private readonly oversize: OversizeTally;
   private readonly deviated: (deviation: Deviation) => void; // each kind warned about once per server
   private readonly capNotes: CapNotes;
-  /** 2025-11-25 clients' requests to a server reached at 2026-07-28 (`revision-match.ts`). */
-  private readonly session: LegacySession;
 
   config: BackendConfig;
   private readonly timings: BackendTimings;
@@ -92,14 +90,6 @@ export class Backend {
     this.oversize = new OversizeTally(config.id, timings.maxMessageBytes, logger, () => events.oversized(this));
     this.deviated = deviationWarnings(config.id, logger);
     this.capNotes = new CapNotes(config.id, timings.definitionCap, logger);
-    this.session = new LegacySession({
-      id: config.id,
-      logger,
-      ...timings,
-      config: () => this.config,
-      connect: connectAt2025(() => this.config, clientInfo, timings),
-      peer: () => ({ ...this.peerFor(this.generation, { startsThisGateway: false, loginError: undefined }), stderr: () => {} }),
-    });
   }
 
   get id(): string {
@@ -110,19 +100,12 @@ export class Backend {
     return this.connection?.capabilities ?? {};
   }
 
-  /** The connection a request from `peer` goes over (`revision-match.ts`), or the error `upstream` gives. */
-  upstreamFor(peer: ClientPeer | undefined): Promise<UpstreamConnection> {
-    return this.session.pick(this.upstream, peer);
+  get era(): Era | undefined {
+    return this.connection?.era;
   }
 
-  /** The same rule for a path that cannot wait: `undefined` when not ready or the connection it needs is not open yet. */
-  upstreamNow(peer: ClientPeer | undefined): UpstreamConnection | undefined {
-    return this.session.pickNow(this.state === 'ready' ? this.connection : undefined, peer);
-  }
-
-  /** This server's live connections: the primary, and the 2025-11-25 session while open. */
-  connections(): UpstreamConnection[] {
-    return [this.connection, this.session.current()].filter((connection) => connection !== undefined);
+  upstreamOrUndefined(): UpstreamConnection | undefined {
+    return this.connection;
   }
 
   /** The live connection, or an error that names the backend and says why it is not there. */
@@ -159,7 +142,6 @@ export class Backend {
     // An attempt that connected just as it was stopped is closed here too (closing twice is harmless).
     await Promise.all([
       connection?.close(),
-      this.session.close(),
       connecting?.attempt.then(
         (late) => late.close(),
         () => {},
@@ -179,11 +161,17 @@ export class Backend {
       id: this.id,
       state: this.state,
       transport: this.config.transport,
-      ...connectionStatus(connection, this.refresher?.pollSeconds, this.readyAt),
-      legacySession: connection === undefined ? undefined : this.session.state(),
+      era: connection?.era,
+      protocolVersion: connection?.protocolVersion,
+      protocolFallback: connection?.fallbackReason,
+      listChanges: connection === undefined ? undefined : listChangesText(connection.listChanges, this.refresher?.pollSeconds),
+      server: connection?.serverInfo === undefined ? undefined : `${connection.serverInfo.name} ${connection.serverInfo.version}`,
+      pid: connection?.pid,
+      uptimeSeconds: connection === undefined ? undefined : Math.round((Date.now() - this.readyAt) / 1000),
       restarts: this.restarts,
       lastError: this.lastError,
-      nextRetrySeconds: this.state === 'restarting' ? secondsUntil(this.retryAt) : undefined,
+      nextRetrySeconds:
+        this.state === 'restarting' && this.retryAt > 0 ? Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000)) : undefined,
       counts: countsOf(this.lists),
       ...(this.state === 'ready' && this.capNotes.current.length > 0 ? { degraded: this.capNotes.current } : {}),
       inFlight: this.inFlight,
@@ -244,11 +232,12 @@ export class Backend {
   /** One connection attempt, stoppable; a failure is reported here and gives `undefined`, as does a stale attempt. */
   private async attemptConnection(generation: number, peer: UpstreamPeer, notes: AttemptNotes): Promise<UpstreamConnection | undefined> {
     const abort = new AbortController();
-    const attempt = connectUpstreamLazily(
-      upstreamSpecOf(this.config),
-      peer,
-      connectOptionsOf(this.id, this.clientInfo, this.timings, abort.signal),
-    );
+    const attempt = connectUpstreamLazily(upstreamSpecOf(this.config), peer, {
+      ...this.clientInfo,
+      connectTimeoutMs: this.timings.connectMs,
+      signal: abort.signal,
+      limit: { server: this.id, maxBytes: this.timings.maxMessageBytes },
+    });
     this.connecting = { abort, attempt };
     let connection: UpstreamConnection;
     try {
@@ -277,7 +266,12 @@ export class Backend {
   /** Connected: the lists fetched, then ready (or failed, when they cannot be listed). */
   private async serve(generation: number, connection: UpstreamConnection): Promise<void> {
     this.connection = connection;
-    if (connection.fallbackReason !== undefined) this.logger.warn(fallbackText(this.id, connection), { server: this.id });
+    if (connection.fallbackReason !== undefined) {
+      this.logger.warn(
+        `server "${this.id}" is used on protocol ${connection.protocolVersion ?? '2025-11-25'}: ${connection.fallbackReason}; set protocol = "2025-11-25" for it to skip the attempt`,
+        { server: this.id },
+      );
+    }
     let fetched: Fetched;
     try {
       fetched = await fetchLists(connection, { lists: this.lists, cuts: this.capNotes.cuts }, this.listRequest(allLists));
@@ -315,12 +309,15 @@ export class Backend {
     this.setState('needs-login');
     if (hadLists) this.events.changed(this);
     this.stopLoginWatch();
-    this.stopLoginWatch = watchTokenFile(this.config, () => {
-      if (this.state !== 'needs-login') return;
-      this.logger.info('new OAuth token found; connecting', { server: this.id });
-      this.attempt = 0;
-      void this.connect();
-    });
+    const spec = upstreamSpecOf(this.config);
+    if (spec.kind !== 'stdio' && spec.oauth !== undefined) {
+      this.stopLoginWatch = watchForLogin(spec.oauth.store, () => {
+        if (this.state !== 'needs-login') return;
+        this.logger.info('new OAuth token found; connecting', { server: this.id });
+        this.attempt = 0;
+        void this.connect();
+      });
+    }
     await connection?.close();
   }
 
@@ -373,7 +370,6 @@ export class Backend {
     this.connection = undefined;
     this.refresher?.stop();
     this.refresher = undefined;
-    void this.session.close();
     return connection;
   }
 

@@ -1,7 +1,6 @@
 import type { Metrics } from '@promptyard/core';
 import type { BackendCallSpan, ClientPeer, McpTracing, TraceContext } from '@promptyard/mcp';
 import type { Backend } from '../backends/backend.js';
-import type { Era } from '../sdk/upstream-types.js';
 import { stoppedMessage, timeoutMessage, translateError } from './call-errors.js';
 import type { CallTarget } from './call-errors.js';
 
@@ -9,8 +8,8 @@ import type { CallTarget } from './call-errors.js';
 export interface CallTracker {
   /** Where each call's duration goes, by backend. */
   readonly metrics: Metrics | undefined;
-  /** Counts a call in flight on `backend` over a connection of `era`; returns what `release` needs to forget its client. */
-  hold(backend: Backend, peer: ClientPeer | undefined, era: Era): ClientPeer[] | undefined;
+  /** Counts a call in flight on `backend`; returns what `release` needs to forget its client. */
+  hold(backend: Backend, peer: ClientPeer | undefined): ClientPeer[] | undefined;
   release(backend: Backend, peer: ClientPeer | undefined, held: ClientPeer[] | undefined): void;
 }
 
@@ -50,7 +49,6 @@ export class BackendCall {
     timeoutMs: number,
     peer: ClientPeer | undefined,
     span: BackendCallSpan | undefined,
-    era: Era,
   ) {
     this.tracker = tracker;
     this.backend = backend;
@@ -58,7 +56,7 @@ export class BackendCall {
     this.timeoutMs = timeoutMs;
     this.peer = peer;
     this.span = span;
-    this.held = tracker.hold(backend, peer, era);
+    this.held = tracker.hold(backend, peer);
     this.timed = tracker.metrics?.backendCall(backend.id);
     this.started = backend.calls.start();
   }

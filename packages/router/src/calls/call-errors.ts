@@ -1,7 +1,6 @@
 import { PromptyardError, describeError } from '@promptyard/core';
 import { RpcError } from '@promptyard/mcp';
 import type { Backend } from '../backends/backend.js';
-import type { UpstreamConnection } from '../sdk/upstream-types.js';
 
 /** A call to a backend as its span and its error texts name it: the method and, for a tool, prompt or resource, what it names. */
 export interface CallTarget {
@@ -33,7 +32,7 @@ export const translateError = (backend: Backend, call: CallTarget, timeoutMs: nu
   // timeout is the backend's, and keeps its code.
   if (code === 'REQUEST_TIMEOUT')
     return new PromptyardError('TIMEOUT', timeoutMessage(backend.id, call, timeoutMs), { data: { server: backend.id } });
-  if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || !backend.connections().includes(upstream as UpstreamConnection)) {
+  if (code === 'CONNECTION_CLOSED' || backend.state !== 'ready' || backend.upstreamOrUndefined() !== upstream) {
     return new PromptyardError('BACKEND_UNAVAILABLE', stoppedMessage(backend.id, call, message), { data: { server: backend.id } });
   }
   if (typeof code === 'number') return new RpcError(code, `${backend.id}: ${message}`, (error as { data?: unknown }).data);

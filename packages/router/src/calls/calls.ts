@@ -96,7 +96,7 @@ export class Calls {
         { method: 'tools/call', target: original },
         this.pool.toolTimeout(backend),
         context,
-        (upstream, options) => upstream.callTool(original, routedArguments(route, args), meta, options),
+        (options) => backend.upstream.callTool(original, routedArguments(route, args), meta, options),
       );
     } catch (error) {
       audit.end('failed', describeError(error));
@@ -163,8 +163,8 @@ export class Calls {
     const target = { method: 'prompts/get', target: original };
     let result: GetPromptResult;
     try {
-      result = await this.peers.forward(backend, target, this.pool.requestTimeout(backend), context, (upstream, options) =>
-        upstream.getPrompt(original, args, options),
+      result = await this.peers.forward(backend, target, this.pool.requestTimeout(backend), context, (options) =>
+        backend.upstream.getPrompt(original, args, options),
       );
     } catch (error) {
       audit.end('failed', describeError(error));
@@ -224,15 +224,15 @@ export class Calls {
       const route = this.table.prompts.get(params.ref.name ?? '');
       if (route === undefined) throw this.routes.notFound('Prompt', params.ref.name ?? '', this.table.prompts.keys());
       if (route.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(route.backend, call, this.pool.requestTimeout(route.backend), context, (upstream, options) =>
-        upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
+      return this.peers.forward(route.backend, call, this.pool.requestTimeout(route.backend), context, (options) =>
+        route.backend.upstream.complete({ ...params, ref: { type: 'ref/prompt', name: route.original } }, options),
       );
     }
     if (params.ref.type === 'ref/resource') {
       const target = resolveTemplate(this.table, params.ref.uri ?? '');
       if (target === undefined || target.backend.capabilities.completions === undefined) return empty;
-      return this.peers.forward(target.backend, call, this.pool.requestTimeout(target.backend), context, (upstream, options) =>
-        upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
+      return this.peers.forward(target.backend, call, this.pool.requestTimeout(target.backend), context, (options) =>
+        target.backend.upstream.complete({ ...params, ref: { type: 'ref/resource', uri: target.uri } }, options),
       );
     }
     return empty;

@@ -7,7 +7,7 @@ import type { CallContext } from './call-context.js';
 import { BackendCall, openSpan } from './backend-call.js';
 import type { CallTracker } from './backend-call.js';
 import type { CallTarget } from './call-errors.js';
-import type { Era, UpstreamConnection, UpstreamRequestOptions } from '../sdk/upstream-types.js';
+import type { UpstreamConnection, UpstreamRequestOptions } from '../sdk/upstream-types.js';
 
 const requestOptions = (timeoutMs: number, context: CallContext): UpstreamRequestOptions => ({
   timeoutMs,
@@ -86,15 +86,11 @@ export class PeerRequests implements CallTracker {
     if (this.lastPeer === peer) this.lastPeer = undefined;
   }
 
-  /**
-   * Counts a call in flight on `backend` and remembers its client, for the backend's own requests. Only
-   * a call on a 2025-era connection is a candidate: a 2026-07-28 one asks within its call.
-   */
-  hold(backend: Backend, peer: ClientPeer | undefined, era: Era): ClientPeer[] | undefined {
+  /** Counts a call in flight on `backend` and remembers its client, for the backend's own requests. */
+  hold(backend: Backend, peer: ClientPeer | undefined): ClientPeer[] | undefined {
     backend.inFlight++;
     if (peer === undefined) return undefined;
     this.lastPeer = peer;
-    if (era === 'modern') return undefined;
     const peers = this.inFlightPeers.get(backend) ?? [];
     peers.push(peer);
     this.inFlightPeers.set(backend, peers);
@@ -119,22 +115,21 @@ export class PeerRequests implements CallTracker {
     target: CallTarget,
     timeoutMs: number,
     context: CallContext,
-    call: (upstream: UpstreamConnection, options: UpstreamRequestOptions) => Promise<T>,
+    call: (options: UpstreamRequestOptions) => Promise<T>,
   ): Promise<T> {
     const tracing = this.tracing;
     const span = tracing === undefined || context.trace === undefined ? undefined : openSpan(tracing, context.trace, backend, target);
     let upstream: UpstreamConnection;
     try {
-      // The connection at the revision the client speaks, where the server offers it (`revision-match.ts`).
-      upstream = await backend.upstreamFor(context.peer);
+      upstream = backend.upstream;
     } catch (error) {
       span?.end(errorTypeOf(error));
       throw error;
     }
-    const pending = new BackendCall(this, backend, target, timeoutMs, context.peer, span, upstream.era);
+    const pending = new BackendCall(this, backend, target, timeoutMs, context.peer, span);
     let result: T;
     try {
-      result = await this.run(pending, upstream, context, call);
+      result = await this.run(pending, context, call);
     } catch (error) {
       const failure = pending.failure(error, upstream);
       pending.end(context.signal?.aborted === true ? 'cancelled' : errorTypeOf(failure));
@@ -144,19 +139,14 @@ export class PeerRequests implements CallTracker {
     return result;
   }
 
-  private run<T>(
-    pending: BackendCall,
-    upstream: UpstreamConnection,
-    context: CallContext,
-    call: (upstream: UpstreamConnection, options: UpstreamRequestOptions) => Promise<T>,
-  ): Promise<T> {
+  private run<T>(pending: BackendCall, context: CallContext, call: (options: UpstreamRequestOptions) => Promise<T>): Promise<T> {
     const { timeoutMs, span } = pending;
     // Only a 2026-07-28 backend asks its client from inside the call's own async flow (input_required
     // rounds), where the context names the caller exactly; a 2025-era backend's requests arrive from
     // its transport, outside any call. AsyncLocalStorage turns on promise hooks for the whole
     // process, so it is entered only when it helps.
-    if (upstream.era !== 'modern') return call(upstream, traced(requestOptions(timeoutMs, context), span));
-    if (context.multiRound !== undefined) return call(upstream, traced(passThroughOptions(timeoutMs, context), span));
-    return this.context.run(context, () => call(upstream, traced(requestOptions(timeoutMs, context), span)));
+    if (pending.backend.era !== 'modern') return call(traced(requestOptions(timeoutMs, context), span));
+    if (context.multiRound !== undefined) return call(traced(passThroughOptions(timeoutMs, context), span));
+    return this.context.run(context, () => call(traced(requestOptions(timeoutMs, context), span)));
   }
 }

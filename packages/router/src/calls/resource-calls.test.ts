@@ -8,7 +8,6 @@ import { CallWindow } from './call-window.js';
 const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy', subscribe = true) => {
   const calls: string[] = [];
   const upstream = {
-    era,
     subscribe: async (uri: string) => {
       calls.push(`subscribe ${uri}`);
       if (outcomes.shift() === 'fail') throw Object.assign(new Error('subscription refused'), { code: -32603 });
@@ -23,8 +22,7 @@ const backend = (outcomes: ('ok' | 'fail')[], era: 'legacy' | 'modern' = 'legacy
     calls: new CallWindow(),
     capabilities: { resources: subscribe ? { subscribe: true } : {} },
     upstream,
-    upstreamFor: async () => upstream,
-    connections: () => [upstream],
+    upstreamOrUndefined: () => upstream,
   };
   return { backend: stub as unknown as Backend, calls };
 };

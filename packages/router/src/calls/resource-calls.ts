@@ -11,12 +11,8 @@ export const readResource = async (
   timeoutMs: number,
   context: CallContext,
 ): Promise<ReadResourceResult> => {
-  const result = await peers.forward(
-    target.backend,
-    { method: 'resources/read', target: target.uri },
-    timeoutMs,
-    context,
-    (upstream, options) => upstream.readResource(target.uri, options),
+  const result = await peers.forward(target.backend, { method: 'resources/read', target: target.uri }, timeoutMs, context, (options) =>
+    target.backend.upstream.readResource(target.uri, options),
   );
   // Contents carry the URI the client asked for, so links between them stay resolvable.
   return rewriteReadResult(result, uriMapFor(target.backend.config.prefix));
@@ -58,10 +54,10 @@ export class ResourceSubscriptions {
 
   private async subscribeUpstream(target: ResourceTarget, timeoutMs: number): Promise<void> {
     // A 2026-07-28 server that cannot announce updates has its resource read again instead (polling).
-    if (target.backend.capabilities.resources?.subscribe !== true && target.backend.upstream.era !== 'modern')
+    if (target.backend.capabilities.resources?.subscribe !== true && target.backend.era !== 'modern')
       throw new PromptyardError('INVALID_REQUEST', `Server "${target.backend.id}" does not support resource subscriptions.`);
-    await this.peers.forward(target.backend, { method: 'resources/subscribe' }, timeoutMs, {}, (upstream, options) =>
-      upstream.subscribe(target.uri, options.timeoutMs),
+    await this.peers.forward(target.backend, { method: 'resources/subscribe' }, timeoutMs, {}, (options) =>
+      target.backend.upstream.subscribe(target.uri, options.timeoutMs),
     );
   }
 

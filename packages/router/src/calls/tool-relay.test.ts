@@ -29,7 +29,7 @@ const relayed = (
     state: 'ready',
     inFlight: 0,
     calls: new CallWindow(),
-    upstreamNow: () => ({ relay }),
+    upstreamOrUndefined: () => ({ relay }),
   } as unknown as Backend;
   const tools: RouteTable['tools'] = new Map([
     [

@@ -54,7 +54,7 @@ export const relayToolCall = (
   const meta = params['_meta'] as Record<string, unknown> | undefined;
   if (route === undefined || (meta !== undefined && meta['progressToken'] !== undefined)) return undefined;
   const { backend, original } = route;
-  const relay = backend.upstreamNow(peer)?.relay;
+  const relay = backend.state === 'ready' ? backend.upstreamOrUndefined()?.relay : undefined;
   if (relay === undefined || routing.approvals?.required(undefined, name, backend.id) !== undefined) return undefined;
   const args = params['arguments'] as Record<string, unknown> | undefined;
   const audit = routing.auditor.begin(
@@ -72,7 +72,7 @@ export const relayToolCall = (
   // With traces on, the call is a CLIENT span (child of the relayed request's), its context sent in `_meta`.
   const tracing = routing.peers.tracing;
   const span = tracing === undefined ? undefined : openSpan(tracing, trace?.(), backend, target);
-  const pending = new BackendCall(routing.peers, backend, target, toolTimeoutMs(backend.config, routing.timeouts), peer, span, 'legacy');
+  const pending = new BackendCall(routing.peers, backend, target, toolTimeoutMs(backend.config, routing.timeouts), peer, span);
   let finished = false;
   const finish = (error?: string, failed?: string): void => {
     finished = true;

@@ -30,8 +30,7 @@ describe('resolveUri', () => {
       lists,
       capabilities: { resources: {} },
       upstream,
-      upstreamFor: async () => upstream,
-      connections: () => [upstream],
+      upstreamOrUndefined: () => upstream,
     };
     return stub as unknown as Backend;
   });

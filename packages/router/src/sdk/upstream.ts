@@ -1,6 +1,6 @@
 /**
- * The SDK seam: the only code in the router that imports the MCP SDK. Here each backend's shared
- * connections are opened (`upstream-transport.ts` for stdio, Streamable HTTP and SSE,
+ * The SDK seam: the only code in the router that imports the MCP SDK. Here each backend's one
+ * shared connection is opened (`upstream-transport.ts` for stdio, Streamable HTTP and SSE,
  * `upstream-connection.ts` for its requests), its `subscriptions/listen` stream probed for and kept
  * (`listen.ts`; framed as SSE or JSON lines, the latter reframed in `bounded-fetch.ts`), its
  * 2026-07-28 results read liberally (`liberal-results.ts`),
