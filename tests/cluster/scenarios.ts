@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Cluster } from '../../test-support/cluster.js';
-import { conformanceVersions, regressions } from '../../test-support/conformance.js';
+import { conformanceVersions, failedChecks, regressions } from '../../test-support/conformance.js';
 import type { ConformanceOutcomes, ConformanceSuite } from '../../test-support/conformance.js';
 import { promtoolProblems } from '../../test-support/metrics.js';
 import { startPrometheus } from '../../test-support/prometheus.js';
@@ -37,13 +37,26 @@ export const conformanceThroughNginx = async (
       return { version, node, balanced };
     });
     const failures: string[] = [];
+    const said: string[] = [];
     for (const { version, node, balanced } of await Promise.all(runs)) {
       const passed = (outcomes: ConformanceOutcomes): string[] => [...outcomes].filter(([, ok]) => ok).map(([scenario]) => scenario);
       expect(passed(node), `scenarios one replica passes at ${version}`).toEqual(expect.arrayContaining([...mustPass[version]]));
       const lost = regressions(node, balanced);
       if (lost.length > 0) failures.push(`${version}: ${lost.join(', ')}`);
+      for (const scenario of lost) said.push(...(await failedChecks(join(output, `nginx-${version}`), scenario)));
     }
-    expect(failures, 'scenarios that pass against one replica but fail through nginx').toEqual([]);
+    // What failed and what nginx saw (5xx answers, upstream errors), so that a failure says why.
+    const nginxSaw = async (): Promise<string> =>
+      [
+        ...(await cluster.nginx.accessLog()).split('\n').filter((line) => /^\S+ \S+ 5\d\d /.test(line)),
+        ...cluster.nginx.log.text.split('\n').filter((line) => /\[(?:error|warn|crit|alert)\]/.test(line)),
+      ].join('\n');
+    expect(
+      failures,
+      failures.length === 0
+        ? ''
+        : `scenarios that pass against one replica but fail through nginx; their failed checks:\n${said.join('\n')}\nnginx:\n${await nginxSaw()}`,
+    ).toEqual([]);
   } finally {
     await rm(output, { recursive: true, force: true });
   }
