@@ -20,6 +20,7 @@ import { startOtlpReceiver } from '../../test-support/otlp-receiver.js';
 import type { OtlpReceiver, ReceivedSpan } from '../../test-support/otlp-receiver.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, inParallel } from './clients.js';
+import { keepAliveOutlastsNginx } from './keep-alive.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
 
 const serverCli = fileURLToPath(new URL('../../apps/server/dist/cli.js', import.meta.url));
@@ -132,6 +133,10 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
       await Promise.allSettled(sessions.map((session) => session.close()));
     }
   }, 90_000);
+
+  it('keeps an idle connection from nginx open longer than nginx keeps it in its pool, so no request is sent on a closed one', async () => {
+    await keepAliveOutlastsNginx(cluster);
+  }, 30_000);
 
   it('is scraped by a real Prometheus on every replica, promtool-clean', async () => {
     await prometheusScrape(cluster, async () => {

@@ -12,6 +12,7 @@ import type { Cluster } from '../../test-support/cluster.js';
 import { conformanceSuite } from '../../test-support/conformance.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, eventually, requestCounts } from './clients.js';
+import { keepAliveOutlastsNginx } from './keep-alive.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
 
 const greet = '---\ndescription: Greets\narguments:\n  - name: who\n    required: true\n---\nHello {{ who }}\n';
@@ -55,6 +56,10 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       '2026-07-28': ['prompts-list', 'tools-list'],
     });
   }, 120_000);
+
+  it('keeps an idle connection from nginx open longer than nginx keeps it in its pool, so no request is sent on a closed one', async () => {
+    await keepAliveOutlastsNginx(cluster);
+  }, 30_000);
 
   it('serves 300 requests of one SDK v1 session from all 3 replicas, and its GET stream hears every list_changed', async () => {
     const session = await connectV1(cluster.url);
