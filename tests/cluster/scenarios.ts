@@ -17,6 +17,13 @@ import { startPrometheus } from '../../test-support/prometheus.js';
 import { connectModern, connectV1, eventually, gaugeOnEach } from './clients.js';
 import type { V1Session } from './clients.js';
 
+/** What nginx saw: its 5xx answers (access log) and upstream errors (error log), so that a failure says why. */
+const nginxSaw = async (cluster: Cluster): Promise<string> =>
+  [
+    ...(await cluster.nginx.accessLog()).split('\n').filter((line) => /^\S+ \S+ 5\d\d /.test(line)),
+    ...cluster.nginx.log.text.split('\n').filter((line) => /\[(?:error|warn|crit|alert)\]/.test(line)),
+  ].join('\n');
+
 /**
  * The suite at both revisions against replica 0 directly and through nginx: every scenario that
  * passes against the one node passes through the balancer. `mustPass` names scenarios the node is
@@ -45,17 +52,11 @@ export const conformanceThroughNginx = async (
       if (lost.length > 0) failures.push(`${version}: ${lost.join(', ')}`);
       for (const scenario of lost) said.push(...(await failedChecks(join(output, `nginx-${version}`), scenario)));
     }
-    // What failed and what nginx saw (5xx answers, upstream errors), so that a failure says why.
-    const nginxSaw = async (): Promise<string> =>
-      [
-        ...(await cluster.nginx.accessLog()).split('\n').filter((line) => /^\S+ \S+ 5\d\d /.test(line)),
-        ...cluster.nginx.log.text.split('\n').filter((line) => /\[(?:error|warn|crit|alert)\]/.test(line)),
-      ].join('\n');
     expect(
       failures,
       failures.length === 0
         ? ''
-        : `scenarios that pass against one replica but fail through nginx; their failed checks:\n${said.join('\n')}\nnginx:\n${await nginxSaw()}`,
+        : `scenarios that pass against one replica but fail through nginx; their failed checks:\n${said.join('\n')}\nnginx:\n${await nginxSaw(cluster)}`,
     ).toEqual([]);
   } finally {
     await rm(output, { recursive: true, force: true });
@@ -174,9 +175,12 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const failed = all.filter((record) => record.error !== undefined);
     expect(all).toHaveLength(options.clients * options.callsPerClient);
     // Only calls that were in flight when the replica died may fail, and they fail fast.
+    const late = failed.filter((record) => record.start >= killed).map((record) => record.error);
     expect(
-      failed.filter((record) => record.start >= killed).map((record) => record.error),
-      'calls started after the replica died that failed',
+      late,
+      late.length === 0
+        ? ''
+        : `calls started after replica ${options.victim} (port ${cluster.nodes[options.victim]?.port}) died that failed; nginx:\n${await nginxSaw(cluster)}`,
     ).toEqual([]);
     expect(failed.filter((record) => record.end - record.start > failFastMs).length, `failed calls that took over ${failFastMs} ms`).toBe(
       0,
