@@ -13,6 +13,7 @@ import { conformanceSuite } from '../../test-support/conformance.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, eventually, requestCounts } from './clients.js';
 import { keepAliveOutlastsNginx } from './keep-alive.js';
+import { deleteEndsSessionEverywhere } from './session-delete.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
 
 const greet = '---\ndescription: Greets\narguments:\n  - name: who\n    required: true\n---\nHello {{ who }}\n';
@@ -56,6 +57,10 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       '2026-07-28': ['prompts-list', 'tools-list'],
     });
   }, 120_000);
+
+  it('answers the DELETE of a 2025 session once every replica has forgotten it: the next request gets 404 wherever it lands', async () => {
+    await deleteEndsSessionEverywhere(cluster);
+  }, 30_000);
 
   it('keeps an idle connection from nginx open longer than nginx keeps it in its pool, so no request is sent on a closed one', async () => {
     await keepAliveOutlastsNginx(cluster);
