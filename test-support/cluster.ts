@@ -17,7 +17,6 @@ import { scrape } from './metrics.js';
 import { startNginx } from './nginx.js';
 import type { Nginx } from './nginx.js';
 import { isAlive, Output } from './output.js';
-import { freePort } from './prometheus.js';
 import { startRedisServer } from './redis-server.js';
 import type { RedisServer } from './redis-server.js';
 
@@ -97,7 +96,8 @@ class Replica implements ClusterNode {
   private child: ChildProcess | undefined;
 
   readonly index: number;
-  readonly port: number;
+  /** 0 until the first start binds a free port (the replica picks it: no other process can take it in between); kept for restarts. */
+  port: number;
   private readonly command: readonly string[];
   private readonly env: Record<string, string>;
   private readonly app: ClusterApp;
@@ -142,7 +142,8 @@ class Replica implements ClusterNode {
       ),
     );
     exited.catch(() => {});
-    await Promise.race([run.waitFor(/listening on http:\/\/\S+/, 20_000), exited]);
+    const [, bound] = await Promise.race([run.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/, 20_000), exited]);
+    this.port = Number(bound);
     // A gateway serves before its backends are up; a replica counts as started once each has had its first attempt.
     if (this.app === 'gateway') await Promise.race([run.waitFor(/\d+ of \d+ servers ready/, 20_000), exited]);
   }
@@ -190,7 +191,7 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
     const env = childEnv({ ...(options.shared === false ? {} : { PROMPTYARD_CLUSTER_REDIS_URL: redis.url }), ...options.env });
     for (let index = 0; index < count; index += 1) {
       const own = { ...env, ...options.envOf?.(index) };
-      replicas.push(new Replica(index, await freePort(), command, own, options.app));
+      replicas.push(new Replica(index, 0, command, own, options.app));
     }
     await Promise.all(replicas.map((replica) => replica.start()));
     nginx = await startNginx(replicas.map((replica) => replica.port));

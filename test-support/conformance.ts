@@ -57,6 +57,22 @@ export const conformanceSuite = async (): Promise<ConformanceSuite> => {
   };
 };
 
+/** What the failed checks of `scenario` said, from its checks.json in a run's results folder `dir` (for a failure message). */
+export const failedChecks = async (dir: string, scenario: string): Promise<string[]> => {
+  const said: string[] = [];
+  for (const entry of await readdir(dir).catch(() => [])) {
+    if (/^server-(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/.exec(entry)?.[1] !== scenario) continue;
+    const checks = JSON.parse(await readFile(join(dir, entry, 'checks.json'), 'utf8').catch(() => '[]')) as {
+      id?: string;
+      status: string;
+      errorMessage?: string;
+    }[];
+    for (const check of checks)
+      if (check.status === 'FAILURE') said.push(`${check.id ?? scenario}: ${check.errorMessage ?? '(no message)'}`);
+  }
+  return said;
+};
+
 /** The scenarios that pass in `reference` and not in `other`. */
 export const regressions = (reference: ConformanceOutcomes, other: ConformanceOutcomes): string[] =>
   [...reference].filter(([scenario, passed]) => passed && other.get(scenario) !== true).map(([scenario]) => scenario);

@@ -20,6 +20,7 @@ import { startOtlpReceiver } from '../../test-support/otlp-receiver.js';
 import type { OtlpReceiver, ReceivedSpan } from '../../test-support/otlp-receiver.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, inParallel } from './clients.js';
+import { keepAliveOutlastsNginx } from './keep-alive.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
 
 const serverCli = fileURLToPath(new URL('../../apps/server/dist/cli.js', import.meta.url));
@@ -133,6 +134,10 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
     }
   }, 90_000);
 
+  it('keeps an idle connection from nginx open longer than nginx keeps it in its pool, so no request is sent on a closed one', async () => {
+    await keepAliveOutlastsNginx(cluster);
+  }, 30_000);
+
   it('is scraped by a real Prometheus on every replica, promtool-clean', async () => {
     await prometheusScrape(cluster, async () => {
       const client = await connectModern(cluster.url);
@@ -146,10 +151,10 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
     await redisOutage(cluster, (client) => client.callTool({ name: 'everything_echo', arguments: { message: 'during the outage' } }));
   }, 60_000);
 
-  it('survives a replica SIGKILLed while 20 2026-07-28 clients make 200 calls each: in-flight calls fail fast, later ones succeed', async () => {
+  it('survives a replica SIGKILLed while 20 2026-07-28 clients make 60 calls each: in-flight calls fail fast, later ones succeed', async () => {
     await killReplicaUnderLoad(cluster, {
       clients: 20,
-      callsPerClient: 200,
+      callsPerClient: 60,
       victim: 2,
       connect: modernLoad(cluster.url, (client, index) =>
         client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, { timeout: 15_000 }),
@@ -157,10 +162,10 @@ describe('promptyard-gateway: 3 replicas, Redis, nginx round-robin', () => {
     });
   }, 120_000);
 
-  it('survives a replica SIGKILLed while 20 2025 sessions make 200 calls each: in-flight calls fail fast, later ones succeed, sessions go on', async () => {
+  it('survives a replica SIGKILLed while 20 2025 sessions make 60 calls each: in-flight calls fail fast, later ones succeed, sessions go on', async () => {
     await killReplicaUnderLoad(cluster, {
       clients: 20,
-      callsPerClient: 200,
+      callsPerClient: 60,
       victim: 1,
       connect: v1Load(cluster.url, (session, index) =>
         session.client.callTool({ name: 'everything_echo', arguments: { message: `call ${index}` } }, undefined, { timeout: 15_000 }),

@@ -10,12 +10,19 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Cluster } from '../../test-support/cluster.js';
-import { conformanceVersions, regressions } from '../../test-support/conformance.js';
+import { conformanceVersions, failedChecks, regressions } from '../../test-support/conformance.js';
 import type { ConformanceOutcomes, ConformanceSuite } from '../../test-support/conformance.js';
 import { promtoolProblems } from '../../test-support/metrics.js';
 import { startPrometheus } from '../../test-support/prometheus.js';
 import { connectModern, connectV1, eventually, gaugeOnEach } from './clients.js';
 import type { V1Session } from './clients.js';
+
+/** What nginx saw: its 5xx answers (access log) and upstream errors (error log), so that a failure says why. */
+const nginxSaw = async (cluster: Cluster): Promise<string> =>
+  [
+    ...(await cluster.nginx.accessLog()).split('\n').filter((line) => /^\S+ \S+ 5\d\d /.test(line)),
+    ...cluster.nginx.log.text.split('\n').filter((line) => /\[(?:error|warn|crit|alert)\]/.test(line)),
+  ].join('\n');
 
 /**
  * The suite at both revisions against replica 0 directly and through nginx: every scenario that
@@ -37,13 +44,20 @@ export const conformanceThroughNginx = async (
       return { version, node, balanced };
     });
     const failures: string[] = [];
+    const said: string[] = [];
     for (const { version, node, balanced } of await Promise.all(runs)) {
       const passed = (outcomes: ConformanceOutcomes): string[] => [...outcomes].filter(([, ok]) => ok).map(([scenario]) => scenario);
       expect(passed(node), `scenarios one replica passes at ${version}`).toEqual(expect.arrayContaining([...mustPass[version]]));
       const lost = regressions(node, balanced);
       if (lost.length > 0) failures.push(`${version}: ${lost.join(', ')}`);
+      for (const scenario of lost) said.push(...(await failedChecks(join(output, `nginx-${version}`), scenario)));
     }
-    expect(failures, 'scenarios that pass against one replica but fail through nginx').toEqual([]);
+    expect(
+      failures,
+      failures.length === 0
+        ? ''
+        : `scenarios that pass against one replica but fail through nginx; their failed checks:\n${said.join('\n')}\nnginx:\n${await nginxSaw(cluster)}`,
+    ).toEqual([]);
   } finally {
     await rm(output, { recursive: true, force: true });
   }
@@ -161,9 +175,12 @@ export const killReplicaUnderLoad = async (cluster: Cluster, options: KillOption
     const failed = all.filter((record) => record.error !== undefined);
     expect(all).toHaveLength(options.clients * options.callsPerClient);
     // Only calls that were in flight when the replica died may fail, and they fail fast.
+    const late = failed.filter((record) => record.start >= killed).map((record) => record.error);
     expect(
-      failed.filter((record) => record.start >= killed).map((record) => record.error),
-      'calls started after the replica died that failed',
+      late,
+      late.length === 0
+        ? ''
+        : `calls started after replica ${options.victim} (port ${cluster.nodes[options.victim]?.port}) died that failed; nginx:\n${await nginxSaw(cluster)}`,
     ).toEqual([]);
     expect(failed.filter((record) => record.end - record.start > failFastMs).length, `failed calls that took over ${failFastMs} ms`).toBe(
       0,

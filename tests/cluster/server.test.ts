@@ -12,6 +12,8 @@ import type { Cluster } from '../../test-support/cluster.js';
 import { conformanceSuite } from '../../test-support/conformance.js';
 import type { ConformanceSuite } from '../../test-support/conformance.js';
 import { connectModern, connectV1, eventually, requestCounts } from './clients.js';
+import { keepAliveOutlastsNginx } from './keep-alive.js';
+import { deleteEndsSessionEverywhere } from './session-delete.js';
 import { conformanceThroughNginx, killReplicaUnderLoad, modernLoad, prometheusScrape, redisOutage, v1Load } from './scenarios.js';
 
 const greet = '---\ndescription: Greets\narguments:\n  - name: who\n    required: true\n---\nHello {{ who }}\n';
@@ -55,6 +57,14 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
       '2026-07-28': ['prompts-list', 'tools-list'],
     });
   }, 120_000);
+
+  it('answers the DELETE of a 2025 session once every replica has forgotten it: the next request gets 404 wherever it lands', async () => {
+    await deleteEndsSessionEverywhere(cluster);
+  }, 30_000);
+
+  it('keeps an idle connection from nginx open longer than nginx keeps it in its pool, so no request is sent on a closed one', async () => {
+    await keepAliveOutlastsNginx(cluster);
+  }, 30_000);
 
   it('serves 300 requests of one SDK v1 session from all 3 replicas, and its GET stream hears every list_changed', async () => {
     const session = await connectV1(cluster.url);
@@ -106,10 +116,10 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
     await redisOutage(cluster, (client) => client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } }));
   }, 60_000);
 
-  it('survives a replica SIGKILLed while 20 2026-07-28 clients make 200 calls each: in-flight calls fail fast, later ones succeed', async () => {
+  it('survives a replica SIGKILLed while 20 2026-07-28 clients make 60 calls each: in-flight calls fail fast, later ones succeed', async () => {
     await killReplicaUnderLoad(cluster, {
       clients: 20,
-      callsPerClient: 200,
+      callsPerClient: 60,
       victim: 2,
       connect: modernLoad(cluster.url, (client, index) =>
         client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 }),
@@ -117,10 +127,10 @@ describe('promptyard-server: 3 replicas, Redis, nginx round-robin', () => {
     });
   }, 120_000);
 
-  it('survives a replica SIGKILLed while 20 2025 sessions make 200 calls each: in-flight calls fail fast, later ones succeed, sessions go on, streams resume', async () => {
+  it('survives a replica SIGKILLed while 20 2025 sessions make 60 calls each: in-flight calls fail fast, later ones succeed, sessions go on, streams resume', async () => {
     await killReplicaUnderLoad(cluster, {
       clients: 20,
-      callsPerClient: 200,
+      callsPerClient: 60,
       victim: 1,
       connect: v1Load(cluster.url, (session, index) =>
         session.client.getPrompt({ name: 'greet', arguments: { who: `call ${index}` } }, { timeout: 15_000 }),

@@ -58,9 +58,9 @@ export const checkSource = (state: SourceState, context: FollowContext): Promise
 
 /**
  * How far ahead of a new commit's announcement the replicas switch to it: time for each to fetch it.
- * A replica still fetching at that moment moves when its fetch ends, and clients behind a round-robin
- * balancer then see the old text again in between; a shallow fetch of one commit took over a second on
- * a loaded 2-core machine (the cluster test), so the replicas get two.
+ * A replica still fetching at that moment holds its readers until it has moved (`moveLate`), so that
+ * clients behind a round-robin balancer never see the old text again; a shallow fetch of one commit
+ * took over a second on a loaded 2-core machine (the cluster test), so the replicas get two.
  */
 const switchDelayMs = 2000;
 
@@ -92,11 +92,46 @@ export const announce = async (state: SourceState, ref: string, commit: string, 
   }
 };
 
+/** The longest a replica holds its readers past the switch time while it still fetches; then they get the old commit. */
+const holdReadersMs = 10_000;
+
+/** Whether `fetched` settles within `ms` (rejects when it fails). */
+const within = async (fetched: Promise<void>, ms: number): Promise<boolean> => {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      fetched.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/**
+ * Moves at the switch time a replica reached before its fetch ended: the other replicas serve the new
+ * commit from then on, so this one's readers wait for its move (within `holdReadersMs`) rather than
+ * get the old commit in between. The move asks for its swap while this one still holds the gate.
+ */
+const moveLate = async (state: SourceState, commit: string, fetched: Promise<void>, logger: Logger): Promise<boolean> => {
+  let moving: Promise<boolean> | undefined;
+  await state.gate.exclusive(async () => {
+    if (await within(fetched, holdReadersMs)) moving = moveSource(state, state.config.ref, commit, logger, undefined, true);
+  });
+  if (moving !== undefined) return moving;
+  await fetched;
+  return moveSource(state, state.config.ref, commit, logger);
+};
+
 /** Moves the source to the commit the cluster agreed on (another node found it): fetched first, moved at the time it names. */
 export const followCluster = (state: SourceState, commit: string, at: number, context: FollowContext): Promise<boolean> =>
   queued(state, async () => {
     try {
-      if (!(await state.remote.has(commit))) await state.remote.fetch(state.config.ref, commit);
+      const fetched = (async (): Promise<void> => {
+        if (!(await state.remote.has(commit))) await state.remote.fetch(state.config.ref, commit);
+      })();
+      const late = await Promise.race([fetched.then(() => false), waitUntil(at).then(() => true)]);
+      if (late) return await moveLate(state, commit, fetched, context.logger);
       await waitUntil(at);
       return await moveSource(state, state.config.ref, commit, context.logger);
     } catch (error) {

@@ -19,7 +19,7 @@ let repo: TestRepo;
 const folders: string[] = [];
 const open: GitLibrary[] = [];
 /** The running `git daemon`: how to stop it and its end. */
-let daemon: { readonly kill: () => void; readonly done: Promise<unknown> } | undefined;
+let daemon: { readonly pid: number | undefined; readonly kill: () => void; readonly done: Promise<unknown> } | undefined;
 
 const folder = async (): Promise<string> => {
   const made = await mkdtemp(join(tmpdir(), 'promptyard-git-cache-'));
@@ -55,7 +55,7 @@ const startDaemon = async (port?: number): Promise<string> => {
     ['--verbose', '--reuseaddr', '--export-all', `--base-path=${repo.root}`, '--listen=127.0.0.1', `--port=${port}`, repo.root],
     { env: gitEnv, extendEnv: false, reject: false },
   );
-  daemon = { kill: () => void started.kill(), done: started };
+  daemon = { pid: started.pid, kill: () => void started.kill(), done: started };
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     started.stderr?.on('data', (chunk: Buffer) => {
@@ -71,6 +71,7 @@ const stopDaemon = async (): Promise<void> => {
   const running = daemon;
   daemon = undefined;
   if (running === undefined) return;
+  if (running.pid !== undefined) process.kill(running.pid, 'SIGCONT');
   running.kill();
   await running.done;
 };
@@ -189,6 +190,34 @@ describe('replicas', () => {
     expect(report.moved.get(nodeA.sources[0]?.id ?? '')).toBe(ahead);
     expect((await bMoved).commit).toBe(ahead);
     expect(await readFile(join(nodeB.sources[0]?.dir ?? '', 'a.md'), 'utf8')).toBe('a2');
+  });
+
+  it('hold the readers of a replica from the switch time until it has moved when its fetch ends later', async () => {
+    await repo.commit({ 'prompts/a.md': 'a1' });
+    const url = await startDaemon();
+    const store = createMemoryStore();
+    const nodeA = await library([source(url)], await folder(), { cluster: memoryCluster(store, 'a') });
+    const nodeB = await library([source(url)], await folder(), { cluster: memoryCluster(store, 'b') });
+    const ahead = await repo.commit({ 'prompts/a.md': 'a2' });
+    // Node A announces the new commit; from then on the remote stalls, so node B's fetch of it outlasts the switch time.
+    memoryCluster(store, 'test')
+      .sharedMap('git-library')
+      .onChange(() => {
+        if (daemon?.pid !== undefined) process.kill(daemon.pid, 'SIGSTOP');
+      });
+    nodeA.start();
+    nodeB.start();
+    const aMoved = nextVersion(nodeA);
+    const bMoved = nextVersion(nodeB);
+    await nodeA.sync();
+    expect((await aMoved).commit).toBe(ahead);
+    const [bSource] = nodeB.sources;
+    if (bSource === undefined) throw new Error('node B has no source');
+    // A reader on node B, after node A moved: it must not be answered from the old commit.
+    const read = bSource.gate.shared(() => readFile(join(bSource.dir, 'a.md'), 'utf8'));
+    if (daemon?.pid !== undefined) process.kill(daemon.pid, 'SIGCONT');
+    expect(await read).toBe('a2');
+    expect((await bMoved).commit).toBe(ahead);
   });
 
   it('poll once per period across nodes', async () => {

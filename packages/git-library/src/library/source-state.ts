@@ -155,9 +155,11 @@ export const moveSource = async (
   logger: Logger,
   /** A new config (a changed ref): served from the same moment as the commit, a new version even at the same commit. */
   config?: GitSourceConfig,
+  /** The cache has the commit: the swap is asked for at once (a caller holding the gate hands it over without a gap). */
+  fetched = false,
 ): Promise<boolean> => {
   if (commit === state.commit && config === undefined) return false;
-  if (!(await state.remote.has(commit))) await state.remote.fetch(ref, commit);
+  if (!fetched && !(await state.remote.has(commit))) await state.remote.fetch(ref, commit);
   const from = state.commit;
   let files = 0;
   await state.gate.exclusive(async () => {

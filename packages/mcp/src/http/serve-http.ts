@@ -57,6 +57,14 @@ const announce = (blueprint: McpServerBlueprint, sdkPath: SdkPath, options: Http
   });
 };
 
+/**
+ * How long an idle keep-alive connection stays open: longer than a balancer keeps its idle
+ * connections to the replicas (nginx's upstream `keepalive_timeout`, 60 s in
+ * deploy/nginx/promptyard.conf; load balancers' usual idle timeout is 60 s). With Node's 5 s, the
+ * balancer would send a request on a connection the server had just closed, and answer it 502.
+ */
+const httpKeepAliveMs = 75_000;
+
 /** Binds `server`; a port in use is a configuration error the user can fix. */
 const listen = (server: NodeServer, options: HttpServeOptions, failed: () => void): Promise<void> =>
   new Promise<void>((resolve, reject) => {
@@ -197,7 +205,7 @@ export const serveHttp = async (blueprint: McpServerBlueprint, options: HttpServ
   };
   const bound = { url: '' };
   const front = createFront(sdk, blueprint, options, endpoints, bound, roster);
-  const httpServer = createServer(frontListener(front));
+  const httpServer = createServer({ keepAliveTimeout: httpKeepAliveMs }, frontListener(front));
   await listen(httpServer, options, () => void stop());
   httpServer.on('error', (error) => logger.error('http server error', { reason: error.message }));
   const address = httpServer.address() as AddressInfo;

@@ -8,11 +8,15 @@ import { sseRetryMs } from './resumable-streams.js';
 import type { LegacySession } from './session-table.js';
 import type { SessionsContext } from './session-types.js';
 
-/** Leaves the session out of this node's table and, at the client's DELETE, out of the cluster's store. */
-const closedBy = (context: SessionsContext, id: string | undefined): void => {
+/**
+ * Leaves the session out of this node's table and, at the client's DELETE, out of the cluster's store.
+ * The DELETE is answered once the store has dropped the record and told the other nodes: a request
+ * that follows it gets 404 whichever node the balancer sends it to.
+ */
+const closedBy = async (context: SessionsContext, id: string | undefined): Promise<void> => {
   if (id === undefined) return;
   context.table.forget(id);
-  void context.cluster
+  await context.cluster
     ?.deleteSession(id)
     .catch((error: unknown) =>
       context.logger.warn('a closed session stays in the cluster until it expires', { reason: (error as Error).message }),
