@@ -3,39 +3,16 @@
 // itself runs on the pinned Node (scripts/ensure-node.mjs), so the binaries the tests spawn with
 // process.execPath run on it, and its folder leads PATH, so a `node` found there is the same one.
 // Each run writes its own JSON report (.tmp/vitest-node<major>.json, summed by scripts/test-summary.mjs)
-// and prints one plain line. `node scripts/test-node-matrix.mjs [--full] [major …]` runs some of them.
+// and prints one plain line. `node scripts/test-node-matrix.mjs [major …]` runs some of them.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureNode, pinnedNodes } from './ensure-node.mjs';
 
 const blackBox = ['e2e', 'cluster'];
-/**
- * What Node 22 and 26 run when the matrix is not --full: both binaries serving and relaying over stdio
- * and HTTP, OAuth (fetch, WebCrypto through jose) and replicas behind nginx sharing a Redis, on each Node,
- * within CI's time budget (docs/contributing.md has the figures). Node 24, the active LTS, runs all of it.
- */
-const coreFiles = [
-  'apps/server/test/stdio.test.ts',
-  'apps/server/test/http.test.ts',
-  'apps/server/test/oauth.test.ts',
-  'apps/gateway/test/gateway.test.ts',
-  'apps/gateway/test/passthrough.test.ts',
-  'apps/gateway/test/oauth.test.ts',
-  'tests/cluster/git-library.test.ts',
-  'tests/cluster/pins.test.ts',
-];
-const full = process.argv.includes('--full');
-/** The runs, in order: every black-box test on Node 24, the core of them on 22 and 26 (all of them with --full). */
-const matrixRuns = [
-  { major: 24, projects: blackBox, files: [], label: 'e2e, cluster' },
-  ...[22, 26].map((major) =>
-    full
-      ? { major, projects: blackBox, files: [], label: 'e2e, cluster' }
-      : { major, projects: blackBox, files: coreFiles, label: `e2e, cluster: the core ${coreFiles.length} files` },
-  ),
-];
+/** The runs, in order: every black-box test on each pinned Node, the active LTS first. */
+const matrixRuns = [24, 22, 26].map((major) => ({ major, projects: blackBox, label: blackBox.join(', ') }));
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -63,7 +40,6 @@ const runOn = (node, run) =>
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${reportFile(run.major)}`,
-      ...run.files,
     ];
     const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` };
     const child = spawn(node, args, { cwd: root, env, stdio: 'inherit' });
@@ -74,11 +50,7 @@ const runOn = (node, run) =>
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
-// A core file renamed or removed would leave the runs on Node 22 and 26 quietly smaller.
-for (const file of coreFiles)
-  if (!existsSync(join(root, file))) throw new Error(`test-node-matrix: ${file} (in coreFiles) does not exist; name its successor there`);
-
-const wanted = process.argv.slice(2).filter((arg) => arg !== '--full');
+const wanted = process.argv.slice(2);
 const runs = matrixRuns.filter((run) => wanted.length === 0 || wanted.includes(String(run.major)));
 if (runs.length === 0) {
   process.stderr.write(
