@@ -223,6 +223,9 @@ const expectEscaped = (what: string, text: string, fields: readonly string[]): v
 const serverFields = (field: string): string[] => [`${field}-server`, `${field}-server-info`, `${field}-error`, `${field}-revision`];
 const clientFields = (field: string): string[] =>
   ['endpoint', 'client', 'version', 'protocol', 'subject', 'session'].map((part) => `${field}-${part}`);
+/** What the Changes page and its live part show of a change; what the audit table shows of a call. */
+const changeFields = ['change-server', 'change-name', 'field', 'digest', 'rejected-by', 'old', 'new'];
+const auditFields = ['identity', 'profile', 'audit-server', 'audit-name', 'other-call'];
 const activityQuery = `?server=${encodeURIComponent(evil('filter-server'))}&tool=${encodeURIComponent(evil('filter-tool'))}&identity=${encodeURIComponent(evil('filter-identity'))}`;
 
 describe('the console, given markup in every field it shows', () => {
@@ -256,13 +259,7 @@ describe('the console, given markup in every field it shows', () => {
     expectEscaped('changes page', await page(`/changes?done=approved&item=${encodeURIComponent(evil('done-item'))}`), [
       ...everywhere,
       'done-item',
-      'change-server',
-      'change-name',
-      'field',
-      'digest',
-      'rejected-by',
-      'old',
-      'new',
+      ...changeFields,
     ]);
     expectEscaped('activity page', await page(`/activity${activityQuery}`), [
       ...everywhere,
@@ -275,13 +272,7 @@ describe('the console, given markup in every field it shows', () => {
       'waiting-tool',
       'rule',
     ]);
-    expectEscaped('activity page, unfiltered', await page('/activity'), [
-      'identity',
-      'profile',
-      'audit-server',
-      'audit-name',
-      'other-call',
-    ]);
+    expectEscaped('activity page, unfiltered', await page('/activity'), auditFields);
     expectEscaped('sessions page', await page('/sessions'), [...everywhere, ...clientFields('endpoint'), ...clientFields('other')]);
     expectEscaped('missing page', await page(`/${encodeURIComponent(evil('path'))}`), everywhere);
     expectEscaped('signing-out page', String(renderSigningOut(evil('provider-url'))), ['provider-url']);
@@ -298,17 +289,9 @@ describe('the console, given markup in every field it shows', () => {
       'other-url',
     ]);
     const changed = await firstEvents(origin, cookie, '?stream=changes', ['changes']);
-    expectEscaped('changes event', changed.get('changes') ?? '', [
-      'change-server',
-      'change-name',
-      'field',
-      'digest',
-      'rejected-by',
-      'old',
-      'new',
-    ]);
+    expectEscaped('changes event', changed.get('changes') ?? '', changeFields);
     const activity = await firstEvents(origin, cookie, '?stream=activity', ['activity', 'approvals']);
-    expectEscaped('activity event', activity.get('activity') ?? '', ['identity', 'profile', 'audit-server', 'audit-name', 'other-call']);
+    expectEscaped('activity event', activity.get('activity') ?? '', auditFields);
     expectEscaped('approvals event', activity.get('approvals') ?? '', [
       'waiting-identity',
       'waiting-profile',
