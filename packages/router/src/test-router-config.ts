@@ -1,3 +1,6 @@
+import { silentLogger } from '@promptyard/core';
+import { Backend } from './backends/backend.js';
+import type { BackendEvents } from './backends/backend.js';
 import type { BackendConfig, NameFilter } from './config-backend.js';
 import type { RouterConfig } from './router-config.js';
 import { noOverrides } from './surface/surface-types.js';
@@ -39,3 +42,21 @@ export const routerConfig = (servers: readonly BackendConfig[], settings: Partia
   profiles: [],
   ...settings,
 });
+
+/** A backend as the router holds it, never started (so nothing reports events): tests set its state and lists. */
+export const unstartedBackend = (config: BackendConfig): Backend =>
+  new Backend(
+    config,
+    {
+      connectMs: 1,
+      requestMs: 1,
+      restartInitialMs: 1,
+      restartMaxMs: 1,
+      maxRestarts: 0,
+      maxMessageBytes: 1024,
+      definitionCap: { max: 10_000, setting: '[limits] max_definitions' },
+    },
+    {} as BackendEvents,
+    silentLogger(),
+    { name: 'test', version: '0' },
+  );

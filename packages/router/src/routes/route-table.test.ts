@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '@promptyard/core';
-import { Backend } from '../backends/backend.js';
-import type { BackendEvents } from '../backends/backend.js';
+import type { Backend } from '../backends/backend.js';
 import { buildRouteTable, compareRouteTables, createNamers, emptyRouteTable } from './route-table.js';
 import type { Tool } from '../sdk/upstream-types.js';
-import { backendConfig, routerConfig } from '../test-router-config.js';
+import { backendConfig, routerConfig, unstartedBackend } from '../test-router-config.js';
 
 const config = routerConfig([
   backendConfig('alpha', { command: 'alpha' }),
@@ -17,22 +15,7 @@ const metaTools = [tool('search_tools')];
 /** Backends as the router holds them, never started: ready with these tools, or down when absent. */
 const backends = (tools: Partial<Record<'alpha' | 'beta', string[]>>): Backend[] =>
   config.servers.map((server) => {
-    // Never started, so nothing reports events.
-    const backend = new Backend(
-      server,
-      {
-        connectMs: 1,
-        requestMs: 1,
-        restartInitialMs: 1,
-        restartMaxMs: 1,
-        maxRestarts: 0,
-        maxMessageBytes: 1024,
-        definitionCap: { max: 10_000, setting: '[limits] max_definitions' },
-      },
-      {} as BackendEvents,
-      silentLogger(),
-      { name: 'test', version: '0' },
-    );
+    const backend = unstartedBackend(server);
     const names = tools[server.id as 'alpha' | 'beta'];
     if (names !== undefined) {
       backend.state = 'ready';

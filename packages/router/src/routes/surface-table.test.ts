@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '@promptyard/core';
-import { Backend } from '../backends/backend.js';
-import type { BackendEvents } from '../backends/backend.js';
+import type { Backend } from '../backends/backend.js';
 import type { PinChange, PinReview } from '../pins/pin-types.js';
 import type { Prompt, Tool } from '../sdk/upstream-types.js';
 import type { ProfileConfig } from '../surface/surface-types.js';
-import { backendConfig } from '../test-router-config.js';
+import { backendConfig, unstartedBackend } from '../test-router-config.js';
 import { buildRouteTable, createNamers, routedArguments } from './route-table.js';
 import type { ReviewedLists } from './route-table.js';
 
@@ -32,21 +30,7 @@ const github = backendConfig('github', {
 const jira = backendConfig('jira', { command: 'jira' });
 
 const ready = (config: typeof github, tools: Tool[], prompts: Prompt[] = []): Backend => {
-  const backend = new Backend(
-    config,
-    {
-      connectMs: 1,
-      requestMs: 1,
-      restartInitialMs: 1,
-      restartMaxMs: 1,
-      maxRestarts: 0,
-      maxMessageBytes: 1024,
-      definitionCap: { max: 10_000, setting: '[limits] max_definitions' },
-    },
-    {} as BackendEvents,
-    silentLogger(),
-    { name: 'test', version: '0' },
-  );
+  const backend = unstartedBackend(config);
   backend.state = 'ready';
   backend.lists = { tools, prompts, resources: [], resourceTemplates: [], skills: [] };
   return backend;
